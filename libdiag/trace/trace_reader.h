@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <istream>
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -60,20 +62,32 @@ class TraceVisitor {
 struct ReadResult {
   Counters counters;
   std::set<std::string> unknown_fields;   // names of unknown top-level keys
-  std::vector<std::string> string_table;  // intern table, index -> filename ("" if undefined)
+  // Intern table, index -> filename; later definitions overwrite. Sparse: indices come from
+  // the input, so a vector sized by the largest index could be made arbitrarily large.
+  std::map<uint32_t, std::string> string_table;
   uint64_t bytes = 0;
   uint64_t lines = 0;
 };
 
 class TraceReader {
  public:
-  explicit TraceReader(TraceVisitor& visitor);
+  static constexpr size_t kDefaultBlockSize = size_t{8} << 20;
+
+  // `block_size`: bytes read at a time (lines longer than that grow the buffer).
+  explicit TraceReader(TraceVisitor& visitor, size_t block_size = kDefaultBlockSize);
+  ~TraceReader();
   // Reads a whole stream; never throws on bad content (I/O errors throw std::runtime_error).
   ReadResult read(std::istream& input);
+  // Throws std::runtime_error if the file cannot be opened.
   ReadResult read_file(const std::filesystem::path& path);
 
  private:
+  class Pass;
+  struct Scratch;  // parser, digest and buffers reused across lines and reads
+
   TraceVisitor& visitor_;
+  size_t block_size_;
+  std::unique_ptr<Scratch> scratch_;
 };
 
 }  // namespace kiln::trace
