@@ -1,0 +1,19 @@
+#pragma once
+// Element types as the graph IR names them: short names in annotations ("f32"), torch names in
+// arguments ("torch.float32"). The table is dtypes.def.
+#include <optional>
+#include <string_view>
+
+namespace kiln::ir {
+
+enum class Dtype {
+#define KILN_DTYPE(Enumerator, Short, Torch) Enumerator,
+#include "libcompiler/ir/dtypes.def"
+};
+
+std::string_view dtypeShortName(Dtype dtype);
+std::string_view dtypeTorchName(Dtype dtype);
+std::optional<Dtype> dtypeFromShortName(std::string_view shortName);
+std::optional<Dtype> dtypeFromTorchName(std::string_view torchName);
+
+}  // namespace kiln::ir

@@ -1,0 +1,38 @@
+#pragma once
+// A graph with the module around it, as FX's GraphModule: the class name it prints under, the
+// tensors that get_attr nodes read (parameters and buffers, by dotted name), and submodules
+// that are graphs themselves (the branches of torch.cond, ...).
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libcompiler/ir/fake_value.h"
+#include "libcompiler/ir/graph.h"
+
+namespace kiln::ir {
+
+struct ModuleAttribute {
+  TensorMeta meta;
+  bool isParameter = false;  // a parameter rather than a buffer
+};
+
+class GraphModule {
+ public:
+  explicit GraphModule(std::string className = "GraphModule") : className(std::move(className)) {}
+
+  // Adds (or replaces) the submodule called name and returns it.
+  GraphModule& addSubmodule(const std::string& name, std::unique_ptr<GraphModule> module);
+  GraphModule* submodule(const std::string& name) const;
+  const std::vector<std::pair<std::string, std::unique_ptr<GraphModule>>>& submodules() const { return submodules_; }
+
+  std::string className;  // "GraphModule", "<lambda>", "inner_f", "cond_true_0"
+  Graph graph;
+  std::map<std::string, ModuleAttribute> attributes;
+
+ private:
+  std::vector<std::pair<std::string, std::unique_ptr<GraphModule>>> submodules_;  // in printing order
+};
+
+}  // namespace kiln::ir

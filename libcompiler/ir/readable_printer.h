@@ -1,0 +1,22 @@
+#pragma once
+// FX's print_readable(): the Python class a graph module prints as, with "f32[3, 3][3, 1]cpu"
+// annotations, "# File: ..." source comments, "x = None" frees and, for AOT graphs, expanded
+// signatures with descriptor comments and the pytree form of joint graphs. This is the text of
+// the dynamo_output_graph, aot_*_graph and inductor_post_grad_graph trace payloads.
+#include <string>
+#include <vector>
+
+#include "libcompiler/ir/graph_module.h"
+
+namespace kiln::ir {
+
+// One entry per line, without newline characters; blank lines are empty strings. The last line
+// is blank, as in trace payloads.
+std::vector<std::string> printReadableLines(const GraphModule& module);
+// The lines joined with '\n', each line terminated.
+std::string printReadable(const GraphModule& module);
+
+// The comment FX prints above nodes that carry no source summary.
+inline constexpr const char* kNoStacktraceComment = "No stacktrace found for following nodes";
+
+}  // namespace kiln::ir

@@ -1,0 +1,69 @@
+#pragma once
+// Symbolic integer expressions for tensor sizes and strides (PyTorch's sympy expressions:
+// s77, 2*s0 + 1, s0*s1, (s0//2), Max(1, s0)).
+//
+// An expression is kept in one canonical form so that equal expressions compare and hash equal:
+// a polynomial with integer coefficients over atoms, where an atom is a symbol or a function that
+// does not distribute over sums (FloorDiv, Mod, Max, Min) with canonical arguments. Products of
+// sums are expanded, constants are folded, and like terms are collected. str() prints the form
+// sympy's StrPrinter gives for the same polynomial (term order, "1 - s0", "-s0 + s1", "s0**2").
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln::ir {
+
+class SymExpr {
+ public:
+  struct Polynomial;
+
+  // The integer 0.
+  SymExpr();
+  static SymExpr integer(int64_t value);
+  static SymExpr symbol(std::string name);
+  // Python semantics: floor division and a remainder with the divisor's sign.
+  static SymExpr floorDiv(const SymExpr& numerator, const SymExpr& divisor);
+  static SymExpr mod(const SymExpr& numerator, const SymExpr& divisor);
+  static SymExpr max(std::vector<SymExpr> operands);
+  static SymExpr min(std::vector<SymExpr> operands);
+  // Parses sympy's printed form (the inverse of str()); throws std::invalid_argument.
+  static SymExpr parse(std::string_view text);
+
+  friend SymExpr operator+(const SymExpr& a, const SymExpr& b);
+  friend SymExpr operator-(const SymExpr& a, const SymExpr& b);
+  friend SymExpr operator*(const SymExpr& a, const SymExpr& b);
+  friend SymExpr operator-(const SymExpr& a);
+  SymExpr pow(unsigned exponent) const;
+
+  // The value when the expression has no symbols.
+  std::optional<int64_t> constant() const;
+  // The symbols it mentions, sorted by name.
+  std::vector<std::string> freeSymbols() const;
+  // The value under an assignment of every free symbol; nullopt when one is missing.
+  std::optional<int64_t> evaluate(const std::map<std::string, int64_t>& values) const;
+
+  std::string str() const;
+  size_t hash() const;
+  friend bool operator==(const SymExpr& a, const SymExpr& b);
+  friend bool operator!=(const SymExpr& a, const SymExpr& b) { return !(a == b); }
+  // A total order over canonical forms (for sorting Max/Min operands and containers).
+  friend bool operator<(const SymExpr& a, const SymExpr& b);
+
+  // The canonical form; Polynomial is complete only inside the implementation.
+  const Polynomial& polynomial() const { return *polynomial_; }
+  explicit SymExpr(std::shared_ptr<const Polynomial> polynomial);
+
+ private:
+  std::shared_ptr<const Polynomial> polynomial_;
+};
+
+}  // namespace kiln::ir
+
+template <>
+struct std::hash<kiln::ir::SymExpr> {
+  size_t operator()(const kiln::ir::SymExpr& e) const { return e.hash(); }
+};
