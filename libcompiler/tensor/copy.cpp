@@ -1,0 +1,86 @@
+#include "libcompiler/tensor/copy.h"
+
+#include <cstring>
+
+#include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/elementwise_loop.h"
+#include "libcompiler/tensor/scalar_cast.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::tensor {
+
+namespace {
+
+void check_cpu(const Tensor& t, const char* what) {
+  if (t.device().type != DeviceType::CPU)
+    throw_runtime_error(std::string(what) + ": only cpu tensors have a kernel here, got " + t.device().str());
+}
+
+}  // namespace
+
+void copy_elements(const Tensor& dst, const Tensor& src) {
+  check_cpu(dst, "copy_");
+  check_cpu(src, "copy_");
+  ElementwiseLoop loop({dst}, {src});
+  const bool same_dtype = dst.dtype() == src.dtype();
+  visit_dtype(dst.dtype(), [&](auto dst_tag) {
+    using To = typename decltype(dst_tag)::type;
+    visit_dtype(src.dtype(), [&](auto src_tag) {
+      using From = typename decltype(src_tag)::type;
+      loop.for_each([&](char* const* data, const int64_t* strides, int64_t n) {
+        if (same_dtype && strides[0] == sizeof(To) && strides[1] == sizeof(To)) {
+          std::memcpy(data[0], data[1], static_cast<size_t>(n) * sizeof(To));
+          return;
+        }
+        char* out = data[0];
+        const char* in = data[1];
+        for (int64_t i = 0; i < n; ++i, out += strides[0], in += strides[1]) {
+          From value;
+          std::memcpy(&value, in, sizeof(From));
+          const To converted = cast_scalar<To>(value);
+          std::memcpy(out, &converted, sizeof(To));
+        }
+      });
+    });
+  });
+}
+
+const Tensor& copy_(const Tensor& dst, const Tensor& src) {
+  copy_elements(dst, src);
+  dst.bump_version();
+  return dst;
+}
+
+Tensor clone_contiguous(const Tensor& self) {
+  Tensor out = Tensor::empty(self.sizes(), self.dtype(), self.device());
+  copy_elements(out, self);
+  return out;
+}
+
+Tensor to_dtype(const Tensor& self, DType dtype) {
+  if (self.dtype() == dtype) return self;
+  Tensor out = Tensor::empty(self.sizes(), dtype, self.device());
+  copy_elements(out, self);
+  return out;
+}
+
+void fill_elements(const Tensor& self, const Scalar& value) {
+  check_cpu(self, "fill_");
+  ElementwiseLoop loop({self}, {});
+  visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T converted = value.to<T>();
+    loop.for_each([&](char* const* data, const int64_t* strides, int64_t n) {
+      char* out = data[0];
+      for (int64_t i = 0; i < n; ++i, out += strides[0]) std::memcpy(out, &converted, sizeof(T));
+    });
+  });
+}
+
+const Tensor& fill_(const Tensor& self, const Scalar& value) {
+  fill_elements(self, value);
+  self.bump_version();
+  return self;
+}
+
+}  // namespace kiln::tensor

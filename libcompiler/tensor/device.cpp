@@ -1,0 +1,44 @@
+#include "libcompiler/tensor/device.h"
+
+#include <charconv>
+
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::tensor {
+
+namespace {
+constexpr std::string_view kDeviceTypeNames[] = {
+#define KILN_DEVICE_TYPE(Enum, Name) Name,
+#include "libcompiler/tensor/device.def"
+};
+}  // namespace
+
+std::string_view device_type_name(DeviceType type) { return kDeviceTypeNames[static_cast<int>(type)]; }
+
+Device Device::parse(std::string_view text) {
+  const auto colon = text.find(':');
+  const std::string_view type_name = text.substr(0, colon);
+  for (int i = 0; i < kNumDeviceTypes; ++i) {
+    if (kDeviceTypeNames[i] != type_name) continue;
+    Device device{static_cast<DeviceType>(i), -1};
+    if (colon == std::string_view::npos) return device;
+    const std::string_view digits = text.substr(colon + 1);
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), device.index);
+    if (error == std::errc() && end == digits.data() + digits.size() && !digits.empty() && device.index >= 0)
+      return device;
+    throw_runtime_error("Invalid device string: '" + std::string(text) + "'");
+  }
+  throw_runtime_error("Expected one of cpu, cuda, meta device type at start of device string: " +
+                      std::string(text));
+}
+
+std::string Device::str() const {
+  std::string text(device_type_name(type));
+  if (index >= 0) {
+    text += ':';
+    text += std::to_string(index);
+  }
+  return text;
+}
+
+}  // namespace kiln::tensor

@@ -1,0 +1,23 @@
+#pragma once
+// In-place random fills with PyTorch's CPU algorithms (reference/rng.md), so a seeded Kiln
+// program draws the same numbers as the same program under PyTorch. Each fill bumps the version
+// counter. All take the generator explicitly; default_cpu_generator() is what torch uses.
+#include <cstdint>
+
+#include "libcompiler/tensor/cpu_generator.h"
+#include "libcompiler/tensor/tensor.h"
+
+namespace kiln::tensor {
+
+// Tensor.uniform_(from, to): floating dtypes.
+const Tensor& uniform_(const Tensor& self, double from, double to, CpuGenerator& generator);
+// Tensor.normal_(mean, std): the vectorised 16-lane Box-Muller for contiguous tensors of at
+// least 16 elements, the scalar one (with its cached second sample) otherwise.
+const Tensor& normal_(const Tensor& self, double mean, double std, CpuGenerator& generator);
+// Tensor.random_(from, to): integers in [from, to) for any dtype.
+const Tensor& random_(const Tensor& self, int64_t from, int64_t to, CpuGenerator& generator);
+// Tensor.bernoulli_(p): 1 with probability p, else 0. This is PyTorch's portable kernel; the
+// MKL stream that PyTorch uses instead on Intel CPUs gives other numbers.
+const Tensor& bernoulli_(const Tensor& self, double p, CpuGenerator& generator);
+
+}  // namespace kiln::tensor

@@ -1,0 +1,63 @@
+#pragma once
+// ElementwiseLoop: walks operands of one shape (inputs broadcast to the outputs' shape) in memory
+// order, handing out innermost runs, as ATen's TensorIterator does for CPU kernels.
+//
+// Dimensions are ordered so that the first output's memory is visited sequentially (a
+// transposed output is filled in memory order, as PyTorch's serial kernels fill it), then
+// dimensions that are contiguous with each other for every operand are merged. For contiguous
+// operands the whole tensor is one run, so a kernel's inner loop is a plain array loop.
+//
+//   ElementwiseLoop loop({out}, {a, b});
+//   loop.for_each([&](char* const* data, const int64_t* byte_strides, int64_t n) { ... });
+#include <cstdint>
+#include <vector>
+
+#include "libcompiler/tensor/tensor.h"
+
+namespace kiln::tensor {
+
+class ElementwiseLoop {
+ public:
+  // Outputs must have one shape; inputs must broadcast to it (RuntimeError with PyTorch's text
+  // otherwise). Operand i of the runs is outputs first, then inputs, in the order given.
+  ElementwiseLoop(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs);
+
+  int num_operands() const { return static_cast<int>(data_.size()); }
+  int64_t numel() const { return numel_; }
+  // The shape after reordering and merging, innermost first; one entry for a contiguous walk.
+  const Shape& loop_shape() const { return shape_; }
+
+  // body(data, byte_strides, n): data[i] is operand i's first element of the run, byte_strides[i]
+  // its step in bytes; n elements per run. Runs come in memory order of the first output.
+  template <typename Body>
+  void for_each(Body&& body) const {
+    if (numel_ == 0) return;
+    const size_t ops = data_.size();
+    const size_t ndim = shape_.size();
+    std::vector<char*> pointers(data_);
+    std::vector<int64_t> inner_strides(ops);
+    for (size_t i = 0; i < ops; ++i) inner_strides[i] = strides_[i][0];
+    std::vector<int64_t> counter(ndim, 0);
+    while (true) {
+      body(pointers.data(), inner_strides.data(), shape_[0]);
+      // Advance the outer dimensions like an odometer.
+      size_t d = 1;
+      for (; d < ndim; ++d) {
+        ++counter[d];
+        for (size_t i = 0; i < ops; ++i) pointers[i] += strides_[i][d];
+        if (counter[d] < shape_[d]) break;
+        for (size_t i = 0; i < ops; ++i) pointers[i] -= strides_[i][d] * shape_[d];
+        counter[d] = 0;
+      }
+      if (d >= ndim) return;
+    }
+  }
+
+ private:
+  std::vector<char*> data_;
+  std::vector<Shape> strides_;  // [operand][dim], in bytes, innermost dim first
+  Shape shape_;                 // innermost first
+  int64_t numel_ = 0;
+};
+
+}  // namespace kiln::tensor

@@ -1,0 +1,37 @@
+#include "libcompiler/tensor/mt19937.h"
+
+namespace kiln::tensor {
+
+namespace {
+constexpr int kShift = 397;
+constexpr uint32_t kMatrixA = 0x9908b0dfu;
+constexpr uint32_t kUpperMask = 0x80000000u;
+constexpr uint32_t kLowerMask = 0x7fffffffu;
+}  // namespace
+
+void Mt19937::seed_with(uint64_t seed) {
+  state_[0] = static_cast<uint32_t>(seed);
+  for (int i = 1; i < kStateSize; ++i)
+    state_[i] = 1812433253u * (state_[i - 1] ^ (state_[i - 1] >> 30)) + static_cast<uint32_t>(i);
+  next_ = kStateSize;
+}
+
+void Mt19937::twist() {
+  for (int i = 0; i < kStateSize; ++i) {
+    const uint32_t y = (state_[i] & kUpperMask) | (state_[(i + 1) % kStateSize] & kLowerMask);
+    state_[i] = state_[(i + kShift) % kStateSize] ^ (y >> 1) ^ ((y & 1u) ? kMatrixA : 0u);
+  }
+  next_ = 0;
+}
+
+uint32_t Mt19937::operator()() {
+  if (next_ >= kStateSize) twist();
+  uint32_t y = state_[next_++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  y ^= y >> 18;
+  return y;
+}
+
+}  // namespace kiln::tensor

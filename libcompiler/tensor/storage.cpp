@@ -1,0 +1,12 @@
+#include "libcompiler/tensor/storage.h"
+
+namespace kiln::tensor {
+
+Storage Storage::allocate(size_t nbytes, const Device& device) {
+  Allocator& allocator = allocator_for(device.type);
+  Storage storage;
+  storage.impl_ = std::make_shared<Impl>(allocator.allocate(nbytes, device), nbytes, device, &allocator);
+  return storage;
+}
+
+}  // namespace kiln::tensor
