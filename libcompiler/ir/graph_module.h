@@ -4,6 +4,7 @@
 // that are graphs themselves (the branches of torch.cond, ...).
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,9 @@ class GraphModule {
   std::string className;  // "GraphModule", "<lambda>", "inner_f", "cond_true_0"
   Graph graph;
   std::map<std::string, ModuleAttribute> attributes;
+  // The "# graph id: N" line that the pre-grad trace artifacts print after the module (N is
+  // Python's id() of the graph object); kept so that such payloads print back unchanged.
+  std::optional<std::string> graphId;
 
  private:
   std::vector<std::pair<std::string, std::unique_ptr<GraphModule>>> submodules_;  // in printing order

@@ -131,7 +131,10 @@ class Tokenizer {
     tokens_.push_back({kind, std::move(text), line_, static_cast<int>(at - lineStart_), !lineHasTokens_});
     lineHasTokens_ = true;
   }
-  void emit(TokenKind kind, std::string text) { tokens_.push_back({kind, std::move(text), line_, 0, false}); }
+  // Newlines sit where the line ends, so that "expected a value" points past the last token.
+  void emit(TokenKind kind, std::string text) {
+    tokens_.push_back({kind, std::move(text), line_, static_cast<int>(pos_ - lineStart_), false});
+  }
 
   [[noreturn]] void fail(const std::string& what, size_t at) {
     throw SyntaxError(what, line_, static_cast<int>(at - lineStart_));

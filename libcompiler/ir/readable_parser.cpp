@@ -31,12 +31,18 @@ struct Computation {
 
 using Comments = std::vector<std::optional<std::string>>;
 
+constexpr std::string_view kGraphIdPrefix = "graph id: ";
+
 class ReadableParser {
  public:
   explicit ReadableParser(std::string_view text) : tokens_(tokenizePython(text)) {}
 
   std::unique_ptr<GraphModule> parse() {
     auto module = parseModule(0);
+    if (peek().kind == TokenKind::Comment && peek().text.rfind(kGraphIdPrefix, 0) == 0) {
+      module->graphId = next().text.substr(kGraphIdPrefix.size());
+      expectNewline();
+    }
     if (peek().kind != TokenKind::End) fail("unexpected text after the module");
     return module;
   }
@@ -80,8 +86,8 @@ class ReadableParser {
     }
     return path;
   }
-  [[noreturn]] void fail(const std::string& what) const {
-    const Token& t = peek();
+  [[noreturn]] void fail(const std::string& what) const { fail(what, peek()); }
+  [[noreturn]] void fail(const std::string& what, const Token& t) const {
     std::string near = t.kind == TokenKind::Newline ? "end of line" : t.kind == TokenKind::End ? "end of input" : "'" + t.text + "'";
     throw SyntaxError(what + " (at " + near + ")", t.line, t.column);
   }
@@ -102,7 +108,8 @@ class ReadableParser {
       className = expectName().text;
     }
     expectOp("(");
-    if (dottedName() != "torch.nn.Module") fail("expected torch.nn.Module as the base class");
+    const Token& base = peek();
+    if (dottedName() != "torch.nn.Module") fail("expected torch.nn.Module as the base class", base);
     expectOp(")");
     expectOp(":");
     expectNewline();
@@ -308,10 +315,9 @@ class ReadableParser {
       auto op = operatorForSymbol(next().text, OperatorForm::Unary);
       return {OpCode::CallFunction, operatorTarget(*op), {parseValue(state)}, {}};
     }
-    if (isName(t, "self") && isOp(peek(1), ".")) {
-      next();
-      next();
-      std::string path = dottedName();
+    if ((isName(t, "self") && isOp(peek(1), ".")) ||
+        (isName(t, "getattr") && isOp(peek(1), "(") && (isName(peek(2), "self") || isName(peek(2), "getattr")))) {
+      std::string path = parseSelfPath();
       if (!isOp(peek(), "(")) return {OpCode::GetAttr, path, {}, {}};
       Computation c{OpCode::CallModule, path, {}, {}};
       parseCallArguments(state, c.args, c.kwargs);
@@ -345,6 +351,28 @@ class ReadableParser {
         return {OpCode::CallFunction, operatorTarget(*op), {lhs, parseValue(state)}, {}};
       }
     fail("expected an operation");
+  }
+
+  // self.a.b, or getattr(self.a, "0") around path parts that are not identifiers (FX's _format_target).
+  std::string parseSelfPath() {
+    std::string path;
+    if (isName(peek(), "getattr")) {
+      next();
+      expectOp("(");
+      path = parseSelfPath();
+      expectOp(",");
+      if (peek().kind != TokenKind::String) fail("expected an attribute name");
+      path += "." + next().text;
+      expectOp(")");
+    } else {
+      expectName("self");
+    }
+    while (isOp(peek(), ".") && peek(1).kind == TokenKind::Name) {
+      next();
+      path += (path.empty() ? "" : ".") + next().text;
+    }
+    if (path.empty()) fail("expected an attribute of self");
+    return path;
   }
 
   static bool isValueConstructor(std::string_view name) {
@@ -460,8 +488,9 @@ class ReadableParser {
       if (parts.size() != 3 || !kwargs.empty()) fail("slice() takes start, stop and step");
       return Argument::slice(parts[0], parts[1], parts[2]);
     }
+    const Token& start = peek();
     std::string path = dottedName();
-    if (path.find('.') == std::string::npos) fail("name '" + path + "' is not defined");
+    if (path.find('.') == std::string::npos) fail("name '" + path + "' is not defined", start);
     if (path.rfind("torch.", 0) == 0)
       if (auto dtype = dtypeFromTorchName(path.substr(6))) return Argument::dtype(*dtype);
     return Argument::global(path);

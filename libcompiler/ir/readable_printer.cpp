@@ -222,6 +222,10 @@ class ModulePrinter {
 std::vector<std::string> printReadableLines(const GraphModule& module) {
   std::vector<std::string> lines;
   ModulePrinter(module, lines).print("");
+  if (module.graphId) {
+    lines.push_back("");
+    lines.push_back(" # graph id: " + *module.graphId);
+  }
   return lines;
 }
 

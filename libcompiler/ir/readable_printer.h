@@ -11,7 +11,7 @@
 namespace kiln::ir {
 
 // One entry per line, without newline characters; blank lines are empty strings. The last line
-// is blank, as in trace payloads.
+// is blank, as in trace payloads (unless the module carries a graph id, printed last).
 std::vector<std::string> printReadableLines(const GraphModule& module);
 // The lines joined with '\n', each line terminated.
 std::string printReadable(const GraphModule& module);
