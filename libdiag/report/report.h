@@ -34,6 +34,9 @@ struct ReportOptions {
   bool strict_compile_id = false;    // fail when the malformed-id "(unknown)" group exists
   bool verbose = false;              // print every unknown field occurrence
   std::string custom_header_html;    // inserted unescaped at the top of index pages
+  // index.html links collectives_parity.json: set by the multi-rank mode, which writes that file
+  // into each rank's folder (tlparse links it always, a dead link in single-file mode).
+  bool link_collectives_parity = false;
   std::optional<std::filesystem::path> sqlite_path;  // --sqlite: every record into this database
   // Diagnostics ("Failed to parse glog prefix on line 7", "Detected rank: Some(0)"); stderr when unset.
   std::function<void(const std::string&)> diagnostic;

@@ -1,0 +1,34 @@
+#include "libdiag/report/html_escape.h"
+
+namespace kiln::report {
+namespace {
+bool needs_escape(char c) { return c == '&' || c == '<' || c == '>' || c == '"' || c == '\''; }
+}  // namespace
+
+void append_html_escaped(std::string& out, std::string_view text) {
+  size_t start = 0;
+  // Copy runs of ordinary characters in one append: payloads are mostly plain code.
+  while (start < text.size()) {
+    size_t next = start;
+    while (next < text.size() && !needs_escape(text[next])) ++next;
+    out.append(text.data() + start, next - start);
+    if (next == text.size()) break;
+    switch (text[next]) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += "&#39;"; break;
+    }
+    start = next + 1;
+  }
+}
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  append_html_escaped(out, text);
+  return out;
+}
+
+}  // namespace kiln::report

@@ -1,0 +1,27 @@
+// `artifact` records (reference §4.6): string payloads copied to <name>_N.txt, json payloads
+// re-serialised (sorted keys, two-space indent) to <name>_N.json.
+#include "libdiag/report/metadata_fields.h"
+#include "libdiag/report/parser.h"
+#include "libdiag/report/sorted_json.h"
+
+namespace kiln::report {
+
+void parse_artifact(ParseContext& context) {
+  const std::string name(string_field(context.metadata, "name").value_or(""));
+  const std::string_view encoding = string_field(context.metadata, "encoding").value_or("");
+  if (encoding == "string") {
+    context.emit({ParserOutput::Kind::PayloadFile, name + ".txt", {}, {}});
+    return;
+  }
+  if (encoding != "json") throw ParserFailure("Unsupported encoding: " + std::string(encoding));
+  const std::string_view payload = context.payload();
+  simdjson::dom::element value;
+  std::string pretty;
+  if (context.state.payload_parser.parse(payload.data(), payload.size(), true).get(value))
+    pretty = payload;  // not JSON: kept as written
+  else
+    append_sorted_json(pretty, value, /*pretty=*/true);
+  context.emit({ParserOutput::Kind::PayloadReformat, name + ".json", std::move(pretty), {}});
+}
+
+}  // namespace kiln::report

@@ -1,0 +1,102 @@
+#include "libdiag/report/report.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "libdiag/report/report_builder.h"
+#include "libdiag/trace/trace_reader.h"
+
+namespace kiln::report {
+namespace {
+
+void say(const ReportOptions& options, const std::string& message) {
+  if (options.diagnostic)
+    options.diagnostic(message);
+  else
+    std::cerr << message << '\n';
+}
+
+// A failed strict check leaves the output folder empty, as tlparse writes nothing then.
+void empty_directory(const std::filesystem::path& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) std::filesystem::remove_all(entry.path());
+}
+
+}  // namespace
+
+void prepare_output_dir(const std::filesystem::path& out_dir, bool overwrite) {
+  if (std::filesystem::exists(out_dir)) {
+    if (!overwrite)
+      throw ReportError("Directory " + out_dir.string() +
+                        " already exists; pass --overwrite to replace it or use -o OUTDIR");
+    std::filesystem::remove_all(out_dir);
+  }
+  std::filesystem::create_directories(out_dir);
+}
+
+std::string format_stats(const ReportResult& result) {
+  std::string text = result.counters.format();
+  if (!result.unknown_fields.empty()) {
+    text += "\nUnknown fields: {";
+    bool first = true;
+    for (const std::string& field : result.unknown_fields) {
+      text += first ? "\"" : ", \"";
+      first = false;
+      text += field + "\"";
+    }
+    text += "} (consider updating tlparse to render these)";
+  }
+  return text;
+}
+
+ReportResult run_report(const std::filesystem::path& input, const std::filesystem::path& out_dir,
+                        const ReportOptions& options) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(input, error)) throw ReportError(input.string() + " is not a file");
+  const uint64_t input_bytes = std::filesystem::file_size(input, error);
+
+  ReportBuilder builder(out_dir, options, error ? 0 : input_bytes);
+  trace::TraceReader reader(builder);
+  trace::ReadResult read;
+  try {
+    read = reader.read_file(input);
+  } catch (const ReportError&) {
+    throw;
+  } catch (const std::runtime_error& failure) {
+    throw ReportError(failure.what());
+  }
+  ReportResult result = builder.finish(read);
+  if (options.export_mode) return result;  // no stats, no strict checks, no raw copies (§6.11)
+
+  say(options, format_stats(result));
+  if (result.counters.fail_utf8 > 0) throw ReportError("stream did not contain valid UTF-8");
+  const bool malformed_ids =
+      std::any_of(result.groups.begin(), result.groups.end(), [](const CompileGroup& g) { return g.id.malformed; });
+  if ((options.strict && result.counters.strict_failures() > 0) || (options.strict_compile_id && malformed_ids)) {
+    empty_directory(out_dir);
+    throw ReportError(options.strict && result.counters.strict_failures() > 0 ? "Something went wrong"
+                                                                              : "Some log entries did not have compile id");
+  }
+  std::filesystem::copy_file(input, out_dir / "raw.log", std::filesystem::copy_options::overwrite_existing);
+  return result;
+}
+
+std::filesystem::path latest_file_in(const std::filesystem::path& dir) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error))
+    throw ReportError("Input path " + dir.string() + " is not a directory (required with --latest)");
+  std::filesystem::path latest;
+  std::filesystem::file_time_type latest_time;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (!entry.is_regular_file(error)) continue;
+    const auto time = entry.last_write_time(error);
+    if (error) continue;
+    if (latest.empty() || time > latest_time) {
+      latest = entry.path();
+      latest_time = time;
+    }
+  }
+  if (latest.empty()) throw ReportError("No files found in directory " + dir.string());
+  return latest;
+}
+
+}  // namespace kiln::report

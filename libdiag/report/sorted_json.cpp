@@ -1,0 +1,157 @@
+#include "libdiag/report/sorted_json.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+namespace kiln::report {
+
+void append_json_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.data() + start, i - start);
+    start = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xf];
+    }
+  }
+  out.append(text.data() + start, text.size() - start);
+  out += '"';
+}
+
+void append_json_double(std::string& out, double value) {
+  // Shortest round-trip digits and exponent from to_chars, laid out by ryu's rules
+  // (ryu/src/pretty/mod.rs format64): plain notation while the number has at most 16 integer
+  // digits and is not below 1e-5, else d.ddde<exp>.
+  char scientific[64];
+  auto [end, ec] = std::to_chars(scientific, scientific + sizeof scientific, value, std::chars_format::scientific);
+  (void)ec;
+  std::string_view text(scientific, end - scientific);
+  if (!text.empty() && text[0] == '-') {
+    out += '-';
+    text.remove_prefix(1);
+  }
+  const size_t e_pos = text.find('e');
+  std::string digits;
+  for (char c : text.substr(0, e_pos))
+    if (c != '.') digits += c;
+  const int exponent10 = std::atoi(std::string(text.substr(e_pos + 1)).c_str());
+  const int length = static_cast<int>(digits.size());
+  if (digits == "0") {
+    out += "0.0";
+    return;
+  }
+  // value = 0.digits * 10^kk
+  const int kk = exponent10 + 1;
+  const int k = kk - length;  // value = digits * 10^k
+  if (k >= 0 && kk <= 16) {
+    out += digits;
+    out.append(static_cast<size_t>(k), '0');
+    out += ".0";
+  } else if (kk > 0 && kk <= 16) {
+    out.append(digits, 0, static_cast<size_t>(kk));
+    out += '.';
+    out.append(digits, static_cast<size_t>(kk));
+  } else if (kk > -5 && kk <= 0) {
+    out += "0.";
+    out.append(static_cast<size_t>(-kk), '0');
+    out += digits;
+  } else {
+    out += digits[0];
+    if (length > 1) {
+      out += '.';
+      out.append(digits, 1);
+    }
+    out += 'e';
+    out += std::to_string(kk - 1);
+  }
+}
+
+std::vector<std::pair<std::string_view, simdjson::dom::element>> sorted_members(
+    simdjson::dom::object object) {
+  std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+  for (auto field : object) members.emplace_back(field.key, field.value);
+  std::stable_sort(members.begin(), members.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Keep the last of equal keys, as a map insert would.
+  std::vector<std::pair<std::string_view, simdjson::dom::element>> unique;
+  unique.reserve(members.size());
+  for (auto& member : members) {
+    if (!unique.empty() && unique.back().first == member.first)
+      unique.back() = member;
+    else
+      unique.push_back(member);
+  }
+  return unique;
+}
+
+void append_pretty_indent(std::string& out, int depth) {
+  out += '\n';
+  out.append(static_cast<size_t>(depth) * 2, ' ');
+}
+
+void append_sorted_json(std::string& out, simdjson::dom::element value, bool pretty, int depth) {
+  using simdjson::dom::element_type;
+  switch (value.type()) {
+    case element_type::OBJECT: {
+      auto members = sorted_members(value.get_object().value_unsafe());
+      if (members.empty()) {
+        out += "{}";
+        return;
+      }
+      out += '{';
+      bool first = true;
+      for (const auto& [key, member] : members) {
+        if (!first) out += ',';
+        first = false;
+        if (pretty) append_pretty_indent(out, depth + 1);
+        append_json_string(out, key);
+        out += pretty ? ": " : ":";
+        append_sorted_json(out, member, pretty, depth + 1);
+      }
+      if (pretty) append_pretty_indent(out, depth);
+      out += '}';
+      return;
+    }
+    case element_type::ARRAY: {
+      auto array = value.get_array().value_unsafe();
+      if (array.begin() == array.end()) {
+        out += "[]";
+        return;
+      }
+      out += '[';
+      bool first = true;
+      for (auto item : array) {
+        if (!first) out += ',';
+        first = false;
+        if (pretty) append_pretty_indent(out, depth + 1);
+        append_sorted_json(out, item, pretty, depth + 1);
+      }
+      if (pretty) append_pretty_indent(out, depth);
+      out += ']';
+      return;
+    }
+    case element_type::STRING: append_json_string(out, value.get_string().value_unsafe()); return;
+    case element_type::INT64: out += std::to_string(value.get_int64().value_unsafe()); return;
+    case element_type::UINT64: out += std::to_string(value.get_uint64().value_unsafe()); return;
+    case element_type::DOUBLE: append_json_double(out, value.get_double().value_unsafe()); return;
+    case element_type::BOOL: out += value.get_bool().value_unsafe() ? "true" : "false"; return;
+    case element_type::NULL_VALUE: out += "null"; return;
+  }
+}
+
+}  // namespace kiln::report
