@@ -76,16 +76,32 @@ void check_floating(const Tensor& self, const char* kernel) {
 }
 
 // Box-Muller on one block of 16 uniforms in place: lanes j and j + 8 make a pair (normal_fill_16).
-template <typename T>
-void normal_block_16(T* data, AccType<T> mean, AccType<T> std) {
-  using Acc = AccType<T>;
+void normal_block_16_double(double* data, double mean, double std) {
   for (int j = 0; j < 8; ++j) {
-    const T u1 = static_cast<Acc>(1) - static_cast<Acc>(data[j]);
-    const T u2 = data[j + 8];
-    const T radius = std::sqrt(static_cast<Acc>(-2) * std::log(static_cast<Acc>(u1)));
-    const T theta = static_cast<Acc>(2.0 * std::numbers::pi * static_cast<double>(u2));
-    data[j] = std::fma(static_cast<Acc>(radius) * std::cos(static_cast<Acc>(theta)), std, mean);
-    data[j + 8] = std::fma(static_cast<Acc>(radius) * std::sin(static_cast<Acc>(theta)), std, mean);
+    const double u1 = 1 - data[j];  // [0, 1) -> (0, 1] for log
+    const double u2 = data[j + 8];
+    const double radius = std::sqrt(-2 * std::log(u1));
+    const double theta = 2.0 * std::numbers::pi * u2;
+    data[j] = std::fma(radius * std::cos(theta), std, mean);
+    data[j + 8] = std::fma(radius * std::sin(theta), std, mean);
+  }
+}
+
+// The same block for float16/bfloat16: c10's arithmetic and math functions on these types round
+// every intermediate result back to the 16-bit type, so this does too.
+template <typename T>
+void normal_block_16_reduced(T* data, T mean, T std) {
+  const auto round = [](float v) { return static_cast<float>(T(v)); };
+  for (int j = 0; j < 8; ++j) {
+    const float u1 = round(1.0f - static_cast<float>(data[j]));
+    const float u2 = static_cast<float>(data[j + 8]);
+    const float radius = round(std::sqrt(round(-2.0f * round(std::log(u1)))));
+    const float theta = round(static_cast<float>(2.0 * std::numbers::pi * static_cast<double>(u2)));
+    const auto scaled = [&](float unit) {
+      return T(round(round(radius * round(unit)) * static_cast<float>(std)) + static_cast<float>(mean));
+    };
+    data[j] = scaled(std::cos(theta));
+    data[j + 8] = scaled(std::sin(theta));
   }
 }
 
@@ -108,10 +124,10 @@ void normal_block_16_float(float* data, float mean, float std) {
 // 16 positions (overlapping the previous block) and transforms them again.
 template <typename T>
 void normal_fill_contiguous(T* data, int64_t size, double mean, double std, CpuGenerator& generator) {
-  using Acc = AccType<T>;
   const auto block = [&](T* start) {
     if constexpr (std::is_same_v<T, float>) normal_block_16_float(start, static_cast<float>(mean), static_cast<float>(std));
-    else normal_block_16<T>(start, static_cast<Acc>(static_cast<T>(mean)), static_cast<Acc>(static_cast<T>(std)));
+    else if constexpr (std::is_same_v<T, double>) normal_block_16_double(start, mean, std);
+    else normal_block_16_reduced<T>(start, cast_scalar<T>(mean), cast_scalar<T>(std));
   };
   for (int64_t i = 0; i < size; ++i) data[i] = uniform_real<T>(generator, 0, 1);
   for (int64_t i = 0; i + 16 <= size; i += 16) block(data + i);

@@ -16,8 +16,9 @@ const Tensor& uniform_(const Tensor& self, double from, double to, CpuGenerator&
 const Tensor& normal_(const Tensor& self, double mean, double std, CpuGenerator& generator);
 // Tensor.random_(from, to): integers in [from, to) for any dtype.
 const Tensor& random_(const Tensor& self, int64_t from, int64_t to, CpuGenerator& generator);
-// Tensor.bernoulli_(p): 1 with probability p, else 0. This is PyTorch's portable kernel; the
-// MKL stream that PyTorch uses instead on Intel CPUs gives other numbers.
+// Tensor.bernoulli_(p): 1 when a uniform double draw is below p, else 0 (PyTorch's portable
+// kernel). Builds of PyTorch that route bernoulli_ through MKL's own stream on Intel CPUs draw
+// other numbers; the PyTorch 2.11 x86 wheel matched this kernel on AMD and on Intel.
 const Tensor& bernoulli_(const Tensor& self, double p, CpuGenerator& generator);
 
 }  // namespace kiln::tensor

@@ -8,6 +8,7 @@
 #include "libcompiler/tensor/distributions.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/mt19937.h"
+#include "libcompiler/tensor/nn_init.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/views.h"
@@ -105,6 +106,41 @@ TEST(RandomOps, ArgumentErrorsUsePyTorchText) {
             "random_ expects 'from' to be less than 'to', but got from=5 >= to=5");
   EXPECT_EQ(message([&] { uniform_(Tensor::empty({2}, DType::Int64), 0.0, 1.0, g); }),
             "\"check_uniform_bounds\" not implemented for 'Long'");
+}
+
+// Values that PyTorch 2.11 (x86, AVX512 capability) printed for the same calls, chosen where a
+// plausible mistake shows: an unfused final multiply-add in normal_ (the indices below differ
+// without it), an unfused affine map in uniform_ (half of nn.Linear's weights differ without it),
+// and float16/bfloat16 intermediates not rounded to 16 bits (about 30% differ).
+TEST(RandomOps, MatchesPyTorchWhereFusedAndRoundedArithmeticMatters) {
+  manual_seed(1);
+  Tensor normal = Tensor::empty({100000});
+  normal_(normal, 0.5, 2.5, default_cpu_generator());
+  const std::pair<int, float> normal_expected[] = {{3, -0x1.c308fep+1f}, {11, -0x1.07736cp-3f}, {37, 0x1.3a7fe2p-1f},
+                                                   {39, -0x1.60de6ep-1f}, {42, 0x1.afaa66p-4f}, {58, 0x1.1eb298p-5f}};
+  for (const auto& [index, value] : normal_expected) EXPECT_EQ(normal.data_ptr<float>()[index], value) << index;
+
+  manual_seed(10);
+  Tensor weight = Tensor::empty({23, 37}), bias = Tensor::empty({23});
+  reset_linear_parameters(weight, bias);
+  const float weight_expected[] = {-0x1.c39926p-7f, -0x1.71688ap-8f, -0x1.f909c6p-5f, 0x1.35cff2p-5f,
+                                   -0x1.813e4ap-4f, -0x1.dafe9cp-6f, 0x1.04fe46p-4f,  0x1.3c05bp-3f,
+                                   0x1.3d48a6p-5f,  -0x1.c8e958p-5f, 0x1.024402p-6f,  -0x1.2dde4ap-6f};
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(weight.data_ptr<float>()[i], weight_expected[i]) << i;
+
+  manual_seed(6);
+  Tensor halves = randn({1000}, DType::Float16);
+  Tensor bfloats = randn({1000}, DType::BFloat16);
+  const uint16_t half_expected[] = {0xbb6b, 0x3826, 0xb50d, 0xa0db, 0xba9a, 0xba48, 0x3526, 0x3dfe,
+                                    0x3872, 0x3a21, 0xb5e4, 0x418b, 0xb22c, 0xbd24, 0xb807, 0x2fab,
+                                    0x38d2, 0x3d36, 0xbff5, 0xbac7, 0xaf0f, 0xc09b, 0x383c, 0xaf28};
+  const uint16_t bfloat_expected[] = {0x3d79, 0x3ec5, 0xbf7a, 0x3ef5, 0xbf68, 0x3f0b, 0xbfba, 0xbe5a,
+                                      0xbfcf, 0x3f14, 0x3f13, 0x3f26, 0xbf2d, 0x3e0b, 0x3ab9, 0x3f75,
+                                      0xbfba, 0xbf9f, 0x3eee, 0xbf67, 0x3f56, 0xbfc1, 0x3f28, 0xbf17};
+  for (int i = 0; i < 24; ++i) {
+    EXPECT_EQ(halves.data_ptr<Half>()[i].bits, half_expected[i]) << i;
+    EXPECT_EQ(bfloats.data_ptr<BFloat16>()[i].bits, bfloat_expected[i]) << i;
+  }
 }
 
 TEST(RandomOps, DropoutScalesKeptValuesAndPassesThroughInEval) {
