@@ -29,8 +29,19 @@ Tensor Tensor::make_view(const Tensor& base, Shape sizes, Shape strides, int64_t
   return Tensor(std::move(impl));
 }
 
-int64_t Tensor::size(int64_t dim) const { return impl_->sizes[wrap_dim(dim, this->dim())]; }
-int64_t Tensor::stride(int64_t dim) const { return impl_->strides[wrap_dim(dim, this->dim())]; }
+namespace {
+
+// Tensor.size(d)/stride(d) index real dimensions, so unlike wrap_dim a 0-dim tensor has none.
+int64_t existing_dim(int64_t dim, int64_t ndim) {
+  if (ndim == 0)
+    throw_index_error("Dimension specified as " + std::to_string(dim) + " but tensor has no dimensions");
+  return wrap_dim(dim, ndim);
+}
+
+}  // namespace
+
+int64_t Tensor::size(int64_t dim) const { return impl_->sizes[existing_dim(dim, this->dim())]; }
+int64_t Tensor::stride(int64_t dim) const { return impl_->strides[existing_dim(dim, this->dim())]; }
 
 void* Tensor::data_ptr() const {
   char* base = static_cast<char*>(impl_->storage.data());
