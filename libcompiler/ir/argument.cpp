@@ -35,8 +35,10 @@ struct ReprVisitor {
   std::string operator()(const std::string& s) const { return pythonStringRepr(s); }
   std::string operator()(Node* n) const { return n->name(); }
   std::string operator()(const ArgumentSequence& s) const {
-    if (!s.isTuple) return "[" + joinRepr(s.items) + "]";
-    return s.items.size() == 1 ? "(" + s.items[0].repr() + ",)" : "(" + joinRepr(s.items) + ")";
+    // Appending (not "(" + ...) keeps GCC 12's -Wrestrict false positive away.
+    if (!s.isTuple) return std::string("[").append(joinRepr(s.items)).append("]");
+    if (s.items.size() == 1) return std::string("(").append(s.items[0].repr()).append(",)");
+    return std::string("(").append(joinRepr(s.items)).append(")");
   }
   std::string operator()(Dtype d) const { return "torch." + std::string(dtypeTorchName(d)); }
   std::string operator()(const Device& d) const { return d.repr(); }

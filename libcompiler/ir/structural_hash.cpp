@@ -29,7 +29,7 @@ std::string sha256Hex(const std::string& text) {
 }
 
 std::string serialize(const Argument& a, const std::map<const Node*, size_t>& position) {
-  if (const Node* n = a.asNode()) return "%" + std::to_string(position.at(n));
+  if (const Node* n = a.asNode()) return std::string("%").append(std::to_string(position.at(n)));
   if (const auto* s = a.asSequence()) {
     std::string out = s->isTuple ? "(" : "[";
     for (const auto& item : s->items) out += serialize(item, position) + ",";

@@ -84,7 +84,7 @@ Monomial multiplyMonomials(const Monomial& a, const Monomial& b) {
 std::string printAtomFactor(const AtomPtr& atom, unsigned exponent) {
   std::string s = atom->printed;
   // A remainder printed as "a % b" needs parentheses to stay one factor.
-  if (atom->kind == SymAtom::Kind::Mod) s = "(" + s + ")";
+  if (atom->kind == SymAtom::Kind::Mod) s = std::string("(").append(s).append(")");
   if (exponent > 1) s += "**" + std::to_string(exponent);
   return s;
 }
@@ -101,7 +101,8 @@ std::string printMonomial(const Monomial& m) {
 std::string printTerm(const Monomial& m, int64_t coefficient) {
   if (m.empty()) return std::to_string(coefficient);
   if (coefficient == 1) return printMonomial(m);
-  if (coefficient == -1) return "-" + printMonomial(m);
+  // Appending (not "-" + ...) keeps GCC 12's -Wrestrict false positive away.
+  if (coefficient == -1) return std::string("-").append(printMonomial(m));
   return std::to_string(coefficient) + "*" + printMonomial(m);
 }
 
@@ -150,14 +151,16 @@ bool isAtomic(const SymExpr& e) {
   return e.freeSymbols().size() == 1 && e.str() == e.freeSymbols()[0];
 }
 
-std::string parenthesized(const SymExpr& e) { return isAtomic(e) ? e.str() : "(" + e.str() + ")"; }
+std::string parenthesized(const SymExpr& e) {
+  return isAtomic(e) ? e.str() : std::string("(").append(e.str()).append(")");
+}
 
 std::string printFunctionAtom(const SymAtom& atom) {
   switch (atom.kind) {
     case SymAtom::Kind::Symbol:
       return atom.name;
     case SymAtom::Kind::FloorDiv:  // PyTorch's FloorDiv._sympystr
-      return "(" + parenthesized(atom.operands[0]) + "//" + parenthesized(atom.operands[1]) + ")";
+      return std::string("(").append(parenthesized(atom.operands[0])).append("//").append(parenthesized(atom.operands[1])).append(")");
     case SymAtom::Kind::Mod:  // PyTorch's PythonMod._sympystr
       return parenthesized(atom.operands[0]) + " % " + parenthesized(atom.operands[1]);
     case SymAtom::Kind::Max:
