@@ -31,7 +31,7 @@ std::string render_build_products(const std::vector<CompileGroup>& groups) {
       html += "<li class='artifact'><a href=\"" + url + "\">";
       html += entry.is_link ? html_escape(entry.name) : url;
       html += "</a>";
-      if (entry.readable_url) html += " (<a href=\"" + html_escape(*entry.readable_url) + "\">readable_html</a>)";
+      if (entry.readable_url && !entry.readable_url->empty()) html += " (<a href=\"" + html_escape(*entry.readable_url) + "\">readable_html</a>)";
       html += " " + entry.suffix + " (" + std::to_string(entry.number) + ")</li>\n";
     }
     html += "</ul>\n</li>\n";

@@ -16,11 +16,13 @@ std::string readable_companion_name(std::string_view json_file_name) {
   return std::string(json_file_name.substr(0, json_file_name.size() - 5)) + "_readable.html";
 }
 
-std::string render_kernel_stack_traces_readable(std::string_view json) {
-  std::string html = "<html><body>\n";
+std::optional<std::string> render_kernel_stack_traces_readable(std::string_view json) {
   simdjson::dom::parser parser;
+  simdjson::dom::element document;
+  if (parser.parse(json.data(), json.size(), true).get(document)) return std::nullopt;
+  std::string html = "<html><body>\n";
   simdjson::dom::object kernels;
-  if (!parser.parse(json.data(), json.size(), true).get(kernels)) {
+  if (!document.get_object().get(kernels)) {
     for (auto [kernel, traces] : kernels) {
       html += "<h3>";
       append_html_escaped(html, kernel);

@@ -167,10 +167,14 @@ std::string ReportBuilder::emit(ParserOutput output) {
       write_file(out_dir_ / entry.url, content);
       if (output.kind != ParserOutput::Kind::File) current_.payload_filename = entry.url;
       if (is_kernel_stack_traces_json(entry.name)) {
-        // The companion takes the current number, so the JSON is listed one higher (tlparse quirk).
-        entry.readable_url = directory + "/" + readable_companion_name(entry.name);
-        write_file(out_dir_ / *entry.readable_url, render_kernel_stack_traces_readable(content));
-        ++output_counter_;
+        // The companion takes the current number, so the JSON is listed one higher (tlparse
+        // quirk); content that is not JSON gets no companion and an empty readable_url.
+        entry.readable_url = "";
+        if (auto readable = render_kernel_stack_traces_readable(content)) {
+          entry.readable_url = directory + "/" + readable_companion_name(entry.name);
+          write_file(out_dir_ / *entry.readable_url, *readable);
+          ++output_counter_;
+        }
       }
       break;
     }

@@ -1,7 +1,10 @@
 #include "libdiag/report/sorted_json.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 namespace kiln::report {
@@ -33,23 +36,77 @@ void append_json_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
-void append_json_double(std::string& out, double value) {
-  // Shortest round-trip digits and exponent from to_chars, laid out by ryu's rules
-  // (ryu/src/pretty/mod.rs format64): plain notation while the number has at most 16 integer
-  // digits and is not below 1e-5, else d.ddde<exp>.
+namespace {
+
+// The shortest round-trip decimal form of a double: digits (no leading zeros) and the power of
+// ten of the first digit.
+struct ShortestDecimal {
+  std::string digits;
+  int exponent10 = 0;
+  bool negative = false;
+};
+
+ShortestDecimal shortest_decimal(double value) {
   char scientific[64];
   auto [end, ec] = std::to_chars(scientific, scientific + sizeof scientific, value, std::chars_format::scientific);
   (void)ec;
-  std::string_view text(scientific, end - scientific);
+  std::string_view text(scientific, static_cast<size_t>(end - scientific));
+  ShortestDecimal decimal;
   if (!text.empty() && text[0] == '-') {
-    out += '-';
+    decimal.negative = true;
     text.remove_prefix(1);
   }
   const size_t e_pos = text.find('e');
-  std::string digits;
   for (char c : text.substr(0, e_pos))
-    if (c != '.') digits += c;
-  const int exponent10 = std::atoi(std::string(text.substr(e_pos + 1)).c_str());
+    if (c != '.') decimal.digits += c;
+  decimal.exponent10 = std::atoi(std::string(text.substr(e_pos + 1)).c_str());
+  return decimal;
+}
+
+// serde_json's f64_from_parts: significand as f64, then one multiplication or division by an
+// exactly rounded power of ten (two steps below 1e-308).
+double serde_from_parts(uint64_t significand, int exponent) {
+  static const std::array<double, 309> powers = [] {
+    std::array<double, 309> table{};
+    for (int i = 0; i <= 308; ++i) table[i] = std::strtod(("1e" + std::to_string(i)).c_str(), nullptr);
+    return table;
+  }();
+  double f = static_cast<double>(significand);
+  for (;;) {
+    const int magnitude = exponent < 0 ? -exponent : exponent;
+    if (magnitude <= 308) {
+      if (exponent >= 0)
+        f *= powers[magnitude];
+      else
+        f /= powers[magnitude];
+      return f;
+    }
+    if (f == 0.0 || exponent >= 0) return f;
+    f /= 1e308;
+    exponent += 308;
+  }
+}
+
+double as_serde_parsed(double value) {
+  if (!std::isfinite(value) || value == 0.0) return value;
+  const ShortestDecimal decimal = shortest_decimal(value);
+  const uint64_t significand = std::strtoull(decimal.digits.c_str(), nullptr, 10);
+  const double parsed =
+      serde_from_parts(significand, decimal.exponent10 - static_cast<int>(decimal.digits.size()) + 1);
+  return decimal.negative ? -parsed : parsed;
+}
+
+}  // namespace
+
+void append_json_double(std::string& out, double value) {
+  value = as_serde_parsed(value);
+  // Shortest round-trip digits and exponent from to_chars, laid out by ryu's rules
+  // (ryu/src/pretty/mod.rs format64): plain notation while the number has at most 16 integer
+  // digits and is not below 1e-5, else d.ddde<exp>.
+  const ShortestDecimal decimal = shortest_decimal(value);
+  if (decimal.negative) out += '-';
+  const std::string& digits = decimal.digits;
+  const int exponent10 = decimal.exponent10;
   const int length = static_cast<int>(digits.size());
   if (digits == "0") {
     out += "0.0";

@@ -14,7 +14,10 @@
 namespace kiln::report {
 
 void append_json_string(std::string& out, std::string_view text);
-// 1733527101197944.0, 0.5, 1e-7, 1.5e20: ryu's layout, which serde_json uses for f64.
+// A number read from a log, printed as tlparse prints it: the value serde_json's default
+// (not correctly rounding) parser makes of the number's shortest text - which is the text
+// PyTorch wrote, since Python writes floats by repr - laid out like ryu (1733527101197944.0,
+// 0.5, 1e-7, 1.5e20). simdjson parses correctly, so the two can differ in the last bit.
 void append_json_double(std::string& out, double value);
 // `depth` is the nesting level of `value` in pretty mode (its closing bracket is indented by it).
 void append_sorted_json(std::string& out, simdjson::dom::element value, bool pretty, int depth = 0);
