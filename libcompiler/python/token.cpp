@@ -1,0 +1,57 @@
+#include "libcompiler/python/token.h"
+
+#include <array>
+
+namespace kiln::python {
+
+namespace {
+
+struct KindSpelling {
+  TokenKind kind;
+  std::string_view spelling;
+};
+
+constexpr std::array kKeywords = {
+#define KILN_PY_KEYWORD(Kind, spelling) KindSpelling{TokenKind::Kw##Kind, spelling},
+#include "libcompiler/python/token_kinds.def"
+};
+
+constexpr std::array kPuncts = {
+#define KILN_PY_PUNCT(Kind, spelling) KindSpelling{TokenKind::Kind, spelling},
+#include "libcompiler/python/token_kinds.def"
+};
+
+}  // namespace
+
+std::string_view token_kind_spelling(TokenKind kind) {
+  switch (kind) {
+#define KILN_PY_TOKEN(Kind, description) \
+  case TokenKind::Kind: return description;
+#define KILN_PY_PUNCT(Kind, spelling) \
+  case TokenKind::Kind: return spelling;
+#define KILN_PY_KEYWORD(Kind, spelling) \
+  case TokenKind::Kw##Kind: return spelling;
+#include "libcompiler/python/token_kinds.def"
+  }
+  return "token";
+}
+
+bool is_keyword(TokenKind kind) {
+  for (const auto& keyword : kKeywords)
+    if (keyword.kind == kind) return true;
+  return false;
+}
+
+std::optional<TokenKind> keyword_kind(std::string_view word) {
+  for (const auto& keyword : kKeywords)
+    if (keyword.spelling == word) return keyword.kind;
+  return std::nullopt;
+}
+
+std::optional<TokenKind> punct_kind(std::string_view text) {
+  for (const auto& punct : kPuncts)
+    if (punct.spelling == text) return punct.kind;
+  return std::nullopt;
+}
+
+}  // namespace kiln::python
