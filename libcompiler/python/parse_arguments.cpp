@@ -83,9 +83,8 @@ std::unique_ptr<Arguments> Parser::parse_parameters(TokenKind closing, bool anno
   return arguments;
 }
 
-ExprPtr Parser::parse_call(ExprPtr func) {
+ExprPtr Parser::parse_call(ExprPtr func, const SourceRange& start) {
   auto call = std::make_unique<Call>();
-  SourceRange start = func ? func->loc : current().range;
   const Token& open = advance();
   bool seen_keyword = false, seen_double_star = false;
   const Expression* last = nullptr;

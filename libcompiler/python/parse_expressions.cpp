@@ -230,9 +230,9 @@ ExprPtr Parser::parse_primary() {
       node->loc = span_from(start);
       expr = std::move(node);
     } else if (at(TokenKind::LParen)) {
-      expr = parse_call(std::move(expr));
+      expr = parse_call(std::move(expr), start);
     } else if (at(TokenKind::LSquare)) {
-      expr = parse_subscript(std::move(expr));
+      expr = parse_subscript(std::move(expr), start);
     } else {
       break;
     }
@@ -441,24 +441,23 @@ ExprPtr Parser::parse_slice() {
   return slice;
 }
 
-ExprPtr Parser::parse_subscript(ExprPtr value) {
+ExprPtr Parser::parse_subscript(ExprPtr value, const SourceRange& start) {
   advance();
   auto node = std::make_unique<Subscript>();
   SourceRange slices_start = current().range;
   ExprPtr first = parse_slice();
+  const Expression* last = first.get();
   if (at(TokenKind::Comma) || isa<Starred>(*first)) {
     // a[1, 2] and a[*b] index with a tuple.
     auto tuple = std::make_unique<Tuple>();
     tuple->elts.push_back(std::move(first));
     while (accept(TokenKind::Comma) && !at(TokenKind::RSquare)) tuple->elts.push_back(parse_slice());
     tuple->loc = span_from(slices_start);
+    last = tuple->elts.back().get();
     first = std::move(tuple);
   }
-  const Expression* last = first.get();
-  if (const auto* tuple = dyn_cast<Tuple>(last)) last = tuple->elts.back().get();
   expect_closing(TokenKind::RSquare, last);
   node->slice = std::move(first);
-  SourceRange start = value->loc;
   node->value = std::move(value);
   node->loc = span_from(start);
   return node;

@@ -413,7 +413,7 @@ StmtPtr Parser::parse_class_def(ExprList decorators) {
   node->decorator_list = std::move(decorators);
   if (at(TokenKind::LSquare)) fail_unsupported(UnsupportedConstruct::TypeParameters, current().range);
   if (at(TokenKind::LParen)) {
-    ExprPtr call = parse_call(nullptr);
+    ExprPtr call = parse_call(nullptr, current().range);
     auto& arguments = cast<Call>(*call);
     for (auto& keyword : arguments.keywords)
       fail_unsupported(keyword->arg ? UnsupportedConstruct::ClassKeywords : UnsupportedConstruct::ClassUnpacking,

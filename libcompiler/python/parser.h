@@ -104,7 +104,8 @@ class Parser {
   // ---- parameters and call arguments (parse_arguments.cpp) ----
   std::unique_ptr<Arguments> parse_parameters(TokenKind closing, bool annotations);
   std::unique_ptr<Arg> parse_parameter(bool annotations);
-  ExprPtr parse_call(ExprPtr func);
+  // `start`: where the callee began, its opening parenthesis included (as CPython counts).
+  ExprPtr parse_call(ExprPtr func, const SourceRange& start);
 
   // ---- expressions (parse_expressions.cpp) ----
   ExprPtr parse_star_expressions();
@@ -126,7 +127,7 @@ class Parser {
   ExprPtr parse_parenthesized();
   ExprPtr parse_list_display();
   ExprPtr parse_brace_display();
-  ExprPtr parse_subscript(ExprPtr value);
+  ExprPtr parse_subscript(ExprPtr value, const SourceRange& start);
   ExprPtr parse_slice();
   std::vector<std::unique_ptr<Comprehension>> parse_comprehension_clauses(size_t yields_before, const char* what);
   ExprPtr parse_target_list();
