@@ -152,15 +152,17 @@ void Lexer::measure_indentation() {
   if (next == -1 || next == '#' || next == '\n' || next == '\r') return;
   size_t line_start = file_.offset(file_.line_of(p), 0);
   size_t line_end = line_start + file_.line_text(file_.line_of(p)).size();
+  // CPython reports these two at the start of the line, and a bad dedent at its end.
+  auto inconsistent_tabs = [&] {
+    fail_at_point(SyntaxErrorKind::Tab, "inconsistent use of tabs and spaces in indentation", line_start);
+  };
   const Indent& top = indents_.back();
   if (column == top.column) {
-    if (alt_column != top.alt_column)
-      fail_at_point(SyntaxErrorKind::Tab, "inconsistent use of tabs and spaces in indentation", line_end);
+    if (alt_column != top.alt_column) inconsistent_tabs();
   } else if (column > top.column) {
     if (indents_.size() > kMaxIndentLevels)
-      fail_at_point(SyntaxErrorKind::Indentation, "too many levels of indentation", line_end);
-    if (alt_column <= top.alt_column)
-      fail_at_point(SyntaxErrorKind::Tab, "inconsistent use of tabs and spaces in indentation", line_end);
+      fail_at_point(SyntaxErrorKind::Indentation, "too many levels of indentation", line_start);
+    if (alt_column <= top.alt_column) inconsistent_tabs();
     indents_.push_back({column, alt_column});
     emit(TokenKind::Indent, line_start, p);
   } else {
@@ -170,8 +172,7 @@ void Lexer::measure_indentation() {
     }
     if (column != indents_.back().column)
       fail_at_point(SyntaxErrorKind::Indentation, "unindent does not match any outer indentation level", line_end);
-    if (alt_column != indents_.back().alt_column)
-      fail_at_point(SyntaxErrorKind::Tab, "inconsistent use of tabs and spaces in indentation", line_end);
+    if (alt_column != indents_.back().alt_column) inconsistent_tabs();
   }
 }
 
@@ -374,10 +375,7 @@ void Lexer::lex_string(size_t start, size_t quote) {
   size_t p = quote + (triple ? 3 : 1);
   while (true) {
     if (p >= end_) {
-      // CPython counts the line an unterminated triple-quoted string reaches at end of input.
-      uint32_t line = file_.line_of(end_);
-      if (end_ > 0 && (text_[end_ - 1] == '\n' || text_[end_ - 1] == '\r')) ++line;
-      if (!triple) line = file_.line_of(p > 0 ? p - 1 : 0);
+      uint32_t line = file_.line_of(end_ > 0 ? end_ - 1 : 0);
       fail(SyntaxErrorKind::Syntax,
            std::string(triple ? "unterminated triple-quoted string literal" : "unterminated string literal") +
                " (detected at line " + std::to_string(line) + ")",

@@ -135,10 +135,10 @@ ExprPtr Parser::parse_call(ExprPtr func, const SourceRange& start) {
         generator->loc = span_from(arg_start);
         bare_generator = generator.get();
         value = std::move(generator);
-      } else if (seen_double_star) {
-        fail("positional argument follows keyword argument unpacking", value->loc);
+      } else if (seen_double_star) {  // CPython points just past the argument
+        fail("positional argument follows keyword argument unpacking", current().range);
       } else if (seen_keyword) {
-        fail("positional argument follows keyword argument", value->loc);
+        fail("positional argument follows keyword argument", current().range);
       }
       last = value.get();
       call->args.push_back(std::move(value));

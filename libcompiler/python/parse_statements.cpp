@@ -420,7 +420,8 @@ StmtPtr Parser::parse_class_def(ExprList decorators) {
                        keyword->loc);
     for (auto& base : arguments.args) {
       if (isa<Starred>(*base)) fail_unsupported(UnsupportedConstruct::ClassUnpacking, base->loc);
-      if (isa<GeneratorExp>(*base)) fail("invalid syntax", base->loc);
+      if (const auto* generator = dyn_cast<GeneratorExp>(base.get()))
+        fail("invalid syntax", generator->generators.front()->loc);
     }
     node->bases = std::move(arguments.args);
   }
