@@ -105,7 +105,8 @@ TEST(GlogPrefix, FormatRoundTrips) {
   prefix.lineno = 77;
   const std::string text = format_glog_prefix(prefix);
   EXPECT_EQ(text, "W0102 03:04:05.678000 4242 libcompiler/capture/guards.cpp:77] ");
-  const auto parsed = parse_glog_prefix(text + "{}");
+  const std::string line = text + "{}";  // the parsed pathname views into it
+  const auto parsed = parse_glog_prefix(line);
   ASSERT_TRUE(parsed);
   EXPECT_EQ(format_glog_prefix(*parsed), text);
 }
