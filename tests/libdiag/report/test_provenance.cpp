@@ -1,6 +1,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -296,6 +297,53 @@ TEST(ProvenanceAgainstTlparse, SameLineMappingsAsTheRealTool) {
     }
   }
   EXPECT_GE(pages, 2 * 8);  // eight non-empty provenance logs, at least one page each
+}
+
+// Our whole pipeline (run_report with -i, our highlighter, our pages) on every provenance log:
+// the files tlparse 0.4.3 writes (expected_structure) plus one page per compile group, and, when
+// the real tool is installed, the same line mappings in every page as its pages embed.
+TEST(ProvenanceAgainstTlparse, OurPipelineOnTheProvenanceLogs) {
+  KILN_REQUIRE_SHARED();
+  const std::filesystem::path tool = reference_tlparse();
+  int compared = 0;
+  for (const auto& file : std::filesystem::directory_iterator(test::realPath("tlparse-0.4.3/inputs"))) {
+    const std::string name = file.path().filename().string();
+    if (!name.starts_with("inductor_provenance_") || std::filesystem::file_size(file.path()) == 0) continue;
+    SCOPED_TRACE(name);
+    const std::filesystem::path out = test::scratchDir("provenance_ours_" + name);
+    ReportOptions options;
+    options.inductor_provenance = true;
+    options.diagnostic = [](const std::string&) {};
+    const ReportResult result = run_report(file.path(), out, options);
+    write_provenance_pages(out, result, /*plain_text=*/false);
+
+    std::set<std::string> pages, top;
+    for (const auto& entry : std::filesystem::directory_iterator(out)) {
+      if (!entry.is_regular_file()) continue;
+      const std::string file_name = entry.path().filename().string();
+      (file_name.starts_with("provenance_tracking_") ? pages : top).insert(file_name);
+    }
+    std::set<std::string> expected_pages;
+    for (const CompileGroup& group : result.groups) expected_pages.insert(provenance_page_name(group));
+    EXPECT_EQ(pages, expected_pages);
+    const std::string stem = name.substr(0, name.rfind('.'));
+    const nlohmann::json structure =
+        nlohmann::json::parse(read_text(test::realPath("tlparse-0.4.3/expected_structure/" + stem + ".json")));
+    EXPECT_EQ(top, structure["top"].get<std::set<std::string>>());
+
+    if (tool.empty()) continue;
+    const std::filesystem::path theirs = test::scratchDir("provenance_theirs_" + name);
+    std::filesystem::remove_all(theirs);
+    const std::string command = "\"" + tool.string() + "\" --no-browser -i -o \"" + theirs.string() + "\" \"" +
+                                file.path().string() + "\" >/dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    for (const std::string& page : expected_pages) {
+      EXPECT_EQ(embedded_mappings(read_text(out / page)), embedded_mappings(read_text(theirs / page))) << page;
+      ++compared;
+    }
+  }
+  if (tool.empty()) GTEST_SKIP() << "structure checked; .reference/bin/tlparse is absent, mappings not compared";
+  EXPECT_GE(compared, 8);
 }
 
 }  // namespace
