@@ -7,7 +7,8 @@
 
 namespace kiln::trace {
 
-LineSource::LineSource(std::istream& input, size_t block_size) : input_(input), buffer_(block_size) {}
+LineSource::LineSource(std::istream& input, size_t block_size)
+    : input_(input), buffer_(block_size > 0 ? block_size : 1) {}
 
 bool LineSource::refill() {
   if (at_eof_) return false;

@@ -5,6 +5,12 @@
 // never by the file size. Each record is handed to a TraceVisitor as soon as its payload has
 // been read. Bad input never aborts the read: every malformed line is counted and reported
 // (with its 1-based line number) through TraceVisitor::on_diagnostic.
+//
+// Counters follow tlparse 0.4.3 exactly (expected_stats.tsv), with three deliberate
+// differences: a line that is not UTF-8 is counted in fail_utf8 and skipped (tlparse aborts
+// the run); `\d` in the prefix matches ASCII digits only (tlparse's Unicode digits make it
+// panic later); and a JSON integer beyond 64 bits makes the envelope unparseable (serde reads
+// it as a float).
 #include <cstdint>
 #include <filesystem>
 #include <istream>

@@ -26,7 +26,7 @@ Outcome read_with(const std::filesystem::path& path, size_t block_size) {
 void expect_same_for_all_block_sizes(const std::filesystem::path& path) {
   SCOPED_TRACE(path.string());
   const Outcome reference = read_with(path, TraceReader::kDefaultBlockSize);
-  for (size_t block_size : {1, 2, 3, 17, 256, 4096}) {
+  for (size_t block_size : {0, 1, 2, 3, 17, 256, 4096}) {
     SCOPED_TRACE("block size " + std::to_string(block_size));
     const Outcome outcome = read_with(path, block_size);
     EXPECT_EQ(outcome.counters, reference.counters);
