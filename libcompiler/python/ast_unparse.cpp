@@ -495,6 +495,7 @@ class Unparser : public ExpressionVisitor<Unparser>, public StatementVisitor<Unp
       }
       const auto& field = cast<FormattedValue>(*part);
       Unparser inner;
+      inner.in_fstring_field_ = true;
       inner.expr(*field.value, tighter(Precedence::Test));
       std::string text = inner.take();
       expressions += text;
@@ -523,9 +524,12 @@ class Unparser : public ExpressionVisitor<Unparser>, public StatementVisitor<Unp
     std::string expressions;
     std::string body = fstring_body(node.values, true, expressions);
     // Before Python 3.12 a field may not contain the quote that delimits the f-string.
-    const char* quote = "'";
-    if (expressions.find('\'') != std::string::npos) quote = "\"";
-    if (expressions.find('\'') != std::string::npos && expressions.find('"') != std::string::npos) quote = "'''";
+    bool single = expressions.find('\'') != std::string::npos;
+    bool dbl = expressions.find('"') != std::string::npos;
+    bool multiline = expressions.find('\n') != std::string::npos || expressions.find('\r') != std::string::npos;
+    const char* quote = (single && dbl) || multiline ? (expressions.find("'''") == std::string::npos ? "'''" : "\"\"\"")
+                        : single                      ? "\""
+                                                      : "'";
     out_ += "f";
     out_ += quote;
     out_ += body;
@@ -544,7 +548,21 @@ class Unparser : public ExpressionVisitor<Unparser>, public StatementVisitor<Unp
       std::string operator()(const BytesValue& bytes) const { return repr_bytes(bytes.bytes); }
       std::string operator()(EllipsisValue) const { return "..."; }
     };
+    const auto* text = std::get_if<std::string>(&node.value);
+    if (in_fstring_field_ && text && repr_str(*text).find('\\') != std::string::npos) {
+      out_ += fstring_field_string(*text);
+      return;
+    }
     out_ += std::visit(Literal{}, node.value);
+  }
+  // A str inside an f-string field, where Python before 3.12 allows no backslash: its
+  // characters written as they are, in quotes it does not contain.
+  static std::string fstring_field_string(const std::string& text) {
+    bool single = text.find('\'') != std::string::npos;
+    bool dbl = text.find('"') != std::string::npos;
+    bool multiline = text.find('\n') != std::string::npos || text.find('\r') != std::string::npos;
+    std::string quote = !multiline && !single ? "'" : !multiline && !dbl ? "\"" : !single ? "'''" : "\"\"\"";
+    return quote + text + quote;
   }
   void visit_Attribute(const Attribute& node) {
     expr(*node.value, Precedence::Atom);
@@ -591,6 +609,7 @@ class Unparser : public ExpressionVisitor<Unparser>, public StatementVisitor<Unp
   std::string out_;
   int indent_ = 0;
   Precedence context_ = Precedence::Test;
+  bool in_fstring_field_ = false;  // writing the expression of an f-string field
 };
 
 }  // namespace

@@ -1,0 +1,2 @@
+s = '\N{BULLET}' + 1j
+async def f(): await g()
