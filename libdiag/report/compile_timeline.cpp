@@ -107,8 +107,11 @@ std::string CompileTimeline::render_svg() const {
              "' height='" + number(kRowHeight - 2 - 2 * kBar * phase) + "' fill='" +
              std::string(kPhases[phase].colour) + "'><title>";
       append_html_escaped(svg, rows_[span.row]);
-      svg += " " + std::string(kPhases[phase].label) + ": " + duration_text(span.end_us - span.start_us) +
-             "</title></rect>\n";
+      svg += ' ';
+      svg += kPhases[phase].label;
+      svg += ": ";
+      svg += duration_text(span.end_us - span.start_us);
+      svg += "</title></rect>\n";
     }
   }
   svg += "</svg>";

@@ -3,7 +3,8 @@
 namespace kiln::report {
 
 std::string with_output_number(std::string_view file_name, uint64_t number) {
-  const std::string suffix = "_" + std::to_string(number);
+  std::string suffix = "_";
+  suffix += std::to_string(number);
   const size_t dot = file_name.rfind('.');
   if (dot == std::string_view::npos) return std::string(file_name) + suffix;
   std::string named(file_name.substr(0, dot));

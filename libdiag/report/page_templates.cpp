@@ -1,6 +1,7 @@
 #include "libdiag/report/page_templates.h"
 
 #include <map>
+#include <mutex>
 
 #include "web_templates/web_templates.h"
 
@@ -8,23 +9,32 @@ namespace kiln::report {
 namespace {
 
 // The style sheets and scripts pages include as partials: "report.css" is {{> report_css}}.
-const std::map<std::string, std::string>& partials() {
-  static const std::map<std::string, std::string> table = [] {
-    std::map<std::string, std::string> partials;
-    for (std::string_view file : {"report.css", "failures.css", "toggle_list.js", "query_params.js", "index_filter.js"}) {
-      std::string name(file);
-      name[name.find('.')] = '_';
-      partials.emplace(name, std::string(web_templates::get(file)));
-    }
-    return partials;
-  }();
-  return table;
+constexpr std::string_view kPartialFiles[] = {"report.css", "failures.css", "toggle_list.js", "query_params.js",
+                                              "index_filter.js"};
+
+// `name` with its partials pasted in. Partials hold no mustache tags, so pasting them is what
+// rendering them would do; done once per template because mstch re-reads every partial it is
+// given on every render, and a report renders thousands of pages.
+const std::string& expanded_template(std::string_view name) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string, std::less<>> cache;
+  std::lock_guard lock(mutex);
+  if (auto found = cache.find(name); found != cache.end()) return found->second;
+  std::string text(web_templates::get(name));
+  for (std::string_view file : kPartialFiles) {
+    std::string tag = "{{> " + std::string(file) + "}}";
+    tag[tag.find('.')] = '_';
+    const std::string_view content = web_templates::get(file);
+    for (size_t at = text.find(tag); at != std::string::npos; at = text.find(tag, at + content.size()))
+      text.replace(at, tag.size(), content);
+  }
+  return cache.emplace(std::string(name), std::move(text)).first->second;
 }
 
 }  // namespace
 
 std::string render_page(std::string_view name, const mstch::map& context) {
-  return mstch::render(std::string(web_templates::get(name)), context, partials());
+  return mstch::render(expanded_template(name), context);
 }
 
 }  // namespace kiln::report

@@ -21,8 +21,10 @@ std::string file_stem(std::string_view path) {
 
 void parse_inductor_output_code(ParseContext& context) {
   std::string stem = "inductor_output_code";
-  if (auto filename = string_field(context.metadata, "filename"); filename && !file_stem(*filename).empty())
-    stem += "_" + file_stem(*filename);
+  if (auto filename = string_field(context.metadata, "filename"); filename && !file_stem(*filename).empty()) {
+    stem += '_';
+    stem += file_stem(*filename);
+  }
   if (context.options.plain_text) {
     context.emit({ParserOutput::Kind::PayloadFile, stem + ".txt", {}, {}});
     return;

@@ -9,8 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <variant>
-#include <vector>
 
 #include "libdiag/report/report.h"
 #include "libdiag/report/sorted_json.h"
@@ -18,18 +16,12 @@
 namespace kiln::report {
 namespace {
 
-constexpr std::array<std::string_view, 5> kAddedKeys = {"timestamp", "thread", "pathname", "lineno",
-                                                        "payload_filename"};
+// Sorted, as they are merged into the sorted envelope keys.
+constexpr std::array<std::string_view, 5> kAddedKeys = {"lineno", "pathname", "payload_filename", "thread",
+                                                        "timestamp"};
 // Above this index the string-table line would be mostly nulls; a log cannot make it larger.
 constexpr uint64_t kMaxStringTableLength = uint64_t{1} << 24;
 
-std::string timestamp(const trace::GlogPrefix& prefix, int year) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02u:%02u:%02u.%06uZ", year, unsigned(prefix.month),
-                unsigned(prefix.day), unsigned(prefix.hour), unsigned(prefix.minute), unsigned(prefix.second),
-                unsigned(prefix.microseconds));
-  return text;
-}
 
 // Copies the file at `from` to `to` from byte `offset` on, inside the kernel.
 void copy_to_offset(int to, off_t offset, const std::filesystem::path& from, const std::filesystem::path& to_path) {
@@ -49,6 +41,14 @@ void copy_to_offset(int to, off_t offset, const std::filesystem::path& from, con
 
 }  // namespace
 
+void RawJsonlWriter::append_timestamp(std::string& out, const trace::GlogPrefix& prefix) const {
+  char text[48];
+  const int length = std::snprintf(text, sizeof text, "\"%04d-%02u-%02uT%02u:%02u:%02u.%06uZ\"", year_,
+                                   unsigned(prefix.month), unsigned(prefix.day), unsigned(prefix.hour),
+                                   unsigned(prefix.minute), unsigned(prefix.second), unsigned(prefix.microseconds));
+  out.append(text, static_cast<size_t>(length));
+}
+
 int current_year() {
   std::time_t now = std::time(nullptr);
   std::tm local{};
@@ -65,51 +65,52 @@ RawJsonlWriter::RawJsonlWriter(const std::filesystem::path& out_dir, int year, D
 
 bool RawJsonlWriter::append(simdjson::dom::object envelope, const trace::GlogPrefix& prefix,
                             std::optional<std::string_view> payload_filename) {
-  auto members = sorted_members(envelope);
-  for (const auto& [key, value] : members) {
+  sorted_members(envelope, members_);
+  for (const auto& [key, value] : members_) {
     if (std::find(kAddedKeys.begin(), kAddedKeys.end(), key) != kAddedKeys.end()) {
       diagnostic_("Key conflict: '" + std::string(key) +
                   "' already exists in JSON payload, skipping raw.jsonl JSONL conversion");
       return false;
     }
   }
-  // The added keys, rendered, merged into the sorted envelope keys.
-  std::vector<std::pair<std::string_view, std::string>> added;
-  std::string text;
-  append_json_string(text, timestamp(prefix, year_));
-  added.emplace_back("timestamp", std::move(text));
-  added.emplace_back("thread", std::to_string(prefix.thread));
-  text.clear();
-  append_json_string(text, prefix.pathname);
-  added.emplace_back("pathname", std::move(text));
-  added.emplace_back("lineno", std::to_string(prefix.lineno));
-  if (payload_filename) {
-    text.clear();
-    append_json_string(text, *payload_filename);
-    added.emplace_back("payload_filename", std::move(text));
-  }
-  std::sort(added.begin(), added.end());
-
+  // The added keys in sorted order, merged into the (sorted) envelope keys as they are written.
   std::string& out = records_.buffer();
+  auto write_added = [&](std::string_view key) {
+    append_json_string(out, key);
+    out += ':';
+    if (key == "lineno") {
+      out += std::to_string(prefix.lineno);
+    } else if (key == "pathname") {
+      append_json_string(out, prefix.pathname);
+    } else if (key == "payload_filename") {
+      append_json_string(out, *payload_filename);
+    } else if (key == "thread") {
+      out += std::to_string(prefix.thread);
+    } else {
+      append_timestamp(out, prefix);
+    }
+  };
   out += '{';
-  size_t envelope_at = 0, added_at = 0;
   bool first = true;
-  while (envelope_at < members.size() || added_at < added.size()) {
+  size_t added = 0;
+  for (const auto& [key, value] : members_) {
+    for (; added < kAddedKeys.size() && kAddedKeys[added] < key; ++added) {
+      if (kAddedKeys[added] == "payload_filename" && !payload_filename) continue;
+      if (!first) out += ',';
+      first = false;
+      write_added(kAddedKeys[added]);
+    }
     if (!first) out += ',';
     first = false;
-    const bool take_added =
-        envelope_at == members.size() || (added_at < added.size() && added[added_at].first < members[envelope_at].first);
-    if (take_added) {
-      append_json_string(out, added[added_at].first);
-      out += ':';
-      out += added[added_at].second;
-      ++added_at;
-    } else {
-      append_json_string(out, members[envelope_at].first);
-      out += ':';
-      append_sorted_json(out, members[envelope_at].second, /*pretty=*/false);
-      ++envelope_at;
-    }
+    append_json_string(out, key);
+    out += ':';
+    append_sorted_json(out, value, /*pretty=*/false);
+  }
+  for (; added < kAddedKeys.size(); ++added) {
+    if (kAddedKeys[added] == "payload_filename" && !payload_filename) continue;
+    if (!first) out += ',';
+    first = false;
+    write_added(kAddedKeys[added]);
   }
   out += "}\n";
   records_.maybe_flush();

@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include "libdiag/report/file_output.h"
+#include "libdiag/report/sorted_json.h"
 #include "libdiag/report/stack_frame.h"
 #include "libdiag/trace/glog_prefix.h"
 
@@ -31,10 +32,14 @@ class RawJsonlWriter {
   void finish(const StringTable& strings);
 
  private:
+  // "YYYY-MM-DDTHH:MM:SS.ffffffZ" (quoted) with the current year.
+  void append_timestamp(std::string& out, const trace::GlogPrefix& prefix) const;
+
   std::filesystem::path final_path_, records_path_;
   int year_;
   Diagnostic diagnostic_;
   BufferedWriter records_;
+  JsonMembers members_;  // reused for every record
 };
 
 // The year raw.jsonl timestamps get: glog prefixes have none, so tlparse uses the current one.

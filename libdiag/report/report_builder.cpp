@@ -150,7 +150,7 @@ std::string ReportBuilder::emit(ParserOutput output) {
                              : safe_file_name(output.name.substr(0, slash)) + "/" +
                                    safe_file_name(output.name.substr(slash + 1));
       if (slash != std::string::npos) ensure_directory(path.substr(0, path.rfind('/')));
-      write_file(out_dir_ / path, output.content);
+      files_.write(out_dir_ / path, std::move(output.content));
       entry.name = std::string(base_name(path));
       entry.url = std::move(path);
       break;
@@ -162,20 +162,19 @@ std::string ReportBuilder::emit(ParserOutput output) {
       ensure_directory(directory);
       entry.name = with_output_number(safe_file_name(output.name), output_counter_);
       entry.url = directory + "/" + entry.name;
-      const std::string_view content =
-          output.kind == ParserOutput::Kind::PayloadFile ? current_.payload : std::string_view(output.content);
-      write_file(out_dir_ / entry.url, content);
+      const bool verbatim = output.kind == ParserOutput::Kind::PayloadFile;
       if (output.kind != ParserOutput::Kind::File) current_.payload_filename = entry.url;
       if (is_kernel_stack_traces_json(entry.name)) {
         // The companion takes the current number, so the JSON is listed one higher (tlparse
         // quirk); content that is not JSON gets no companion and an empty readable_url.
         entry.readable_url = "";
-        if (auto readable = render_kernel_stack_traces_readable(content)) {
+        if (auto readable = render_kernel_stack_traces_readable(verbatim ? current_.payload : output.content)) {
           entry.readable_url = directory + "/" + readable_companion_name(entry.name);
-          write_file(out_dir_ / *entry.readable_url, *readable);
+          files_.write(out_dir_ / *entry.readable_url, std::move(*readable));
           ++output_counter_;
         }
       }
+      files_.write(out_dir_ / entry.url, verbatim ? std::string(current_.payload) : std::move(output.content));
       break;
     }
   }
@@ -225,7 +224,7 @@ void ReportBuilder::write_payload_fallback(const trace::Record& record) {
   const std::string name = "payloads/" + safe_file_name(*record.has_payload) + ".txt";
   if (written_payloads_.insert(name).second) {
     ensure_directory("payloads");
-    write_file(out_dir_ / name, record.payload);
+    files_.write(out_dir_ / name, std::string(record.payload));
   }
   current_.payload_filename = name;
 }
@@ -303,6 +302,7 @@ ReportResult ReportBuilder::finish(const trace::ReadResult& read) {
     write_file(out_dir_ / "index.html", render_index(index));
   }
   if (sqlite_) sqlite_->finish(groups_, state_.strings);
+  files_.finish();
   return result;
 }
 

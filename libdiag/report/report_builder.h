@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "libdiag/report/async_file_writer.h"
 #include "libdiag/report/byte_accounting.h"
 #include "libdiag/report/parser.h"
 #include "libdiag/report/raw_jsonl.h"
@@ -59,6 +60,7 @@ class ReportBuilder : public trace::TraceVisitor, private OutputSink {
   std::unique_ptr<RawJsonlWriter> raw_jsonl_;
   std::unique_ptr<SqliteExport> sqlite_;
   std::vector<int> parser_rows_scratch_;
+  AsyncFileWriter files_;  // its thread touches nothing but its own queue
 
   // The record being processed: where its files go and which file holds its payload.
   struct Current {

@@ -6,8 +6,21 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 
 namespace kiln::report {
+
+namespace {
+
+// The bytes a JSON string must escape: control characters, '"' and '\\'.
+constexpr std::array<bool, 256> kNeedsEscape = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[c] = true;
+  table['"'] = table['\\'] = true;
+  return table;
+}();
+
+}  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -15,7 +28,7 @@ void append_json_string(std::string& out, std::string_view text) {
   size_t start = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (!kNeedsEscape[c]) continue;
     out.append(text.data() + start, i - start);
     start = i + 1;
     switch (c) {
@@ -138,22 +151,26 @@ void append_json_double(std::string& out, double value) {
   }
 }
 
-std::vector<std::pair<std::string_view, simdjson::dom::element>> sorted_members(
-    simdjson::dom::object object) {
-  std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+void sorted_members(simdjson::dom::object object, JsonMembers& members) {
+  members.clear();
   for (auto field : object) members.emplace_back(field.key, field.value);
   std::stable_sort(members.begin(), members.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   // Keep the last of equal keys, as a map insert would.
-  std::vector<std::pair<std::string_view, simdjson::dom::element>> unique;
-  unique.reserve(members.size());
-  for (auto& member : members) {
-    if (!unique.empty() && unique.back().first == member.first)
-      unique.back() = member;
+  size_t kept = 0;
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (kept > 0 && members[kept - 1].first == members[i].first)
+      members[kept - 1] = members[i];
     else
-      unique.push_back(member);
+      members[kept++] = members[i];
   }
-  return unique;
+  members.resize(kept);
+}
+
+JsonMembers sorted_members(simdjson::dom::object object) {
+  JsonMembers members;
+  sorted_members(object, members);
+  return members;
 }
 
 void append_pretty_indent(std::string& out, int depth) {
@@ -165,7 +182,12 @@ void append_sorted_json(std::string& out, simdjson::dom::element value, bool pre
   using simdjson::dom::element_type;
   switch (value.type()) {
     case element_type::OBJECT: {
-      auto members = sorted_members(value.get_object().value_unsafe());
+      // One scratch list per nesting level: serialising a record allocates nothing in steady state.
+      // A deque, so growing it for a deeper level keeps the shallower levels' lists in place.
+      static thread_local std::deque<JsonMembers> scratch;
+      if (scratch.size() <= static_cast<size_t>(depth)) scratch.resize(static_cast<size_t>(depth) + 1);
+      JsonMembers& members = scratch[static_cast<size_t>(depth)];
+      sorted_members(value.get_object().value_unsafe(), members);
       if (members.empty()) {
         out += "{}";
         return;

@@ -22,9 +22,11 @@ void append_json_double(std::string& out, double value);
 // `depth` is the nesting level of `value` in pretty mode (its closing bracket is indented by it).
 void append_sorted_json(std::string& out, simdjson::dom::element value, bool pretty, int depth = 0);
 
-// The members of `object` sorted by key, duplicates reduced to their last occurrence.
-std::vector<std::pair<std::string_view, simdjson::dom::element>> sorted_members(
-    simdjson::dom::object object);
+using JsonMembers = std::vector<std::pair<std::string_view, simdjson::dom::element>>;
+// Fills `members` (reusing its storage) with those of `object` sorted by key, duplicates reduced
+// to their last occurrence.
+void sorted_members(simdjson::dom::object object, JsonMembers& members);
+JsonMembers sorted_members(simdjson::dom::object object);
 
 // Newline plus two spaces per level, for pretty output written by hand around append_sorted_json.
 void append_pretty_indent(std::string& out, int depth);
