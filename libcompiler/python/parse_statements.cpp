@@ -236,6 +236,14 @@ StmtPtr Parser::parse_scope_declaration() {
       defer("name '" + name + "' is assigned to before " + declaration + " declaration", where);
     }
   }
+  for (const std::string& name : names) {
+    if (global) {
+      scope().globals.push_back(name);
+    } else if (scope().kind != Scope::Kind::Module) {
+      scope().own_nonlocals.push_back({name, where});
+      scope().bound.push_back(name);  // for functions nested in this one
+    }
+  }
   if (global) {
     auto node = std::make_unique<Global>();
     node->names = std::move(names);
@@ -305,6 +313,7 @@ StmtPtr Parser::parse_import() {
       alias->asname = std::string(advance().text);
     }
     alias->loc = span_from(alias_start);
+    scope().bound.push_back(alias->asname.value_or(alias->name.substr(0, alias->name.find('.'))));
     node->names.push_back(std::move(alias));
   } while (accept(TokenKind::Comma));
   node->loc = span_from(start);
@@ -341,6 +350,7 @@ StmtPtr Parser::parse_from_import() {
       alias->asname = std::string(advance().text);
     }
     alias->loc = span_from(alias_start);
+    scope().bound.push_back(alias->asname.value_or(alias->name));
     node->names.push_back(std::move(alias));
     if (!accept(TokenKind::Comma)) break;
     if (parenthesized && at(TokenKind::RParen)) break;
@@ -394,6 +404,7 @@ StmtPtr Parser::parse_function_def(ExprList decorators) {
   expect(TokenKind::RParen);
   if (accept(TokenKind::RArrow)) node->returns = parse_expression();
   expect_colon();
+  scope().bound.push_back(node->name);
   ScopeGuard function_scope(*this, Scope::Kind::Function);
   for (const auto* list : {&node->args->posonlyargs, &node->args->args, &node->args->kwonlyargs})
     for (const auto& arg : *list) scope().params.push_back(arg->arg);
@@ -426,6 +437,7 @@ StmtPtr Parser::parse_class_def(ExprList decorators) {
     node->bases = std::move(arguments.args);
   }
   expect_colon();
+  scope().bound.push_back(node->name);
   ScopeGuard class_scope(*this, Scope::Kind::Class);
   node->body = parse_block(on_line("class definition", class_token));
   node->loc = through(class_token.range, node->body);
@@ -588,6 +600,7 @@ StmtPtr Parser::parse_try() {
       if (accept(TokenKind::KwAs)) {
         if (!at(TokenKind::Name)) fail_invalid_syntax();
         handler->name = std::string(advance().text);
+        scope().bound.push_back(*handler->name);
       }
     }
     expect_colon();

@@ -1,5 +1,6 @@
 #include "libcompiler/python/parser.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -29,10 +30,12 @@ Parser::Parser(std::shared_ptr<const SourceFile> file) : file_(std::move(file)) 
 }
 
 std::unique_ptr<Module> Parser::parse_module() {
-  ScopeGuard module_scope(*this, Scope::Kind::Module);
   auto module = std::make_unique<Module>();
   module->file = file_;
-  while (!at(TokenKind::EndMarker)) parse_statement(module->body);
+  {
+    ScopeGuard module_scope(*this, Scope::Kind::Module);
+    while (!at(TokenKind::EndMarker)) parse_statement(module->body);
+  }
   if (deferred_) throw *deferred_;
   module->loc = SourceRange{file_.get(), 1, 0, current().range.end_line, current().range.end_col};
   return module;
@@ -140,6 +143,31 @@ void Parser::fail_unsupported(UnsupportedConstruct construct, const SourceRange&
 
 void Parser::defer(const std::string& message, const SourceRange& where) {
   if (!deferred_) deferred_ = SyntaxError::at(SyntaxErrorKind::Syntax, message, where);
+}
+
+bool Parser::binds(const Scope& scope, const std::string& name) {
+  auto contains = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  if (contains(scope.globals)) return false;
+  if (contains(scope.params) || contains(scope.bound)) return true;
+  return std::any_of(scope.names.begin(), scope.names.end(),
+                     [&](const Name* seen) { return seen->id == name && seen->ctx != ExprContext::Load; });
+}
+
+void Parser::close_scope() {
+  Scope closing = std::move(scopes_.back());
+  scopes_.pop_back();
+  std::vector<Scope::Nonlocal> unresolved;
+  for (Scope::Nonlocal& inner : closing.inner_nonlocals)
+    if (closing.kind != Scope::Kind::Function || !binds(closing, inner.name)) unresolved.push_back(std::move(inner));
+  for (Scope::Nonlocal& own : closing.own_nonlocals) unresolved.push_back(std::move(own));
+  if (scopes_.empty()) {
+    for (const Scope::Nonlocal& nonlocal : unresolved)
+      defer("no binding for nonlocal '" + nonlocal.name + "' found", nonlocal.where);
+    return;
+  }
+  for (Scope::Nonlocal& nonlocal : unresolved) scopes_.back().inner_nonlocals.push_back(std::move(nonlocal));
 }
 
 void Parser::deepen() {

@@ -37,12 +37,20 @@ class Parser {
  private:
   // What a scope has seen so far: for the compile-time checks CPython's symtable makes.
   struct Scope {
+    struct Nonlocal {
+      std::string name;
+      SourceRange where;
+    };
     enum class Kind { Module, Class, Function } kind;
     int loop_depth = 0;
     bool is_generator = false;
     std::vector<std::string> params;
     std::vector<const Name*> names;      // every Name of the scope, in source order
     std::vector<const Expression*> yields;
+    std::vector<std::string> bound;      // bound without a Name node: def, class, import, except-as, nonlocal
+    std::vector<std::string> globals;
+    std::vector<Nonlocal> own_nonlocals;    // declared here: an enclosing function must bind them
+    std::vector<Nonlocal> inner_nonlocals;  // declared in nested scopes, not yet found bound
   };
   class ScopeGuard;
   class DepthGuard;
@@ -71,6 +79,10 @@ class Parser {
   [[noreturn]] void fail_unsupported(UnsupportedConstruct construct, const SourceRange& where) const;
   void deepen();
   Scope& scope() { return scopes_.back(); }
+  // Leaves the innermost scope; nonlocal names it cannot bind go to the enclosing scope, and
+  // those that reach the module are errors.
+  void close_scope();
+  static bool binds(const Scope& scope, const std::string& name);
   // A compile-time error (CPython's symtable/compiler): reported after the whole file has
   // parsed, so a real syntax error anywhere wins, as in CPython.
   void defer(const std::string& message, const SourceRange& where);

@@ -8,9 +8,10 @@ namespace kiln::python {
 class Parser::ScopeGuard {
  public:
   ScopeGuard(Parser& parser, Scope::Kind kind) : parser_(parser) {
-    parser_.scopes_.push_back(Scope{kind, 0, false, {}, {}, {}});
+    parser_.scopes_.push_back(Scope{});
+    parser_.scopes_.back().kind = kind;
   }
-  ~ScopeGuard() { parser_.scopes_.pop_back(); }
+  ~ScopeGuard() { parser_.close_scope(); }
   ScopeGuard(const ScopeGuard&) = delete;
   ScopeGuard& operator=(const ScopeGuard&) = delete;
 

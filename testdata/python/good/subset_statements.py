@@ -152,3 +152,11 @@ assert x > 0, "x must be positive"
 del x
 del a, b[0], c.d, (e, f), [g]
 pass; x = 1;
+
+def binds_later():
+    def inner():
+        nonlocal later, imported
+        later = 2
+    later = 1
+    import imported
+    return inner
