@@ -1,7 +1,9 @@
 #include "libcompiler/python/lexer.h"
 
 #include <cstdio>
+#include <regex>
 
+#include "libcompiler/python/unsupported_syntax.h"
 #include "libcompiler/python/utf8.h"
 
 namespace kiln::python {
@@ -96,6 +98,7 @@ void Lexer::check_encoding() {
   size_t null_byte = text_.find('\0');
   if (null_byte != std::string_view::npos)
     fail_at_point(SyntaxErrorKind::Syntax, "source code cannot contain null bytes", null_byte);
+  check_coding_declaration();  // before UTF-8 validation: a latin-1 file should say so
   Utf8Problem problem;
   if (!is_valid_utf8(text_, problem)) {
     char byte[8];
@@ -106,6 +109,24 @@ void Lexer::check_encoding() {
                   problem.offset);
   }
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte order mark is allowed
+}
+
+void Lexer::check_coding_declaration() const {
+  // PEP 263: "# -*- coding: NAME -*-" on line 1, or on line 2 below a comment or blank line.
+  static const std::regex declaration(R"(^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+))");
+  static const std::regex utf8(R"(^(utf-8|utf8|utf_8|utf-8-sig)([-_].*)?$)", std::regex::icase);
+  for (uint32_t line = 1; line <= 2 && line <= file_.line_count(); ++line) {
+    std::string text(file_.line_text(line));
+    std::smatch match;
+    if (std::regex_search(text, match, declaration)) {
+      if (!std::regex_match(match[1].str(), utf8)) {
+        size_t start = file_.offset(line, static_cast<uint32_t>(match.position(1)));
+        throw unsupported(UnsupportedConstruct::SourceEncoding, range(start, start + match.length(1)));
+      }
+      return;
+    }
+    if (text.find_first_not_of(" \t\f") != std::string::npos && text.find_first_not_of(" \t\f") != text.find('#')) return;
+  }
 }
 
 std::vector<Token> Lexer::tokenize() {

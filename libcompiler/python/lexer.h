@@ -47,6 +47,7 @@ class Lexer {
   [[noreturn]] void fail_at_point(SyntaxErrorKind kind, const std::string& message, size_t offset) const;
 
   void check_encoding();
+  void check_coding_declaration() const;
   void measure_indentation();
   void newline();
   void continuation();

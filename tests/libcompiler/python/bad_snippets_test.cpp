@@ -74,6 +74,10 @@ TEST(BadSnippets, EncodingProblems) {
             "2: Non-UTF-8 code starting with '\\xff' in file x.py on line 2, but no encoding declared");
   EXPECT_EQ(error_of(std::string("x = 1\0\n", 7)), "1: source code cannot contain null bytes");
   EXPECT_EQ(error_of("\xEF\xBB\xBFx = 1\n"), "accepted");  // a byte order mark is allowed
+  EXPECT_EQ(error_of("# -*- coding: utf-8 -*-\nx = 1\n"), "accepted");
+  EXPECT_EQ(error_of("x = 1\n# coding: latin-1\n"), "accepted");  // only lines 1 and 2 below a comment count
+  EXPECT_EQ(error_of("# vim: set fileencoding=cp1252 :\nx = '\xe9'\n"),
+            "1: kiln does not support source encodings other than UTF-8 (a PEP 263 coding declaration)");
   EXPECT_EQ(error_of("x = 'abc"), "1: unterminated string literal (detected at line 1)");
   EXPECT_EQ(error_of("x = 1 +\\"), "1: unexpected EOF while parsing");
 }
