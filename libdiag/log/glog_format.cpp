@@ -1,30 +1,15 @@
 #include "libdiag/log/glog_format.h"
 
-#include <cstdio>
-#include <ctime>
+#include "libdiag/trace/glog_prefix.h"
 
 namespace kiln::log {
 
 std::string glog_prefix(const LogRecord& record) {
-  using namespace std::chrono;
-  const std::time_t seconds = system_clock::to_time_t(record.time);
-  std::tm local{};
-  localtime_r(&seconds, &local);
-  const long long micros =
-      duration_cast<microseconds>(record.time.time_since_epoch()).count() % 1000000;
-
-  char stamp[32];
-  std::snprintf(stamp, sizeof stamp, "%02d%02d %02d:%02d:%02d.%06lld", local.tm_mon + 1,
-                local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, micros);
-  std::string prefix(glog_severity(record.level));
-  prefix += stamp;
-  prefix += ' ';
-  prefix += std::to_string(record.process_id);
-  prefix += ' ';
-  prefix += record.path;
-  prefix += ':';
-  prefix += std::to_string(record.line);
-  prefix += ']';
+  const std::string pathname = " " + std::string(record.path);
+  std::string prefix = trace::format_glog_prefix(trace::make_glog_prefix(
+      glog_severity(record.level)[0], record.time, static_cast<uint64_t>(record.process_id), pathname,
+      static_cast<uint32_t>(record.line)));
+  prefix.pop_back();  // the space before the envelope; a log line adds its tags first
   if (!record.compile_id.empty()) {
     prefix += " [";
     prefix += record.compile_id;

@@ -1,5 +1,7 @@
 #include "libdiag/trace/glog_prefix.h"
 
+#include <ctime>
+
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -131,6 +133,27 @@ class PrefixSearch {
 }  // namespace
 
 std::optional<GlogPrefix> parse_glog_prefix(std::string_view line) { return PrefixSearch(line).find(); }
+
+GlogPrefix make_glog_prefix(char level, std::chrono::system_clock::time_point time, uint64_t process_id,
+                            std::string_view pathname, uint32_t lineno) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  const auto micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count() % 1000000;
+  GlogPrefix prefix;
+  prefix.level = level;
+  prefix.month = static_cast<uint8_t>(local.tm_mon + 1);
+  prefix.day = static_cast<uint8_t>(local.tm_mday);
+  prefix.hour = static_cast<uint8_t>(local.tm_hour);
+  prefix.minute = static_cast<uint8_t>(local.tm_min);
+  prefix.second = static_cast<uint8_t>(local.tm_sec);
+  prefix.microseconds = static_cast<uint32_t>(micros);
+  prefix.thread = process_id;
+  prefix.pathname = pathname;
+  prefix.lineno = lineno;
+  return prefix;
+}
 
 std::string format_glog_prefix(const GlogPrefix& prefix) {
   char head[64];

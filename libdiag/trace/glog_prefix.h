@@ -1,6 +1,7 @@
 #pragma once
 // The glog-style prefix of a trace line (reference §2.1):
 //   V1206 15:18:21.230000 1500233 torch/_inductor/compile_fx.py:898] {json}
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +22,12 @@ struct GlogPrefix {
 // Searches `line` (unanchored, like tlparse's regex) for the first prefix. The returned
 // pathname views into `line`.
 std::optional<GlogPrefix> parse_glog_prefix(std::string_view line);
+
+// A prefix stamped with `time` in local time (as Python's logging shows it), for writing.
+// `pathname` must outlive the result; it is written right after the process id, so it starts
+// with a space.
+GlogPrefix make_glog_prefix(char level, std::chrono::system_clock::time_point time, uint64_t process_id,
+                            std::string_view pathname, uint32_t lineno);
 
 // Formats a prefix for writing: "V1206 15:18:21.230000 1500233 path/to/file.cc:898] ".
 std::string format_glog_prefix(const GlogPrefix& prefix);

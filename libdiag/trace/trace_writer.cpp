@@ -37,25 +37,12 @@ std::string prefix_path(std::string_view file) {
 }
 
 std::string glog_prefix(const CallSite& caller) {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  std::tm local{};
-  localtime_r(&seconds, &local);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  // PyTorch writes int(msecs * 1000): whole milliseconds.
+  const auto now = std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
   std::string path = " ";  // tlparse's pathname starts right after the process id
   path += prefix_path(caller.file);
-  GlogPrefix prefix;
-  prefix.level = 'V';  // trace records are logged at DEBUG
-  prefix.month = static_cast<uint8_t>(local.tm_mon + 1);
-  prefix.day = static_cast<uint8_t>(local.tm_mday);
-  prefix.hour = static_cast<uint8_t>(local.tm_hour);
-  prefix.minute = static_cast<uint8_t>(local.tm_min);
-  prefix.second = static_cast<uint8_t>(local.tm_sec);
-  prefix.microseconds = static_cast<uint32_t>(millis * 1000);  // PyTorch writes int(msecs * 1000)
-  prefix.thread = static_cast<uint64_t>(getpid());
-  prefix.pathname = path;
-  prefix.lineno = caller.line;
-  return format_glog_prefix(prefix);
+  // Trace records are logged at DEBUG, written 'V'.
+  return format_glog_prefix(make_glog_prefix('V', now, static_cast<uint64_t>(getpid()), path, caller.line));
 }
 
 // Length of the valid UTF-8 sequence at text[i], or 0 if it is not one.
