@@ -1,5 +1,7 @@
 #include "libdiag/report/html_escape.h"
 
+#include <cctype>
+
 namespace kiln::report {
 namespace {
 bool needs_escape(char c) { return c == '&' || c == '<' || c == '>' || c == '"' || c == '\''; }
@@ -29,6 +31,18 @@ std::string html_escape(std::string_view text) {
   out.reserve(text.size() + text.size() / 8);
   append_html_escaped(out, text);
   return out;
+}
+
+bool is_web_url(std::string_view url) {
+  auto starts_with = [&](std::string_view prefix) {
+    if (url.size() < prefix.size()) return false;
+    for (size_t i = 0; i < prefix.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(url[i])) != prefix[i]) return false;
+    return true;
+  };
+  if (starts_with("http://") || starts_with("https://")) return true;
+  const size_t colon = url.find(':');
+  return colon == std::string_view::npos || url.find('/') < colon;
 }
 
 }  // namespace kiln::report

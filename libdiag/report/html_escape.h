@@ -9,4 +9,8 @@ namespace kiln::report {
 void append_html_escaped(std::string& out, std::string_view text);
 std::string html_escape(std::string_view text);
 
+// Whether a URL from a log may become an href: http(s) and scheme-less relative URLs only, so a
+// `link` record cannot smuggle a javascript: URL into the report.
+bool is_web_url(std::string_view url);
+
 }  // namespace kiln::report

@@ -28,9 +28,13 @@ std::string render_build_products(const std::vector<CompileGroup>& groups) {
     html += "<li class='compile-group' data-compile-id=\"" + id + "\"><a id=\"" + id + "\">" + id + "</a>\n<ul>\n";
     for (const OutputEntry& entry : group.entries) {
       const std::string url = html_escape(entry.url);
-      html += "<li class='artifact'><a href=\"" + url + "\">";
-      html += entry.is_link ? html_escape(entry.name) : url;
-      html += "</a>";
+      if (entry.is_link && !is_web_url(entry.url)) {
+        html += "<li class='artifact'>" + html_escape(entry.name) + " (" + url + ")";
+      } else {
+        html += "<li class='artifact'><a href=\"" + url + "\">";
+        html += entry.is_link ? html_escape(entry.name) : url;
+        html += "</a>";
+      }
       if (entry.readable_url && !entry.readable_url->empty()) html += " (<a href=\"" + html_escape(*entry.readable_url) + "\">readable_html</a>)";
       html += " " + entry.suffix + " (" + std::to_string(entry.number) + ")</li>\n";
     }

@@ -85,7 +85,7 @@ std::string render_page_for(ParseContext& context, const trace::CompileId& looku
   // The group's files so far, linked from the output root (the page has <base href="..">).
   mstch::array files;
   for (const OutputEntry& entry : context.group.entries)
-    files.push_back(mstch::map{{"url", html_escape(entry.url)},
+    files.push_back(mstch::map{{"url", is_web_url(entry.url) ? html_escape(entry.url) : std::string("#")},
                                {"name", html_escape(entry.name)},
                                {"number", std::to_string(entry.number)}});
   page.emplace("output_files", files);
