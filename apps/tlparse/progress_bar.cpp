@@ -14,8 +14,10 @@ constexpr int kWidth = 40;
 ProgressBar::ProgressBar(uint64_t total_bytes)
     : total_(total_bytes), active_(total_bytes > kMinimumBytes && ::isatty(STDERR_FILENO)) {}
 
-ProgressBar::~ProgressBar() {
-  if (active_) std::fprintf(stderr, "\r%*s\r", kWidth + 40, "");  // leave the line clean for the stats
+ProgressBar::~ProgressBar() { clear(); }
+
+void ProgressBar::clear() {
+  if (active_) std::fprintf(stderr, "\r%*s\r", kWidth + 40, "");
 }
 
 void ProgressBar::update(uint64_t bytes_read) {

@@ -10,6 +10,8 @@ class ProgressBar {
   explicit ProgressBar(uint64_t total_bytes);
   ~ProgressBar();
   void update(uint64_t bytes_read);
+  // Erases the bar so a message can take its line; the next update() redraws it.
+  void clear();
   bool active() const { return active_; }
 
  private:

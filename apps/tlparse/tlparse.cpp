@@ -10,6 +10,7 @@
 #include "apps/tlparse/open_in_browser.h"
 #include "apps/tlparse/progress_bar.h"
 #include "kiln_config.h"
+#include "libdiag/report/multi_rank.h"
 #include "libdiag/report/provenance_page.h"
 #include "libdiag/report/report.h"
 
@@ -102,14 +103,27 @@ int main(int argc, char** argv) {
 
   try {
     if (args.latest && args.all_ranks) return fail("--latest cannot be used with --all-ranks-html");
-    if (args.all_ranks) return fail("--all-ranks-html is not available in this build");
+    if (args.all_ranks) {
+      kiln::report::MultiRankOptions multi;
+      multi.report = args.report;
+      multi.overwrite = args.overwrite;
+      multi.jobs = args.jobs;
+      const fs::path landing = kiln::report::run_multi_rank(args.path, args.out, multi, std::cout, std::cerr);
+      if (!args.no_browser) kiln::apps::open_in_browser(landing);
+      return 0;
+    }
     if (args.latest) args.path = kiln::report::latest_file_in(args.path);
 
     kiln::report::prepare_output_dir(args.out, args.overwrite);
     std::error_code error;
     kiln::apps::ProgressBar progress(fs::is_regular_file(args.path, error) ? fs::file_size(args.path, error) : 0);
-    if (progress.active())
+    if (progress.active()) {
       args.report.progress = [&progress](uint64_t bytes, uint64_t) { progress.update(bytes); };
+      args.report.diagnostic = [&progress](const std::string& message) {
+        progress.clear();
+        std::cerr << message << '\n';
+      };
+    }
     const kiln::report::ReportResult result = kiln::report::run_report(args.path, args.out, args.report);
     if (args.report.inductor_provenance) kiln::report::write_provenance_pages(args.out, result, args.report.plain_text);
     if (!args.no_browser) kiln::apps::open_in_browser(args.out / "index.html");
