@@ -80,6 +80,8 @@ std::string_view python_token_class_name(PythonTokenClass kind) {
 
 bool PythonLexer::next(PythonToken& token) {
   if (pos_ >= source_.size()) return false;
+  // An unterminated one-line string ends before its line break (reached right after an escape).
+  if (in_string_ && !triple_ && (source_[pos_] == '\n' || source_[pos_] == '\r')) in_string_ = false;
   token = in_string_ ? lex_string_piece() : lex_code();
   return true;
 }

@@ -179,6 +179,11 @@ TEST(PythonLexer, UnterminatedStringsStopAtTheEndOfTheirLine) {
   ASSERT_EQ(continued.size(), 6u);
   EXPECT_EQ(continued[3], (std::pair<std::string, std::string>{"escape", "\\\n"}));
   EXPECT_EQ(continued[4], (std::pair<std::string, std::string>{"string", "y'"}));
+  // An escape right before the line break of an unterminated string (found by a random-input run).
+  const Tokens escaped_end = significant_tokens("s = \"ab\\q\nz");
+  ASSERT_EQ(escaped_end.size(), 5u);
+  EXPECT_EQ(escaped_end[3], (std::pair<std::string, std::string>{"escape", "\\q"}));
+  EXPECT_EQ(escaped_end[4], (std::pair<std::string, std::string>{"plain", "z"}));
   // An unterminated triple-quoted string runs to the end of the input.
   const Tokens triple = significant_tokens("a = \"\"\"never\nclosed = 1\n");
   ASSERT_EQ(triple.size(), 3u);
