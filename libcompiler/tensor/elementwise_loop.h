@@ -9,6 +9,7 @@
 //
 //   ElementwiseLoop loop({out}, {a, b});
 //   loop.for_each([&](char* const* data, const int64_t* byte_strides, int64_t n) { ... });
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -31,25 +32,43 @@ class ElementwiseLoop {
   // its step in bytes; n elements per run. Runs come in memory order of the first output.
   template <typename Body>
   void for_each(Body&& body) const {
-    if (numel_ == 0) return;
+    for_each_range(0, numel_, body);
+  }
+
+  // The runs that cover elements [begin, end) of the walk, so threads can split one walk into
+  // disjoint ranges (TensorIterator::serial_for_each over a range).
+  template <typename Body>
+  void for_each_range(int64_t begin, int64_t end, Body&& body) const {
+    if (begin >= end) return;
     const size_t ops = data_.size();
     const size_t ndim = shape_.size();
     std::vector<char*> pointers(data_);
     std::vector<int64_t> inner_strides(ops);
     for (size_t i = 0; i < ops; ++i) inner_strides[i] = strides_[i][0];
+    // Position the odometer on element `begin`.
     std::vector<int64_t> counter(ndim, 0);
+    int64_t rest = begin;
+    for (size_t d = 0; d < ndim; ++d) {
+      counter[d] = rest % shape_[d];
+      rest /= shape_[d];
+      for (size_t i = 0; i < ops; ++i) pointers[i] += counter[d] * strides_[i][d];
+    }
+    int64_t remaining = end - begin;
     while (true) {
-      body(pointers.data(), inner_strides.data(), shape_[0]);
-      // Advance the outer dimensions like an odometer.
-      size_t d = 1;
-      for (; d < ndim; ++d) {
+      const int64_t n = std::min(shape_[0] - counter[0], remaining);
+      body(pointers.data(), inner_strides.data(), n);
+      remaining -= n;
+      if (remaining == 0) return;
+      // Back to the start of the run's row, then advance the outer dimensions like an odometer.
+      for (size_t i = 0; i < ops; ++i) pointers[i] -= counter[0] * strides_[i][0];
+      counter[0] = 0;
+      for (size_t d = 1; d < ndim; ++d) {
         ++counter[d];
         for (size_t i = 0; i < ops; ++i) pointers[i] += strides_[i][d];
         if (counter[d] < shape_[d]) break;
         for (size_t i = 0; i < ops; ++i) pointers[i] -= strides_[i][d] * shape_[d];
         counter[d] = 0;
       }
-      if (d >= ndim) return;
     }
   }
 

@@ -1,0 +1,85 @@
+#include "libcompiler/ops/autograd/autograd_meta.h"
+
+#include "libcompiler/ops/autograd/user_warning.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::ops {
+
+namespace {
+
+tensor::AutogradMeta& materialize_meta(const Tensor& self) {
+  if (!self.autograd_meta()) self.impl()->autograd_meta = std::make_shared<tensor::AutogradMeta>();
+  return *self.autograd_meta();
+}
+
+}  // namespace
+
+std::shared_ptr<Node> grad_fn(const Tensor& self) {
+  const auto& meta = self.autograd_meta();
+  return meta ? meta->grad_fn : nullptr;
+}
+
+std::string grad_fn_name(const Tensor& self) {
+  const auto node = grad_fn(self);
+  return node ? node->name() : std::string();
+}
+
+bool is_leaf(const Tensor& self) { return grad_fn(self) == nullptr; }
+
+uint32_t output_nr(const Tensor& self) {
+  const auto& meta = self.autograd_meta();
+  return meta ? meta->output_nr : 0;
+}
+
+Tensor grad(const Tensor& self) {
+  const auto& meta = self.autograd_meta();
+  if (!is_leaf(self) && !(meta && meta->retains_grad)) {
+    warn(
+        "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+        "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+        "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make "
+        "sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+        "informations.");
+    return Tensor();
+  }
+  return meta ? meta->grad : Tensor();
+}
+
+void set_grad(const Tensor& self, Tensor grad) { materialize_meta(self).grad = std::move(grad); }
+
+void retain_grad(const Tensor& self) {
+  if (!self.requires_grad())
+    tensor::throw_runtime_error("can't retain_grad on Tensor that has requires_grad=False");
+  if (is_leaf(self)) return;
+  auto& meta = materialize_meta(self);
+  if (meta.retains_grad) return;
+  meta.retains_grad = true;
+  meta.grad_fn->retain_output_grad(meta.output_nr, self.autograd_meta());
+}
+
+bool retains_grad(const Tensor& self) {
+  const auto& meta = self.autograd_meta();
+  return meta && meta->retains_grad;
+}
+
+Edge gradient_edge(const Tensor& self) {
+  if (const auto node = grad_fn(self)) return Edge{node, output_nr(self)};
+  if (!self.requires_grad()) return Edge{};
+  auto& meta = materialize_meta(self);
+  auto accumulator = meta.grad_accumulator.lock();
+  if (!accumulator) {
+    accumulator = std::make_shared<AccumulateGrad>(self);
+    meta.grad_accumulator = accumulator;
+  }
+  return Edge{accumulator, 0};
+}
+
+void set_history(const Tensor& self, const std::shared_ptr<Node>& node, uint32_t nr) {
+  auto& meta = materialize_meta(self);
+  meta.grad_fn = node;
+  meta.output_nr = nr;
+  meta.retains_grad = false;
+  self.impl()->requires_grad = true;
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,24 @@
+#pragma once
+// The backward engine: from the roots' gradients, runs every node of the graph behind them once
+// its gradient inputs are complete, latest-created first (PyTorch's order), and accumulates into
+// leaves' .grad. Single-threaded; nodes run with grad mode on only for create_graph.
+#include <vector>
+
+#include "libcompiler/tensor/tensor.h"
+
+namespace kiln::ops {
+
+using tensor::Tensor;
+
+// torch.autograd.backward(tensors, grad_tensors, retain_graph, create_graph). An undefined
+// gradient means "ones" and is allowed only for one-element outputs, as in PyTorch.
+void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors = {},
+              bool retain_graph = false, bool create_graph = false);
+
+// torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused):
+// the gradients of `inputs` (undefined for unused ones when allowed), without touching .grad.
+std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                         const std::vector<Tensor>& grad_outputs = {}, bool retain_graph = false,
+                         bool create_graph = false, bool allow_unused = false);
+
+}  // namespace kiln::ops

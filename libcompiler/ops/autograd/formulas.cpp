@@ -1,0 +1,528 @@
+#include "libcompiler/ops/autograd/formulas.h"
+
+#include <limits>
+#include <numeric>
+
+#include "libcompiler/ops/autograd/sum_to.h"
+#include "libcompiler/ops/ops.h"
+
+namespace kiln::ops {
+
+namespace {
+
+// The 0-dim zero of grad's dtype, for where().
+Tensor zero_like_scalar(const Tensor& grad) { return ops::zeros({}, grad.dtype()); }
+
+// Argument i of the forward call: a tensor saved under `name`, or a Python number.
+bool is_number(const BackwardContext& ctx, size_t i) { return ctx.args()[i].is_number(); }
+
+// grad of a reduction result, broadcastable back to the input: reduced dims unsqueezed.
+Tensor unsqueeze_reduced(const Tensor& grad, const std::vector<bool>& mask, bool keepdim) {
+  if (keepdim) return grad;
+  Tensor g = grad;
+  for (size_t d = 0; d < mask.size(); ++d)
+    if (mask[d]) g = ops::unsqueeze(g, static_cast<int64_t>(d));
+  return g;
+}
+
+// Which input dims the forward reduced.
+std::vector<bool> reduced_dims(const BackwardContext& ctx) {
+  const int64_t ndim = static_cast<int64_t>(ctx.input(0).sizes.size());
+  const auto index = ctx.op().schema.argument_index("dim");
+  if (!index) return std::vector<bool>(ndim, true);
+  const IValue& dim = ctx.args()[*index];
+  if (dim.is_none()) return std::vector<bool>(ndim, true);
+  if (dim.is_int()) return reduction_mask({dim.to_int()}, ndim);
+  return reduction_mask(dim.to_int_list(), ndim);
+}
+
+bool keepdim_of(const BackwardContext& ctx) {
+  const auto index = ctx.op().schema.argument_index("keepdim");
+  return index && ctx.args()[*index].to_bool();
+}
+
+int64_t reduced_count(const BackwardContext& ctx, const std::vector<bool>& mask) {
+  int64_t count = 1;
+  for (size_t d = 0; d < mask.size(); ++d)
+    if (mask[d]) count *= ctx.input(0).sizes[d];
+  return count;
+}
+
+std::vector<int64_t> dims_of_mask(const std::vector<bool>& mask) {
+  std::vector<int64_t> dims;
+  for (size_t d = 0; d < mask.size(); ++d)
+    if (mask[d]) dims.push_back(static_cast<int64_t>(d));
+  return dims;
+}
+
+Tensor scaled(const Tensor& grad, const Scalar& factor) {
+  if (!factor.is_floating() && factor.to<int64_t>() == 1) return grad;
+  return mul(grad, factor);
+}
+
+Tensor negated_scaled(const Tensor& grad, const Scalar& factor) {
+  return mul(grad, factor.is_floating() ? Scalar(-factor.to<double>()) : Scalar(-factor.to<int64_t>()));
+}
+
+}  // namespace
+
+std::vector<Tensor> backward_add(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  if (ctx.num_inputs() == 1) return {g};
+  return {g, scaled(g, ctx.args().scalar(2))};
+}
+
+std::vector<Tensor> backward_sub(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  if (ctx.num_inputs() == 1) return {g};
+  return {g, negated_scaled(g, ctx.args().scalar(2))};
+}
+
+std::vector<Tensor> backward_rsub(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Tensor self_grad = negated_scaled(g, ctx.args().scalar(2));
+  if (ctx.num_inputs() == 1) return {self_grad};
+  return {self_grad, g};
+}
+
+std::vector<Tensor> backward_mul(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  if (is_number(ctx, 1)) return {mul(g, ctx.args().scalar(1))};
+  return {ctx.needs_input_grad(0) ? mul(g, ctx.saved("other")) : Tensor(),
+          ctx.needs_input_grad(1) ? mul(g, ctx.saved("self")) : Tensor()};
+}
+
+std::vector<Tensor> backward_div(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const auto mode_index = ctx.op().schema.argument_index("rounding_mode");
+  if (mode_index && !ctx.args()[*mode_index].is_none())
+    return {zeros_like(g), is_number(ctx, 1) ? Tensor() : zeros_like(g)};
+  if (is_number(ctx, 1)) return {div(g, ctx.args().scalar(1))};
+  const Tensor other = ctx.saved("other");
+  Tensor self_grad, other_grad;
+  if (ctx.needs_input_grad(0)) self_grad = div(g, other);
+  if (ctx.needs_input_grad(1)) other_grad = div(mul(neg(g), ctx.saved("self")), mul(other, other));
+  return {self_grad, other_grad};
+}
+
+std::vector<Tensor> backward_remainder(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  if (is_number(ctx, 1)) return {g};
+  Tensor other_grad;
+  if (ctx.needs_input_grad(1))
+    other_grad = mul(neg(g), div(ctx.saved("self"), ctx.saved("other"), std::string("floor")));
+  return {g, other_grad};
+}
+
+std::vector<Tensor> backward_pow(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  if (is_number(ctx, 0)) {  // pow.Scalar: only the exponent is a tensor
+    const Scalar base = ctx.args().scalar(0);
+    if (base.to<double>() == 0.0) {
+      const Tensor exponent = ctx.saved("exponent");
+      return {where(ge(exponent, Scalar(0)), zero_like_scalar(g), mul(g, ctx.saved("result")))};
+    }
+    return {mul(mul(g, ctx.saved("result")), std::log(base.to<double>()))};
+  }
+  const Tensor self = ctx.saved("self");
+  if (is_number(ctx, 1)) {
+    const Scalar exponent = ctx.args().scalar(1);
+    if (exponent.to<double>() == 0.0) return {zeros_like(g)};
+    const Scalar minus_one = exponent.is_floating() ? Scalar(exponent.to<double>() - 1)
+                                                    : Scalar(exponent.to<int64_t>() - 1);
+    return {mul(mul(g, exponent), pow(self, minus_one))};
+  }
+  const Tensor exponent = ctx.saved("exponent");
+  Tensor self_grad, exponent_grad;
+  if (ctx.needs_input_grad(0))
+    self_grad = where(eq(exponent, Scalar(0)), zero_like_scalar(g), mul(mul(g, exponent), pow(self, sub(exponent, Scalar(1)))));
+  if (ctx.needs_input_grad(1)) {
+    const Tensor product = mul(mul(g, ctx.saved("result")), log(self));
+    exponent_grad = where(logical_and(eq(self, Scalar(0)), ge(exponent, Scalar(0))), zero_like_scalar(g), product);
+  }
+  return {self_grad, exponent_grad};
+}
+
+namespace {
+
+// maximum/minimum: the gradient goes to the selected operand, split evenly on ties.
+std::vector<Tensor> selection_backward(const BackwardContext& ctx, const Tensor& g, bool is_max) {
+  const Tensor self = ctx.saved("self"), other = ctx.saved("other");
+  const Tensor shared = where(eq(self, other), div(g, Scalar(2)), g);
+  const Tensor zero = zero_like_scalar(g);
+  const Tensor self_loses = is_max ? lt(self, other) : gt(self, other);
+  const Tensor other_loses = is_max ? gt(self, other) : lt(self, other);
+  return {where(self_loses, zero, shared), where(other_loses, zero, shared)};
+}
+
+}  // namespace
+
+std::vector<Tensor> backward_maximum(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return selection_backward(ctx, grads[0], true);
+}
+
+std::vector<Tensor> backward_minimum(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return selection_backward(ctx, grads[0], false);
+}
+
+std::vector<Tensor> backward_where(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Tensor condition = ctx.saved("condition");
+  const Tensor zero = zero_like_scalar(g);
+  return {Tensor(), where(condition, g, zero), where(condition, zero, g)};
+}
+
+std::vector<Tensor> backward_clamp(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Tensor self = ctx.saved("self");
+  const auto lo = ctx.args().optional_scalar(1), hi = ctx.args().optional_scalar(2);
+  Tensor inside;
+  if (lo) inside = ge(self, *lo);
+  if (hi) inside = inside.defined() ? logical_and(inside, le(self, *hi)) : le(self, *hi);
+  return {where(inside, g, zero_like_scalar(g))};
+}
+
+std::vector<Tensor> backward_neg(const BackwardContext&, const std::vector<Tensor>& grads) { return {neg(grads[0])}; }
+
+std::vector<Tensor> backward_abs(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(grads[0], sign(ctx.saved("self")))};
+}
+
+std::vector<Tensor> backward_zeros_like_self(const BackwardContext&, const std::vector<Tensor>& grads) {
+  return {zeros_like(grads[0])};
+}
+
+std::vector<Tensor> backward_exp(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(grads[0], ctx.saved("result"))};
+}
+
+std::vector<Tensor> backward_log(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {div(grads[0], ctx.saved("self"))};
+}
+
+std::vector<Tensor> backward_log1p(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {div(grads[0], add(ctx.saved("self"), Scalar(1)))};
+}
+
+std::vector<Tensor> backward_sqrt(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {div(grads[0], mul(ctx.saved("result"), Scalar(2)))};
+}
+
+std::vector<Tensor> backward_rsqrt(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(mul(grads[0], pow(ctx.saved("result"), Scalar(3))), Scalar(-0.5))};
+}
+
+std::vector<Tensor> backward_sin(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(grads[0], cos(ctx.saved("self")))};
+}
+
+std::vector<Tensor> backward_cos(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(grads[0], neg(sin(ctx.saved("self"))))};
+}
+
+std::vector<Tensor> backward_tan(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor result = ctx.saved("result");
+  return {mul(grads[0], add(mul(result, result), Scalar(1)))};
+}
+
+std::vector<Tensor> backward_tanh(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {tanh_backward(grads[0], ctx.saved("result"))};
+}
+
+std::vector<Tensor> backward_sigmoid(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {sigmoid_backward(grads[0], ctx.saved("result"))};
+}
+
+std::vector<Tensor> backward_erf(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor self = ctx.saved("self");
+  return {mul(mul(grads[0], exp(neg(mul(self, self)))), Scalar(M_2_SQRTPI))};
+}
+
+std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {threshold_backward(grads[0], ctx.saved("result"), Scalar(0))};
+}
+
+std::vector<Tensor> backward_gelu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {gelu_backward(grads[0], ctx.saved("self"), ctx.args()[1].to_string())};
+}
+
+std::vector<Tensor> backward_threshold_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {threshold_backward(grads[0], ctx.saved("self"), ctx.args().scalar(2)), zeros_like(grads[0])};
+}
+
+std::vector<Tensor> backward_tanh_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Tensor output = ctx.saved("output");
+  return {tanh_backward(g, output), mul(mul(mul(g, ctx.saved("grad_output")), output), Scalar(-2))};
+}
+
+std::vector<Tensor> backward_sigmoid_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Tensor output = ctx.saved("output");
+  return {sigmoid_backward(g, output),
+          mul(mul(g, ctx.saved("grad_output")), rsub(mul(output, Scalar(2)), Scalar(1)))};
+}
+
+std::vector<Tensor> backward_addcmul(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Scalar value = ctx.args().scalar(3);
+  return {g, ctx.needs_input_grad(1) ? scaled(mul(g, ctx.saved("tensor2")), value) : Tensor(),
+          ctx.needs_input_grad(2) ? scaled(mul(g, ctx.saved("tensor1")), value) : Tensor()};
+}
+
+std::vector<Tensor> backward_addcdiv(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Scalar value = ctx.args().scalar(3);
+  const Tensor tensor2 = ctx.saved("tensor2");
+  Tensor t1_grad, t2_grad;
+  if (ctx.needs_input_grad(1)) t1_grad = scaled(div(g, tensor2), value);
+  if (ctx.needs_input_grad(2))
+    t2_grad = negated_scaled(div(mul(g, ctx.saved("tensor1")), mul(tensor2, tensor2)), value);
+  return {g, t1_grad, t2_grad};
+}
+
+std::vector<Tensor> backward_lerp(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const double weight = ctx.args().scalar(2).to<double>();
+  return {mul(grads[0], 1.0 - weight), mul(grads[0], weight)};
+}
+
+std::vector<Tensor> backward_sum(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const std::vector<bool> mask = reduced_dims(ctx);
+  return {ops::expand(unsqueeze_reduced(grads[0], mask, keepdim_of(ctx)), ctx.input(0).sizes)};
+}
+
+std::vector<Tensor> backward_mean(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const std::vector<bool> mask = reduced_dims(ctx);
+  const Tensor g = ops::expand(unsqueeze_reduced(grads[0], mask, keepdim_of(ctx)), ctx.input(0).sizes);
+  return {div(g, Scalar(reduced_count(ctx, mask)))};
+}
+
+std::vector<Tensor> backward_prod(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  // grad * prod / x: exact for inputs without zeros (see the limitations in the report).
+  const std::vector<bool> mask = reduced_dims(ctx);
+  const bool keepdim = keepdim_of(ctx);
+  const Tensor g = unsqueeze_reduced(grads[0], mask, keepdim);
+  const Tensor result = unsqueeze_reduced(ctx.saved("result"), mask, keepdim);
+  return {div(mul(g, result), ctx.saved("self"))};
+}
+
+std::vector<Tensor> backward_amax_amin(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  // The gradient is shared evenly by every element equal to the extremum.
+  const std::vector<bool> mask = reduced_dims(ctx);
+  const bool keepdim = keepdim_of(ctx);
+  const Tensor self = ctx.saved("self");
+  const Tensor selected = ops::to_dtype(eq(self, unsqueeze_reduced(ctx.saved("result"), mask, keepdim)), grads[0].dtype());
+  const Tensor count = sum(selected, dims_of_mask(mask), /*keepdim=*/true);
+  return {div(mul(unsqueeze_reduced(grads[0], mask, keepdim), selected), count)};
+}
+
+std::vector<Tensor> backward_max_min_dim(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const int64_t ndim = static_cast<int64_t>(ctx.input(0).sizes.size());
+  const int64_t dim = ndim == 0 ? 0 : tensor::wrap_dim(ctx.args().int_value(1), ndim);
+  const bool keepdim = ctx.args().bool_value(2);
+  Tensor g = grads[0], indices = ctx.saved("result1");
+  if (ndim == 0) return {g};
+  if (!keepdim) {
+    g = ops::unsqueeze(g, dim);
+    indices = ops::unsqueeze(indices, dim);
+  }
+  return {scatter_add(ops::zeros(ctx.input(0).sizes, g.dtype()), dim, indices, g)};
+}
+
+std::vector<Tensor> backward_var(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const std::vector<bool> mask = reduced_dims(ctx);
+  const auto correction = ctx.args().optional_scalar(2);
+  const double divisor = static_cast<double>(reduced_count(ctx, mask)) - (correction ? correction->to<double>() : 1.0);
+  const Tensor self = ctx.saved("self");
+  const Tensor centered = sub(self, mean(self, dims_of_mask(mask), /*keepdim=*/true));
+  const Tensor g = unsqueeze_reduced(grads[0], mask, keepdim_of(ctx));
+  return {mul(mul(g, centered), 2.0 / divisor)};
+}
+
+std::vector<Tensor> backward_std(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  // d std = d var / (2 std).
+  const std::vector<bool> mask = reduced_dims(ctx);
+  const Tensor result = unsqueeze_reduced(ctx.saved("result"), mask, keepdim_of(ctx));
+  const Tensor g = div(unsqueeze_reduced(grads[0], mask, keepdim_of(ctx)), mul(result, Scalar(2)));
+  const auto correction = ctx.args().optional_scalar(2);
+  const double divisor = static_cast<double>(reduced_count(ctx, mask)) - (correction ? correction->to<double>() : 1.0);
+  const Tensor self = ctx.saved("self");
+  const Tensor centered = sub(self, mean(self, dims_of_mask(mask), /*keepdim=*/true));
+  return {mul(mul(g, centered), 2.0 / divisor)};
+}
+
+std::vector<Tensor> backward_softmax(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {_softmax_backward_data(grads[0], ctx.saved("result"), ctx.args().int_value(1), ctx.input(0).dtype)};
+}
+
+std::vector<Tensor> backward_log_softmax(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {_log_softmax_backward_data(grads[0], ctx.saved("result"), ctx.args().int_value(1), ctx.input(0).dtype)};
+}
+
+std::vector<Tensor> backward_mm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {ctx.needs_input_grad(0) ? mm(g, ops::t(ctx.saved("mat2"))) : Tensor(),
+          ctx.needs_input_grad(1) ? mm(ops::t(ctx.saved("self")), g) : Tensor()};
+}
+
+std::vector<Tensor> backward_addmm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Scalar beta = ctx.args().scalar(3), alpha = ctx.args().scalar(4);
+  return {scaled(g, beta), ctx.needs_input_grad(1) ? scaled(mm(g, ops::t(ctx.saved("mat2"))), alpha) : Tensor(),
+          ctx.needs_input_grad(2) ? scaled(mm(ops::t(ctx.saved("mat1")), g), alpha) : Tensor()};
+}
+
+std::vector<Tensor> backward_bmm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {ctx.needs_input_grad(0) ? bmm(g, ops::transpose(ctx.saved("mat2"), 1, 2)) : Tensor(),
+          ctx.needs_input_grad(1) ? bmm(ops::transpose(ctx.saved("self"), 1, 2), g) : Tensor()};
+}
+
+std::vector<Tensor> backward_dot(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {ctx.needs_input_grad(0) ? mul(g, ctx.saved("tensor")) : Tensor(),
+          ctx.needs_input_grad(1) ? mul(g, ctx.saved("self")) : Tensor()};
+}
+
+std::vector<Tensor> backward_native_layer_norm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const std::vector<bool> mask{ctx.needs_input_grad(0), ctx.needs_input_grad(1), ctx.needs_input_grad(2)};
+  auto [input_grad, weight_grad, bias_grad] = native_layer_norm_backward(
+      grads[0], ctx.saved("input"), ctx.args().int_list(1), ctx.saved("result1"), ctx.saved("result2"),
+      ctx.saved("weight"), ctx.saved("bias"), mask);
+  return {input_grad, weight_grad, bias_grad};
+}
+
+std::vector<Tensor> backward_nll_loss(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {nll_loss_backward(grads[0], ctx.saved("self"), ctx.saved("target"), ctx.saved("weight"),
+                            ctx.args().int_value(3), ctx.args().int_value(4), ctx.saved("result1")),
+          Tensor(), Tensor()};
+}
+
+std::vector<Tensor> backward_mse_loss(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor self = ctx.saved("self"), target = ctx.saved("target");
+  const int64_t reduction = ctx.args().int_value(2);
+  return {ctx.needs_input_grad(0) ? mse_loss_backward(grads[0], self, target, reduction) : Tensor(),
+          ctx.needs_input_grad(1) ? mse_loss_backward(grads[0], target, self, reduction) : Tensor()};
+}
+
+std::vector<Tensor> backward_cat(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  std::vector<Tensor> result;
+  int64_t offset = 0;
+  const int64_t dim = g.dim() == 0 ? 0 : tensor::wrap_dim(ctx.args().int_value(1), g.dim());
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const Shape& sizes = ctx.input(i).sizes;
+    if (sizes.size() == 1 && sizes[0] == 0) {  // skipped by cat
+      result.push_back(Tensor());
+      continue;
+    }
+    result.push_back(ops::slice(g, dim, offset, offset + sizes[dim]));
+    offset += sizes[dim];
+  }
+  return result;
+}
+
+std::vector<Tensor> backward_stack(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const int64_t dim = tensor::wrap_dim(ctx.args().int_value(1), grads[0].dim());
+  std::vector<Tensor> result;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) result.push_back(ops::select(grads[0], dim, static_cast<int64_t>(i)));
+  return result;
+}
+
+std::vector<Tensor> backward_split(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const int64_t ndim = static_cast<int64_t>(ctx.input(0).sizes.size());
+  return {cat(grads, tensor::wrap_dim(ctx.args().int_value(2), ndim))};
+}
+
+std::vector<Tensor> backward_identity(const BackwardContext&, const std::vector<Tensor>& grads) { return {grads[0]}; }
+
+std::vector<Tensor> backward_copy_(const BackwardContext&, const std::vector<Tensor>& grads) {
+  return {zeros_like(grads[0]), grads[0]};
+}
+
+std::vector<Tensor> backward_index_select(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {index_add(ops::zeros(ctx.input(0).sizes, g.dtype()), ctx.args().int_value(1), ctx.saved("index"), g), Tensor()};
+}
+
+std::vector<Tensor> backward_index_add(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  Tensor source_grad;
+  if (ctx.needs_input_grad(2))
+    source_grad = scaled(index_select(g, ctx.args().int_value(1), ctx.saved("index")), ctx.args().scalar(4));
+  return {g, Tensor(), source_grad};
+}
+
+std::vector<Tensor> backward_gather(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {scatter_add(ops::zeros(ctx.input(0).sizes, g.dtype()), ctx.args().int_value(1), ctx.saved("index"), g), Tensor()};
+}
+
+std::vector<Tensor> backward_scatter_add(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {g, Tensor(), ctx.needs_input_grad(2) ? gather(g, ctx.args().int_value(1), ctx.saved("index")) : Tensor()};
+}
+
+std::vector<Tensor> backward_embedding(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {embedding_dense_backward(grads[0], ctx.saved("indices"), ctx.input(0).sizes[0], ctx.args().int_value(2),
+                                   ctx.args().bool_value(3)),
+          Tensor()};
+}
+
+std::vector<Tensor> backward_to_copy(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {ops::to_dtype(grads[0], ctx.input(0).dtype)};
+}
+
+std::vector<Tensor> backward_view(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {ops::reshape(grads[0], ctx.input(0).sizes)};
+}
+
+std::vector<Tensor> backward_permute(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const auto& dims = ctx.args().int_list(1);
+  const int64_t ndim = static_cast<int64_t>(dims.size());
+  std::vector<int64_t> inverse(ndim);
+  for (int64_t i = 0; i < ndim; ++i) inverse[tensor::wrap_dim(dims[i], ndim)] = i;
+  return {ops::permute(grads[0], inverse)};
+}
+
+std::vector<Tensor> backward_transpose(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {ops::transpose(grads[0], ctx.args().int_value(1), ctx.args().int_value(2))};
+}
+
+std::vector<Tensor> backward_t(const BackwardContext&, const std::vector<Tensor>& grads) { return {t(grads[0])}; }
+
+std::vector<Tensor> backward_unsqueeze(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {ops::squeeze(grads[0], ctx.args().int_value(1))};
+}
+
+std::vector<Tensor> backward_squeeze_dim(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Shape& sizes = ctx.input(0).sizes;
+  if (sizes.empty()) return {grads[0]};
+  const int64_t dim = tensor::wrap_dim(ctx.args().int_value(1), static_cast<int64_t>(sizes.size()));
+  return {sizes[dim] == 1 ? ops::unsqueeze(grads[0], dim) : grads[0]};
+}
+
+std::vector<Tensor> backward_expand(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {sum_to(grads[0], ctx.input(0).sizes)};
+}
+
+std::vector<Tensor> backward_slice(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const auto start = ctx.args().optional_int(2), end = ctx.args().optional_int(3);
+  return {slice_backward(grads[0], ctx.input(0).sizes, ctx.args().int_value(1), start.value_or(0),
+                         end.value_or(std::numeric_limits<int64_t>::max()), ctx.args().int_value(4))};
+}
+
+std::vector<Tensor> backward_select(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {select_backward(grads[0], ctx.input(0).sizes, ctx.args().int_value(1), ctx.args().int_value(2))};
+}
+
+std::vector<Tensor> backward_slice_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {ops::slice(grads[0], ctx.args().int_value(2), ctx.args().int_value(3), ctx.args().int_value(4),
+                ctx.args().int_value(5))};
+}
+
+std::vector<Tensor> backward_select_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {ops::select(grads[0], ctx.args().int_value(2), ctx.args().int_value(3))};
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,49 @@
+#include "libcompiler/ops/autograd/node.h"
+
+#include <atomic>
+#include <limits>
+
+#include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/ops.h"
+
+namespace kiln::ops {
+
+namespace {
+std::atomic<uint64_t> next_sequence_nr{0};
+}  // namespace
+
+Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1)) {}
+
+uint32_t Node::add_output(const Tensor& output) {
+  output_meta_.push_back(OutputMeta{output.sizes(), output.dtype(), output.device()});
+  return static_cast<uint32_t>(output_meta_.size() - 1);
+}
+
+void Node::retain_output_grad(uint32_t nr, const std::shared_ptr<tensor::AutogradMeta>& meta) {
+  if (retained_outputs_.size() <= nr) retained_outputs_.resize(nr + 1);
+  retained_outputs_[nr] = meta;
+}
+
+AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {
+  set_sequence_nr(std::numeric_limits<uint64_t>::max());
+  add_output(variable_);
+}
+
+std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
+  Tensor& incoming = grad_outputs.at(0);
+  if (!incoming.defined()) return {};
+  const Tensor existing = grad(variable_);
+  if (!existing.defined()) {
+    // A fresh tensor, so later in-place accumulation never writes into a gradient someone else holds;
+    // with create_graph the gradient keeps its history for double backward.
+    set_grad(variable_, GradMode::is_enabled() ? incoming : clone(incoming));
+  } else if (GradMode::is_enabled()) {
+    set_grad(variable_, add(existing, incoming));
+  } else {
+    add_(existing, incoming);
+  }
+  return {};
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,38 @@
+#pragma once
+// SavedVariable: a tensor a backward formula needs, kept from the forward. It remembers the
+// version it was saved at, so a later in-place change is an error instead of a wrong gradient,
+// and it can be released after backward (retain_graph=False).
+//
+// An output of the node that saves it is kept without its autograd state (the node would
+// otherwise own itself through the tensor's grad_fn) and gets its grad_fn back on unpack.
+#include <cstdint>
+#include <memory>
+
+#include "libcompiler/ops/autograd/node.h"
+
+namespace kiln::ops {
+
+class SavedVariable {
+ public:
+  SavedVariable() = default;
+  SavedVariable(const Tensor& variable, bool is_output);
+
+  // The saved tensor (undefined if None was saved). `owner` is the node holding this variable.
+  // RuntimeError if released or modified in place since it was saved.
+  Tensor unpack(const std::shared_ptr<Node>& owner) const;
+  void release();
+
+ private:
+  Tensor data_;
+  bool saved_none_ = true;
+  bool is_output_ = false;
+  bool released_ = false;
+  bool requires_grad_ = false;
+  uint32_t saved_version_ = 0;
+  uint32_t output_nr_ = 0;
+};
+
+// "torch.FloatTensor": the legacy type name PyTorch uses in autograd messages.
+std::string legacy_type_name(const Tensor& self);
+
+}  // namespace kiln::ops

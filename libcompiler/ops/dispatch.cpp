@@ -1,0 +1,86 @@
+#include "libcompiler/ops/dispatch.h"
+
+#include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/autograd/table_node.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::ops {
+
+std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas) {
+  std::vector<Tensor> outputs;
+  for (const TensorMeta& meta : metas) {
+    Tensor t = Tensor::empty(meta.sizes, meta.dtype, meta.device);
+    t.impl()->strides = meta.strides;
+    outputs.push_back(std::move(t));
+  }
+  return outputs;
+}
+
+namespace {
+
+bool has_meta_tensor(const std::vector<Tensor>& slots) {
+  for (const Tensor& t : slots)
+    if (t.defined() && t.device().type == tensor::DeviceType::Meta) return true;
+  return false;
+}
+
+std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots) {
+  if (op.meta && has_meta_tensor(slots)) {
+    const std::vector<TensorMeta> metas = op.meta(args);
+    if (op.schema.is_inplace()) return {args.tensor(0)};
+    return allocate_outputs(metas);
+  }
+  return op.kernel(args);
+}
+
+}  // namespace
+
+std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
+  const std::vector<Tensor> slots = input_slots(args);
+  const bool inplace = op.schema.is_inplace();
+  bool requires_grad = false;
+  if ((op.grad == GradKind::Formula || op.grad == GradKind::NotImplemented) && GradMode::is_enabled())
+    for (const Tensor& t : slots) requires_grad = requires_grad || (t.defined() && t.requires_grad());
+
+  Tensor original_self;
+  if (inplace && requires_grad) {
+    const Tensor& self = args.tensor(0);
+    if (self.requires_grad() && is_leaf(self))
+      tensor::throw_runtime_error("a leaf Variable that requires grad is being used in an in-place operation.");
+    for (const std::string& name : op.saved)
+      if (name == "self") original_self = tensor::clone_contiguous(self);
+  }
+
+  std::vector<Tensor> outputs = run(op, args, slots);
+  if (inplace) args.tensor(0).bump_version();
+  if (!requires_grad) return outputs;
+
+  auto node = std::make_shared<TableNode>(op, args);
+  std::vector<Edge> edges;
+  for (const Tensor& t : slots) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
+  node->set_next_edges(edges);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const uint32_t nr = node->add_output(outputs[i]);
+    if (tensor::is_floating_point(outputs[i].dtype())) set_history(outputs[i], node, nr);
+  }
+  node->save_variables(args, outputs, original_self, edges);
+  return outputs;
+}
+
+std::vector<Tensor> call(OpId id, std::vector<IValue> args) {
+  const OpInfo& op = op_info(id);
+  const auto& schema_args = op.schema.arguments;
+  if (args.size() > schema_args.size())
+    throw std::logic_error(op.qualified_name() + ": too many arguments from C++");
+  for (size_t i = args.size(); i < schema_args.size(); ++i) {
+    if (!schema_args[i].default_value) throw std::logic_error(op.qualified_name() + ": missing " + schema_args[i].name);
+    args.push_back(*schema_args[i].default_value);
+  }
+  return call(op, Arguments(op.schema, std::move(args)));
+}
+
+Tensor call_single(OpId id, std::vector<IValue> args) { return call(id, std::move(args)).at(0); }
+
+}  // namespace kiln::ops

@@ -1,0 +1,21 @@
+#pragma once
+// Calling an op of the table: the meta function for meta tensors, the kernel otherwise, then
+// autograd recording (a TableNode for Formula rows), version bumps of in-place ops, and the
+// in-place checks PyTorch makes. Every eager op call, from C++ or from the interpreter, goes here.
+#include <vector>
+
+#include "libcompiler/ops/op_table.h"
+
+namespace kiln::ops {
+
+// `args` already bound to op's schema (argument_binding.h does that for Python-style calls).
+std::vector<Tensor> call(const OpInfo& op, const Arguments& args);
+// Positional arguments; trailing ones with defaults may be left out.
+std::vector<Tensor> call(OpId id, std::vector<IValue> args);
+// The single output of a one-output op.
+Tensor call_single(OpId id, std::vector<IValue> args);
+
+// Fresh tensors shaped as the meta function says (on the meta device they have no data).
+std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas);
+
+}  // namespace kiln::ops

@@ -1,0 +1,407 @@
+// Binary arithmetic, comparison and logical kernels, where, clamp, the pointwise *_backward ops
+// and the optimizer's in-place updates. Inputs are cast to the promoted dtype first, as
+// TensorIterator does, and every loop goes through elementwise.h's fast paths.
+#include <cmath>
+#include <limits>
+
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/pointwise_math.h"
+#include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/ops/op_table.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/torch_error.h"
+#include "libcompiler/tensor/type_promotion.h"
+
+namespace kiln::ops {
+
+namespace {
+
+using tensor::DType;
+using tensor::throw_runtime_error;
+
+template <typename T>
+inline constexpr bool kIsFloat = tensor::kIsFloatLike<T>;
+
+[[noreturn]] void not_implemented(const char* kernel, DType dtype) {
+  throw_runtime_error(std::string("\"") + kernel + "\" not implemented for '" +
+                      std::string(tensor::scalar_type_name(dtype)) + "'");
+}
+
+// out (of the op's result dtype) = op(a, b), computed in `compute`. make_op(TypeTag<T>) returns
+// the elementwise function on opmath_t<T>.
+template <typename MakeOp>
+void binary_into(const Tensor& out, const IValue& a, const IValue& b, DType compute, const MakeOp& make_op) {
+  const Tensor ta = operand_as(a, compute), tb = operand_as(b, compute);
+  const Tensor target = out.dtype() == compute ? out : Tensor::empty(out.sizes(), compute, out.device());
+  tensor::visit_dtype(compute, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    binary_loop<T, T>(target, ta, tb, make_op(tag));
+  });
+  if (!target.is_same(out)) tensor::copy_elements(out, target);
+}
+
+// Self for the in-place overloads (after their checks), else a fresh result.
+Tensor output_of(const Arguments& args, MetaFunction out_of_place_meta) {
+  if (!args.schema().is_inplace()) return allocate_outputs(out_of_place_meta(args))[0];
+  meta_inplace_binary(args);
+  return args.tensor(0);
+}
+
+// A binary op whose result has the promoted dtype (or `self`'s for the in-place overloads).
+template <typename MakeOp>
+std::vector<Tensor> arithmetic(const Arguments& args, const MakeOp& make_op) {
+  const Tensor out = output_of(args, meta_binary_arithmetic);
+  binary_into(out, args[0], args[1], result_type({args[0], args[1]}), make_op);
+  return {out};
+}
+
+template <typename MakeOp>
+std::vector<Tensor> comparison(const Arguments& args, const MakeOp& make_op) {
+  const Tensor out = allocate_outputs(meta_comparison(args))[0];
+  const DType compute = result_type({args[0], args[1]});
+  const Tensor a = operand_as(args[0], compute), b = operand_as(args[1], compute);
+  tensor::visit_dtype(compute, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    binary_loop<bool, T>(out, a, b, make_op(tag));
+  });
+  return {out};
+}
+
+template <typename C>
+C floor_divide_value(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (b == 0) return a / b;
+    const C mod = std::fmod(a, b);
+    C div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+    if (div == 0) return std::copysign(C(0), a / b);
+    C floored = std::floor(div);
+    if (div - floored > C(0.5)) floored += 1;
+    return floored;
+  } else {
+    C q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+  }
+}
+
+// Integer division by zero raises instead of trapping.
+void check_integer_divisor(const IValue& divisor, DType compute) {
+  if (tensor::is_floating_point(compute)) return;
+  const Tensor d = operand_as(divisor, compute);
+  bool zero = false;
+  tensor::visit_dtype(compute, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    unary_loop<bool, T>(Tensor::empty(d.sizes(), DType::Bool), d, [&](auto x) {
+      zero = zero || x == decltype(x)(0);
+      return false;
+    });
+  });
+  if (zero) throw_runtime_error("ZeroDivisionError");
+}
+
+template <typename T>
+T integer_power(T base, T exponent) {
+  T result = 1;
+  while (exponent > 0) {
+    if (exponent & 1) result = static_cast<T>(result * base);
+    exponent >>= 1;
+    base = static_cast<T>(base * base);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<Tensor> kernel_add(const Arguments& args) {
+  const Scalar alpha = args.scalar(2);
+  return arithmetic(args, [&](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    const C a = alpha.to<C>();
+    if constexpr (std::is_same_v<C, bool>) return [a](C x, C y) -> C { return x || (a && y); };
+    else return [a](C x, C y) -> C { return x + a * y; };
+  });
+}
+
+std::vector<Tensor> kernel_sub(const Arguments& args) {
+  const Scalar alpha = args.scalar(2);
+  return arithmetic(args, [&](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    const C a = alpha.to<C>();
+    return [a](C x, C y) -> C { return static_cast<C>(x - a * y); };
+  });
+}
+
+std::vector<Tensor> kernel_rsub(const Arguments& args) {
+  const Scalar alpha = args.scalar(2);
+  return arithmetic(args, [&](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    const C a = alpha.to<C>();
+    return [a](C x, C y) -> C { return static_cast<C>(y - a * x); };
+  });
+}
+
+std::vector<Tensor> kernel_mul(const Arguments& args) {
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    if constexpr (std::is_same_v<C, bool>) return [](C x, C y) -> C { return x && y; };
+    else return [](C x, C y) -> C { return static_cast<C>(x * y); };
+  });
+}
+
+std::vector<Tensor> kernel_div(const Arguments& args) {
+  const bool has_mode = args.schema().argument_index("rounding_mode").has_value();
+  const auto mode = has_mode ? args.optional_string(2) : std::nullopt;
+  const Tensor out = output_of(args, has_mode ? meta_div_mode : meta_binary_float);
+  const DType common = result_type({args[0], args[1]});
+  if (!mode) {
+    const DType compute = tensor::is_floating_point(common) ? common : tensor::default_float_dtype();
+    binary_into(out, args[0], args[1], compute, [](auto tag) {
+      using C = opmath_t<typename decltype(tag)::type>;
+      return [](C x, C y) -> C { return static_cast<C>(x / y); };
+    });
+    return {out};
+  }
+  check_integer_divisor(args[1], common);
+  const bool floor = *mode == "floor";
+  binary_into(out, args[0], args[1], common, [floor](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [floor](C x, C y) -> C {
+      if constexpr (std::is_same_v<C, bool>) {
+        return x && y;
+      } else if constexpr (std::is_floating_point_v<C>) {
+        return floor ? floor_divide_value(x, y) : std::trunc(x / y);
+      } else {
+        return floor ? floor_divide_value(x, y) : static_cast<C>(x / y);
+      }
+    };
+  });
+  return {out};
+}
+
+std::vector<Tensor> kernel_floor_divide(const Arguments& args) {
+  const DType common = result_type({args[0], args[1]});
+  if (common == DType::Bool) not_implemented("div_floor_cpu", common);
+  check_integer_divisor(args[1], common);
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x, C y) -> C {
+      if constexpr (std::is_same_v<C, bool>) return x;
+      else return floor_divide_value(x, y);
+    };
+  });
+}
+
+std::vector<Tensor> kernel_remainder(const Arguments& args) {
+  const DType common = result_type({args[0], args[1]});
+  if (common == DType::Bool) not_implemented("remainder_cpu", common);
+  check_integer_divisor(args[1], common);
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x, C y) -> C {
+      if constexpr (std::is_same_v<C, bool>) {
+        return x;
+      } else if constexpr (std::is_floating_point_v<C>) {
+        C mod = std::fmod(x, y);
+        if (mod != 0 && ((y < 0) != (mod < 0))) mod += y;
+        return mod;
+      } else {
+        C mod = static_cast<C>(x % y);
+        if (mod != 0 && ((y < 0) != (mod < 0))) mod = static_cast<C>(mod + y);
+        return mod;
+      }
+    };
+  });
+}
+
+std::vector<Tensor> kernel_pow(const Arguments& args) {
+  const DType common = result_type({args[0], args[1]});
+  if (!tensor::is_floating_point(common) && common != DType::Bool) {
+    const Tensor exponent = operand_as(args[1], DType::Int64);
+    bool negative = false;
+    unary_loop<bool, int64_t>(Tensor::empty(exponent.sizes(), DType::Bool), exponent, [&](int64_t e) {
+      negative = negative || e < 0;
+      return false;
+    });
+    if (negative) throw_runtime_error("Integers to negative integer powers are not allowed.");
+  }
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x, C y) -> C {
+      if constexpr (std::is_same_v<C, bool>) return x || !y;
+      else if constexpr (std::is_floating_point_v<C>) return std::pow(x, y);
+      else return integer_power(x, y);
+    };
+  });
+}
+
+std::vector<Tensor> kernel_maximum(const Arguments& args) {
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x, C y) -> C {
+      if constexpr (std::is_floating_point_v<C>) {
+        if (x != x || y != y) return std::numeric_limits<C>::quiet_NaN();
+      }
+      return x > y ? x : y;
+    };
+  });
+}
+
+std::vector<Tensor> kernel_minimum(const Arguments& args) {
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x, C y) -> C {
+      if constexpr (std::is_floating_point_v<C>) {
+        if (x != x || y != y) return std::numeric_limits<C>::quiet_NaN();
+      }
+      return x < y ? x : y;
+    };
+  });
+}
+
+#define KILN_COMPARISON_KERNEL(name, expression)                  \
+  std::vector<Tensor> kernel_##name(const Arguments& args) {      \
+    return comparison(args, [](auto tag) {                        \
+      using C = opmath_t<typename decltype(tag)::type>;           \
+      return [](C x, C y) -> bool { return expression; };         \
+    });                                                           \
+  }
+KILN_COMPARISON_KERNEL(eq, x == y)
+KILN_COMPARISON_KERNEL(ne, x != y)
+KILN_COMPARISON_KERNEL(lt, x < y)
+KILN_COMPARISON_KERNEL(le, x <= y)
+KILN_COMPARISON_KERNEL(gt, x > y)
+KILN_COMPARISON_KERNEL(ge, x >= y)
+KILN_COMPARISON_KERNEL(logical_and, x != C(0) && y != C(0))
+KILN_COMPARISON_KERNEL(logical_or, x != C(0) || y != C(0))
+KILN_COMPARISON_KERNEL(logical_xor, (x != C(0)) != (y != C(0)))
+#undef KILN_COMPARISON_KERNEL
+
+std::vector<Tensor> kernel_where(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_where(args))[0];
+  const Tensor a = operand_as(args[1], out.dtype()), b = operand_as(args[2], out.dtype());
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    ternary_loop<T, bool, T>(out, args.tensor(0), a, b, [](bool c, C x, C y) { return c ? x : y; });
+  });
+  return {out};
+}
+
+std::vector<Tensor> kernel_clamp(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_clamp(args))[0];
+  const Tensor self = operand_as(args[0], out.dtype());
+  const auto lo = args.optional_scalar(1), hi = args.optional_scalar(2);
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const bool has_lo = lo.has_value(), has_hi = hi.has_value();
+    const C low = has_lo ? lo->to<C>() : C(0), high = has_hi ? hi->to<C>() : C(0);
+    unary_loop<T, T>(out, self, [=](C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) {
+        if (x != x) return x;
+      }
+      C y = has_lo && x < low ? low : x;
+      return has_hi && y > high ? high : y;
+    });
+  });
+  return {out};
+}
+
+std::vector<Tensor> kernel_threshold_backward(const Arguments& args) {
+  const Scalar threshold = args.scalar(2);
+  return arithmetic(args, [&](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    const C t = threshold.to<C>();
+    return [t](C grad, C x) -> C { return x <= t ? C(0) : grad; };
+  });
+}
+
+std::vector<Tensor> kernel_tanh_backward(const Arguments& args) {
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C grad, C y) -> C { return static_cast<C>(grad * (C(1) - y * y)); };
+  });
+}
+
+std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args) {
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C grad, C y) -> C { return static_cast<C>(grad * (C(1) - y) * y); };
+  });
+}
+
+std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
+  const bool tanh_approximation = args[2].to_string() == "tanh";
+  const DType common = result_type({args[0], args[1]});
+  if (!tensor::is_floating_point(common)) not_implemented("GeluBackwardKernelImpl", common);
+  return arithmetic(args, [tanh_approximation](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [tanh_approximation](C grad, C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) return grad * gelu_derivative(x, tanh_approximation);
+      else return grad;
+    };
+  });
+}
+
+std::vector<Tensor> kernel_addcmul_(const Arguments& args) {
+  meta_inplace_ternary(args);
+  const Tensor& self = args.tensor(0);
+  const Scalar value = args.scalar(3);
+  const Tensor t1 = operand_as(args[1], self.dtype()), t2 = operand_as(args[2], self.dtype());
+  tensor::visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const C v = value.to<C>();
+    ternary_loop<T, T, T>(self, self, t1, t2, [v](C s, C a, C b) -> C { return static_cast<C>(s + v * a * b); });
+  });
+  return {self};
+}
+
+std::vector<Tensor> kernel_addcdiv_(const Arguments& args) {
+  meta_inplace_ternary(args);
+  const Tensor& self = args.tensor(0);
+  if (!tensor::is_floating_point(args.tensor(1).dtype()) && !tensor::is_floating_point(args.tensor(2).dtype()))
+    throw_runtime_error(
+        "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true "
+        "division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * "
+        "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+        "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
+        "* tensor1 / tensor2), for all dtypes.");
+  const Scalar value = args.scalar(3);
+  const Tensor t1 = operand_as(args[1], self.dtype()), t2 = operand_as(args[2], self.dtype());
+  tensor::visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const C v = value.to<C>();
+    ternary_loop<T, T, T>(self, self, t1, t2, [v](C s, C a, C b) -> C { return static_cast<C>(s + v * a / b); });
+  });
+  return {self};
+}
+
+std::vector<Tensor> kernel_lerp_(const Arguments& args) {
+  meta_inplace_binary(args);
+  const Tensor& self = args.tensor(0);
+  if (args.tensor(1).dtype() != self.dtype())
+    throw_runtime_error("expected dtype " + std::string(tensor::scalar_type_name(self.dtype())) +
+                        " for `end` but got dtype " + std::string(tensor::scalar_type_name(args.tensor(1).dtype())));
+  const Scalar weight = args.scalar(2);
+  tensor::visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    if constexpr (!std::is_floating_point_v<C>) {
+      not_implemented("lerp_kernel_scalar", self.dtype());
+    } else {
+      const C w = weight.to<C>();
+      // ATen's lerp: the formula that is exact at the end closer to the weight.
+      binary_loop<T, T>(self, self, args.tensor(1), [w](C start, C end) -> C {
+        return std::abs(w) < C(0.5) ? start + w * (end - start) : end - (end - start) * (C(1) - w);
+      });
+    }
+  });
+  return {self};
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,123 @@
+#pragma once
+// Loops for elementwise kernels, built on ElementwiseLoop: each run of the walk goes to a plain
+// pointer loop when every operand is contiguous in it (or a broadcast scalar), which the
+// compiler vectorises, and to a strided loop otherwise. Walks of kGrainSize elements or more are
+// split over the thread pool. Half and bfloat16 compute in float (ATen's opmath type).
+//
+//   unary_loop<float, float>(out, in, [](float x) { return x * 2; });
+#include <cstring>
+#include <type_traits>
+
+#include "libcompiler/ops/ivalue.h"
+#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/elementwise_loop.h"
+#include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/scalar_cast.h"
+
+namespace kiln::ops {
+
+// The type arithmetic on T happens in.
+template <typename T>
+using opmath_t = std::conditional_t<tensor::kIsReducedFloat<T>, float, T>;
+
+// Runs `run` over the whole walk, in parallel chunks when it is large.
+template <typename Run>
+void for_each_run(const tensor::ElementwiseLoop& loop, const Run& run) {
+  if (loop.numel() < kGrainSize) {
+    loop.for_each(run);
+    return;
+  }
+  parallel_for(0, loop.numel(), kGrainSize, [&](int64_t begin, int64_t end) { loop.for_each_range(begin, end, run); });
+}
+
+template <typename T>
+inline T load(const char* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+template <typename T>
+inline void store(char* p, T value) {
+  std::memcpy(p, &value, sizeof(T));
+}
+
+// out[i] = op(in[i]); op takes and returns opmath values.
+template <typename Out, typename In, typename Op>
+void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
+  using C = opmath_t<In>;
+  tensor::ElementwiseLoop loop({out}, {in});
+  for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+    if (strides[0] == sizeof(Out) && strides[1] == sizeof(In)) {
+      Out* o = reinterpret_cast<Out*>(data[0]);
+      const In* x = reinterpret_cast<const In*>(data[1]);
+      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(static_cast<C>(x[i])));
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      store<Out>(data[0] + i * strides[0], static_cast<Out>(op(static_cast<C>(load<In>(data[1] + i * strides[1])))));
+  });
+}
+
+// out[i] = op(a[i], b[i]) with a and b broadcast to out.
+template <typename Out, typename In, typename Op>
+void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Op& op) {
+  using C = opmath_t<In>;
+  tensor::ElementwiseLoop loop({out}, {a, b});
+  for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+    Out* o = reinterpret_cast<Out*>(data[0]);
+    const In* x = reinterpret_cast<const In*>(data[1]);
+    const In* y = reinterpret_cast<const In*>(data[2]);
+    if (strides[0] == sizeof(Out)) {
+      if (strides[1] == sizeof(In) && strides[2] == sizeof(In)) {
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(static_cast<C>(x[i]), static_cast<C>(y[i])));
+        return;
+      }
+      if (strides[1] == sizeof(In) && strides[2] == 0) {
+        const C yv = static_cast<C>(*y);
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(static_cast<C>(x[i]), yv));
+        return;
+      }
+      if (strides[1] == 0 && strides[2] == sizeof(In)) {
+        const C xv = static_cast<C>(*x);
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(xv, static_cast<C>(y[i])));
+        return;
+      }
+    }
+    for (int64_t i = 0; i < n; ++i)
+      store<Out>(data[0] + i * strides[0],
+                 static_cast<Out>(op(static_cast<C>(load<In>(data[1] + i * strides[1])),
+                                     static_cast<C>(load<In>(data[2] + i * strides[2])))));
+  });
+}
+
+// out[i] = op(a[i], b[i], c[i]); a may have another type than b and c (where's condition).
+template <typename Out, typename A, typename In, typename Op>
+void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, const Op& op) {
+  using C = opmath_t<In>;
+  using CA = opmath_t<A>;
+  tensor::ElementwiseLoop loop({out}, {a, b, c});
+  for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+    if (strides[0] == sizeof(Out) && strides[1] == sizeof(A) && strides[2] == sizeof(In) && strides[3] == sizeof(In)) {
+      Out* o = reinterpret_cast<Out*>(data[0]);
+      const A* x = reinterpret_cast<const A*>(data[1]);
+      const In* y = reinterpret_cast<const In*>(data[2]);
+      const In* z = reinterpret_cast<const In*>(data[3]);
+      for (int64_t i = 0; i < n; ++i)
+        o[i] = static_cast<Out>(op(static_cast<CA>(x[i]), static_cast<C>(y[i]), static_cast<C>(z[i])));
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      store<Out>(data[0] + i * strides[0],
+                 static_cast<Out>(op(static_cast<CA>(load<A>(data[1] + i * strides[1])),
+                                     static_cast<C>(load<In>(data[2] + i * strides[2])),
+                                     static_cast<C>(load<In>(data[3] + i * strides[3])))));
+  });
+}
+
+// Argument i as a tensor of `dtype`: a Python number becomes a 0-dim tensor, a tensor of another
+// dtype a converted copy (TensorIterator's common-dtype cast of inputs).
+Tensor operand_as(const IValue& value, tensor::DType dtype);
+
+}  // namespace kiln::ops

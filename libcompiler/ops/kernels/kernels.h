@@ -1,0 +1,155 @@
+#pragma once
+// The eager CPU kernels of ops.def, one per row (rows of an overload family share one). Each
+// reads its bound arguments, validates and allocates through its meta function, and computes.
+// Composite kernels call ops.h instead, so autograd records the ops they are made of.
+#include <vector>
+
+#include "libcompiler/ops/arguments.h"
+
+namespace kiln::ops {
+
+// arithmetic.cpp: binary arithmetic, comparison and logical ops, where, clamp, optimizer updates
+std::vector<Tensor> kernel_add(const Arguments& args);
+std::vector<Tensor> kernel_sub(const Arguments& args);
+std::vector<Tensor> kernel_rsub(const Arguments& args);
+std::vector<Tensor> kernel_mul(const Arguments& args);
+std::vector<Tensor> kernel_div(const Arguments& args);
+std::vector<Tensor> kernel_remainder(const Arguments& args);
+std::vector<Tensor> kernel_floor_divide(const Arguments& args);
+std::vector<Tensor> kernel_pow(const Arguments& args);
+std::vector<Tensor> kernel_maximum(const Arguments& args);
+std::vector<Tensor> kernel_minimum(const Arguments& args);
+std::vector<Tensor> kernel_eq(const Arguments& args);
+std::vector<Tensor> kernel_ne(const Arguments& args);
+std::vector<Tensor> kernel_lt(const Arguments& args);
+std::vector<Tensor> kernel_le(const Arguments& args);
+std::vector<Tensor> kernel_gt(const Arguments& args);
+std::vector<Tensor> kernel_ge(const Arguments& args);
+std::vector<Tensor> kernel_logical_and(const Arguments& args);
+std::vector<Tensor> kernel_logical_or(const Arguments& args);
+std::vector<Tensor> kernel_logical_xor(const Arguments& args);
+std::vector<Tensor> kernel_where(const Arguments& args);
+std::vector<Tensor> kernel_clamp(const Arguments& args);
+std::vector<Tensor> kernel_threshold_backward(const Arguments& args);
+std::vector<Tensor> kernel_tanh_backward(const Arguments& args);
+std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args);
+std::vector<Tensor> kernel_gelu_backward(const Arguments& args);
+std::vector<Tensor> kernel_addcmul_(const Arguments& args);
+std::vector<Tensor> kernel_addcdiv_(const Arguments& args);
+std::vector<Tensor> kernel_lerp_(const Arguments& args);
+
+// unary.cpp: pointwise functions of one tensor
+std::vector<Tensor> kernel_logical_not(const Arguments& args);
+std::vector<Tensor> kernel_isnan(const Arguments& args);
+std::vector<Tensor> kernel_isfinite(const Arguments& args);
+std::vector<Tensor> kernel_neg(const Arguments& args);
+std::vector<Tensor> kernel_abs(const Arguments& args);
+std::vector<Tensor> kernel_sign(const Arguments& args);
+std::vector<Tensor> kernel_exp(const Arguments& args);
+std::vector<Tensor> kernel_log(const Arguments& args);
+std::vector<Tensor> kernel_log1p(const Arguments& args);
+std::vector<Tensor> kernel_sqrt(const Arguments& args);
+std::vector<Tensor> kernel_rsqrt(const Arguments& args);
+std::vector<Tensor> kernel_sin(const Arguments& args);
+std::vector<Tensor> kernel_cos(const Arguments& args);
+std::vector<Tensor> kernel_tan(const Arguments& args);
+std::vector<Tensor> kernel_tanh(const Arguments& args);
+std::vector<Tensor> kernel_sigmoid(const Arguments& args);
+std::vector<Tensor> kernel_erf(const Arguments& args);
+std::vector<Tensor> kernel_relu(const Arguments& args);
+std::vector<Tensor> kernel_gelu(const Arguments& args);
+
+// reduction.cpp: sums, means, products, extrema, variance
+std::vector<Tensor> kernel_sum(const Arguments& args);
+std::vector<Tensor> kernel_mean(const Arguments& args);
+std::vector<Tensor> kernel_prod(const Arguments& args);
+std::vector<Tensor> kernel_amax(const Arguments& args);
+std::vector<Tensor> kernel_amin(const Arguments& args);
+std::vector<Tensor> kernel_max(const Arguments& args);
+std::vector<Tensor> kernel_min(const Arguments& args);
+std::vector<Tensor> kernel_max_dim(const Arguments& args);
+std::vector<Tensor> kernel_min_dim(const Arguments& args);
+std::vector<Tensor> kernel_argmax(const Arguments& args);
+std::vector<Tensor> kernel_var(const Arguments& args);
+std::vector<Tensor> kernel_std(const Arguments& args);
+
+// softmax.cpp
+std::vector<Tensor> kernel_softmax(const Arguments& args);
+std::vector<Tensor> kernel_log_softmax(const Arguments& args);
+std::vector<Tensor> kernel_softmax_composite(const Arguments& args);
+std::vector<Tensor> kernel_log_softmax_composite(const Arguments& args);
+std::vector<Tensor> kernel_softmax_backward_data(const Arguments& args);
+std::vector<Tensor> kernel_log_softmax_backward_data(const Arguments& args);
+
+// matrix_product.cpp: OpenBLAS for float32/float64, loops otherwise
+std::vector<Tensor> kernel_mm(const Arguments& args);
+std::vector<Tensor> kernel_addmm(const Arguments& args);
+std::vector<Tensor> kernel_bmm(const Arguments& args);
+std::vector<Tensor> kernel_dot(const Arguments& args);
+std::vector<Tensor> kernel_matmul(const Arguments& args);
+std::vector<Tensor> kernel_linear(const Arguments& args);
+
+// normalization.cpp and loss.cpp
+std::vector<Tensor> kernel_native_layer_norm(const Arguments& args);
+std::vector<Tensor> kernel_native_layer_norm_backward(const Arguments& args);
+std::vector<Tensor> kernel_layer_norm(const Arguments& args);
+std::vector<Tensor> kernel_nll_loss_forward(const Arguments& args);
+std::vector<Tensor> kernel_nll_loss_backward(const Arguments& args);
+std::vector<Tensor> kernel_nll_loss(const Arguments& args);
+std::vector<Tensor> kernel_cross_entropy_loss(const Arguments& args);
+std::vector<Tensor> kernel_mse_loss(const Arguments& args);
+std::vector<Tensor> kernel_mse_loss_backward(const Arguments& args);
+
+// copy.cpp: copies, fills, casts and random masks
+std::vector<Tensor> kernel_clone(const Arguments& args);
+std::vector<Tensor> kernel_copy_(const Arguments& args);
+std::vector<Tensor> kernel_fill_(const Arguments& args);
+std::vector<Tensor> kernel_zero_(const Arguments& args);
+std::vector<Tensor> kernel_to_copy(const Arguments& args);
+std::vector<Tensor> kernel_bernoulli_(const Arguments& args);
+std::vector<Tensor> kernel_dropout(const Arguments& args);
+
+// join_split.cpp
+std::vector<Tensor> kernel_cat(const Arguments& args);
+std::vector<Tensor> kernel_stack(const Arguments& args);
+std::vector<Tensor> kernel_split(const Arguments& args);
+std::vector<Tensor> kernel_chunk(const Arguments& args);
+
+// indexing.cpp
+std::vector<Tensor> kernel_index_select(const Arguments& args);
+std::vector<Tensor> kernel_index_add(const Arguments& args);
+std::vector<Tensor> kernel_gather(const Arguments& args);
+std::vector<Tensor> kernel_scatter_add(const Arguments& args);
+std::vector<Tensor> kernel_embedding(const Arguments& args);
+std::vector<Tensor> kernel_embedding_dense_backward(const Arguments& args);
+
+// views.cpp: views share storage; reshape/contiguous copy only when they must
+std::vector<Tensor> kernel_view(const Arguments& args);
+std::vector<Tensor> kernel_reshape(const Arguments& args);
+std::vector<Tensor> kernel_contiguous(const Arguments& args);
+std::vector<Tensor> kernel_permute(const Arguments& args);
+std::vector<Tensor> kernel_transpose(const Arguments& args);
+std::vector<Tensor> kernel_t(const Arguments& args);
+std::vector<Tensor> kernel_unsqueeze(const Arguments& args);
+std::vector<Tensor> kernel_squeeze_dim(const Arguments& args);
+std::vector<Tensor> kernel_expand(const Arguments& args);
+std::vector<Tensor> kernel_slice(const Arguments& args);
+std::vector<Tensor> kernel_select(const Arguments& args);
+std::vector<Tensor> kernel_slice_backward(const Arguments& args);
+std::vector<Tensor> kernel_select_backward(const Arguments& args);
+std::vector<Tensor> kernel_detach(const Arguments& args);
+
+// factories.cpp
+std::vector<Tensor> kernel_zeros(const Arguments& args);
+std::vector<Tensor> kernel_ones(const Arguments& args);
+std::vector<Tensor> kernel_full(const Arguments& args);
+std::vector<Tensor> kernel_empty(const Arguments& args);
+std::vector<Tensor> kernel_arange(const Arguments& args);
+std::vector<Tensor> kernel_linspace(const Arguments& args);
+std::vector<Tensor> kernel_eye(const Arguments& args);
+std::vector<Tensor> kernel_zeros_like(const Arguments& args);
+std::vector<Tensor> kernel_ones_like(const Arguments& args);
+std::vector<Tensor> kernel_empty_like(const Arguments& args);
+std::vector<Tensor> kernel_full_like(const Arguments& args);
+
+}  // namespace kiln::ops

@@ -1,0 +1,159 @@
+// Reductions over dims: sum, mean, prod, amax/amin, max/min (with indices), argmax, var, std.
+// Each works on a ReductionLayout (one contiguous row per output element); sums accumulate in
+// double (int64 for integers), so float32 results are the correctly rounded sums.
+#include <cmath>
+#include <limits>
+
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/reduction_layout.h"
+#include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
+
+namespace kiln::ops {
+
+namespace {
+
+using tensor::DType;
+
+template <typename T>
+using accumulate_t = std::conditional_t<tensor::kIsFloatLike<T>, double, int64_t>;
+
+std::vector<bool> dims_of(const Arguments& args, const Tensor& self) {
+  if (!args.schema().argument_index("dim")) return std::vector<bool>(self.dim(), true);  // sum(self), max(self)
+  if (args[1].is_int()) return reduction_mask({args.int_value(1)}, self.dim());
+  return reduction_mask(args[1].is_none() ? std::vector<int64_t>{} : args.int_list(1), self.dim());
+}
+
+// out[i] = finish(sum or product of row i), in out's dtype.
+std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta>& meta, bool product, bool mean) {
+  const Tensor& self = args.tensor(0);
+  const Tensor out = allocate_outputs(meta)[0];
+  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), dims_of(args, self));
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Acc = accumulate_t<T>;
+    const T* in = layout.data.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    for_each_row(layout, [&](int64_t i) {
+      const T* row = in + i * layout.inner;
+      Acc acc = product ? Acc(1) : Acc(0);
+      if (product) {
+        for (int64_t k = 0; k < layout.inner; ++k) acc *= static_cast<Acc>(row[k]);
+      } else {
+        for (int64_t k = 0; k < layout.inner; ++k) acc += static_cast<Acc>(row[k]);
+      }
+      if (mean) {
+        if constexpr (std::is_floating_point_v<Acc>) acc /= static_cast<Acc>(layout.inner);
+      }
+      o[i] = static_cast<T>(acc);
+    });
+  });
+  return {out};
+}
+
+// Running extremum that lets NaN win, as PyTorch's max/min do.
+template <typename C>
+bool replaces(C candidate, C best, bool is_max) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (best != best) return false;
+    if (candidate != candidate) return true;
+  }
+  return is_max ? candidate > best : candidate < best;
+}
+
+// values[i] (and indices[i] when defined) = extremum of row i and its first position.
+void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor& indices, bool is_max) {
+  tensor::visit_dtype(layout.data.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const T* in = layout.data.data_ptr<T>();
+    T* v = values.defined() ? values.data_ptr<T>() : nullptr;
+    int64_t* idx = indices.defined() ? indices.data_ptr<int64_t>() : nullptr;
+    for_each_row(layout, [&](int64_t i) {
+      const T* row = in + i * layout.inner;
+      C best = static_cast<C>(row[0]);
+      int64_t best_index = 0;
+      for (int64_t k = 1; k < layout.inner; ++k) {
+        const C x = static_cast<C>(row[k]);
+        if (replaces(x, best, is_max)) {
+          best = x;
+          best_index = k;
+        }
+      }
+      if (v) v[i] = static_cast<T>(best);
+      if (idx) idx[i] = best_index;
+    });
+  });
+}
+
+std::vector<Tensor> extremum_values(const Arguments& args, const std::vector<TensorMeta>& meta, bool is_max) {
+  const Tensor& self = args.tensor(0);
+  const Tensor out = allocate_outputs(meta)[0];
+  if (out.numel() == 0) return {out};
+  extremum(reduction_layout(self, dims_of(args, self)), out, Tensor(), is_max);
+  return {out};
+}
+
+std::vector<Tensor> extremum_with_indices(const Arguments& args, bool is_max) {
+  const Tensor& self = args.tensor(0);
+  std::vector<Tensor> outputs = allocate_outputs(meta_max_min_dim(args));
+  if (outputs[0].numel() == 0) return outputs;
+  extremum(reduction_layout(self, dims_of(args, self)), outputs[0], outputs[1], is_max);
+  return outputs;
+}
+
+// Variance of every row with Bessel-style correction, computed in double in two passes.
+std::vector<Tensor> variance(const Arguments& args, bool take_sqrt) {
+  const Tensor& self = args.tensor(0);
+  const Tensor out = allocate_outputs(meta_var_std(args))[0];
+  const double correction = args[2].is_none() ? 1.0 : args[2].to_double();
+  const ReductionLayout layout = reduction_layout(self, dims_of(args, self));
+  tensor::visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = layout.data.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    for_each_row(layout, [&](int64_t i) {
+      const T* row = in + i * layout.inner;
+      double mean = 0;
+      for (int64_t k = 0; k < layout.inner; ++k) mean += static_cast<double>(row[k]);
+      mean /= static_cast<double>(layout.inner);
+      double squares = 0;
+      for (int64_t k = 0; k < layout.inner; ++k) {
+        const double d = static_cast<double>(row[k]) - mean;
+        squares += d * d;
+      }
+      const double divisor = std::max(0.0, static_cast<double>(layout.inner) - correction);
+      const double result = squares / divisor;
+      o[i] = static_cast<T>(take_sqrt ? std::sqrt(result) : result);
+    });
+  });
+  return {out};
+}
+
+}  // namespace
+
+std::vector<Tensor> kernel_sum(const Arguments& args) { return sum_like(args, meta_sum(args), false, false); }
+std::vector<Tensor> kernel_mean(const Arguments& args) { return sum_like(args, meta_mean(args), false, true); }
+std::vector<Tensor> kernel_prod(const Arguments& args) { return sum_like(args, meta_prod(args), true, false); }
+std::vector<Tensor> kernel_amax(const Arguments& args) { return extremum_values(args, meta_amax_amin(args), true); }
+std::vector<Tensor> kernel_amin(const Arguments& args) { return extremum_values(args, meta_amax_amin(args), false); }
+std::vector<Tensor> kernel_max(const Arguments& args) { return extremum_values(args, meta_full_max_min(args), true); }
+std::vector<Tensor> kernel_min(const Arguments& args) { return extremum_values(args, meta_full_max_min(args), false); }
+std::vector<Tensor> kernel_max_dim(const Arguments& args) { return extremum_with_indices(args, true); }
+std::vector<Tensor> kernel_min_dim(const Arguments& args) { return extremum_with_indices(args, false); }
+
+std::vector<Tensor> kernel_argmax(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  const Tensor out = allocate_outputs(meta_argmax(args))[0];
+  const auto dim = args.optional_int(1);
+  const auto mask = reduction_mask(dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{}, self.dim());
+  extremum(reduction_layout(self, mask), Tensor(), out, true);
+  return {out};
+}
+
+std::vector<Tensor> kernel_var(const Arguments& args) { return variance(args, false); }
+std::vector<Tensor> kernel_std(const Arguments& args) { return variance(args, true); }
+
+}  // namespace kiln::ops

@@ -1,0 +1,132 @@
+// softmax and log_softmax along one dim, their backward kernels, and the softmax.int /
+// log_softmax.int composites. Rows along `dim` are made contiguous (reduction_layout), computed
+// in double-free float/double arithmetic with the max subtracted, and written back in place.
+#include <cmath>
+
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/reduction_layout.h"
+#include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/views.h"
+
+namespace kiln::ops {
+
+namespace {
+
+std::vector<bool> only(int64_t dim, int64_t ndim) { return reduction_mask({dim}, ndim); }
+
+// The order reduction_layout puts dims in (kept dims, then `dim`), and its inverse.
+std::vector<int64_t> inverse_of_moving_last(int64_t dim, int64_t ndim) {
+  std::vector<int64_t> order;
+  for (int64_t d = 0; d < ndim; ++d)
+    if (d != dim) order.push_back(d);
+  order.push_back(dim);
+  std::vector<int64_t> inverse(ndim);
+  for (int64_t i = 0; i < ndim; ++i) inverse[order[i]] = i;
+  return inverse;
+}
+
+// Copies rows (laid out with `dim` last) back into `out`'s shape.
+void scatter_rows(const Tensor& out, const Tensor& rows, int64_t dim) {
+  if (out.dim() == 0) {
+    tensor::copy_elements(out, tensor::view(rows, {}));
+    return;
+  }
+  Shape permuted_sizes;
+  for (int64_t d = 0; d < out.dim(); ++d)
+    if (d != dim) permuted_sizes.push_back(out.sizes()[d]);
+  permuted_sizes.push_back(out.sizes()[dim]);
+  const Tensor shaped = tensor::view(rows, permuted_sizes);
+  tensor::copy_elements(out, tensor::permute(shaped, inverse_of_moving_last(dim, out.dim())));
+}
+
+std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {
+  const Tensor out = allocate_outputs(meta_softmax(args))[0];
+  const Tensor& self = args.tensor(0);
+  const int64_t dim = tensor::wrap_dim(args.int_value(1), self.dim());
+  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), only(dim, self.dim()));
+  const Tensor rows = Tensor::empty({layout.outer * layout.inner}, out.dtype());
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    if constexpr (std::is_floating_point_v<C>) {
+      const T* in = layout.data.data_ptr<T>();
+      T* o = rows.data_ptr<T>();
+      for_each_row(layout, [&](int64_t i) {
+        const T* x = in + i * layout.inner;
+        T* y = o + i * layout.inner;
+        C max_value = -std::numeric_limits<C>::infinity();
+        for (int64_t k = 0; k < layout.inner; ++k) max_value = std::max(max_value, static_cast<C>(x[k]));
+        C total = 0;
+        for (int64_t k = 0; k < layout.inner; ++k) total += std::exp(static_cast<C>(x[k]) - max_value);
+        if (log) {
+          const C log_total = std::log(total);
+          for (int64_t k = 0; k < layout.inner; ++k) y[k] = static_cast<T>(static_cast<C>(x[k]) - max_value - log_total);
+        } else {
+          for (int64_t k = 0; k < layout.inner; ++k) y[k] = static_cast<T>(std::exp(static_cast<C>(x[k]) - max_value) / total);
+        }
+      });
+    }
+  });
+  scatter_rows(out, rows, dim);
+  return {out};
+}
+
+std::vector<Tensor> softmax_backward(const Arguments& args, bool log) {
+  const Tensor out = allocate_outputs(meta_softmax_backward(args))[0];
+  const Tensor& output = args.tensor(1);
+  const int64_t dim = tensor::wrap_dim(args.int_value(2), output.dim());
+  const auto mask = only(dim, output.dim());
+  const ReductionLayout grad = reduction_layout(tensor::to_dtype(args.tensor(0), output.dtype()), mask);
+  const ReductionLayout y = reduction_layout(output, mask);
+  const Tensor rows = Tensor::empty({grad.outer * grad.inner}, output.dtype());
+  tensor::visit_dtype(output.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    if constexpr (std::is_floating_point_v<C>) {
+      const T* g = grad.data.data_ptr<T>();
+      const T* yv = y.data.data_ptr<T>();
+      T* o = rows.data_ptr<T>();
+      for_each_row(grad, [&](int64_t i) {
+        const T* gr = g + i * grad.inner;
+        const T* yr = yv + i * grad.inner;
+        T* r = o + i * grad.inner;
+        C total = 0;
+        for (int64_t k = 0; k < grad.inner; ++k)
+          total += log ? static_cast<C>(gr[k]) : static_cast<C>(gr[k]) * static_cast<C>(yr[k]);
+        for (int64_t k = 0; k < grad.inner; ++k)
+          r[k] = static_cast<T>(log ? static_cast<C>(gr[k]) - std::exp(static_cast<C>(yr[k])) * total
+                                    : static_cast<C>(yr[k]) * (static_cast<C>(gr[k]) - total));
+      });
+    }
+  });
+  const Tensor result = out.dtype() == output.dtype() ? out : Tensor::empty(out.sizes(), output.dtype());
+  scatter_rows(result, rows, dim);
+  if (!result.is_same(out)) tensor::copy_elements(out, result);
+  return {out};
+}
+
+Tensor converted_input(const Arguments& args) {
+  const auto dtype = args.optional_dtype(2);
+  return dtype ? ops::to_dtype(args.tensor(0), *dtype) : args.tensor(0);
+}
+
+}  // namespace
+
+std::vector<Tensor> kernel_softmax(const Arguments& args) { return softmax_forward(args, false); }
+std::vector<Tensor> kernel_log_softmax(const Arguments& args) { return softmax_forward(args, true); }
+std::vector<Tensor> kernel_softmax_backward_data(const Arguments& args) { return softmax_backward(args, false); }
+std::vector<Tensor> kernel_log_softmax_backward_data(const Arguments& args) { return softmax_backward(args, true); }
+
+std::vector<Tensor> kernel_softmax_composite(const Arguments& args) {
+  return {_softmax(converted_input(args), args.int_value(1), false)};
+}
+
+std::vector<Tensor> kernel_log_softmax_composite(const Arguments& args) {
+  return {_log_softmax(converted_input(args), args.int_value(1), false)};
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,152 @@
+// Pointwise functions of one tensor. Floating functions of integer tensors compute on a float32
+// copy (ATen's int-to-float promotion for unary floating ops); predicates return bool.
+#include <cmath>
+
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/pointwise_math.h"
+#include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/ops/op_table.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::ops {
+
+namespace {
+
+// out = op(self) in out's dtype; self for in-place overloads.
+template <typename MakeOp>
+std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp& make_op) {
+  const Tensor out = args.schema().is_inplace() ? args.tensor(0) : allocate_outputs(meta(args))[0];
+  if (args.schema().is_inplace()) {
+    const tensor::DType result = meta(args)[0].dtype;
+    if (result != out.dtype())
+      tensor::throw_runtime_error("result type " + std::string(tensor::scalar_type_name(result)) +
+                                  " can't be cast to the desired output type " +
+                                  std::string(tensor::scalar_type_name(out.dtype())));
+  }
+  const Tensor in = operand_as(args[0], out.dtype());
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    unary_loop<T, T>(out, in, make_op(tag));
+  });
+  return {out};
+}
+
+template <typename MakeOp>
+std::vector<Tensor> predicate(const Arguments& args, const MakeOp& make_op) {
+  const Tensor out = allocate_outputs(meta_unary_predicate(args))[0];
+  const Tensor& in = args.tensor(0);
+  tensor::visit_dtype(in.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    unary_loop<bool, T>(out, in, make_op(tag));
+  });
+  return {out};
+}
+
+[[noreturn]] void not_implemented(const char* kernel, tensor::DType dtype) {
+  tensor::throw_runtime_error(std::string("\"") + kernel + "\" not implemented for '" +
+                              std::string(tensor::scalar_type_name(dtype)) + "'");
+}
+
+}  // namespace
+
+// Floating functions: `expression` of x, on float and double (half/bfloat16 compute in float).
+#define KILN_FLOAT_UNARY_KERNEL(name, expression)                                  \
+  std::vector<Tensor> kernel_##name(const Arguments& args) {                       \
+    return unary(args, meta_unary_float, [](auto tag) {                            \
+      using C = opmath_t<typename decltype(tag)::type>;                            \
+      return [](C x) -> C {                                                        \
+        if constexpr (std::is_floating_point_v<C>) return expression;              \
+        else return x;                                                             \
+      };                                                                           \
+    });                                                                            \
+  }
+KILN_FLOAT_UNARY_KERNEL(exp, std::exp(x))
+KILN_FLOAT_UNARY_KERNEL(log, std::log(x))
+KILN_FLOAT_UNARY_KERNEL(log1p, std::log1p(x))
+KILN_FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
+KILN_FLOAT_UNARY_KERNEL(rsqrt, C(1) / std::sqrt(x))
+KILN_FLOAT_UNARY_KERNEL(sin, std::sin(x))
+KILN_FLOAT_UNARY_KERNEL(cos, std::cos(x))
+KILN_FLOAT_UNARY_KERNEL(tan, std::tan(x))
+KILN_FLOAT_UNARY_KERNEL(tanh, std::tanh(x))
+KILN_FLOAT_UNARY_KERNEL(sigmoid, C(1) / (C(1) + std::exp(-x)))
+KILN_FLOAT_UNARY_KERNEL(erf, std::erf(x))
+#undef KILN_FLOAT_UNARY_KERNEL
+
+std::vector<Tensor> kernel_neg(const Arguments& args) {
+  return unary(args, meta_unary, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) -> C { return static_cast<C>(-x); };
+  });
+}
+
+std::vector<Tensor> kernel_abs(const Arguments& args) {
+  return unary(args, meta_unary, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) -> C {
+      if constexpr (std::is_same_v<C, bool> || std::is_unsigned_v<C>) return x;
+      else return x < C(0) ? static_cast<C>(-x) : x;
+    };
+  });
+}
+
+std::vector<Tensor> kernel_sign(const Arguments& args) {
+  return unary(args, meta_unary, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) -> C {
+      if constexpr (std::is_same_v<C, bool>) return x;
+      else return static_cast<C>((C(0) < x) - (x < C(0)));
+    };
+  });
+}
+
+std::vector<Tensor> kernel_relu(const Arguments& args) {
+  if (args.tensor(0).dtype() == tensor::DType::Bool) not_implemented("clamp_min_cpu", tensor::DType::Bool);
+  return unary(args, meta_unary, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    // NaN stays NaN, as clamp_min(0) keeps it.
+    return [](C x) -> C { return x < C(0) ? C(0) : x; };
+  });
+}
+
+std::vector<Tensor> kernel_gelu(const Arguments& args) {
+  const tensor::DType dtype = args.tensor(0).dtype();
+  if (!tensor::is_floating_point(dtype)) not_implemented("GeluKernelImpl", dtype);
+  const bool tanh_approximation = args[1].to_string() == "tanh";
+  return unary(args, meta_unary, [tanh_approximation](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [tanh_approximation](C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) return gelu_value(x, tanh_approximation);
+      else return x;
+    };
+  });
+}
+
+std::vector<Tensor> kernel_logical_not(const Arguments& args) {
+  return predicate(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) { return !(x != C(0)); };
+  });
+}
+
+std::vector<Tensor> kernel_isnan(const Arguments& args) {
+  return predicate(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) { return x != x; };
+  });
+}
+
+std::vector<Tensor> kernel_isfinite(const Arguments& args) {
+  return predicate(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) {
+      if constexpr (std::is_floating_point_v<C>) return std::isfinite(x);
+      else return true;
+    };
+  });
+}
+
+}  // namespace kiln::ops

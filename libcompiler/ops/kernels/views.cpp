@@ -1,0 +1,78 @@
+// View kernels over kiln_tensor's views.h, the reshape/contiguous composites (which copy only
+// when no view can do), and the *_backward ops of slice and select.
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/torch_error.h"
+#include "libcompiler/tensor/views.h"
+
+namespace kiln::ops {
+
+namespace {
+
+Tensor contiguous_clone(const Tensor& self) { return call_single(OpId::clone, {self, "contiguous_format"}); }
+
+}  // namespace
+
+std::vector<Tensor> kernel_view(const Arguments& args) { return {tensor::view(args.tensor(0), args.int_list(1))}; }
+
+std::vector<Tensor> kernel_reshape(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  const Shape sizes = tensor::infer_size(args.int_list(1), self.numel());
+  if (tensor::view_strides(self.sizes(), self.strides(), sizes)) return {ops::view(self, sizes)};
+  return {ops::_unsafe_view(contiguous_clone(self), sizes)};
+}
+
+std::vector<Tensor> kernel_contiguous(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  return {self.is_contiguous() ? self : contiguous_clone(self)};
+}
+
+std::vector<Tensor> kernel_permute(const Arguments& args) { return {tensor::permute(args.tensor(0), args.int_list(1))}; }
+
+std::vector<Tensor> kernel_transpose(const Arguments& args) {
+  return {tensor::transpose(args.tensor(0), args.int_value(1), args.int_value(2))};
+}
+
+std::vector<Tensor> kernel_t(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  if (self.dim() > 2)
+    tensor::throw_runtime_error("t() expects a tensor with <= 2 dimensions, but self is " + std::to_string(self.dim()) +
+                                "D");
+  return {tensor::t(self)};
+}
+
+std::vector<Tensor> kernel_unsqueeze(const Arguments& args) { return {tensor::unsqueeze(args.tensor(0), args.int_value(1))}; }
+std::vector<Tensor> kernel_squeeze_dim(const Arguments& args) { return {tensor::squeeze(args.tensor(0), args.int_value(1))}; }
+std::vector<Tensor> kernel_expand(const Arguments& args) { return {tensor::expand(args.tensor(0), args.int_list(1))}; }
+
+std::vector<Tensor> kernel_slice(const Arguments& args) {
+  const int64_t step = args.int_value(4);
+  if (step <= 0) tensor::throw_runtime_error("slice step must be positive");
+  return {tensor::slice(args.tensor(0), args.int_value(1), args.optional_int(2), args.optional_int(3), step)};
+}
+
+std::vector<Tensor> kernel_select(const Arguments& args) {
+  return {tensor::select(args.tensor(0), args.int_value(1), args.int_value(2))};
+}
+
+std::vector<Tensor> kernel_slice_backward(const Arguments& args) {
+  const Tensor& grad = args.tensor(0);
+  const Tensor out = tensor::zeros(args.int_list(1), grad.dtype());
+  tensor::copy_elements(tensor::slice(out, args.int_value(2), args.int_value(3), args.int_value(4), args.int_value(5)),
+                        grad);
+  return {out};
+}
+
+std::vector<Tensor> kernel_select_backward(const Arguments& args) {
+  const Tensor& grad = args.tensor(0);
+  const Tensor out = tensor::zeros(args.int_list(1), grad.dtype());
+  tensor::copy_elements(tensor::select(out, args.int_value(2), args.int_value(3)), grad);
+  return {out};
+}
+
+std::vector<Tensor> kernel_detach(const Arguments& args) { return {tensor::alias(args.tensor(0))}; }
+
+}  // namespace kiln::ops

@@ -1,0 +1,53 @@
+#pragma once
+// The op table (ops.def) as data: one OpInfo per aten overload with its parsed schema and the
+// functions that implement it. Everything that handles ops generically (dispatch, autograd,
+// binding, the graph interpreter, decompositions) looks them up here.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libcompiler/ops/arguments.h"
+#include "libcompiler/ops/schema.h"
+#include "libcompiler/ops/tensor_meta.h"
+
+namespace kiln::ops {
+
+enum class OpId {
+#define KILN_OP(Id, Schema, Meta, Kernel, Grad, Node, Backward, Saved, Decomposition) Id,
+#include "libcompiler/ops/ops.def"
+};
+
+enum class GradKind { Formula, Composite, NonDifferentiable, NotImplemented };
+
+class BackwardContext;
+
+using MetaFunction = std::vector<TensorMeta> (*)(const Arguments&);
+using KernelFunction = std::vector<Tensor> (*)(const Arguments&);
+// One gradient per differentiable input slot (the op's Tensor and Tensor? arguments in order,
+// a Tensor[] argument contributing one slot per element); undefined where none flows.
+using BackwardFunction = std::vector<Tensor> (*)(const BackwardContext&, const std::vector<Tensor>& grad_outputs);
+using DecompositionFunction = std::vector<Tensor> (*)(const Arguments&);
+
+struct OpInfo {
+  OpId id;
+  FunctionSchema schema;
+  MetaFunction meta;
+  KernelFunction kernel;
+  GradKind grad;
+  std::string node_name;  // "AddBackward0", as grad_fn prints
+  BackwardFunction backward;
+  std::vector<std::string> saved;  // "self", "result1", ...
+  DecompositionFunction decomposition;
+
+  const std::string& name() const { return schema.name; }
+  std::string qualified_name() const { return schema.qualified_name(); }
+};
+
+const OpInfo& op_info(OpId id);
+const std::vector<OpInfo>& all_ops();
+// "add.Tensor", "aten::add.Tensor" or "add" (the default overload); nullptr when unknown.
+const OpInfo* find_op(std::string_view qualified_name);
+// Every overload of a name, in table order ("add" -> add.Tensor, add.Scalar).
+std::vector<const OpInfo*> overloads_of(std::string_view name);
+
+}  // namespace kiln::ops

@@ -1,0 +1,283 @@
+#include "libcompiler/ops/ops.h"
+
+namespace kiln::ops {
+
+namespace {
+
+template <typename T>
+IValue optional_value(const std::optional<T>& value) {
+  return value ? IValue(*value) : IValue();
+}
+
+// In-place ops return their first argument, which the caller holds.
+const Tensor& inplace(const Tensor& self, OpId id, std::vector<IValue> args) {
+  call(id, std::move(args));
+  return self;
+}
+
+template <size_t N>
+auto tuple_of(const std::vector<Tensor>& outputs) {
+  if constexpr (N == 2) return std::make_tuple(outputs.at(0), outputs.at(1));
+  else return std::make_tuple(outputs.at(0), outputs.at(1), outputs.at(2));
+}
+
+}  // namespace
+
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) { return call_single(OpId::add_Tensor, {self, other, alpha}); }
+Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) { return call_single(OpId::add_Scalar, {self, other, alpha}); }
+Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) { return call_single(OpId::sub_Tensor, {self, other, alpha}); }
+Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha) { return call_single(OpId::sub_Scalar, {self, other, alpha}); }
+Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha) { return call_single(OpId::rsub_Scalar, {self, other, alpha}); }
+Tensor mul(const Tensor& self, const Tensor& other) { return call_single(OpId::mul_Tensor, {self, other}); }
+Tensor mul(const Tensor& self, const Scalar& other) { return call_single(OpId::mul_Scalar, {self, other}); }
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode) {
+  if (!rounding_mode) return call_single(OpId::div_Tensor, {self, other});
+  return call_single(OpId::div_Tensor_mode, {self, other, *rounding_mode});
+}
+Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string> rounding_mode) {
+  if (!rounding_mode) return call_single(OpId::div_Scalar, {self, other});
+  return call_single(OpId::div_Scalar_mode, {self, other, *rounding_mode});
+}
+Tensor remainder(const Tensor& self, const Tensor& other) { return call_single(OpId::remainder_Tensor, {self, other}); }
+Tensor floor_divide(const Tensor& self, const Tensor& other) { return call_single(OpId::floor_divide, {self, other}); }
+Tensor pow(const Tensor& self, const Tensor& exponent) { return call_single(OpId::pow_Tensor_Tensor, {self, exponent}); }
+Tensor pow(const Tensor& self, const Scalar& exponent) { return call_single(OpId::pow_Tensor_Scalar, {self, exponent}); }
+Tensor pow(const Scalar& self, const Tensor& exponent) { return call_single(OpId::pow_Scalar, {self, exponent}); }
+Tensor maximum(const Tensor& self, const Tensor& other) { return call_single(OpId::maximum, {self, other}); }
+Tensor minimum(const Tensor& self, const Tensor& other) { return call_single(OpId::minimum, {self, other}); }
+
+Tensor eq(const Tensor& self, const Tensor& other) { return call_single(OpId::eq_Tensor, {self, other}); }
+Tensor eq(const Tensor& self, const Scalar& other) { return call_single(OpId::eq_Scalar, {self, other}); }
+Tensor ne(const Tensor& self, const Scalar& other) { return call_single(OpId::ne_Scalar, {self, other}); }
+Tensor lt(const Tensor& self, const Tensor& other) { return call_single(OpId::lt_Tensor, {self, other}); }
+Tensor lt(const Tensor& self, const Scalar& other) { return call_single(OpId::lt_Scalar, {self, other}); }
+Tensor le(const Tensor& self, const Scalar& other) { return call_single(OpId::le_Scalar, {self, other}); }
+Tensor gt(const Tensor& self, const Tensor& other) { return call_single(OpId::gt_Tensor, {self, other}); }
+Tensor gt(const Tensor& self, const Scalar& other) { return call_single(OpId::gt_Scalar, {self, other}); }
+Tensor ge(const Tensor& self, const Scalar& other) { return call_single(OpId::ge_Scalar, {self, other}); }
+Tensor logical_not(const Tensor& self) { return call_single(OpId::logical_not, {self}); }
+Tensor logical_and(const Tensor& self, const Tensor& other) { return call_single(OpId::logical_and, {self, other}); }
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  return call_single(OpId::where_self, {condition, self, other});
+}
+Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  return call_single(OpId::clamp, {self, optional_value(min), optional_value(max)});
+}
+
+Tensor neg(const Tensor& self) { return call_single(OpId::neg, {self}); }
+Tensor abs(const Tensor& self) { return call_single(OpId::abs, {self}); }
+Tensor sign(const Tensor& self) { return call_single(OpId::sign, {self}); }
+Tensor exp(const Tensor& self) { return call_single(OpId::exp, {self}); }
+Tensor log(const Tensor& self) { return call_single(OpId::log, {self}); }
+Tensor sqrt(const Tensor& self) { return call_single(OpId::sqrt, {self}); }
+Tensor rsqrt(const Tensor& self) { return call_single(OpId::rsqrt, {self}); }
+Tensor sin(const Tensor& self) { return call_single(OpId::sin, {self}); }
+Tensor cos(const Tensor& self) { return call_single(OpId::cos, {self}); }
+Tensor tanh(const Tensor& self) { return call_single(OpId::tanh, {self}); }
+Tensor sigmoid(const Tensor& self) { return call_single(OpId::sigmoid, {self}); }
+Tensor relu(const Tensor& self) { return call_single(OpId::relu, {self}); }
+Tensor gelu(const Tensor& self, const std::string& approximate) { return call_single(OpId::gelu, {self, approximate}); }
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  return call_single(OpId::threshold_backward, {grad_output, self, threshold});
+}
+Tensor tanh_backward(const Tensor& grad_output, const Tensor& output) {
+  return call_single(OpId::tanh_backward, {grad_output, output});
+}
+Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
+  return call_single(OpId::sigmoid_backward, {grad_output, output});
+}
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate) {
+  return call_single(OpId::gelu_backward, {grad_output, self, approximate});
+}
+
+const Tensor& add_(const Tensor& self, const Tensor& other, const Scalar& alpha) { return inplace(self, OpId::add__Tensor, {self, other, alpha}); }
+const Tensor& mul_(const Tensor& self, const Tensor& other) { return inplace(self, OpId::mul__Tensor, {self, other}); }
+const Tensor& mul_(const Tensor& self, const Scalar& other) { return inplace(self, OpId::mul__Scalar, {self, other}); }
+const Tensor& div_(const Tensor& self, const Scalar& other) { return inplace(self, OpId::div__Scalar, {self, other}); }
+const Tensor& sqrt_(const Tensor& self) { return inplace(self, OpId::sqrt_, {self}); }
+const Tensor& addcmul_(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value) {
+  return inplace(self, OpId::addcmul_, {self, tensor1, tensor2, value});
+}
+const Tensor& addcdiv_(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value) {
+  return inplace(self, OpId::addcdiv_, {self, tensor1, tensor2, value});
+}
+const Tensor& lerp_(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  return inplace(self, OpId::lerp__Scalar, {self, end, weight});
+}
+const Tensor& copy_(const Tensor& self, const Tensor& src) { return inplace(self, OpId::copy_, {self, src}); }
+const Tensor& fill_(const Tensor& self, const Scalar& value) { return inplace(self, OpId::fill__Scalar, {self, value}); }
+const Tensor& zero_(const Tensor& self) { return inplace(self, OpId::zero_, {self}); }
+const Tensor& bernoulli_(const Tensor& self, double p) { return inplace(self, OpId::bernoulli__float, {self, p}); }
+
+Tensor sum(const Tensor& self, std::optional<DType> dtype) { return call_single(OpId::sum, {self, optional_value(dtype)}); }
+Tensor sum(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim, std::optional<DType> dtype) {
+  return call_single(OpId::sum_dim_IntList, {self, dim, keepdim, optional_value(dtype)});
+}
+Tensor mean(const Tensor& self) { return call_single(OpId::mean, {self}); }
+Tensor mean(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
+  return call_single(OpId::mean_dim, {self, dim, keepdim});
+}
+Tensor prod(const Tensor& self) { return call_single(OpId::prod, {self}); }
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim) { return call_single(OpId::prod_dim_int, {self, dim, keepdim}); }
+Tensor amax(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) { return call_single(OpId::amax, {self, dim, keepdim}); }
+Tensor amin(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) { return call_single(OpId::amin, {self, dim, keepdim}); }
+Tensor max(const Tensor& self) { return call_single(OpId::max, {self}); }
+Tensor min(const Tensor& self) { return call_single(OpId::min, {self}); }
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  return tuple_of<2>(call(OpId::max_dim, {self, dim, keepdim}));
+}
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  return tuple_of<2>(call(OpId::min_dim, {self, dim, keepdim}));
+}
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return call_single(OpId::argmax, {self, optional_value(dim), keepdim});
+}
+Tensor var(const Tensor& self, std::optional<std::vector<int64_t>> dim, std::optional<Scalar> correction, bool keepdim) {
+  return call_single(OpId::var_correction, {self, optional_value(dim), optional_value(correction), keepdim});
+}
+Tensor std(const Tensor& self, std::optional<std::vector<int64_t>> dim, std::optional<Scalar> correction, bool keepdim) {
+  return call_single(OpId::std_correction, {self, optional_value(dim), optional_value(correction), keepdim});
+}
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  return call_single(OpId::softmax_int, {self, dim, optional_value(dtype)});
+}
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  return call_single(OpId::log_softmax_int, {self, dim, optional_value(dtype)});
+}
+Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float) { return call_single(OpId::_softmax, {self, dim, half_to_float}); }
+Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+  return call_single(OpId::_log_softmax, {self, dim, half_to_float});
+}
+Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim, DType input_dtype) {
+  return call_single(OpId::_softmax_backward_data, {grad_output, output, dim, input_dtype});
+}
+Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim, DType input_dtype) {
+  return call_single(OpId::_log_softmax_backward_data, {grad_output, output, dim, input_dtype});
+}
+
+Tensor mm(const Tensor& self, const Tensor& mat2) { return call_single(OpId::mm, {self, mat2}); }
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+  return call_single(OpId::addmm, {self, mat1, mat2, beta, alpha});
+}
+Tensor bmm(const Tensor& self, const Tensor& mat2) { return call_single(OpId::bmm, {self, mat2}); }
+Tensor dot(const Tensor& self, const Tensor& other) { return call_single(OpId::dot, {self, other}); }
+Tensor matmul(const Tensor& self, const Tensor& other) { return call_single(OpId::matmul, {self, other}); }
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  return call_single(OpId::linear, {input, weight, bias});
+}
+
+std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, const std::vector<int64_t>& normalized_shape,
+                                                     const Tensor& weight, const Tensor& bias, double eps) {
+  return tuple_of<3>(call(OpId::native_layer_norm, {input, normalized_shape, weight, bias, eps}));
+}
+std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                              const std::vector<int64_t>& normalized_shape,
+                                                              const Tensor& mean, const Tensor& rstd,
+                                                              const Tensor& weight, const Tensor& bias,
+                                                              const std::vector<bool>& output_mask) {
+  return tuple_of<3>(call(OpId::native_layer_norm_backward,
+                          {grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask}));
+}
+Tensor layer_norm(const Tensor& input, const std::vector<int64_t>& normalized_shape, const Tensor& weight,
+                  const Tensor& bias, double eps) {
+  return call_single(OpId::layer_norm, {input, normalized_shape, weight, bias, eps});
+}
+std::tuple<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                            int64_t reduction, int64_t ignore_index) {
+  return tuple_of<2>(call(OpId::nll_loss_forward, {self, target, weight, reduction, ignore_index}));
+}
+Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target, const Tensor& weight,
+                         int64_t reduction, int64_t ignore_index, const Tensor& total_weight) {
+  return call_single(OpId::nll_loss_backward,
+                     {grad_output, self, target, weight, reduction, ignore_index, total_weight});
+}
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                int64_t ignore_index) {
+  return call_single(OpId::nll_loss, {self, target, weight, reduction, ignore_index});
+}
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                     int64_t ignore_index, double label_smoothing) {
+  return call_single(OpId::cross_entropy_loss, {self, target, weight, reduction, ignore_index, label_smoothing});
+}
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  return call_single(OpId::mse_loss, {self, target, reduction});
+}
+Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target, int64_t reduction) {
+  return call_single(OpId::mse_loss_backward, {grad_output, self, target, reduction});
+}
+Tensor dropout(const Tensor& input, double p, bool train) { return call_single(OpId::dropout, {input, p, train}); }
+
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) { return call_single(OpId::cat, {tensors, dim}); }
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) { return call_single(OpId::stack, {tensors, dim}); }
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  return call(OpId::split_Tensor, {self, split_size, dim});
+}
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) { return call(OpId::chunk, {self, chunks, dim}); }
+Tensor clone(const Tensor& self) { return call_single(OpId::clone, {self}); }
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  return call_single(OpId::index_select, {self, dim, index});
+}
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  return call_single(OpId::index_add, {self, dim, index, source, alpha});
+}
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) { return call_single(OpId::gather, {self, dim, index}); }
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return call_single(OpId::scatter_add, {self, dim, index, src});
+}
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx) {
+  return call_single(OpId::embedding, {weight, indices, padding_idx});
+}
+Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                int64_t padding_idx, bool scale_grad_by_freq) {
+  return call_single(OpId::embedding_dense_backward, {grad_output, indices, num_weights, padding_idx, scale_grad_by_freq});
+}
+Tensor to_copy(const Tensor& self, std::optional<DType> dtype) { return call_single(OpId::_to_copy, {self, optional_value(dtype)}); }
+Tensor to_dtype(const Tensor& self, DType dtype) { return self.dtype() == dtype ? self : to_copy(self, dtype); }
+
+Tensor view(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::view, {self, size}); }
+Tensor _unsafe_view(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::_unsafe_view, {self, size}); }
+Tensor reshape(const Tensor& self, const std::vector<int64_t>& shape) { return call_single(OpId::reshape, {self, shape}); }
+Tensor contiguous(const Tensor& self) { return call_single(OpId::contiguous, {self}); }
+Tensor permute(const Tensor& self, const std::vector<int64_t>& dims) { return call_single(OpId::permute, {self, dims}); }
+Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) { return call_single(OpId::transpose_int, {self, dim0, dim1}); }
+Tensor t(const Tensor& self) { return call_single(OpId::t, {self}); }
+Tensor unsqueeze(const Tensor& self, int64_t dim) { return call_single(OpId::unsqueeze, {self, dim}); }
+Tensor squeeze(const Tensor& self, int64_t dim) { return call_single(OpId::squeeze_dim, {self, dim}); }
+Tensor expand(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::expand, {self, size}); }
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
+  return call_single(OpId::slice_Tensor, {self, dim, optional_value(start), optional_value(end), step});
+}
+Tensor select(const Tensor& self, int64_t dim, int64_t index) { return call_single(OpId::select_int, {self, dim, index}); }
+Tensor slice_backward(const Tensor& grad_output, const std::vector<int64_t>& input_sizes, int64_t dim, int64_t start,
+                      int64_t end, int64_t step) {
+  return call_single(OpId::slice_backward, {grad_output, input_sizes, dim, start, end, step});
+}
+Tensor select_backward(const Tensor& grad_output, const std::vector<int64_t>& input_sizes, int64_t dim, int64_t index) {
+  return call_single(OpId::select_backward, {grad_output, input_sizes, dim, index});
+}
+Tensor detach(const Tensor& self) { return call_single(OpId::detach, {self}); }
+
+Tensor zeros(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::zeros, {size, dtype}); }
+Tensor ones(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::ones, {size, dtype}); }
+Tensor full(const std::vector<int64_t>& size, const Scalar& value, std::optional<DType> dtype) {
+  return call_single(OpId::full, {size, value, optional_value(dtype)});
+}
+Tensor empty(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::empty_memory_format, {size, dtype}); }
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<DType> dtype) {
+  return call_single(OpId::arange_start_step, {start, end, step, optional_value(dtype)});
+}
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<DType> dtype) {
+  return call_single(OpId::linspace, {start, end, steps, optional_value(dtype)});
+}
+Tensor eye(int64_t n, std::optional<int64_t> m, std::optional<DType> dtype) {
+  if (m) return call_single(OpId::eye_m, {n, *m, optional_value(dtype)});
+  return call_single(OpId::eye, {n, optional_value(dtype)});
+}
+Tensor zeros_like(const Tensor& self, std::optional<DType> dtype) { return call_single(OpId::zeros_like, {self, optional_value(dtype)}); }
+Tensor ones_like(const Tensor& self, std::optional<DType> dtype) { return call_single(OpId::ones_like, {self, optional_value(dtype)}); }
+Tensor empty_like(const Tensor& self, std::optional<DType> dtype) { return call_single(OpId::empty_like, {self, optional_value(dtype)}); }
+Tensor full_like(const Tensor& self, const Scalar& value, std::optional<DType> dtype) {
+  return call_single(OpId::full_like, {self, value, optional_value(dtype)});
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,133 @@
+#pragma once
+// TensorMeta: what a meta function says about one output (dtype, sizes, strides, device), and
+// the shape rules meta functions are written with.
+//
+// The rules are templates over the size type so the capture can run them on symbolic sizes: they
+// only add, multiply and compare sizes, never read data. The eager path instantiates them with
+// int64_t.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "libcompiler/tensor/device.h"
+#include "libcompiler/tensor/dtype.h"
+#include "libcompiler/tensor/shape.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::ops {
+
+template <typename Size>
+struct TensorMetaT {
+  std::vector<Size> sizes;
+  std::vector<Size> strides;
+  tensor::DType dtype = tensor::DType::Float32;
+  tensor::Device device = tensor::kCPU;
+};
+using TensorMeta = TensorMetaT<int64_t>;
+
+// The broadcast of two shapes, with PyTorch's message when they do not broadcast.
+template <typename Size>
+std::vector<Size> broadcast_sizes(const std::vector<Size>& a, const std::vector<Size>& b) {
+  const size_t ndim = std::max(a.size(), b.size());
+  std::vector<Size> out(ndim);
+  for (size_t i = 0; i < ndim; ++i) {
+    const bool has_a = i < a.size(), has_b = i < b.size();
+    const Size sa = has_a ? a[a.size() - 1 - i] : Size(1);
+    const Size sb = has_b ? b[b.size() - 1 - i] : Size(1);
+    if (sa != sb && sa != Size(1) && sb != Size(1))
+      tensor::throw_runtime_error("The size of tensor a (" + std::to_string(sa) + ") must match the size of tensor b (" +
+                                  std::to_string(sb) + ") at non-singleton dimension " +
+                                  std::to_string(ndim - 1 - i));
+    out[ndim - 1 - i] = sa == Size(1) ? sb : sa;
+  }
+  return out;
+}
+
+// Row-major strides of `sizes` (size-0/1 dims count as 1 for the ones outside them).
+template <typename Size>
+std::vector<Size> row_major_strides(const std::vector<Size>& sizes) {
+  std::vector<Size> strides(sizes.size());
+  Size running(1);
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = running;
+    running = running * (sizes[i] > Size(1) ? sizes[i] : Size(1));
+  }
+  return strides;
+}
+
+// One input of an elementwise op, as TensorIterator sees it when it lays out the output.
+template <typename Size>
+struct StridedOperand {
+  std::vector<Size> sizes;
+  std::vector<Size> strides;
+};
+
+// The output strides TensorIterator gives an elementwise result of `shape`: the output follows
+// the memory order of its inputs (a transposed input gives a transposed output), dense and
+// non-overlapping. This is ATen's reorder_dimensions (insertion sort of dims by the inputs'
+// strides, broadcast dims undecided, ties broken by size) followed by contiguous strides in that
+// order.
+template <typename Size>
+std::vector<Size> elementwise_output_strides(const std::vector<Size>& shape,
+                                             const std::vector<StridedOperand<Size>>& inputs) {
+  const size_t ndim = shape.size();
+  // Inputs' strides aligned to the output, 0 where broadcast.
+  std::vector<std::vector<Size>> strides;
+  for (const auto& in : inputs) {
+    std::vector<Size> s(ndim, Size(0));
+    const size_t lead = ndim - in.sizes.size();
+    for (size_t d = 0; d < in.sizes.size(); ++d)
+      s[lead + d] = (in.sizes[d] == Size(1) && shape[lead + d] != Size(1)) ? Size(0) : in.strides[d];
+    strides.push_back(std::move(s));
+  }
+  // 1: dim0 goes after dim1 in memory (outer); -1: before; 0: undecided.
+  auto should_swap = [&](size_t dim0, size_t dim1) {
+    for (const auto& s : strides) {
+      const Size stride0 = s[dim0], stride1 = s[dim1];
+      if (stride0 == Size(0) || stride1 == Size(0)) continue;
+      if (stride0 < stride1) return -1;
+      if (stride0 > stride1) return 1;
+      if (shape[dim0] > shape[dim1]) return 1;
+    }
+    return 0;
+  };
+  std::vector<size_t> perm(ndim);  // innermost first
+  for (size_t i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
+  for (size_t i = 1; i < ndim; ++i) {
+    size_t dim1 = i;
+    for (size_t dim0 = i; dim0-- > 0;) {
+      const int comparison = should_swap(perm[dim0], perm[dim1]);
+      if (comparison > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (comparison < 0) {
+        break;
+      }
+    }
+  }
+  std::vector<Size> out(ndim);
+  Size running(1);
+  for (size_t d : perm) {
+    out[d] = running;
+    running = running * (shape[d] > Size(1) ? shape[d] : Size(1));
+  }
+  return out;
+}
+
+// The sizes after reducing the dims flagged in `reduced` (kept as 1 with keepdim).
+template <typename Size>
+std::vector<Size> reduced_sizes(const std::vector<Size>& sizes, const std::vector<bool>& reduced, bool keepdim) {
+  std::vector<Size> out;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (!reduced[d]) out.push_back(sizes[d]);
+    else if (keepdim) out.push_back(Size(1));
+  }
+  return out;
+}
+
+// Which dims a reduction over `dims` touches; an empty list means all of them (PyTorch's
+// dim=None / dim=[]). Wraps negative dims; "dim 0 appears multiple times in the list of dims".
+std::vector<bool> reduction_mask(const std::vector<int64_t>& dims, int64_t ndim);
+
+}  // namespace kiln::ops
