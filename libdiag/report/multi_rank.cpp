@@ -84,8 +84,6 @@ std::filesystem::path run_multi_rank(const std::filesystem::path& input_dir, con
         prepare_output_dir(dir, options.overwrite);
         const ReportResult result = run_report(log.path, dir, rank_options);
         if (options.report.inductor_provenance) write_provenance_pages(dir, result, options.report.plain_text);
-        std::lock_guard lock(output_mutex);
-        err << format_stats(result) << '\n';
       } catch (...) {
         std::lock_guard lock(output_mutex);
         if (!first_error) first_error = std::current_exception();

@@ -77,8 +77,10 @@ struct ReportResult {
 void prepare_output_dir(const std::filesystem::path& out_dir, bool overwrite);
 
 // Parses `input` in one streaming pass and writes the whole single-rank report into `out_dir`
-// (which must exist, see prepare_output_dir). Throws ReportError for the failures tlparse
-// reports as errors (strict checks, "Fail reason not found", invalid UTF-8, unreadable input).
+// (which must exist, see prepare_output_dir). Diagnostics go to options.diagnostic as they occur
+// and, in normal mode, format_stats() of the result at the end, before the strict checks. Throws
+// ReportError for the failures tlparse reports as errors (strict checks, "Fail reason not found",
+// invalid UTF-8, unreadable input).
 ReportResult run_report(const std::filesystem::path& input, const std::filesystem::path& out_dir,
                         const ReportOptions& options);
 
