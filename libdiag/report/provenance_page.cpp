@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include <simdjson.h>
 
@@ -17,25 +18,59 @@ namespace {
 // tlparse looks the group's inputs up under the directory of its normalised id, or "(unknown)".
 std::string input_directory(const CompileGroup& group) { return group.id.malformed ? "(unknown)" : group.directory; }
 
-// Every produced file of the report, in production order.
-std::vector<const OutputEntry*> files_in_production_order(const std::vector<CompileGroup>& groups) {
-  std::vector<const OutputEntry*> files;
-  for (const CompileGroup& group : groups)
-    for (const OutputEntry& entry : group.entries)
-      if (!entry.is_link) files.push_back(&entry);
-  std::sort(files.begin(), files.end(), [](const OutputEntry* a, const OutputEntry* b) { return a->number < b->number; });
-  return files;
-}
+// The inputs a page may use, each with its file-name patterns in order of preference.
+enum Input { kPreGrad, kPostGrad, kPython, kCpp, kMappings, kInputCount };
+struct InputPattern {
+  Input input;
+  std::string_view pattern;
+};
+constexpr InputPattern kPatterns[] = {
+    {kPreGrad, "before_pre_grad_graph"}, {kPreGrad, "inductor_pre_grad_graph"},
+    {kPostGrad, "after_post_grad_graph"}, {kPostGrad, "inductor_post_grad_graph"},
+    {kPython, "inductor_output_code"},   {kCpp, "inductor_aot_wrapper_code"},
+    {kMappings, "inductor_provenance_tracking_node_mappings"},
+};
+constexpr size_t kPatternCount = std::size(kPatterns);
 
-std::optional<std::string> last_file_matching(const std::vector<const OutputEntry*>& files, const std::string& directory,
-                                              std::initializer_list<std::string_view> patterns) {
-  for (std::string_view pattern : patterns) {
-    const std::string needle = directory + "/" + std::string(pattern);
-    for (auto it = files.rbegin(); it != files.rend(); ++it)
-      if ((*it)->url.find(needle) != std::string::npos) return (*it)->url;
+// For every group directory D and pattern, the last produced file whose path contains
+// "D/<pattern>", found in one pass over the files: such a path has a '/' whose preceding text
+// ends with D and whose following text starts with the pattern.
+class InputIndex {
+ public:
+  // Indexes the files of `groups` for the pages of `pages_for`.
+  InputIndex(const std::vector<CompileGroup>& groups, const std::vector<const CompileGroup*>& pages_for) {
+    for (const CompileGroup* group : pages_for) latest_.emplace(input_directory(*group), Latest{});
+    std::vector<const OutputEntry*> files;
+    for (const CompileGroup& group : groups)
+      for (const OutputEntry& entry : group.entries)
+        if (!entry.is_link) files.push_back(&entry);
+    std::sort(files.begin(), files.end(), [](const OutputEntry* a, const OutputEntry* b) { return a->number < b->number; });
+    for (const OutputEntry* file : files) {
+      const std::string_view url = file->url;
+      for (size_t slash = url.find('/'); slash != std::string_view::npos; slash = url.find('/', slash + 1)) {
+        const std::string_view rest = url.substr(slash + 1);
+        for (size_t start = 0; start < slash; ++start) {
+          auto directory = latest_.find(std::string(url.substr(start, slash - start)));
+          if (directory == latest_.end()) continue;
+          for (size_t i = 0; i < kPatternCount; ++i)
+            if (rest.starts_with(kPatterns[i].pattern)) directory->second[i] = file->url;
+        }
+      }
+    }
   }
-  return std::nullopt;
-}
+
+  ProvenanceInputFiles inputs_of(const CompileGroup& group) const {
+    std::array<std::optional<std::string>, kInputCount> chosen;
+    const Latest& latest = latest_.at(input_directory(group));
+    for (size_t i = 0; i < kPatternCount; ++i)
+      if (!chosen[kPatterns[i].input]) chosen[kPatterns[i].input] = latest[i];
+    return {chosen[kPreGrad], chosen[kPostGrad], chosen[kPython], chosen[kCpp], chosen[kMappings]};
+  }
+
+ private:
+  using Latest = std::array<std::optional<std::string>, kPatternCount>;
+  std::unordered_map<std::string, Latest> latest_;
+};
 
 // A produced file's content ("" when there is none or it cannot be read, as in tlparse).
 std::string read_output(const std::filesystem::path& out_dir, const std::optional<std::string>& relative) {
@@ -61,20 +96,15 @@ std::string provenance_page_name(const CompileGroup& group) {
 }
 
 ProvenanceInputFiles find_provenance_inputs(const std::vector<CompileGroup>& groups, const CompileGroup& group) {
-  const std::vector<const OutputEntry*> files = files_in_production_order(groups);
-  const std::string directory = input_directory(group);
-  ProvenanceInputFiles inputs;
-  inputs.pre_grad_graph = last_file_matching(files, directory, {"before_pre_grad_graph", "inductor_pre_grad_graph"});
-  inputs.post_grad_graph = last_file_matching(files, directory, {"after_post_grad_graph", "inductor_post_grad_graph"});
-  inputs.python_code = last_file_matching(files, directory, {"inductor_output_code"});
-  inputs.cpp_code = last_file_matching(files, directory, {"inductor_aot_wrapper_code"});
-  inputs.node_mappings = last_file_matching(files, directory, {"inductor_provenance_tracking_node_mappings"});
-  return inputs;
+  return InputIndex(groups, {&group}).inputs_of(group);
 }
 
 void write_provenance_pages(const std::filesystem::path& out_dir, const ReportResult& result, bool plain_text) {
+  std::vector<const CompileGroup*> pages;
+  for (const CompileGroup& group : result.groups) pages.push_back(&group);
+  const InputIndex index(result.groups, pages);
   for (const CompileGroup& group : result.groups) {
-    const ProvenanceInputFiles files = find_provenance_inputs(result.groups, group);
+    const ProvenanceInputFiles files = index.inputs_of(group);
     const std::string pre_grad_graph = read_output(out_dir, files.pre_grad_graph);
     const std::string post_grad_graph = read_output(out_dir, files.post_grad_graph);
     const std::string python_code = read_output(out_dir, files.python_code);

@@ -180,6 +180,13 @@ TEST(ProvenancePage, PicksTheLastFileOfTheFirstMatchingPattern) {
   EXPECT_EQ(second.pre_grad_graph, std::nullopt);
   EXPECT_EQ(second.post_grad_graph, "-_1_0_0/after_post_grad_graph_4.txt");
 
+  // tlparse matches "<directory>/<pattern>" anywhere in the path, so the files of compiled
+  // autograd graph 11 are also found for graph 1 when that has none of its own.
+  const std::vector<CompileGroup> autograd = {group_with("11_0_0_0", {{"11_0_0_0/inductor_output_code_y_7.html", 7}})};
+  EXPECT_EQ(find_provenance_inputs(autograd, group_with("1_0_0_0", {})).python_code,
+            "11_0_0_0/inductor_output_code_y_7.html");
+  EXPECT_EQ(find_provenance_inputs(autograd, group_with("2_0_0_0", {})).python_code, std::nullopt);
+
   CompileGroup unknown = group_with("unknown_7", {});
   unknown.id.malformed = true;
   EXPECT_EQ(provenance_page_name(unknown), "provenance_tracking_(unknown).html");
