@@ -1,7 +1,8 @@
 #include "libcompiler/python/lexer.h"
 
+#include <cctype>
 #include <cstdio>
-#include <regex>
+#include <optional>
 
 #include "libcompiler/python/unsupported_syntax.h"
 #include "libcompiler/python/utf8.h"
@@ -30,6 +31,30 @@ bool is_string_prefix(std::string_view word) {
 }
 
 char closing_for(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
+
+// The NAME of a PEP 263 declaration ("# -*- coding: NAME -*-", "# vim: set fileencoding=NAME"):
+// a comment line holding "coding" then ':' or '=', optional blanks, and [-\w.]+.
+std::optional<std::string> coding_declaration(std::string_view line) {
+  size_t hash = line.find_first_not_of(" \t\f");
+  if (hash == std::string_view::npos || line[hash] != '#') return std::nullopt;
+  for (size_t at = line.find("coding", hash); at != std::string_view::npos; at = line.find("coding", at + 1)) {
+    size_t p = at + 6;
+    if (p >= line.size() || (line[p] != ':' && line[p] != '=')) continue;
+    ++p;
+    while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+    size_t name_start = p;
+    while (p < line.size() && (std::isalnum(static_cast<unsigned char>(line[p])) || line[p] == '-' || line[p] == '_' ||
+                               line[p] == '.'))
+      ++p;
+    if (p > name_start) return std::string(line.substr(name_start, p - name_start));
+  }
+  return std::nullopt;
+}
+
+bool names_utf8(std::string name) {
+  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name == "utf-8" || name == "utf8" || name.rfind("utf-8-", 0) == 0;
+}
 
 std::string code_point_label(uint32_t cp) {
   char buffer[16];
@@ -112,20 +137,18 @@ void Lexer::check_encoding() {
 }
 
 void Lexer::check_coding_declaration() const {
-  // PEP 263: "# -*- coding: NAME -*-" on line 1, or on line 2 below a comment or blank line.
-  static const std::regex declaration(R"(^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+))");
-  static const std::regex utf8(R"(^(utf-8|utf8|utf_8|utf-8-sig)([-_].*)?$)", std::regex::icase);
+  // PEP 263: a declaration on line 1, or on line 2 below a comment or blank line.
   for (uint32_t line = 1; line <= 2 && line <= file_.line_count(); ++line) {
-    std::string text(file_.line_text(line));
-    std::smatch match;
-    if (std::regex_search(text, match, declaration)) {
-      if (!std::regex_match(match[1].str(), utf8)) {
-        size_t start = file_.offset(line, static_cast<uint32_t>(match.position(1)));
-        throw unsupported(UnsupportedConstruct::SourceEncoding, range(start, start + match.length(1)));
+    std::string_view text = file_.line_text(line);
+    if (std::optional<std::string> name = coding_declaration(text)) {
+      if (!names_utf8(*name)) {
+        size_t start = file_.offset(line, static_cast<uint32_t>(text.find(*name, text.find("coding"))));
+        throw unsupported(UnsupportedConstruct::SourceEncoding, range(start, start + name->size()));
       }
       return;
     }
-    if (text.find_first_not_of(" \t\f") != std::string::npos && text.find_first_not_of(" \t\f") != text.find('#')) return;
+    size_t first = text.find_first_not_of(" \t\f");
+    if (first != std::string_view::npos && text[first] != '#') return;
   }
 }
 

@@ -2,7 +2,7 @@
 // line and column written there (the "cpython" ones are CPython 3.11's own, checked with
 // check_bad_snippets.py).
 #include <fstream>
-#include <regex>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -20,13 +20,18 @@ struct BadSnippet {
 std::vector<BadSnippet> read_bad_snippets() {
   std::ifstream in(test::testdataPath("python/bad_snippets.txt"), std::ios::binary);
   std::vector<BadSnippet> cases;
-  const std::regex header(R"(^#### (\w+) (\w+) (\d+):(\d+) (.*)$)");
   std::string line;
   while (std::getline(in, line)) {
-    std::smatch match;
-    if (std::regex_match(line, match, header)) {
-      cases.push_back({match[1], match[2], match[5], "", static_cast<uint32_t>(std::stoul(match[3])),
-                       static_cast<uint32_t>(std::stoul(match[4]))});
+    // "#### <origin> <Exception> <line>:<column> <message>"
+    if (line.rfind("#### ", 0) == 0) {
+      std::istringstream header(line.substr(5));
+      BadSnippet snippet;
+      char colon = 0;
+      header >> snippet.origin >> snippet.exception >> snippet.line >> colon >> snippet.column;
+      header.get();
+      std::getline(header, snippet.message);
+      EXPECT_EQ(colon, ':') << line;
+      cases.push_back(std::move(snippet));
     } else if (!cases.empty()) {
       cases.back().source += line + "\n";
     }
