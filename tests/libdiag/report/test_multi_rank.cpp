@@ -433,6 +433,51 @@ nlohmann::json sorted_list(nlohmann::json list) {
   return list;
 }
 
+// Runs the real tlparse --all-ranks-html on a real input folder into a fresh scratch folder.
+fs::path run_reference(const fs::path& tool, const std::string& input, const std::string& scratch_name) {
+  const fs::path out = test::scratchDir(scratch_name);
+  fs::remove_all(out);
+  const std::string command = "\"" + tool.string() + "\" --no-browser --all-ranks-html -o \"" + out.string() + "\" \"" +
+                              test::realPath("tlparse-0.4.3/inputs/" + input).string() + "\" >/dev/null 2>&1";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  return out;
+}
+
+// The cross-rank outputs of two multi-rank reports agree: the same files, byte-identical combined
+// chromium events, the same estimates, trace, schedules and parity reports (up to the hash order
+// tlparse lists them in), and the same landing-page text.
+void expect_same_summary(const fs::path& ours, const fs::path& theirs, const std::vector<uint32_t>& ranks) {
+  EXPECT_EQ(structure_of(ours), structure_of(theirs));
+  if (fs::exists(theirs / "chromium_events.json")) {
+    EXPECT_EQ(read_text(ours / "chromium_events.json"), read_text(theirs / "chromium_events.json"));
+  }
+  auto json_of = [](const fs::path& path) { return nlohmann::json::parse(read_text(path)); };
+  if (fs::exists(theirs / "runtime_estimations.json")) {
+    EXPECT_EQ(sorted_list(json_of(ours / "runtime_estimations.json")),
+              sorted_list(json_of(theirs / "runtime_estimations.json")));
+    // Thread sort indexes follow tlparse's hash order; everything else must match.
+    auto without_thread_order = [&](const fs::path& path) {
+      nlohmann::json events = json_of(path);
+      for (auto& event : events)
+        if (event["name"] == "thread_sort_index") event["args"]["sort_index"] = 0;
+      return sorted_list(events);
+    };
+    EXPECT_EQ(without_thread_order(ours / "chromium_trace_with_runtime.json"),
+              without_thread_order(theirs / "chromium_trace_with_runtime.json"));
+  }
+  if (fs::exists(theirs / "collective_schedules.json")) {
+    EXPECT_EQ(sorted_list(json_of(ours / "collective_schedules.json")),
+              sorted_list(json_of(theirs / "collective_schedules.json")));
+  }
+  for (uint32_t rank : ranks) {
+    const fs::path parity = fs::path("rank_" + std::to_string(rank)) / "collectives_parity.json";
+    nlohmann::json mine = json_of(ours / parity), real = json_of(theirs / parity);
+    EXPECT_EQ(mine["description"], real["description"]);
+    EXPECT_EQ(sorted_list(mine["graphs"]), sorted_list(real["graphs"])) << parity;
+  }
+  EXPECT_EQ(visible_lines(read_text(ours / "index.html")), visible_lines(read_text(theirs / "index.html")));
+}
+
 // Our summary of the per-rank folders tlparse itself wrote equals tlparse's own summary.
 TEST(MultiRankAgainstTlparse, SummaryOfTlparseRankFolders) {
   KILN_REQUIRE_SHARED();
@@ -440,12 +485,7 @@ TEST(MultiRankAgainstTlparse, SummaryOfTlparseRankFolders) {
   if (tool.empty()) GTEST_SKIP() << ".reference/bin/tlparse is absent (scripts/setup --reference installs it)";
   for (const std::string& input : kMultiRankInputs) {
     SCOPED_TRACE(input);
-    const fs::path theirs = test::scratchDir("multi_rank_real_" + input);
-    fs::remove_all(theirs);
-    const std::string command = "\"" + tool.string() + "\" --no-browser --all-ranks-html -o \"" + theirs.string() +
-                                "\" \"" + test::realPath("tlparse-0.4.3/inputs/" + input).string() + "\" >/dev/null 2>&1";
-    ASSERT_EQ(std::system(command.c_str()), 0) << command;
-
+    const fs::path theirs = run_reference(tool, input, "multi_rank_real_" + input);
     const fs::path ours = test::scratchDir("multi_rank_ours_" + input);
     std::vector<uint32_t> ranks;
     for (const auto& entry : fs::directory_iterator(theirs)) {
@@ -457,35 +497,7 @@ TEST(MultiRankAgainstTlparse, SummaryOfTlparseRankFolders) {
     }
     std::ostringstream out, err;
     write_multi_rank_summary(ours, ranks, "", out, err);
-    EXPECT_EQ(structure_of(ours), structure_of(theirs));
-
-    if (fs::exists(theirs / "chromium_events.json")) {
-      EXPECT_EQ(read_text(ours / "chromium_events.json"), read_text(theirs / "chromium_events.json"));
-    }
-    auto json_of = [](const fs::path& path) { return nlohmann::json::parse(read_text(path)); };
-    if (fs::exists(theirs / "runtime_estimations.json")) {
-      EXPECT_EQ(sorted_list(json_of(ours / "runtime_estimations.json")), sorted_list(json_of(theirs / "runtime_estimations.json")));
-      // Thread sort indexes follow tlparse's hash order; everything else must match.
-      auto without_thread_order = [&](const fs::path& path) {
-        nlohmann::json events = json_of(path);
-        for (auto& event : events)
-          if (event["name"] == "thread_sort_index") event["args"]["sort_index"] = 0;
-        return sorted_list(events);
-      };
-      EXPECT_EQ(without_thread_order(ours / "chromium_trace_with_runtime.json"),
-                without_thread_order(theirs / "chromium_trace_with_runtime.json"));
-    }
-    if (fs::exists(theirs / "collective_schedules.json")) {
-      EXPECT_EQ(sorted_list(json_of(ours / "collective_schedules.json")),
-                sorted_list(json_of(theirs / "collective_schedules.json")));
-    }
-    for (uint32_t rank : ranks) {
-      const fs::path parity = fs::path("rank_" + std::to_string(rank)) / "collectives_parity.json";
-      nlohmann::json mine = json_of(ours / parity), real = json_of(theirs / parity);
-      EXPECT_EQ(mine["description"], real["description"]);
-      EXPECT_EQ(sorted_list(mine["graphs"]), sorted_list(real["graphs"])) << parity;
-    }
-    EXPECT_EQ(visible_lines(read_text(ours / "index.html")), visible_lines(read_text(theirs / "index.html")));
+    expect_same_summary(ours, theirs, ranks);
   }
 }
 
@@ -512,6 +524,11 @@ TEST(MultiRankAgainstTlparse, FullRunMatchesExpectedStructure) {
               std::string::npos);
     EXPECT_NE(stdout_lines.str().find("Processing rank 0 \u2192 " + (out / "rank_0").string() + "\n"), std::string::npos);
     landing[input] = visible_lines(read_text(page));
+    if (const fs::path tool = reference_tlparse(); !tool.empty()) {
+      std::vector<uint32_t> ranks;
+      for (const RankLog& log : discover_rank_logs(test::realPath("tlparse-0.4.3/inputs/" + input))) ranks.push_back(log.rank);
+      expect_same_summary(out, run_reference(tool, input, "multi_rank_full_real_" + input), ranks);
+    }
   }
   const std::string collective_warning =
       "Warning: Diverging collective operation sequences detected across ranks. This can lead to hangs or timeouts "
