@@ -6,7 +6,7 @@
   const map = (name) => mappings[name] || {};
   const rows = {};         // pane id -> row elements, index = line - 1
   let codeIsCpp = false;   // the generated code is the AOTInductor C++ wrapper
-  let pinned = null;       // {pane, line} kept highlighted after a click
+  let pinned = null;       // {paneId, line} kept highlighted after a click
 
   // Splits the pane's <pre> into one row per line, keeping the markup (colours) of each piece.
   function buildRows(paneId) {
@@ -44,12 +44,28 @@
     };
     if (source) source.childNodes.forEach((child) => walk(child, (x) => x));
     if (source && source.textContent.endsWith('\n')) list.pop();  // no row after a final line break
-    editor.replaceChildren(...list);
-    rows[paneId] = list;
+    // One fragment and delegated listeners: generated code can have hundreds of thousands of lines.
+    const fragment = document.createDocumentFragment();
     list.forEach((row, index) => {
-      row.addEventListener('mouseenter', () => { if (!pinned) show(paneId, index + 1, true); });
-      row.addEventListener('mouseleave', () => { if (!pinned) clear(); });
-      row.addEventListener('click', () => pin(paneId, index + 1));
+      row.dataset.line = String(index + 1);
+      fragment.appendChild(row);
+    });
+    editor.replaceChildren(fragment);
+    rows[paneId] = list;
+    let hovered = null;
+    editor.addEventListener('mouseover', (event) => {
+      const row = event.target.closest('.line');
+      if (!row || row === hovered) return;
+      hovered = row;
+      if (!pinned) show(paneId, Number(row.dataset.line), true);
+    });
+    editor.addEventListener('mouseleave', () => {
+      hovered = null;
+      if (!pinned) clear();
+    });
+    editor.addEventListener('click', (event) => {
+      const row = event.target.closest('.line');
+      if (row) pin(paneId, Number(row.dataset.line));
     });
   }
 
