@@ -30,8 +30,6 @@ bool is_string_prefix(std::string_view word) {
          lower == "fr" || lower == "rf";
 }
 
-char closing_for(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
-
 // The NAME of a PEP 263 declaration ("# -*- coding: NAME -*-", "# vim: set fileencoding=NAME"):
 // a comment line holding "coding" then ':' or '=', optional blanks, and [-\w.]+.
 std::optional<std::string> coding_declaration(std::string_view line) {
@@ -465,7 +463,7 @@ void Lexer::lex_punct(size_t start) {
     } else if (c == ')' || c == ']' || c == '}') {
       if (brackets_.empty()) fail(SyntaxErrorKind::Syntax, std::string("unmatched '") + c + "'", start, start);
       Bracket open = brackets_.back();
-      if (closing_for(open.open) != c) {
+      if (closing_bracket(open.open) != c) {
         std::string message = std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" +
                               open.open + "'";
         if (file_.line_of(open.offset) != file_.line_of(start))

@@ -32,8 +32,6 @@ struct Parser::FStringParts {
 
 namespace {
 
-char closing_for(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
-
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 }  // namespace
@@ -168,7 +166,7 @@ void Parser::parse_fstring_field(const Token& token, std::string_view body, size
       if (brackets.empty()) fail(std::string("f-string: unmatched '") + ch + "'", error_at);
       char open = brackets.back();
       brackets.pop_back();
-      if (closing_for(open) != ch)
+      if (closing_bracket(open) != ch)
         fail(std::string("f-string: closing parenthesis '") + ch + "' does not match opening parenthesis '" + open +
                  "'",
              error_at);

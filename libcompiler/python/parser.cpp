@@ -46,8 +46,6 @@ const Token& Parser::peek(size_t ahead) const {
   return tokens_[index < tokens_.size() ? index : tokens_.size() - 1];
 }
 
-bool Parser::at_soft_keyword(std::string_view word) const { return at(TokenKind::Name) && current().text == word; }
-
 const Token& Parser::advance() {
   const Token& token = tokens_[pos_];
   if (pos_ + 1 < tokens_.size()) ++pos_;

@@ -62,7 +62,6 @@ class Parser {
   const Token& peek(size_t ahead) const;
   const Token& previous() const { return tokens_[pos_ > 0 ? pos_ - 1 : 0]; }
   bool at(TokenKind kind) const { return current().kind == kind; }
-  bool at_soft_keyword(std::string_view word) const;
   const Token& advance();
   bool accept(TokenKind kind);
   void expect(TokenKind kind);

@@ -23,24 +23,7 @@ constexpr std::array kPuncts = {
 
 }  // namespace
 
-std::string_view token_kind_spelling(TokenKind kind) {
-  switch (kind) {
-#define KILN_PY_TOKEN(Kind, description) \
-  case TokenKind::Kind: return description;
-#define KILN_PY_PUNCT(Kind, spelling) \
-  case TokenKind::Kind: return spelling;
-#define KILN_PY_KEYWORD(Kind, spelling) \
-  case TokenKind::Kw##Kind: return spelling;
-#include "libcompiler/python/token_kinds.def"
-  }
-  return "token";
-}
-
-bool is_keyword(TokenKind kind) {
-  for (const auto& keyword : kKeywords)
-    if (keyword.kind == kind) return true;
-  return false;
-}
+char closing_bracket(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
 
 std::optional<TokenKind> keyword_kind(std::string_view word) {
   for (const auto& keyword : kKeywords)

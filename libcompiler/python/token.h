@@ -21,9 +21,8 @@ struct Token {
   SourceRange range;
 };
 
-// The operator's spelling, the keyword, or a description ("name", "newline").
-std::string_view token_kind_spelling(TokenKind kind);
-bool is_keyword(TokenKind kind);
+// ')' for '(', ']' for '[', '}' for '{'.
+char closing_bracket(char open);
 // The hard keyword spelled `word`, if any.
 std::optional<TokenKind> keyword_kind(std::string_view word);
 // The operator or delimiter spelled exactly `text`, if any.
