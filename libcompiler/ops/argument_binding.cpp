@@ -98,9 +98,19 @@ std::optional<IValue> convert(const SchemaType& type, const IValue& value, bool 
 // Why a binding failed: a wrong type (positions marked for the combined message) or anything else.
 struct BindFailure {
   std::string message;
-  bool type_mismatch = false;
+  bool type_mismatch;
   std::vector<bool> mismatched_positions;
 };
+
+// Appends rather than `"\"" + name`, which GCC 12 misreports under -Wrestrict.
+std::string quoted(const std::string& name) {
+  std::string out(1, '"');
+  out += name;
+  out += '"';
+  return out;
+}
+
+BindFailure failure(std::string message) { return BindFailure{std::move(message), false, {}}; }
 
 std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, const std::vector<IValue>& positional,
                                               const std::vector<KeywordArgument>& keywords) {
@@ -110,9 +120,9 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
   while (max_positional < params.size() && !params[max_positional].kwarg_only) ++max_positional;
   if (positional.size() > max_positional) {
     const bool plural = max_positional != 1;
-    return BindFailure{name + "() takes " + std::to_string(max_positional) + " positional argument" +
+    return failure(name + "() takes " + std::to_string(max_positional) + " positional argument" +
                        (plural ? "s" : "") + " but " + std::to_string(positional.size()) + " " +
-                       (positional.size() == 1 ? "was" : "were") + " given"};
+                       (positional.size() == 1 ? "was" : "were") + " given");
   }
   const bool numbers = allows_numbers_as_tensors(name);
   std::vector<std::optional<IValue>> bound(params.size());
@@ -131,9 +141,9 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
   for (const KeywordArgument& kw : keywords) {
     const auto it = std::find_if(params.begin(), params.end(),
                                  [&](const SchemaArgument& a) { return python_name(a) == kw.name || a.name == kw.name; });
-    if (it == params.end()) return BindFailure{name + "() got an unexpected keyword argument '" + kw.name + "'"};
+    if (it == params.end()) return failure(name + "() got an unexpected keyword argument '" + kw.name + "'");
     const size_t index = static_cast<size_t>(it - params.begin());
-    if (index < positional.size()) return BindFailure{name + "() got multiple values for argument '" + kw.name + "'"};
+    if (index < positional.size()) return failure(name + "() got multiple values for argument '" + kw.name + "'");
     auto converted = convert(it->type, kw.value, numbers);
     if (!converted) {
       if (mismatch.message.empty())
@@ -149,14 +159,14 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
   for (size_t i = 0; i < params.size(); ++i) {
     if (bound[i]) values.push_back(std::move(*bound[i]));
     else if (params[i].default_value) values.push_back(*params[i].default_value);
-    else missing.push_back("\"" + python_name(params[i]) + "\"");
+    else missing.push_back(quoted(python_name(params[i])));
   }
   if (!missing.empty()) {
     std::string list;
     for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", " : "") + missing[i];
     // PyTorch's parser writes "argument" + "s" exactly when one is missing; kept for fidelity.
-    return BindFailure{name + "() missing " + std::to_string(missing.size()) + " required positional argument" +
-                       (missing.size() == 1 ? "s" : "") + ": " + list};
+    return failure(name + "() missing " + std::to_string(missing.size()) + " required positional argument" +
+                       (missing.size() == 1 ? "s" : "") + ": " + list);
   }
   return Arguments(schema, std::move(values));
 }

@@ -63,7 +63,8 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   node->set_next_edges(edges);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const uint32_t nr = node->add_output(outputs[i]);
-    if (tensor::is_floating_point(outputs[i].dtype())) set_history(outputs[i], node, nr);
+    const bool differentiable = op.differentiable_outputs < 0 || static_cast<int>(i) < op.differentiable_outputs;
+    if (differentiable && tensor::is_floating_point(outputs[i].dtype())) set_history(outputs[i], node, nr);
   }
   node->save_variables(args, outputs, original_self, edges);
   return outputs;

@@ -26,9 +26,9 @@ std::vector<std::string> split_names(std::string_view list) {
 
 std::vector<OpInfo> build_table() {
   std::vector<OpInfo> table;
-#define KILN_OP(Id, Schema, Meta, Kernel, Grad, Node, Backward, Saved, Decomposition)                          \
+#define KILN_OP(Id, Schema, Meta, Kernel, Grad, Node, Backward, Saved, Decomposition, DifferentiableOutputs)                          \
   table.push_back(OpInfo{OpId::Id, parse_schema(Schema), Meta, Kernel, GradKind::Grad, Node, Backward, \
-                         split_names(Saved), Decomposition});
+                         split_names(Saved), Decomposition, DifferentiableOutputs});
 #include "libcompiler/ops/ops.def"
   return table;
 }

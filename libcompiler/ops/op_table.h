@@ -13,7 +13,7 @@
 namespace kiln::ops {
 
 enum class OpId {
-#define KILN_OP(Id, Schema, Meta, Kernel, Grad, Node, Backward, Saved, Decomposition) Id,
+#define KILN_OP(Id, Schema, Meta, Kernel, Grad, Node, Backward, Saved, Decomposition, DifferentiableOutputs) Id,
 #include "libcompiler/ops/ops.def"
 };
 
@@ -38,6 +38,7 @@ struct OpInfo {
   BackwardFunction backward;
   std::vector<std::string> saved;  // "self", "result1", ...
   DecompositionFunction decomposition;
+  int differentiable_outputs;  // -1: all
 
   const std::string& name() const { return schema.name; }
   std::string qualified_name() const { return schema.qualified_name(); }
