@@ -53,20 +53,24 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
       if (name == "self") original_self = tensor::clone_contiguous(self);
   }
 
+  std::shared_ptr<TableNode> node;
+  if (requires_grad) {
+    // Edges first: an in-place op's self still points at its old history here.
+    node = std::make_shared<TableNode>(op, args);
+    std::vector<Edge> edges;
+    for (const Tensor& t : slots) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
+    node->set_next_edges(edges);
+    node->save_inputs(args, original_self, edges);
+  }
   std::vector<Tensor> outputs = run(op, args, slots);
   if (inplace) args.tensor(0).bump_version();
   if (!requires_grad) return outputs;
-
-  auto node = std::make_shared<TableNode>(op, args);
-  std::vector<Edge> edges;
-  for (const Tensor& t : slots) edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
-  node->set_next_edges(edges);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const uint32_t nr = node->add_output(outputs[i]);
     const bool differentiable = op.differentiable_outputs < 0 || static_cast<int>(i) < op.differentiable_outputs;
     if (differentiable && tensor::is_floating_point(outputs[i].dtype())) set_history(outputs[i], node, nr);
   }
-  node->save_variables(args, outputs, original_self, edges);
+  node->save_outputs(outputs);
   return outputs;
 }
 

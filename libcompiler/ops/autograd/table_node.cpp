@@ -46,16 +46,11 @@ Tensor BackwardContext::saved(std::string_view name) const {
                          "' but its Saved column does not list it");
 }
 
-void TableNode::save_variables(const Arguments& args, const std::vector<Tensor>& outputs, const Tensor& original_self,
-                               const std::vector<Edge>& edges) {
+void TableNode::save_inputs(const Arguments& args, const Tensor& original_self, const std::vector<Edge>& edges) {
   context_.owner_ = weak_from_this();
   for (const Edge& e : edges) context_.needs_grad_.push_back(e.valid());
   for (const std::string& name : context_.op().saved) {
-    if (name.starts_with("result")) {
-      const size_t index = name == "result" ? 0 : std::stoul(name.substr(6));
-      context_.saved_.emplace_back(name, SavedVariable(outputs.at(index), /*is_output=*/true));
-      continue;
-    }
+    if (name.starts_with("result")) continue;
     const auto index = args.schema().argument_index(name);
     if (!index) throw std::logic_error("ops.def: " + context_.op().qualified_name() + " saves unknown '" + name + "'");
     const IValue& value = args[*index];
@@ -65,6 +60,14 @@ void TableNode::save_variables(const Arguments& args, const std::vector<Tensor>&
     } else {
       context_.saved_.emplace_back(name, SavedVariable());
     }
+  }
+}
+
+void TableNode::save_outputs(const std::vector<Tensor>& outputs) {
+  for (const std::string& name : context_.op().saved) {
+    if (!name.starts_with("result")) continue;
+    const size_t index = name == "result" ? 0 : std::stoul(name.substr(6));
+    context_.saved_.emplace_back(name, SavedVariable(outputs.at(index), /*is_output=*/true));
   }
 }
 

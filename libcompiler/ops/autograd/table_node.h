@@ -48,10 +48,12 @@ class TableNode : public Node {
   std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) override;
   void release_variables() override;
 
-  // Called once the node is owned by a shared_ptr and the outputs have their history. For an
-  // in-place op whose formula reads "self", original_self is self as it was before the write.
-  void save_variables(const Arguments& args, const std::vector<Tensor>& outputs, const Tensor& original_self,
-                      const std::vector<Edge>& edges);
+  // Saves the inputs named in Saved, before the kernel runs (so a write by the op itself to a
+  // saved input is caught by the version check); called once the node is owned by a shared_ptr.
+  // For an in-place op whose formula reads "self", original_self is a copy of self before the write.
+  void save_inputs(const Arguments& args, const Tensor& original_self, const std::vector<Edge>& edges);
+  // Saves the outputs named in Saved, after they have their history.
+  void save_outputs(const std::vector<Tensor>& outputs);
 
  private:
   BackwardContext context_;

@@ -1,0 +1,190 @@
+// Eager autograd rules as PyTorch has them: grad_fn names, leaf and non-leaf .grad, accumulation,
+// no_grad, detach, retain_grad, retain_graph, the version-counter check, and the error texts.
+#include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/autograd/engine.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/autograd/user_warning.h"
+#include "libcompiler/tensor/tensor_printer.h"
+#include "libcompiler/tensor/torch_error.h"
+#include "libcompiler/tensor/views.h"
+#include "ops_test_support.h"
+
+namespace kiln::ops::test {
+
+namespace {
+
+std::string error_of(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
+}  // namespace
+
+TEST(Autograd, GradFnNamesAsPyTorchPrintsThem) {
+  const Tensor x = leaf({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor w = leaf({1, 2, 3, 4, 5, 6}, {3, 2});
+  const Tensor b = leaf({1, 2}, {2});
+  EXPECT_EQ(grad_fn_name(add(x, x)), "AddBackward0");
+  EXPECT_EQ(grad_fn_name(add(x, Scalar(1))), "AddBackward1");
+  EXPECT_EQ(grad_fn_name(mul(x, x)), "MulBackward0");
+  EXPECT_EQ(grad_fn_name(mm(x, w)), "MmBackward0");
+  EXPECT_EQ(grad_fn_name(sum(x)), "SumBackward0");
+  EXPECT_EQ(grad_fn_name(sum(x, {1})), "SumBackward1");
+  EXPECT_EQ(grad_fn_name(mean(x)), "MeanBackward0");
+  EXPECT_EQ(grad_fn_name(relu(x)), "ReluBackward0");
+  EXPECT_EQ(grad_fn_name(linear(x, tensor::t(w), b)), "AddmmBackward0");
+  EXPECT_EQ(grad_fn_name(matmul(x, w)), "MmBackward0");
+  EXPECT_EQ(grad_fn_name(softmax(x, 1)), "SoftmaxBackward0");
+  EXPECT_EQ(grad_fn_name(cross_entropy(x, tensor::tensor_from_values(std::vector<int64_t>{0, 2}, {2}))),
+            "NllLossBackward0");
+  EXPECT_EQ(grad_fn_name(ops::t(x)), "TBackward0");
+  EXPECT_EQ(grad_fn_name(ops::view(x, {6})), "ViewBackward0");
+  EXPECT_EQ(grad_fn_name(ops::reshape(ops::t(x), {6})), "UnsafeViewBackward0");
+  EXPECT_EQ(grad_fn_name(std::get<0>(max(x, 1))), "MaxBackward0");
+  EXPECT_FALSE(std::get<1>(max(x, 1)).requires_grad());  // indices
+  EXPECT_EQ(grad_fn_name(split(x, 1)[1]), "SplitBackward0");
+  EXPECT_EQ(output_nr(split(x, 1)[1]), 1u);
+  EXPECT_FALSE(gt(x, Scalar(0)).requires_grad());
+  EXPECT_EQ(grad_fn_name(gelu_backward(x, x, "none")), "NotImplemented");
+  EXPECT_EQ(tensor::tensor_repr(relu(leaf({1}, {1})), grad_fn_name(relu(leaf({1}, {1})))),
+            "tensor([1.], grad_fn=<ReluBackward0>)");
+}
+
+TEST(Autograd, LeafAccumulationAndNonLeafGrad) {
+  const Tensor x = leaf({1, 2}, {2});
+  const Tensor y = mul(x, Scalar(3));
+  EXPECT_TRUE(is_leaf(x));
+  EXPECT_FALSE(is_leaf(y));
+  backward({sum(y)});
+  expect_values(grad(x), {3, 3}, {2});
+  backward({sum(y)});  // the graph was freed, but MulBackward1 saved no tensors
+  expect_values(grad(x), {6, 6}, {2});
+
+  std::vector<std::string> warnings;
+  const WarningHandler previous = set_warning_handler([&](const std::string& m) { warnings.push_back(m); });
+  EXPECT_FALSE(grad(y).defined());
+  set_warning_handler(previous);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(warnings[0].starts_with("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed."));
+
+  const Tensor z = mul(x, x);
+  retain_grad(z);
+  backward({sum(z)});
+  expect_values(grad(z), {1, 1}, {2});
+  expect_values(grad(x), {8, 10}, {2});
+}
+
+TEST(Autograd, NoGradDetachAndRequiresGrad) {
+  const Tensor x = leaf({1, 2}, {2});
+  {
+    NoGradGuard no_grad;
+    const Tensor y = mul(x, x);
+    EXPECT_FALSE(y.requires_grad());
+    EXPECT_TRUE(is_leaf(y));
+  }
+  EXPECT_TRUE(GradMode::is_enabled());
+  const Tensor d = detach(mul(x, x));
+  EXPECT_FALSE(d.requires_grad());
+  EXPECT_TRUE(d.storage().is_alias_of(d.storage()));
+  EXPECT_EQ(error_of([&] { backward({sum(d)}); }),
+            "element 0 of tensors does not require grad and does not have a grad_fn");
+  EXPECT_EQ(error_of([&] { backward({mul(x, x)}); }), "grad can be implicitly created only for scalar outputs");
+  EXPECT_EQ(error_of([&] { retain_grad(d); }), "can't retain_grad on Tensor that has requires_grad=False");
+  EXPECT_EQ(error_of([&] { add_(x, x); }),
+            "a leaf Variable that requires grad is being used in an in-place operation.");
+  // Optimizer steps: in-place updates of leaves under no_grad are allowed.
+  {
+    NoGradGuard no_grad;
+    add_(x, values({1, 1}, {2}), -0.5);
+  }
+  expect_values(x, {0.5, 1.5}, {2});
+}
+
+TEST(Autograd, RetainGraphAndVersionChecks) {
+  const Tensor x = leaf({1, 2}, {2});
+  const Tensor y = exp(x);
+  const Tensor loss = sum(y);
+  backward({loss}, {}, /*retain_graph=*/true);
+  backward({loss});
+  expect_values(grad(x), {2 * std::exp(1.0), 2 * std::exp(2.0)}, {2}, 1e-6);
+  EXPECT_EQ(error_of([&] { backward({loss}); }),
+            "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+            "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+            "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+            "if you need to access saved tensors after calling backward.");
+
+  const Tensor a = leaf({1, 2, 3}, {3});
+  const Tensor e = exp(a);
+  const Tensor s = sum(e);
+  {
+    NoGradGuard no_grad;
+    mul_(e, Scalar(2));
+  }
+  EXPECT_EQ(error_of([&] { backward({s}); }),
+            "one of the variables needed for gradient computation has been modified by an inplace operation: "
+            "[torch.FloatTensor [3]], which is output 0 of ExpBackward0, is at version 1; expected version 0 "
+            "instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+            "with torch.autograd.set_detect_anomaly(True).");
+
+  // add saves nothing, so changing its inputs later is fine, as in PyTorch.
+  const Tensor c = clone(a);
+  const Tensor sum_of = sum(add(c, a));
+  {
+    NoGradGuard no_grad;
+    add_(c, ones_like(c));
+  }
+  EXPECT_NO_THROW(backward({sum_of}));
+}
+
+TEST(Autograd, InPlaceOnNonLeafRebasesHistory) {
+  const Tensor x = leaf({1, 2}, {2});
+  const Tensor y = mul(x, Scalar(2));
+  EXPECT_EQ(grad_fn_name(y), "MulBackward1");
+  mul_(y, x);  // y = 2x * x; mul_ keeps a copy of y from before the write for x's gradient
+  EXPECT_EQ(grad_fn_name(y), "MulBackward0");
+  EXPECT_EQ(y.version(), 1u);
+  backward({sum(y)});
+  expect_values(grad(x), {4, 8}, {2});  // d/dx 2x^2
+
+  // y.mul_(y) writes the `other` it saved: PyTorch refuses to backward through it.
+  const Tensor z = mul(x, Scalar(2));
+  mul_(z, z);
+  EXPECT_TRUE(error_of([&] { backward({sum(z)}); }).starts_with(
+      "one of the variables needed for gradient computation has been modified by an inplace operation: "
+      "[torch.FloatTensor [2]], which is output 0 of MulBackward0, is at version 1; expected version 0 instead."));
+}
+
+TEST(Autograd, GradAndDoubleBackward) {
+  const Tensor x = leaf({0.5, -1}, {2}, DType::Float64);
+  const Tensor y = sum(mul(tanh(x), x));
+  const Tensor g = grad({y}, {x}, {}, false, /*create_graph=*/true)[0];
+  EXPECT_TRUE(g.requires_grad());
+  EXPECT_FALSE(ops::grad(x).defined());  // autograd.grad leaves .grad alone
+  // d/dx [x tanh x] = tanh x + x (1 - tanh^2 x); second derivative: 2 (1 - t^2) - 2 x t (1 - t^2).
+  const Tensor h = grad({sum(g)}, {x})[0];
+  std::vector<double> expected;
+  for (double v : {0.5, -1.0}) {
+    const double t = std::tanh(v);
+    expected.push_back(2 * (1 - t * t) - 2 * v * t * (1 - t * t));
+  }
+  expect_values(h, expected, {2}, 1e-12);
+  EXPECT_EQ(error_of([&] { grad({sum(mul(x, x))}, {leaf({1}, {1})}); }),
+            "One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if "
+            "this is the desired behavior.");
+}
+
+TEST(Autograd, BroadcastGradientsAreSummedAndCast) {
+  const Tensor a = leaf({1, 2, 3}, {3});
+  const Tensor b = leaf({2}, {1}, DType::Float64);
+  backward({sum(mul(ops::expand(a, {2, 3}), b))});
+  expect_values(grad(a), {4, 4, 4}, {3});
+  EXPECT_EQ(grad(b).dtype(), DType::Float64);
+  expect_values(grad(b), {12}, {1});
+}
+
+}  // namespace kiln::ops::test
