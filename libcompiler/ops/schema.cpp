@@ -216,8 +216,18 @@ class SchemaParser {
 
 std::string SchemaType::str() const {
   std::string out(base_name(base));
-  if (!alias_set.empty()) out += "(" + alias_set + (is_write ? "!" : "") + ")";
-  if (is_list) out += "[" + (list_size ? std::to_string(*list_size) : std::string()) + "]";
+  // Appended piece by piece: `"[" + string` trips GCC 12's -Wrestrict false positive.
+  if (!alias_set.empty()) {
+    out += '(';
+    out += alias_set;
+    if (is_write) out += '!';
+    out += ')';
+  }
+  if (is_list) {
+    out += '[';
+    if (list_size) out += std::to_string(*list_size);
+    out += ']';
+  }
   if (is_optional) out += "?";
   return out;
 }

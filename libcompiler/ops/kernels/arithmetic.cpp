@@ -13,6 +13,7 @@
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/type_promotion.h"
+#include "libcompiler/tensor/views.h"
 
 namespace kiln::ops {
 
@@ -20,9 +21,6 @@ namespace {
 
 using tensor::DType;
 using tensor::throw_runtime_error;
-
-template <typename T>
-inline constexpr bool kIsFloat = tensor::kIsFloatLike<T>;
 
 [[noreturn]] void not_implemented(const char* kernel, DType dtype) {
   throw_runtime_error(std::string("\"") + kernel + "\" not implemented for '" +
@@ -87,19 +85,21 @@ C floor_divide_value(C a, C b) {
   }
 }
 
+// Whether any element of an integer operand (tensor or number) satisfies `test`; a serial scan,
+// run before integer kernels that must raise instead of trapping or wrapping.
+template <typename Test>
+bool any_integer(const IValue& operand, const Test& test) {
+  const Tensor values = tensor::contiguous(operand_as(operand, DType::Int64));
+  const int64_t* p = values.data_ptr<int64_t>();
+  for (int64_t i = 0; i < values.numel(); ++i)
+    if (test(p[i])) return true;
+  return false;
+}
+
 // Integer division by zero raises instead of trapping.
 void check_integer_divisor(const IValue& divisor, DType compute) {
   if (tensor::is_floating_point(compute)) return;
-  const Tensor d = operand_as(divisor, compute);
-  bool zero = false;
-  tensor::visit_dtype(compute, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    unary_loop<bool, T>(Tensor::empty(d.sizes(), DType::Bool), d, [&](auto x) {
-      zero = zero || x == decltype(x)(0);
-      return false;
-    });
-  });
-  if (zero) throw_runtime_error("ZeroDivisionError");
+  if (any_integer(divisor, [](int64_t v) { return v == 0; })) throw_runtime_error("ZeroDivisionError");
 }
 
 template <typename T>
@@ -218,15 +218,9 @@ std::vector<Tensor> kernel_remainder(const Arguments& args) {
 
 std::vector<Tensor> kernel_pow(const Arguments& args) {
   const DType common = result_type({args[0], args[1]});
-  if (!tensor::is_floating_point(common) && common != DType::Bool) {
-    const Tensor exponent = operand_as(args[1], DType::Int64);
-    bool negative = false;
-    unary_loop<bool, int64_t>(Tensor::empty(exponent.sizes(), DType::Bool), exponent, [&](int64_t e) {
-      negative = negative || e < 0;
-      return false;
-    });
-    if (negative) throw_runtime_error("Integers to negative integer powers are not allowed.");
-  }
+  if (!tensor::is_floating_point(common) && common != DType::Bool &&
+      any_integer(args[1], [](int64_t e) { return e < 0; }))
+    throw_runtime_error("Integers to negative integer powers are not allowed.");
   return arithmetic(args, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [](C x, C y) -> C {

@@ -116,7 +116,7 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
   });
 }
 
-// Argument i as a tensor of `dtype`: a Python number becomes a 0-dim tensor, a tensor of another
+// An operand as a tensor of `dtype`: a Python number becomes a 0-dim tensor, a tensor of another
 // dtype a converted copy (TensorIterator's common-dtype cast of inputs).
 Tensor operand_as(const IValue& value, tensor::DType dtype);
 

@@ -1,6 +1,7 @@
 // softmax and log_softmax along one dim, their backward kernels, and the softmax.int /
 // log_softmax.int composites. Rows along `dim` are made contiguous (reduction_layout), computed
-// in double-free float/double arithmetic with the max subtracted, and written back in place.
+// in the dtype's opmath type with the row maximum subtracted first, and copied back to the
+// result's layout.
 #include <cmath>
 
 #include "libcompiler/ops/dispatch.h"
