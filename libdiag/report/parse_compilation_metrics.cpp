@@ -1,6 +1,8 @@
 // `compilation_metrics` (reference §4.5, §6.6, §6.7): the per-compile page, the failures-table
 // rows, and the outcome the stack trie colours by. Runs after the file producers of its record so
 // the page lists every file of the group so far.
+#include <algorithm>
+
 #include "libdiag/report/html_escape.h"
 #include "libdiag/report/metadata_fields.h"
 #include "libdiag/report/page_templates.h"
@@ -82,12 +84,19 @@ std::string render_page_for(ParseContext& context, const trace::CompileId& looku
   }
   page.emplace("mini_stack_html", mini_stack);
 
-  // The group's files so far, linked from the output root (the page has <base href="..">).
+  // The group's files since its previous compilation_metrics page (for a compile id seen once,
+  // all of them, as in tlparse), linked from the output root (the page has <base href="..">).
   mstch::array files;
-  for (const OutputEntry& entry : context.group.entries)
+  size_t& listed = state.entries_listed_by_metrics[context.group.id];
+  const auto& entries = context.group.entries;
+  for (auto entry_it = entries.begin() + static_cast<std::ptrdiff_t>(std::min(listed, entries.size()));
+       entry_it != entries.end(); ++entry_it) {
+    const OutputEntry& entry = *entry_it;
     files.push_back(mstch::map{{"url", is_web_url(entry.url) ? html_escape(entry.url) : std::string("#")},
                                {"name", html_escape(entry.name)},
                                {"number", std::to_string(entry.number)}});
+  }
+  listed = entries.size() + 1;  // this page itself is the next entry
   page.emplace("output_files", files);
 
   auto stack = state.dynamo_start_stacks.find(lookup_id);
