@@ -1,5 +1,6 @@
 #include "libdiag/report/report.h"
 
+#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -54,6 +55,12 @@ ReportResult run_report(const std::filesystem::path& input, const std::filesyste
   if (!std::filesystem::is_regular_file(input, error)) throw ReportError(input.string() + " is not a file");
   const uint64_t input_bytes = std::filesystem::file_size(input, error);
 
+  // raw.log is a byte copy of the input: made by the kernel on another thread while we parse.
+  std::future<void> raw_log;
+  if (!options.export_mode)
+    raw_log = std::async(std::launch::async, [&] {
+      std::filesystem::copy_file(input, out_dir / "raw.log", std::filesystem::copy_options::overwrite_existing);
+    });
   ReportBuilder builder(out_dir, options, error ? 0 : input_bytes);
   trace::TraceReader reader(builder);
   trace::ReadResult read;
@@ -66,6 +73,7 @@ ReportResult run_report(const std::filesystem::path& input, const std::filesyste
   }
   ReportResult result = builder.finish(read);
   if (options.export_mode) return result;  // no stats, no strict checks, no raw copies (§6.11)
+  raw_log.get();
 
   say(options, format_stats(result));
   if (result.counters.fail_utf8 > 0) throw ReportError("stream did not contain valid UTF-8");
@@ -76,7 +84,6 @@ ReportResult run_report(const std::filesystem::path& input, const std::filesyste
     throw ReportError(options.strict && result.counters.strict_failures() > 0 ? "Something went wrong"
                                                                               : "Some log entries did not have compile id");
   }
-  std::filesystem::copy_file(input, out_dir / "raw.log", std::filesystem::copy_options::overwrite_existing);
   return result;
 }
 

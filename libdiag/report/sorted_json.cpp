@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 
 namespace kiln::report {
@@ -22,11 +23,28 @@ constexpr std::array<bool, 256> kNeedsEscape = [] {
 
 }  // namespace
 
+// Whether any of the 8 bytes of `word` may need escaping (exact for ASCII; may report a byte
+// next to a real match, which the byte loop then checks).
+bool word_may_need_escape(uint64_t word) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  auto has_zero_byte = [&](uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  const uint64_t below_space = (word - kOnes * 0x20) & ~word & kHighs;
+  return below_space | has_zero_byte(word ^ (kOnes * '"')) | has_zero_byte(word ^ (kOnes * '\\'));
+}
+
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   size_t start = 0;
   for (size_t i = 0; i < text.size(); ++i) {
+    // Skip plain runs a word at a time: envelopes are mostly identifiers and paths.
+    while (i + 8 <= text.size()) {
+      uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);
+      if (word_may_need_escape(word)) break;
+      i += 8;
+    }
+    if (i >= text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
     if (!kNeedsEscape[c]) continue;
     out.append(text.data() + start, i - start);
