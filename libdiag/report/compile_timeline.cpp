@@ -94,7 +94,7 @@ std::string CompileTimeline::render_svg() const {
     svg += "<text x='0' y='" + number(y + 12) + "'><a href='#";
     append_html_escaped(svg, "[" + rows_[row] + "]");
     svg += "'>";
-    append_html_escaped(svg, rows_[row]);
+    append_html_escaped(svg, "[" + rows_[row] + "]");
     svg += "</a></text>\n";
   }
   // Phases nest (Inductor inside AOTAutograd inside Dynamo): inner phases are drawn thinner on top.
@@ -106,7 +106,7 @@ std::string CompileTimeline::render_svg() const {
       svg += "<rect x='" + number(x_of(span.start_us)) + "' y='" + number(y) + "' width='" + number(width) +
              "' height='" + number(kRowHeight - 2 - 2 * kBar * phase) + "' fill='" +
              std::string(kPhases[phase].colour) + "'><title>";
-      append_html_escaped(svg, rows_[span.row]);
+      append_html_escaped(svg, "[" + rows_[span.row] + "]");
       svg += ' ';
       svg += kPhases[phase].label;
       svg += ": ";

@@ -142,6 +142,23 @@ TEST(TlparseCli, PlainTextWritesOutputCodeAsText) {
   EXPECT_TRUE(fs::exists(dir / "text" / "-_0_0_0" / "inductor_output_code_cxyz_0.txt"));
 }
 
+TEST(TlparseCli, VerboseNamesUnknownFieldsAndHeaderGoesOnTop) {
+  const fs::path dir = scratchDir("cli_verbose");
+  const fs::path log = write_log(dir, "t.log",
+                                 "V0102 03:04:05.679000 4242 x.py:1] {\"my_key\": {}, \"frame_id\": 0, "
+                                 "\"frame_compile_id\": 0, \"attempt\": 0}\n");
+  const CommandResult result = tlparse({log.string(), "-o", (dir / "out").string(), "-v", "--custom-header-html",
+                                        "<p id='hdr'>Team report</p>", "--no-browser"},
+                                       dir);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.err,
+            "Unknown field my_key\nStats { ok: 1, unknown: 1 }\n"
+            "Unknown fields: {\"my_key\"} (consider updating tlparse to render these)\n");
+  std::ifstream index(dir / "out" / "index.html");
+  const std::string html((std::istreambuf_iterator<char>(index)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("<p id='hdr'>Team report</p>"), std::string::npos);  // unescaped, by design
+}
+
 TEST(TlparseCli, SqliteOptionWritesADatabase) {
   const fs::path dir = scratchDir("cli_sqlite");
   const fs::path log = write_log(dir, "t.log", kGoodLog);
