@@ -8,7 +8,6 @@
 #include "libdiag/report/export_index.h"
 #include "libdiag/report/failures_page.h"
 #include "libdiag/report/file_output.h"
-#include "libdiag/report/html_escape.h"
 #include "libdiag/report/index_page.h"
 #include "libdiag/report/kernel_stack_traces.h"
 #include "libdiag/report/output_naming.h"
