@@ -66,6 +66,31 @@ std::vector<PendingShapeEvent> take(std::map<trace::CompileId, std::vector<Pendi
   return events;
 }
 
+// The "Output files" list: every file of the group so far, as tlparse lists them. A compile id
+// that recurs very often (logs of many processes concatenated) would make that quadratic, so a
+// group past kFullListingLimit files lists only those since its previous page.
+std::string output_files_html(ParseContext& context) {
+  constexpr size_t kFullListingLimit = 500;
+  const auto& entries = context.group.entries;
+  size_t& listed_before = context.state.entries_listed_by_metrics[context.group.id];
+  const size_t first = entries.size() <= kFullListingLimit ? 0 : std::min(listed_before, entries.size());
+  listed_before = entries.size() + 1;  // this page is the group's next entry
+  std::string html;
+  if (first > 0)
+    html += "        <li>(" + std::to_string(first) + " earlier files of this compile id: see <a href=\"index.html#" +
+            html_escape(context.group.display) + "\">the index</a>)</li>\n";
+  for (size_t i = first; i < entries.size(); ++i) {
+    const OutputEntry& entry = entries[i];
+    // Links from the output root (the page has <base href="..">).
+    html += "        <li><a href=\"";
+    html += is_web_url(entry.url) ? html_escape(entry.url) : std::string("#");
+    html += "\">";
+    append_html_escaped(html, entry.name);
+    html += "</a> (" + std::to_string(entry.number) + ")</li>\n";
+  }
+  return html;
+}
+
 std::string render_page_for(ParseContext& context, const trace::CompileId& lookup_id) {
   const simdjson::dom::element m = context.metadata;
   ReportState& state = context.state;
@@ -84,20 +109,7 @@ std::string render_page_for(ParseContext& context, const trace::CompileId& looku
   }
   page.emplace("mini_stack_html", mini_stack);
 
-  // The group's files since its previous compilation_metrics page (for a compile id seen once,
-  // all of them, as in tlparse), linked from the output root (the page has <base href="..">).
-  mstch::array files;
-  size_t& listed = state.entries_listed_by_metrics[context.group.id];
-  const auto& entries = context.group.entries;
-  for (auto entry_it = entries.begin() + static_cast<std::ptrdiff_t>(std::min(listed, entries.size()));
-       entry_it != entries.end(); ++entry_it) {
-    const OutputEntry& entry = *entry_it;
-    files.push_back(mstch::map{{"url", is_web_url(entry.url) ? html_escape(entry.url) : std::string("#")},
-                               {"name", html_escape(entry.name)},
-                               {"number", std::to_string(entry.number)}});
-  }
-  listed = entries.size() + 1;  // this page itself is the next entry
-  page.emplace("output_files", files);
+  page.emplace("output_files_html", output_files_html(context));
 
   auto stack = state.dynamo_start_stacks.find(lookup_id);
   page.emplace("stack_html",

@@ -66,9 +66,8 @@ struct ReportState {
   std::map<trace::CompileId, std::vector<PendingShapeEvent>> pending_fast_guards;      // by raw id
   std::map<trace::CompileId, std::vector<MetricsOutcome>> metrics;                     // by attempt_zero id
   std::vector<FailureRow> failures;
-  // Per group: how many of its entries an earlier compilation_metrics page already listed. A page
-  // lists the group's files since then, so a compile id that recurs (logs of several processes
-  // concatenated) does not make every page list every earlier file (quadratic in the log size).
+  // Per group: how many of its entries its previous compilation_metrics page listed (see
+  // parse_compilation_metrics.cpp: very large groups list only the files since then).
   std::map<trace::CompileId, size_t> entries_listed_by_metrics;
   std::unique_ptr<ChromiumEventsWriter> chromium_events;  // absent in export mode
   std::vector<ExportIssue> export_issues;

@@ -106,6 +106,23 @@ TEST(ReportPipeline, NumbersFilesInOrderWithTheKernelTracesQuirk) {
   EXPECT_EQ(read(out / "raw.log"), read(log));
 }
 
+TEST(ReportPipeline, MetricsPagesListEveryEarlierFileOfTheGroup) {
+  const fs::path dir = test::scratchDir("report_metrics_listing");
+  const fs::path log = LogBuilder()
+                           .record(R"({"dynamo_output_graph": {}, )" + kIds + "}", "first")
+                           .record(R"({"compilation_metrics": {"graph_op_count": 1}, )" + kIds + "}")
+                           .record(R"({"dynamo_output_graph": {}, )" + kIds + "}", "second")
+                           .record(R"({"compilation_metrics": {"graph_op_count": 1}, )" + kIds + "}")
+                           .write(dir);
+  const fs::path out = dir / "out";
+  prepare_output_dir(out, false);
+  run_report(log, out, quiet());
+  const std::string second = read(out / "-_0_0_0" / "compilation_metrics_3.html");
+  // As tlparse: the recurring compile id's second page lists the first compile's files too.
+  for (const char* file : {"dynamo_output_graph_0.txt", "compilation_metrics_1.html", "dynamo_output_graph_2.txt"})
+    EXPECT_NE(second.find(std::string("<a href=\"-_0_0_0/") + file + "\">" + file + "</a>"), std::string::npos) << file;
+}
+
 TEST(ReportPipeline, GroupsByNormalisedCompileId) {
   const fs::path dir = test::scratchDir("report_grouping");
   const fs::path log = LogBuilder()
