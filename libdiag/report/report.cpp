@@ -35,7 +35,10 @@ void prepare_output_dir(const std::filesystem::path& out_dir, bool overwrite) {
 }
 
 std::string format_stats(const ReportResult& result) {
-  std::string text = result.counters.format();
+  // tlparse skips lines that are not UTF-8 without counting them (the run then fails).
+  trace::Counters counters = result.counters;
+  counters.fail_utf8 = 0;
+  std::string text = counters.format();
   if (!result.unknown_fields.empty()) {
     text += "\nUnknown fields: {";
     bool first = true;
