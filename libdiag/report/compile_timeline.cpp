@@ -67,6 +67,9 @@ void CompileTimeline::add_event(std::string_view compile_id, std::string_view na
 
 std::string CompileTimeline::render_svg() const {
   if (spans_.empty()) return "";
+  // Beyond a few hundred rows the picture says nothing more; the page stays small.
+  constexpr size_t kMaxRows = 500;
+  const size_t rows = std::min(rows_.size(), kMaxRows);
   double first = spans_.front().start_us, last = spans_.front().end_us;
   for (const Span& span : spans_) {
     first = std::min(first, span.start_us);
@@ -74,7 +77,7 @@ std::string CompileTimeline::render_svg() const {
   }
   const double range = std::max(last - first, 1.0);
   constexpr double kLabelWidth = 90, kPlotWidth = 900, kRowHeight = 18, kTop = 24, kBar = 3;
-  const double height = kTop + kRowHeight * static_cast<double>(rows_.size()) + 8;
+  const double height = kTop + kRowHeight * static_cast<double>(rows + (rows < rows_.size() ? 1 : 0)) + 8;
   auto x_of = [&](double ts) { return kLabelWidth + (ts - first) / range * kPlotWidth; };
 
   std::string svg = "<svg xmlns='http://www.w3.org/2000/svg' class='compile-timeline' width='" +
@@ -89,7 +92,7 @@ std::string CompileTimeline::render_svg() const {
   }
   svg += "<text x='" + number(kLabelWidth + kPlotWidth) + "' y='13' text-anchor='end'>" + duration_text(range) +
          " total</text>\n";
-  for (size_t row = 0; row < rows_.size(); ++row) {
+  for (size_t row = 0; row < rows; ++row) {
     const double y = kTop + kRowHeight * static_cast<double>(row);
     svg += "<text x='0' y='" + number(y + 12) + "'><a href='#";
     append_html_escaped(svg, "[" + rows_[row] + "]");
@@ -100,7 +103,7 @@ std::string CompileTimeline::render_svg() const {
   // Phases nest (Inductor inside AOTAutograd inside Dynamo): inner phases are drawn thinner on top.
   for (int phase = 0; phase < kPhaseCount; ++phase) {
     for (const Span& span : spans_) {
-      if (span.phase != phase) continue;
+      if (span.phase != phase || span.row >= rows) continue;
       const double y = kTop + kRowHeight * static_cast<double>(span.row) + kBar * phase;
       const double width = std::max(x_of(span.end_us) - x_of(span.start_us), 1.0);
       svg += "<rect x='" + number(x_of(span.start_us)) + "' y='" + number(y) + "' width='" + number(width) +
@@ -114,6 +117,9 @@ std::string CompileTimeline::render_svg() const {
       svg += "</title></rect>\n";
     }
   }
+  if (rows < rows_.size())
+    svg += "<text x='0' y='" + number(kTop + kRowHeight * static_cast<double>(rows) + 12) + "'>(first " +
+           std::to_string(rows) + " of " + std::to_string(rows_.size()) + " compile ids)</text>\n";
   svg += "</svg>";
   return svg;
 }
