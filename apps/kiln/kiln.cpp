@@ -1,0 +1,65 @@
+// kiln: runs a PyTorch-style Python script (DESIGN.md §4) with Kiln's interpreter and torch surface.
+//   kiln SCRIPT.py [ARGS...]     sys.argv = [SCRIPT.py, ARGS...]
+//   kiln -c CODE [ARGS...]       sys.argv = ['-c', ARGS...]
+#include <boost/program_options.hpp>
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "kiln_config.h"
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/torch/torch_module.h"
+
+namespace po = boost::program_options;
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  po::options_description visible("Usage: kiln [options] SCRIPT.py [ARGS...]\n       kiln -c CODE [ARGS...]\n\nOptions");
+  visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(
+      "command,c", po::value<std::string>(), "run CODE instead of a script file");
+  po::options_description all;
+  all.add(visible);
+  po::positional_options_description positional;
+  // Flags end at the script name (or after -c CODE): the rest is the script's sys.argv.
+  int own = 1;
+  while (own < argc) {
+    std::string arg = argv[own];
+    if (arg == "-c" || arg == "--command") {
+      own = std::min(own + 2, argc);
+      break;
+    }
+    if (arg.empty() || arg[0] != '-') break;
+    ++own;
+  }
+  po::variables_map options;
+  try {
+    po::store(po::command_line_parser(own, argv).options(all).positional(positional).run(), options);
+    po::notify(options);
+  } catch (const po::error& error) {
+    std::cerr << "kiln: " << error.what() << "\n" << visible;
+    return 2;
+  }
+  if (options.count("help")) {
+    std::cout << visible;
+    return 0;
+  }
+  if (options.count("version")) {
+    std::cout << "kiln " << KILN_VERSION << "\n";
+    return 0;
+  }
+  std::vector<std::string> args(argv + own, argv + argc);
+  kiln::python::Interpreter interp;
+  kiln::python::install_torch(interp);
+  if (options.count("command")) {
+    interp.argv = {"-c"};
+    interp.argv.insert(interp.argv.end(), args.begin(), args.end());
+    return interp.run_main_source(options["command"].as<std::string>(), "<string>", std::cerr);
+  }
+  if (args.empty()) {
+    std::cerr << "kiln: no script given\n" << visible;
+    return 2;
+  }
+  interp.argv = args;
+  return interp.run_main_file(args.front(), std::cerr);
+}

@@ -1,0 +1,17 @@
+#pragma once
+// The installers the Interpreter runs once: builtin functions, the methods of builtin types,
+// and the standard modules of the subset (standard_modules.def).
+#include "libcompiler/python/interp/interpreter.h"
+
+namespace kiln::python {
+
+void install_builtin_functions(Interpreter& interp, DictObject& builtins);
+void install_object_methods();
+void install_str_methods();
+void install_sequence_methods();
+void install_mapping_methods();
+
+#define KILN_PY_STANDARD_MODULE(name, init) void init(Interpreter& interp, ModuleObject& module);
+#include "libcompiler/python/interp/standard_modules.def"
+
+}  // namespace kiln::python

@@ -1,0 +1,33 @@
+#pragma once
+// Generator objects: a generator function's (or generator expression's) frame, run on a
+// coroutine so that `yield` suspends it mid-statement and next() resumes it.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "libcompiler/python/interp/coroutine.h"
+#include "libcompiler/python/interp/frame.h"
+#include "libcompiler/python/interp/object.h"
+
+namespace kiln::python {
+
+class GeneratorObject : public Object {
+ public:
+  // `body` runs the frame to its end; it is called on the coroutine.
+  GeneratorObject(Interpreter& interp, std::unique_ptr<Frame> frame, std::function<void(Frame&)> body,
+                  std::string name);
+  // The next yielded value, or null once the body has returned.
+  Ref next();
+  // `yield value` inside the body: hands the value to next() and waits to be resumed.
+  void yield(Ref value);
+  const std::string& name() const { return name_; }
+
+ private:
+  Interpreter& interp_;
+  std::unique_ptr<Frame> frame_;
+  std::string name_;
+  Ref yielded_;
+  Coroutine coroutine_;
+};
+
+}  // namespace kiln::python

@@ -1,0 +1,96 @@
+#pragma once
+// The interpreter: runs a parsed module of Kiln's Python subset by walking its AST (evaluator.h),
+// with the object model of object.h. It owns the module table (imports of native and embedded
+// Python modules), the builtins, sys.argv and where print() writes.
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libcompiler/python/ast.h"
+#include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/frame.h"
+#include "libcompiler/python/interp/object.h"
+#include "libcompiler/python/interp/scope_analysis.h"
+
+namespace kiln::python {
+
+// A parsed module with its scope analysis; functions defined in it keep it alive.
+struct LoadedCode {
+  std::unique_ptr<Module> ast;
+  std::unique_ptr<ScopeAnalysis> scopes;
+  std::unordered_map<const Constant*, Ref> constants;  // made once per literal
+};
+
+class Interpreter {
+ public:
+  using ModuleInit = std::function<void(Interpreter&, ModuleObject&)>;
+
+  Interpreter();
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Runs a script as __main__ (on a large stack); prints an uncaught exception's traceback to
+  // `err` and returns the exit status (0, 1, or SystemExit's code).
+  int run_main_file(const std::filesystem::path& path, std::ostream& err);
+  int run_main_source(std::string source, std::string filename, std::ostream& err);
+
+  // Runs parsed code into `module`'s globals. Exceptions propagate as PyException.
+  void exec_code(const std::shared_ptr<LoadedCode>& code, ModuleObject& module);
+  // Parses and analyses source (SyntaxError propagates as a Python SyntaxError).
+  std::shared_ptr<LoadedCode> load(std::string source, std::string filename);
+
+  // Calls a `def`/`lambda` function.
+  Ref call_function(const std::shared_ptr<FunctionObject>& function, CallArgs& args);
+
+  // `import a.b.c`: imports each package on the way and returns the module a.b.c.
+  Ref import_module(const std::string& dotted_name);
+  // A module made by C++ code on first import.
+  void register_native_module(const std::string& name, ModuleInit init);
+  // A module whose Python source is compiled into the binary.
+  void register_source_module(const std::string& name, std::string source, std::string filename);
+  // Runs `fn` once, on the first import of `name` (before the module's own code).
+  void on_import(const std::string& name, std::function<void(Interpreter&)> fn);
+
+  DictObject& builtins() { return *builtins_; }
+  std::vector<std::string> argv;
+  std::ostream* out;  // print() writes here (std::cout unless redirected)
+
+  Frame* current_frame() const { return frame_; }
+  void push_frame(Frame& frame);
+  void pop_frame(Frame& frame);
+  // Called around every Python-level call: RecursionError past the limit.
+  void enter_call();
+  void leave_call() { --depth_; }
+
+ private:
+  Ref find_module(const std::string& name);
+  friend class Evaluator;
+
+  std::shared_ptr<DictObject> builtins_;
+  std::map<std::string, Ref> modules_;  // sys.modules
+  std::map<std::string, ModuleInit> native_modules_;
+  struct Source {
+    std::string text, filename;
+  };
+  std::map<std::string, Source> source_modules_;
+  std::map<std::string, std::vector<std::function<void(Interpreter&)>>> import_hooks_;
+  Frame* frame_ = nullptr;
+  int depth_ = 0;
+};
+
+// What a native function receives, checked against a Python-style signature.
+struct Param {
+  const char* name;
+  bool required = true;
+};
+// Binds args to params: one Ref per param, null where an optional one was not given. TypeError
+// for too many, missing, unknown or repeated arguments, with `function` named as CPython does.
+std::vector<Ref> bind_native(const char* function, const CallArgs& args, std::initializer_list<Param> params);
+
+}  // namespace kiln::python

@@ -1,0 +1,73 @@
+// The os module: os.environ (reads and writes the process environment, so settings made by a
+// script are seen by code that reads the environment later, as in CPython) and getenv.
+#include <cstdlib>
+#include <unistd.h>
+
+#include "libcompiler/python/interp/builtin_setup.h"
+#include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/protocols.h"
+
+extern char** environ;
+
+namespace kiln::python {
+namespace {
+
+std::shared_ptr<DictObject> environment_snapshot() {
+  auto dict = py_dict();
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry(*e);
+    size_t eq = entry.find('=');
+    if (eq != std::string::npos) dict->set(entry.substr(0, eq), py_str(entry.substr(eq + 1)));
+  }
+  return dict;
+}
+
+TypeObject* environ_type() {
+  static TypeObject* type = [] {
+    TypeObject* t = make_builtin_type("_Environ", {}, "os");
+    auto key = [](const CallArgs& c) { return to_str(c.args.at(1), "environment variable name"); };
+    add_method(t, "__getitem__", [key](Interpreter& ip, CallArgs& c) {
+      const char* value = std::getenv(key(c).c_str());
+      if (!value) throw PyException(call(ip, builtin_type_ref(exception_type(ExcType::KeyError)), std::vector<Ref>{c.args[1]}));
+      return py_str(value);
+    });
+    add_method(t, "__setitem__", [key](Interpreter&, CallArgs& c) {
+      setenv(key(c).c_str(), to_str(c.args.at(2), "str expected").c_str(), 1);
+      return none();
+    });
+    add_method(t, "__delitem__", [key](Interpreter&, CallArgs& c) {
+      unsetenv(key(c).c_str());
+      return none();
+    });
+    add_method(t, "__contains__", [](Interpreter&, CallArgs& c) {
+      return py_bool(c.args.at(1)->kind == ObjectKind::Str && std::getenv(as<StrObject>(c.args[1]).value.c_str()));
+    });
+    add_method(t, "get", [key](Interpreter&, CallArgs& c) {
+      const char* value = std::getenv(key(c).c_str());
+      return value ? py_str(value) : c.args.size() > 2 ? c.args[2] : none();
+    });
+    add_method(t, "__iter__", [](Interpreter& ip, CallArgs&) { return iter(ip, environment_snapshot()); });
+    add_method(t, "__len__", [](Interpreter&, CallArgs&) { return py_int(static_cast<int64_t>(environment_snapshot()->size())); });
+    add_method(t, "keys", [](Interpreter& ip, CallArgs&) { return call(ip, getattr(ip, environment_snapshot(), "keys"), std::vector<Ref>{}); });
+    add_method(t, "items", [](Interpreter& ip, CallArgs&) { return call(ip, getattr(ip, environment_snapshot(), "items"), std::vector<Ref>{}); });
+    add_method(t, "copy", [](Interpreter&, CallArgs&) { return Ref(environment_snapshot()); });
+    add_method(t, "__repr__", [](Interpreter& ip, CallArgs&) { return py_str("environ(" + repr(ip, environment_snapshot()) + ")"); });
+    return t;
+  }();
+  return type;
+}
+
+}  // namespace
+
+void init_os_module(Interpreter&, ModuleObject& m) {
+  m.globals->set("environ", std::make_shared<NativeObject>(environ_type()));
+  m.globals->set("getenv", native_function("getenv", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("getenv", c, {{"key"}, {"default", false}});
+    const char* value = std::getenv(to_str(a[0], "str expected").c_str());
+    return value ? py_str(value) : a[1] ? a[1] : none();
+  }));
+  m.globals->set("getpid", native_function("getpid", [](Interpreter&, CallArgs&) { return py_int(getpid()); }));
+  m.globals->set("sep", py_str("/"));
+}
+
+}  // namespace kiln::python

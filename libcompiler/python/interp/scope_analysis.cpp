@@ -1,0 +1,343 @@
+#include "libcompiler/python/interp/scope_analysis.h"
+
+#include <algorithm>
+#include <set>
+
+#include "libcompiler/python/ast_visitor.h"
+
+namespace kiln::python {
+namespace {
+
+// What one scope binds, reads and declares, before resolution.
+struct RawScope {
+  CodeInfo::Kind kind;
+  CodeInfo* info;
+  RawScope* parent;
+  std::vector<std::string> params;
+  std::set<std::string> bound, used, globals, nonlocals;
+  std::vector<std::unique_ptr<RawScope>> children;
+};
+
+class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<Collector> {
+ public:
+  using ExpressionVisitor<Collector>::visit;
+  using StatementVisitor<Collector>::visit;
+
+  Collector(std::unordered_map<const Node*, std::unique_ptr<CodeInfo>>& codes) : codes_(codes) {}
+
+  RawScope* current = nullptr;
+
+  std::unique_ptr<RawScope> open(CodeInfo::Kind kind, CodeInfo* info) {
+    auto scope = std::make_unique<RawScope>();
+    scope->kind = kind;
+    scope->info = info;
+    scope->parent = current;
+    return scope;
+  }
+
+  CodeInfo* new_code(const Node& node, CodeInfo::Kind kind, std::string name) {
+    auto info = std::make_unique<CodeInfo>();
+    info->kind = kind;
+    std::string prefix;
+    if (current && current->kind != CodeInfo::Kind::Module) {
+      prefix = current->info->qualname + (current->kind == CodeInfo::Kind::Function ? ".<locals>." : ".");
+    }
+    info->qualname = prefix + name;
+    info->name = std::move(name);
+    CodeInfo* raw = info.get();
+    codes_[&node] = std::move(info);
+    return raw;
+  }
+
+  void body(const StmtList& stmts) {
+    for (const auto& s : stmts) visit(*s);
+  }
+  void expr(const ExprPtr& e) {
+    if (e) visit(*e);
+  }
+  void exprs(const ExprList& list) {
+    for (const auto& e : list) expr(e);
+  }
+
+  void function_scope(const Node& node, std::string name, const Arguments& args, bool is_generator,
+                      const StmtList* stmts, const Expression* lambda_body) {
+    // Defaults and annotations are evaluated where the function is defined.
+    exprs(args.defaults);
+    exprs(args.kw_defaults);
+    CodeInfo* info = new_code(node, CodeInfo::Kind::Function, std::move(name));
+    info->is_generator = is_generator;
+    auto scope = open(CodeInfo::Kind::Function, info);
+    auto add_param = [&](const std::unique_ptr<Arg>& a) {
+      if (!a) return;
+      scope->params.push_back(a->arg);
+      scope->bound.insert(a->arg);
+    };
+    for (const auto& a : args.posonlyargs) add_param(a);
+    for (const auto& a : args.args) add_param(a);
+    add_param(args.vararg);
+    for (const auto& a : args.kwonlyargs) add_param(a);
+    add_param(args.kwarg);
+    RawScope* saved = current;
+    current = scope.get();
+    if (stmts) body(*stmts);
+    if (lambda_body) visit(*lambda_body);
+    current = saved;
+    current->children.push_back(std::move(scope));
+  }
+
+  void comprehension(const Node& node, const char* name,
+                     const std::vector<std::unique_ptr<Comprehension>>& generators,
+                     const std::vector<const Expression*>& elements) {
+    // The first iterable is evaluated in the enclosing scope; the rest runs in a scope of its own.
+    expr(generators.front()->iter);
+    CodeInfo* info = new_code(node, CodeInfo::Kind::Function, name);
+    info->is_generator = node.kind == NodeKind::GeneratorExp;
+    auto scope = open(CodeInfo::Kind::Function, info);
+    scope->params.push_back(".0");
+    scope->bound.insert(".0");
+    RawScope* saved = current;
+    current = scope.get();
+    for (size_t i = 0; i < generators.size(); ++i) {
+      expr(generators[i]->target);
+      if (i > 0) expr(generators[i]->iter);
+      exprs(generators[i]->ifs);
+    }
+    for (const Expression* e : elements) visit(*e);
+    current = saved;
+    current->children.push_back(std::move(scope));
+  }
+
+  // ---- statements ----
+  void visit_FunctionDef(const FunctionDef& node) {
+    exprs(node.decorator_list);
+    function_scope(node, node.name, *node.args, node.is_generator, &node.body, nullptr);
+    current->bound.insert(node.name);
+  }
+  void visit_ClassDef(const ClassDef& node) {
+    exprs(node.decorator_list);
+    exprs(node.bases);
+    CodeInfo* info = new_code(node, CodeInfo::Kind::Class, node.name);
+    auto scope = open(CodeInfo::Kind::Class, info);
+    RawScope* saved = current;
+    current = scope.get();
+    body(node.body);
+    current = saved;
+    current->children.push_back(std::move(scope));
+    current->bound.insert(node.name);
+  }
+  void visit_Return(const Return& node) { expr(node.value); }
+  void visit_Delete(const Delete& node) { exprs(node.targets); }
+  void visit_Assign(const Assign& node) {
+    exprs(node.targets);
+    expr(node.value);
+  }
+  void visit_AugAssign(const AugAssign& node) {
+    expr(node.target);
+    if (auto* name = dyn_cast<Name>(node.target.get())) current->used.insert(name->id);
+    expr(node.value);
+  }
+  void visit_AnnAssign(const AnnAssign& node) {
+    expr(node.target);
+    expr(node.value);
+  }
+  void visit_For(const For& node) {
+    expr(node.target);
+    expr(node.iter);
+    body(node.body);
+    body(node.orelse);
+  }
+  void visit_While(const While& node) {
+    expr(node.test);
+    body(node.body);
+    body(node.orelse);
+  }
+  void visit_If(const If& node) {
+    expr(node.test);
+    body(node.body);
+    body(node.orelse);
+  }
+  void visit_With(const With& node) {
+    for (const auto& item : node.items) {
+      expr(item->context_expr);
+      expr(item->optional_vars);
+    }
+    body(node.body);
+  }
+  void visit_Raise(const Raise& node) {
+    expr(node.exc);
+    expr(node.cause);
+  }
+  void visit_Try(const Try& node) {
+    body(node.body);
+    for (const auto& h : node.handlers) {
+      expr(h->type);
+      if (h->name) current->bound.insert(*h->name);
+      body(h->body);
+    }
+    body(node.orelse);
+    body(node.finalbody);
+  }
+  void visit_Assert(const Assert& node) {
+    expr(node.test);
+    expr(node.msg);
+  }
+  void visit_Import(const Import& node) {
+    for (const auto& a : node.names) {
+      current->bound.insert(a->asname ? *a->asname : a->name.substr(0, a->name.find('.')));
+    }
+  }
+  void visit_ImportFrom(const ImportFrom& node) {
+    for (const auto& a : node.names) current->bound.insert(a->asname ? *a->asname : a->name);
+  }
+  void visit_Global(const Global& node) {
+    for (const auto& n : node.names) current->globals.insert(n);
+  }
+  void visit_Nonlocal(const Nonlocal& node) {
+    for (const auto& n : node.names) current->nonlocals.insert(n);
+  }
+  void visit_ExprStmt(const ExprStmt& node) { expr(node.value); }
+  void visit_Pass(const Pass&) {}
+  void visit_Break(const Break&) {}
+  void visit_Continue(const Continue&) {}
+
+  // ---- expressions ----
+  void visit_BoolOp(const BoolOp& node) { exprs(node.values); }
+  void visit_BinOp(const BinOp& node) {
+    expr(node.left);
+    expr(node.right);
+  }
+  void visit_UnaryOp(const UnaryOp& node) { expr(node.operand); }
+  void visit_Lambda(const Lambda& node) {
+    function_scope(node, "<lambda>", *node.args, node.is_generator, nullptr, node.body.get());
+  }
+  void visit_IfExp(const IfExp& node) {
+    expr(node.test);
+    expr(node.body);
+    expr(node.orelse);
+  }
+  void visit_Dict(const Dict& node) {
+    exprs(node.keys);
+    exprs(node.values);
+  }
+  void visit_Set(const Set& node) { exprs(node.elts); }
+  void visit_ListComp(const ListComp& node) { comprehension(node, "<listcomp>", node.generators, {node.elt.get()}); }
+  void visit_SetComp(const SetComp& node) { comprehension(node, "<setcomp>", node.generators, {node.elt.get()}); }
+  void visit_DictComp(const DictComp& node) {
+    comprehension(node, "<dictcomp>", node.generators, {node.key.get(), node.value.get()});
+  }
+  void visit_GeneratorExp(const GeneratorExp& node) {
+    comprehension(node, "<genexpr>", node.generators, {node.elt.get()});
+  }
+  void visit_Yield(const Yield& node) { expr(node.value); }
+  void visit_YieldFrom(const YieldFrom& node) { expr(node.value); }
+  void visit_Compare(const Compare& node) {
+    expr(node.left);
+    exprs(node.comparators);
+  }
+  void visit_Call(const Call& node) {
+    expr(node.func);
+    exprs(node.args);
+    for (const auto& k : node.keywords) expr(k->value);
+  }
+  void visit_FormattedValue(const FormattedValue& node) {
+    expr(node.value);
+    expr(node.format_spec);
+  }
+  void visit_JoinedStr(const JoinedStr& node) { exprs(node.values); }
+  void visit_Constant(const Constant&) {}
+  void visit_Attribute(const Attribute& node) { expr(node.value); }
+  void visit_Subscript(const Subscript& node) {
+    expr(node.value);
+    expr(node.slice);
+  }
+  void visit_Starred(const Starred& node) { expr(node.value); }
+  void visit_Name(const Name& node) {
+    if (node.ctx == ExprContext::Load) current->used.insert(node.id);
+    else current->bound.insert(node.id);
+  }
+  void visit_List(const List& node) { exprs(node.elts); }
+  void visit_Tuple(const Tuple& node) { exprs(node.elts); }
+  void visit_Slice(const Slice& node) {
+    expr(node.lower);
+    expr(node.upper);
+    expr(node.step);
+  }
+
+ private:
+  std::unordered_map<const Node*, std::unique_ptr<CodeInfo>>& codes_;
+};
+
+bool is_local(const RawScope& s, const std::string& name) {
+  return s.kind == CodeInfo::Kind::Function && s.bound.count(name) && !s.globals.count(name) &&
+         !s.nonlocals.count(name);
+}
+
+// A free name: the nearest enclosing function scope that binds it, counted in function scopes.
+NameResolution resolve_free(const RawScope& from, const std::string& name) {
+  uint16_t depth = 0;
+  for (const RawScope* s = from.parent; s; s = s->parent) {
+    if (s->kind != CodeInfo::Kind::Function) {
+      if (s->kind == CodeInfo::Kind::Module) break;
+      continue;  // class bodies are not visible from nested functions
+    }
+    ++depth;
+    if (s->globals.count(name)) break;
+    if (is_local(*s, name)) {
+      auto it = s->info->names.find(name);
+      return {NameKind::Free, depth, it->second.slot};
+    }
+  }
+  return {NameKind::Global, 0, 0};
+}
+
+// `from` counts its own frame when it is a function: depth 1 is its closure.
+void resolve(RawScope& s) {
+  CodeInfo& info = *s.info;
+  if (s.kind == CodeInfo::Kind::Function) {
+    auto add_slot = [&](const std::string& name) {
+      if (info.names.count(name)) return;
+      info.names[name] = {NameKind::Local, 0, static_cast<uint32_t>(info.slot_names.size())};
+      info.slot_names.push_back(name);
+    };
+    for (const auto& p : s.params) add_slot(p);
+    for (const auto& n : s.bound)
+      if (is_local(s, n)) add_slot(n);
+  }
+  // Children resolve against this scope's slots, so slots come first.
+  std::set<std::string> all = s.used;
+  all.insert(s.bound.begin(), s.bound.end());
+  all.insert(s.nonlocals.begin(), s.nonlocals.end());
+  for (const auto& n : all) {
+    if (info.names.count(n)) continue;
+    if (s.kind == CodeInfo::Kind::Module || s.globals.count(n)) {
+      info.names[n] = {NameKind::Global, 0, 0};
+    } else if (s.kind == CodeInfo::Kind::Class && s.bound.count(n) && !s.nonlocals.count(n)) {
+      info.names[n] = {NameKind::ClassBody, 0, 0};
+    } else {
+      NameResolution r = resolve_free(s, n);
+      // From a function, depth counts closures from its own scope; a class body runs in its
+      // enclosing function's scope, one level less.
+      if (r.kind == NameKind::Free && s.kind == CodeInfo::Kind::Class) r.depth -= 1;
+      info.names[n] = r;
+    }
+  }
+  for (auto& child : s.children) resolve(*child);
+}
+
+}  // namespace
+
+ScopeAnalysis::ScopeAnalysis(const Module& module) {
+  module_ = std::make_unique<CodeInfo>();
+  module_->kind = CodeInfo::Kind::Module;
+  module_->name = "<module>";
+  Collector collector(codes_);
+  RawScope root;
+  root.kind = CodeInfo::Kind::Module;
+  root.info = module_.get();
+  root.parent = nullptr;
+  collector.current = &root;
+  collector.body(module.body);
+  resolve(root);
+}
+
+}  // namespace kiln::python
