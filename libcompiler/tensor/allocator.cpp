@@ -1,32 +1,15 @@
 #include "libcompiler/tensor/allocator.h"
 
 #include <array>
-#include <cstdlib>
 #include <mutex>
 #include <string>
 
+#include "libcompiler/tensor/caching_allocator.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::tensor {
 
 namespace {
-
-// 64-byte alignment: a cache line and an AVX-512 register, as c10's CPU allocator.
-constexpr size_t kCpuAlignment = 64;
-
-class CpuAllocator final : public Allocator {
- public:
-  void* allocate(size_t nbytes, const Device&) override {
-    if (nbytes == 0) return nullptr;
-    const size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
-    void* data = std::aligned_alloc(kCpuAlignment, rounded);
-    if (!data)
-      throw_runtime_error("[enforce fail at alloc_cpu.cpp] . DefaultCPUAllocator: not enough memory: you tried to allocate " +
-                          std::to_string(nbytes) + " bytes.");
-    return data;
-  }
-  void deallocate(void* data, const Device&) override { std::free(data); }
-};
 
 class MetaAllocator final : public Allocator {
  public:
@@ -36,9 +19,8 @@ class MetaAllocator final : public Allocator {
 
 struct Registry {
   Registry() {
-    static CpuAllocator cpu;
     static MetaAllocator meta;
-    allocators[static_cast<int>(DeviceType::CPU)] = &cpu;
+    allocators[static_cast<int>(DeviceType::CPU)] = &cpu_caching_allocator();
     allocators[static_cast<int>(DeviceType::Meta)] = &meta;
   }
   std::mutex mutex;

@@ -1,8 +1,9 @@
 // Eager elementwise throughput against this machine's memory bandwidth: contiguous float32
 // add, mul and relu on 16M elements through the op table (dispatch, allocation, kernel), and the
 // in-place add_/mul_, compared in bytes moved per second with memcpy measured in the same run
-// (into fresh memory, as an op's result is, and into mapped memory). Prints the ratios; the
-// target is >= 0.5 (tests/bench/RESULTS.md).
+// (into fresh memory from malloc, and into mapped memory: the machine's raw bandwidth). Results of
+// out-of-place ops come from the CPU caching allocator, which recycles the previous result's
+// block. Prints the ratios; the target is >= 0.5 of mapped memcpy (tests/bench/RESULTS.md).
 //
 //   eager_elementwise [elements] [repetitions]
 #include <algorithm>
@@ -51,8 +52,8 @@ int main(int argc, char** argv) {
   const int64_t bytes = n * 4;
   const std::vector<char> src(static_cast<size_t>(bytes) * 2, 1);
 
-  // Output bytes are written into fresh, uninitialised memory by both sides: a new tensor per op
-  // call, a new destination per memcpy, so first-touch page-fault costs are alike.
+  // memcpy into fresh, uninitialised memory from malloc: what an op result costs without a cache
+  // (first-touch page faults on every call).
   const double copy_two = best_seconds(repetitions, [&] {
     const std::unique_ptr<char[]> out(new char[static_cast<size_t>(bytes) * 2]);
     parallel_memcpy(out.get(), src.data(), bytes * 2);
