@@ -1,7 +1,214 @@
 #include "libcompiler/python/torch/torch_module.h"
 
-namespace kiln::python {
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/embedded_sources.h"
+#include "libcompiler/python/torch/tensor_methods.h"
+#include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/tensor/cpu_generator.h"
+#include "libcompiler/tensor/distributions.h"
+#include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/nn_init.h"
+#include "libcompiler/tensor/random_ops.h"
+#include "libdiag/log/log_environment.h"
+#include "libdiag/log/log_settings.h"
 
-void install_torch(Interpreter&) {}
+namespace kiln::python {
+namespace {
+
+// Sizes given as f(2, 3), f((2, 3)), f([2, 3]) or f(torch.Size(...)).
+tensor::Shape sizes_of(Interpreter& ip, const std::vector<Ref>& args, size_t from, size_t to) {
+  tensor::Shape shape;
+  if (to - from == 1 && args[from]->kind != ObjectKind::Int) {
+    for (const auto& v : to_vector(ip, args[from])) shape.push_back(to_index(ip, v));
+    return shape;
+  }
+  for (size_t i = from; i < to; ++i) shape.push_back(to_index(ip, args[i]));
+  return shape;
+}
+
+Ref take(CallArgs& c, const char* name) {
+  for (auto it = c.kwargs.begin(); it != c.kwargs.end(); ++it)
+    if (it->first == name) {
+      Ref v = it->second;
+      c.kwargs.erase(it);
+      return v;
+    }
+  return nullptr;
+}
+
+// The keywords every factory accepts: dtype, device (cpu), requires_grad, layout, generator.
+struct FactoryOptions {
+  std::optional<tensor::DType> dtype;
+  bool requires_grad = false;
+};
+FactoryOptions factory_options(Interpreter& ip, CallArgs& c, const char* function) {
+  FactoryOptions options;
+  if (Ref d = take(c, "dtype"); d && !is_none(d)) options.dtype = to_dtype(d);
+  if (Ref d = take(c, "device"); d && !is_none(d) && to_device(d).type != tensor::DeviceType::CPU)
+    raise_error(ExcType::RuntimeError, "kiln runs tensors on the CPU only; cannot create on " + to_device(d).str());
+  if (Ref r = take(c, "requires_grad")) options.requires_grad = truthy(ip, r);
+  take(c, "layout");
+  take(c, "pin_memory");
+  if (Ref g = take(c, "generator"); g && !is_none(g))
+    raise_error(ExcType::NotImplementedError, std::string(function) + "(generator=...) is not supported by kiln");
+  if (!c.kwargs.empty())
+    raise_error(ExcType::TypeError, std::string(function) + "() got an unexpected keyword argument '" + c.kwargs[0].first + "'");
+  return options;
+}
+
+Ref finish(tensor::Tensor t, const FactoryOptions& options) {
+  if (options.requires_grad) t.set_requires_grad(true);
+  return wrap_tensor(t);
+}
+
+// torch.tensor(data): nested lists of numbers; the dtype is inferred as PyTorch infers it.
+void flatten_data(Interpreter& ip, const Ref& data, size_t depth, tensor::Shape& shape, std::vector<double>& values,
+                  std::vector<int64_t>& ints, int& kind) {
+  if (data->kind == ObjectKind::List || data->kind == ObjectKind::Tuple) {
+    auto items = to_vector(ip, data);
+    if (shape.size() <= depth) shape.push_back(static_cast<int64_t>(items.size()));
+    else if (shape[depth] != static_cast<int64_t>(items.size()))
+      raise_error(ExcType::ValueError, "expected sequence of length " + std::to_string(shape[depth]) + " at dim " +
+                                           std::to_string(depth) + " (got " + std::to_string(items.size()) + ")");
+    for (const auto& item : items) flatten_data(ip, item, depth + 1, shape, values, ints, kind);
+    return;
+  }
+  if (is_tensor(data) && static_cast<TensorObject&>(*data).value.dim() == 0) {
+    flatten_data(ip, from_scalar(tensor::item(static_cast<TensorObject&>(*data).value)), depth, shape, values, ints, kind);
+    return;
+  }
+  switch (data->kind) {
+    case ObjectKind::Bool: kind = std::max(kind, 0); break;
+    case ObjectKind::Int: kind = std::max(kind, 1); break;
+    case ObjectKind::Float: kind = 2; break;
+    default: raise_error(ExcType::TypeError, "Could not infer dtype of " + type_name(data));
+  }
+  values.push_back(to_double(ip, data));
+  ints.push_back(data->kind == ObjectKind::Float ? 0 : to_index(ip, data));
+}
+
+Ref make_tensor(Interpreter& ip, CallArgs& c) {
+  FactoryOptions options = factory_options(ip, c, "tensor");
+  if (c.args.size() != 1) raise_error(ExcType::TypeError, "tensor() takes 1 positional argument");
+  tensor::Shape shape;
+  std::vector<double> values;
+  std::vector<int64_t> ints;
+  int kind = -1;
+  flatten_data(ip, c.args[0], 0, shape, values, ints, kind);
+  tensor::DType inferred = kind == 2 || kind < 0 ? tensor::DType::Float32 : kind == 1 ? tensor::DType::Int64 : tensor::DType::Bool;
+  tensor::DType dtype = options.dtype.value_or(inferred);
+  tensor::Tensor t = kind == 1 && !tensor::is_floating_point(dtype) ? tensor::tensor_from_values(ints, shape, dtype)
+                                                                    : tensor::tensor_from_values(values, shape, dtype);
+  return finish(t, options);
+}
+
+void def(ModuleObject& m, const std::string& name, NativeFn fn) {
+  m.globals->set(name, native_function(name, torch_guard(std::move(fn))));
+}
+
+void init_torch_native(Interpreter& interp, ModuleObject& m) {
+  (void)interp;
+  try {
+    log::init_logs(log::LogEnvironment::from_process());
+  } catch (const log::LogSettingsError& error) {
+    raise_error(ExcType::ValueError, error.what());
+  }
+  const TorchTypes& types = torch_types();
+  static const bool installed = [] {
+    install_tensor_methods();
+    torch_types().parameter->constructor = torch_guard([](Interpreter& ip, CallArgs& c) {
+      auto a = bind_native("Parameter", c, {{"data", false}, {"requires_grad", false}});
+      tensor::Tensor data = a[0] && !is_none(a[0]) ? to_tensor(a[0], "data") : tensor::Tensor::empty({0});
+      // A parameter is a new leaf over the same storage (Tensor._make_subclass).
+      tensor::Tensor leaf = ops::detach(data);
+      leaf.set_requires_grad(!a[1] || truthy(ip, a[1]));
+      return make_parameter(leaf);
+    });
+    return true;
+  }();
+  (void)installed;
+  auto& g = *m.globals;
+  g.set("Tensor", builtin_type_ref(types.tensor));
+  g.set("Parameter", builtin_type_ref(types.parameter));
+  g.set("Size", builtin_type_ref(types.size));
+  g.set("dtype", builtin_type_ref(types.dtype));
+  g.set("device", builtin_type_ref(types.device));
+  for (const char* name : {"float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long",
+                           "int32", "int", "int16", "short", "int8", "uint8", "bool"})
+    if (auto dtype = tensor::dtype_from_name(name)) g.set(name, make_dtype(*dtype));
+
+  def(m, "tensor", make_tensor);
+  auto random_factory = [&](const char* name, tensor::Tensor (*fn)(const tensor::Shape&, tensor::DType, tensor::CpuGenerator&)) {
+    def(m, name, [name, fn](Interpreter& ip, CallArgs& c) {
+      FactoryOptions options = factory_options(ip, c, name);
+      tensor::Shape shape = sizes_of(ip, c.args, 0, c.args.size());
+      return finish(fn(shape, options.dtype.value_or(tensor::DType::Float32), tensor::default_cpu_generator()), options);
+    });
+  };
+  random_factory("randn", tensor::randn);
+  random_factory("rand", tensor::rand);
+  def(m, "randint", [](Interpreter& ip, CallArgs& c) {
+    FactoryOptions options = factory_options(ip, c, "randint");
+    if (c.args.size() < 2) raise_error(ExcType::TypeError, "randint() missing required arguments (high, size)");
+    bool has_low = c.args.size() >= 3;
+    int64_t low = has_low ? to_index(ip, c.args[0]) : 0;
+    int64_t high = to_index(ip, c.args[has_low ? 1 : 0]);
+    tensor::Shape shape = sizes_of(ip, c.args, has_low ? 2 : 1, c.args.size());
+    return finish(tensor::randint(low, high, shape, options.dtype.value_or(tensor::DType::Int64)), options);
+  });
+  def(m, "randperm", [](Interpreter& ip, CallArgs& c) {
+    FactoryOptions options = factory_options(ip, c, "randperm");
+    auto a = bind_native("randperm", c, {{"n"}});
+    return finish(tensor::randperm(to_index(ip, a[0]), options.dtype.value_or(tensor::DType::Int64)), options);
+  });
+  def(m, "manual_seed", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("manual_seed", c, {{"seed"}});
+    tensor::manual_seed(static_cast<uint64_t>(to_index(ip, a[0])));
+    return none();
+  });
+  def(m, "initial_seed", [](Interpreter&, CallArgs&) {
+    return py_int(static_cast<int64_t>(tensor::default_cpu_generator().initial_seed()));
+  });
+  def(m, "is_grad_enabled", [](Interpreter&, CallArgs&) { return py_bool(ops::GradMode::is_enabled()); });
+  def(m, "_set_grad_enabled", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_set_grad_enabled", c, {{"mode"}});
+    ops::GradMode::set_enabled(truthy(ip, a[0]));
+    return none();
+  });
+  def(m, "_reset_linear_parameters", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("_reset_linear_parameters", c, {{"weight"}, {"bias"}});
+    tensor::reset_linear_parameters(to_tensor(a[0], "weight"), is_none(a[1]) ? tensor::Tensor() : to_tensor(a[1], "bias"));
+    return none();
+  });
+  def(m, "is_tensor", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("is_tensor", c, {{"obj"}});
+    return py_bool(is_tensor(a[0]));
+  });
+  def(m, "numel", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("numel", c, {{"input"}});
+    return py_int(to_tensor(a[0], "input").numel());
+  });
+  def(m, "typename", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("typename", c, {{"obj"}});
+    if (is_tensor(a[0])) return py_str("torch." + std::string(tensor::scalar_type_name(to_tensor(a[0], "obj").dtype())) + "Tensor");
+    return py_str(a[0]->type->qualified_name());
+  });
+  // torch.<op>: every op of the table by name.
+  m.fallback = [](Interpreter&, const std::string& name) -> Ref {
+    if (ops::overloads_of(name).empty()) return nullptr;
+    return native_function(name, torch_guard([name](Interpreter& ip, CallArgs& c) { return call_op(ip, name, c.args, c.kwargs); }));
+  };
+}
+
+}  // namespace
+
+void install_torch(Interpreter& interp) {
+  interp.register_native_module("torch", init_torch_native);
+  for (const EmbeddedSource& source : embedded_torch_sources())
+    interp.register_source_module(source.module, source.text, source.path);
+}
 
 }  // namespace kiln::python

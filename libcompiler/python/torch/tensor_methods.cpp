@@ -1,0 +1,354 @@
+// The methods, properties and operators of torch.Tensor. Whatever is not defined here is looked
+// up in the op table by name (Tensor.__getattr__), so every op the table gains is a method too.
+#include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/autograd/engine.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/op_table.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/format_spec.h"
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_methods.h"
+#include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/tensor_printer.h"
+
+namespace kiln::python {
+namespace {
+
+const tensor::Tensor& self_of(const CallArgs& c) { return static_cast<TensorObject&>(*c.args.at(0)).value; }
+
+void method(const std::string& name, NativeFn fn) { add_method(torch_types().tensor, name, torch_guard(std::move(fn))); }
+
+// self.<op>(args...): the op called with self first.
+NativeFn op_method(std::string op) {
+  return [op = std::move(op)](Interpreter& ip, CallArgs& c) { return call_op(ip, op, c.args, c.kwargs); };
+}
+
+Ref tolist(const tensor::Tensor& t) {
+  if (t.dim() == 0) return from_scalar(tensor::item(t));
+  std::vector<Ref> items;
+  for (int64_t i = 0; i < t.size(0); ++i) items.push_back(tolist(ops::select(t, 0, i)));
+  return py_list(std::move(items));
+}
+
+// Basic indexing: ints, slices, None, Ellipsis and 1-D integer index tensors, dim by dim.
+tensor::Tensor index_tensor(Interpreter& ip, tensor::Tensor t, const Ref& key) {
+  std::vector<Ref> keys = key->kind == ObjectKind::Tuple ? as<TupleObject>(key).items : std::vector<Ref>{key};
+  int64_t consumed = 0;
+  for (const auto& k : keys)
+    if (!is_none(k) && k.get() != ellipsis().get()) ++consumed;
+  int64_t dim = 0;
+  for (const auto& k : keys) {
+    if (k.get() == ellipsis().get()) {
+      dim += t.dim() - dim - (consumed - 0);
+      consumed = 0;
+      continue;
+    }
+    if (is_none(k)) {
+      t = ops::unsqueeze(t, dim++);
+      continue;
+    }
+    --consumed;
+    if (k->kind == ObjectKind::Int || k->kind == ObjectKind::Bool) {
+      if (dim >= t.dim())
+        raise_error(ExcType::IndexError, "too many indices for tensor of dimension " + std::to_string(t.dim()));
+      int64_t i = to_index(ip, k);
+      int64_t n = t.size(dim);
+      if (i < -n || i >= n)
+        raise_error(ExcType::IndexError, "index " + std::to_string(i) + " is out of bounds for dimension " +
+                                             std::to_string(dim) + " with size " + std::to_string(n));
+      t = ops::select(t, dim, i);
+    } else if (k->kind == ObjectKind::Slice) {
+      const auto& s = as<SliceObject>(k);
+      int64_t step = is_none(s.step) ? 1 : to_index(ip, s.step);
+      if (step <= 0) raise_error(ExcType::ValueError, "step must be greater than zero");
+      std::optional<int64_t> start, stop;
+      if (!is_none(s.lower)) start = to_index(ip, s.lower);
+      if (!is_none(s.upper)) stop = to_index(ip, s.upper);
+      t = ops::slice(t, dim++, start, stop, step);
+    } else if (is_tensor(k) && static_cast<TensorObject&>(*k).value.dim() == 1 &&
+               tensor::is_integral(static_cast<TensorObject&>(*k).value.dtype(), false)) {
+      t = ops::index_select(t, dim++, static_cast<TensorObject&>(*k).value);
+    } else {
+      raise_error(ExcType::NotImplementedError,
+                  "kiln does not support indexing a tensor with " + type_name(k) + " (boolean masks, advanced indexing)");
+    }
+  }
+  return t;
+}
+
+Ref binary(Interpreter& ip, const char* op, const Ref& a, const Ref& b) { return call_op(ip, op, {a, b}, {}); }
+
+void operator_method(const char* dunder, const char* op, bool reflected) {
+  std::string name = op;
+  method(dunder, [name, reflected](Interpreter& ip, CallArgs& c) -> Ref {
+    const Ref& other = c.args.at(1);
+    if (!is_tensor(other) && other->kind != ObjectKind::Int && other->kind != ObjectKind::Float &&
+        other->kind != ObjectKind::Bool)
+      return not_implemented();
+    return reflected ? binary(ip, name.c_str(), other, c.args[0]) : binary(ip, name.c_str(), c.args[0], other);
+  });
+}
+
+// a op= b: the in-place op when the table has it, else the out-of-place result.
+void inplace_method(const char* dunder, const char* inplace_op, const char* op) {
+  std::string in = inplace_op, out = op;
+  method(dunder, [in, out](Interpreter& ip, CallArgs& c) -> Ref {
+    if (!ops::overloads_of(in).empty()) return binary(ip, in.c_str(), c.args.at(0), c.args.at(1));
+    return binary(ip, out.c_str(), c.args.at(0), c.args.at(1));
+  });
+}
+
+Ref to_dtype_method(tensor::DType dtype) {
+  return native_function("to", torch_guard([dtype](Interpreter&, CallArgs& c) {
+    return wrap_tensor(ops::to_dtype(self_of(c), dtype));
+  }));
+}
+
+}  // namespace
+
+NativeFn torch_guard(NativeFn fn) {
+  return [fn = std::move(fn)](Interpreter& ip, CallArgs& c) -> Ref {
+    try {
+      return fn(ip, c);
+    } catch (const tensor::TorchError& error) {
+      static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError};
+      raise_error(kinds[static_cast<int>(error.kind())], error.what());
+    }
+  };
+}
+
+void install_tensor_methods() {
+  TypeObject* type = torch_types().tensor;
+  add_getter(type, "shape", [](Interpreter&, const Ref& t) { return make_size(static_cast<TensorObject&>(*t).value.sizes()); });
+  add_getter(type, "dtype", [](Interpreter&, const Ref& t) { return make_dtype(static_cast<TensorObject&>(*t).value.dtype()); });
+  add_getter(type, "device", [](Interpreter&, const Ref& t) { return make_device(static_cast<TensorObject&>(*t).value.device()); });
+  add_getter(type, "ndim", [](Interpreter&, const Ref& t) { return py_int(static_cast<TensorObject&>(*t).value.dim()); });
+  add_getter(type, "is_leaf", [](Interpreter&, const Ref& t) { return py_bool(ops::is_leaf(static_cast<TensorObject&>(*t).value)); });
+  add_getter(type, "is_cuda", [](Interpreter&, const Ref&) { return py_false(); });
+  add_getter(type, "T", [](Interpreter&, const Ref& t) {
+    const auto& v = static_cast<TensorObject&>(*t).value;
+    std::vector<int64_t> dims;
+    for (int64_t d = v.dim() - 1; d >= 0; --d) dims.push_back(d);
+    return wrap_tensor(ops::permute(v, dims));
+  });
+  auto property = [&](const char* name, std::function<Ref(const tensor::Tensor&)> get,
+                      std::function<void(Interpreter&, const tensor::Tensor&, const Ref&)> set) {
+    auto getter = native_function(name, torch_guard([get](Interpreter&, CallArgs& c) { return get(self_of(c)); }));
+    auto setter = native_function(name, torch_guard([set](Interpreter& ip, CallArgs& c) {
+      set(ip, self_of(c), c.args.at(1));
+      return none();
+    }));
+    type->attrs[name] = std::make_shared<PropertyObject>(getter, setter);
+  };
+  property("requires_grad", [](const tensor::Tensor& t) { return py_bool(t.requires_grad()); },
+           [](Interpreter& ip, const tensor::Tensor& t, const Ref& v) { tensor::Tensor(t).set_requires_grad(truthy(ip, v)); });
+  property("grad", [](const tensor::Tensor& t) { return wrap_tensor(ops::grad(t)); },
+           [](Interpreter&, const tensor::Tensor& t, const Ref& v) {
+             ops::set_grad(t, is_none(v) ? tensor::Tensor() : to_tensor(v, "assigned grad"));
+           });
+  property("data", [](const tensor::Tensor& t) { return wrap_tensor(ops::detach(t)); },
+           [](Interpreter&, const tensor::Tensor& t, const Ref& v) {
+             ops::NoGradGuard no_grad;
+             ops::copy_(t, to_tensor(v, "data"));
+           });
+
+  method("__repr__", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    if (c.args[0]->type == torch_types().parameter)
+      return py_str("Parameter containing:\n" + tensor::tensor_repr(t, ""));
+    return py_str(tensor::tensor_repr(t, ops::grad_fn_name(t)));
+  });
+  method("__format__", [](Interpreter& ip, CallArgs& c) {
+    const auto& t = self_of(c);
+    const std::string& spec = to_str(c.args.at(1), "format_spec");
+    if (t.dim() == 0) return py_str(format_value(ip, from_scalar(tensor::item(t)), spec));
+    return py_str(format_value(ip, py_str(str(ip, c.args[0])), spec));
+  });
+  method("__hash__", [](Interpreter&, CallArgs& c) { return py_int(static_cast<int64_t>(reinterpret_cast<uintptr_t>(c.args.at(0).get()))); });
+  method("__len__", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    if (t.dim() == 0) raise_error(ExcType::TypeError, "len() of a 0-d tensor");
+    return py_int(t.size(0));
+  });
+  method("__iter__", [](Interpreter& ip, CallArgs& c) {
+    const auto& t = self_of(c);
+    if (t.dim() == 0) raise_error(ExcType::TypeError, "iteration over a 0-d tensor");
+    std::vector<Ref> rows;
+    for (int64_t i = 0; i < t.size(0); ++i) rows.push_back(wrap_tensor(ops::select(t, 0, i)));
+    return iter(ip, py_list(std::move(rows)));
+  });
+  method("__getitem__", [](Interpreter& ip, CallArgs& c) { return wrap_tensor(index_tensor(ip, self_of(c), c.args.at(1))); });
+  method("__setitem__", [](Interpreter& ip, CallArgs& c) {
+    tensor::Tensor view = index_tensor(ip, self_of(c), c.args.at(1));
+    const Ref& value = c.args.at(2);
+    if (is_tensor(value)) ops::copy_(view, static_cast<TensorObject&>(*value).value);
+    else ops::fill_(view, to_ivalue(ip, value).to_scalar());
+    return none();
+  });
+  method("__bool__", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    if (t.numel() != 1)
+      raise_error(ExcType::RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
+    return py_bool(tensor::item(t).to<bool>());
+  });
+  method("__float__", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    if (t.numel() != 1) raise_error(ExcType::TypeError, "only one element tensors can be converted to Python scalars");
+    return py_float(tensor::item(t).to<double>());
+  });
+  method("__int__", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    if (t.numel() != 1) raise_error(ExcType::TypeError, "only one element tensors can be converted to Python scalars");
+    return py_int(tensor::item(t).to<int64_t>());
+  });
+  method("__index__", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    if (t.numel() != 1 || !tensor::is_integral(t.dtype(), true))
+      raise_error(ExcType::TypeError, "only integer tensors of a single element can be converted to an index");
+    return py_int(tensor::item(t).to<int64_t>());
+  });
+  method("__deepcopy__", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    tensor::Tensor copy = ops::clone(ops::detach(t));
+    copy.set_requires_grad(t.requires_grad());
+    return c.args[0]->type == torch_types().parameter ? make_parameter(copy) : wrap_tensor(copy);
+  });
+
+  operator_method("__add__", "add", false);
+  operator_method("__radd__", "add", false);
+  operator_method("__sub__", "sub", false);
+  operator_method("__rsub__", "rsub", false);
+  operator_method("__mul__", "mul", false);
+  operator_method("__rmul__", "mul", false);
+  operator_method("__truediv__", "div", false);
+  operator_method("__floordiv__", "floor_divide", false);
+  operator_method("__mod__", "remainder", false);
+  operator_method("__pow__", "pow", false);
+  operator_method("__rpow__", "pow", true);
+  operator_method("__matmul__", "matmul", false);
+  operator_method("__rmatmul__", "matmul", true);
+  operator_method("__lt__", "lt", false);
+  operator_method("__le__", "le", false);
+  operator_method("__gt__", "gt", false);
+  operator_method("__ge__", "ge", false);
+  operator_method("__and__", "logical_and", false);
+  operator_method("__or__", "logical_or", false);
+  operator_method("__xor__", "logical_xor", false);
+  method("__eq__", [](Interpreter& ip, CallArgs& c) -> Ref {
+    if (is_none(c.args.at(1))) return py_false();
+    return binary(ip, "eq", c.args[0], c.args[1]);
+  });
+  method("__ne__", [](Interpreter& ip, CallArgs& c) -> Ref {
+    if (is_none(c.args.at(1))) return py_true();
+    return binary(ip, "ne", c.args[0], c.args[1]);
+  });
+  // other / self is self.reciprocal() * other in PyTorch.
+  method("__rtruediv__", [](Interpreter& ip, CallArgs& c) {
+    Ref reciprocal = call_op(ip, "pow", {c.args.at(0), py_int(-1)}, {});
+    return binary(ip, "mul", reciprocal, c.args.at(1));
+  });
+  inplace_method("__iadd__", "add_", "add");
+  inplace_method("__isub__", "sub_", "sub");
+  inplace_method("__imul__", "mul_", "mul");
+  inplace_method("__itruediv__", "div_", "div");
+  method("__neg__", op_method("neg"));
+  method("__abs__", op_method("abs"));
+  method("__invert__", op_method("logical_not"));
+  method("__pos__", [](Interpreter&, CallArgs& c) { return c.args.at(0); });
+
+  method("size", [](Interpreter& ip, CallArgs& c) -> Ref {
+    auto a = bind_native("size", c, {{"self"}, {"dim", false}});
+    const auto& t = static_cast<TensorObject&>(*a[0]).value;
+    if (!a[1] || is_none(a[1])) return make_size(t.sizes());
+    return py_int(t.size(to_index(ip, a[1])));
+  });
+  method("dim", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).dim()); });
+  method("numel", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).numel()); });
+  method("item", [](Interpreter&, CallArgs& c) { return from_scalar(tensor::item(self_of(c))); });
+  method("tolist", [](Interpreter&, CallArgs& c) { return tolist(self_of(c)); });
+  method("is_floating_point", [](Interpreter&, CallArgs& c) { return py_bool(tensor::is_floating_point(self_of(c).dtype())); });
+  method("backward", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("backward", c, {{"self"}, {"gradient", false}, {"retain_graph", false}, {"create_graph", false}, {"inputs", false}});
+    const auto& t = static_cast<TensorObject&>(*a[0]).value;
+    std::vector<tensor::Tensor> grads{a[1] && !is_none(a[1]) ? to_tensor(a[1], "gradient") : tensor::Tensor()};
+    bool create = a[3] && truthy(ip, a[3]);
+    bool retain = a[2] && !is_none(a[2]) ? truthy(ip, a[2]) : create;
+    ops::backward({t}, grads, retain, create);
+    return none();
+  });
+  method("requires_grad_", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("requires_grad_", c, {{"self"}, {"requires_grad", false}});
+    static_cast<TensorObject&>(*a[0]).value.set_requires_grad(!a[1] || truthy(ip, a[1]));
+    return a[0];
+  });
+  method("retain_grad", [](Interpreter&, CallArgs& c) {
+    ops::retain_grad(self_of(c));
+    return none();
+  });
+  method("to", [](Interpreter& ip, CallArgs& c) {
+    const auto& t = self_of(c);
+    std::optional<tensor::DType> dtype;
+    auto consider = [&](const Ref& v) {
+      if (is_none(v)) return;
+      if (v->type == torch_types().dtype) dtype = to_dtype(v);
+      else if (is_tensor(v)) dtype = static_cast<TensorObject&>(*v).value.dtype();
+      else if (v->kind == ObjectKind::Str || v->type == torch_types().device) {
+        if (to_device(v).type != t.device().type)
+          raise_error(ExcType::RuntimeError, "kiln runs tensors on the CPU only; cannot move to " + to_device(v).str());
+      } else if (v->kind != ObjectKind::Bool) {
+        raise_error(ExcType::TypeError, "to() received an invalid combination of arguments - got " + type_name(v));
+      }
+    };
+    for (size_t i = 1; i < c.args.size(); ++i) consider(c.args[i]);
+    for (const auto& [k, v] : c.kwargs)
+      if (k == "dtype" || k == "device") consider(v);
+    (void)ip;
+    return dtype ? wrap_tensor(ops::to_dtype(t, *dtype)) : c.args[0];
+  });
+  method("cpu", [](Interpreter&, CallArgs& c) { return c.args.at(0); });
+  method("type_as", [](Interpreter&, CallArgs& c) {
+    return wrap_tensor(ops::to_dtype(self_of(c), to_tensor(c.args.at(1), "other").dtype()));
+  });
+  type->attrs["float"] = to_dtype_method(tensor::DType::Float32);
+  type->attrs["double"] = to_dtype_method(tensor::DType::Float64);
+  type->attrs["half"] = to_dtype_method(tensor::DType::Float16);
+  type->attrs["bfloat16"] = to_dtype_method(tensor::DType::BFloat16);
+  type->attrs["long"] = to_dtype_method(tensor::DType::Int64);
+  type->attrs["int"] = to_dtype_method(tensor::DType::Int32);
+  type->attrs["bool"] = to_dtype_method(tensor::DType::Bool);
+  method("flatten", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("flatten", c, {{"self"}, {"start_dim", false}, {"end_dim", false}});
+    const auto& t = static_cast<TensorObject&>(*a[0]).value;
+    int64_t n = std::max<int64_t>(t.dim(), 1);
+    int64_t start = a[1] ? to_index(ip, a[1]) : 0, end = a[2] ? to_index(ip, a[2]) : -1;
+    if (start < 0) start += n;
+    if (end < 0) end += n;
+    std::vector<int64_t> shape;
+    int64_t merged = 1;
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      if (d < start || d > end) shape.push_back(t.size(d));
+      else {
+        merged *= t.size(d);
+        if (d == end) shape.push_back(merged);
+      }
+    }
+    return wrap_tensor(ops::reshape(t, shape));
+  });
+  // Anything else named like an op of the table is that op with self first.
+  method("__getattr__", [](Interpreter&, CallArgs& c) -> Ref {
+    const std::string& name = to_str(c.args.at(1), "attribute name");
+    if (ops::overloads_of(name).empty())
+      raise_error(ExcType::AttributeError, "'" + type_name(c.args[0]) + "' object has no attribute '" + name + "'");
+    Ref self = c.args[0];
+    return native_function(name, torch_guard([self, name](Interpreter& ip, CallArgs& inner) {
+      std::vector<Ref> args{self};
+      args.insert(args.end(), inner.args.begin(), inner.args.end());
+      return call_op(ip, name, std::move(args), inner.kwargs);
+    }));
+  });
+}
+
+}  // namespace kiln::python

@@ -1,0 +1,12 @@
+#pragma once
+// Installs the methods of torch.Tensor (tensor_methods.cpp).
+#include "libcompiler/python/interp/object.h"
+
+namespace kiln::python {
+
+void install_tensor_methods();
+// Wraps a native torch function so that tensor errors (TorchError) become the Python exception
+// PyTorch raises (RuntimeError, IndexError, ValueError, TypeError) with PyTorch's message.
+NativeFn torch_guard(NativeFn fn);
+
+}  // namespace kiln::python

@@ -1,0 +1,261 @@
+#include "libcompiler/python/torch/tensor_object.h"
+
+#include <unordered_map>
+
+#include "libcompiler/ops/argument_binding.h"
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/tensor/tensor_printer.h"
+
+namespace kiln::python {
+namespace {
+
+// TensorImpl -> its Python object, held weakly.
+std::unordered_map<const tensor::TensorImpl*, std::weak_ptr<Object>>& live_wrappers() {
+  static std::unordered_map<const tensor::TensorImpl*, std::weak_ptr<Object>> wrappers;
+  return wrappers;
+}
+
+struct DTypeObject : NativeObject {
+  DTypeObject(tensor::DType d) : NativeObject(torch_types().dtype), dtype(d) {}
+  tensor::DType dtype;
+};
+struct DeviceObject : NativeObject {
+  DeviceObject(tensor::Device d) : NativeObject(torch_types().device), device(d) {}
+  tensor::Device device;
+};
+struct SizeObject : NativeObject {
+  SizeObject(tensor::Shape s) : NativeObject(torch_types().size), sizes(std::move(s)) {}
+  tensor::Shape sizes;
+};
+
+std::vector<Ref> size_items(const Ref& size) {
+  std::vector<Ref> items;
+  for (int64_t s : static_cast<SizeObject&>(*size).sizes) items.push_back(py_int(s));
+  return items;
+}
+
+TorchTypes make_types() {
+  TorchTypes t{};
+  t.tensor = make_builtin_type("Tensor", {}, "torch");
+  t.parameter = make_builtin_type("Parameter", {t.tensor}, "torch.nn.parameter");
+  t.size = make_builtin_type("Size", {}, "torch");
+  t.dtype = make_builtin_type("dtype", {}, "torch");
+  t.device = make_builtin_type("device", {}, "torch");
+  add_method(t.size, "__repr__", [](Interpreter&, CallArgs& c) {
+    return py_str(tensor::size_repr(static_cast<SizeObject&>(*c.args.at(0)).sizes));
+  });
+  add_method(t.size, "__len__", [](Interpreter&, CallArgs& c) {
+    return py_int(static_cast<int64_t>(static_cast<SizeObject&>(*c.args.at(0)).sizes.size()));
+  });
+  add_method(t.size, "__iter__", [](Interpreter& ip, CallArgs& c) { return iter(ip, py_tuple(size_items(c.args.at(0)))); });
+  add_method(t.size, "__getitem__", [](Interpreter& ip, CallArgs& c) -> Ref {
+    Ref item = getitem(ip, py_tuple(size_items(c.args.at(0))), c.args.at(1));
+    if (item->kind == ObjectKind::Tuple) {
+      tensor::Shape s;
+      for (const auto& v : as<TupleObject>(item).items) s.push_back(as<IntObject>(v).value);
+      return make_size(s);
+    }
+    return item;
+  });
+  add_method(t.size, "__eq__", [](Interpreter& ip, CallArgs& c) -> Ref {
+    const Ref& other = c.args.at(1);
+    Ref mine = py_tuple(size_items(c.args[0]));
+    if (other->type == torch_types().size) return py_bool(equals(ip, mine, py_tuple(size_items(other))));
+    if (other->kind == ObjectKind::Tuple) return py_bool(equals(ip, mine, other));
+    return not_implemented();
+  });
+  add_method(t.size, "__hash__", [](Interpreter& ip, CallArgs& c) {
+    return py_int(static_cast<int64_t>(hash_value(ip, py_tuple(size_items(c.args.at(0))))));
+  });
+  add_method(t.size, "numel", [](Interpreter&, CallArgs& c) {
+    return py_int(tensor::numel_of(static_cast<SizeObject&>(*c.args.at(0)).sizes));
+  });
+  add_method(t.dtype, "__repr__", [](Interpreter&, CallArgs& c) {
+    return py_str(tensor::torch_name(static_cast<DTypeObject&>(*c.args.at(0)).dtype));
+  });
+  add_getter(t.dtype, "is_floating_point", [](Interpreter&, const Ref& d) {
+    return py_bool(tensor::is_floating_point(static_cast<DTypeObject&>(*d).dtype));
+  });
+  add_getter(t.dtype, "itemsize", [](Interpreter&, const Ref& d) {
+    return py_int(static_cast<int64_t>(tensor::itemsize(static_cast<DTypeObject&>(*d).dtype)));
+  });
+  t.device->constructor = [](Interpreter&, CallArgs& c) -> Ref {
+    auto a = bind_native("device", c, {{"type"}, {"index", false}});
+    if (a[0]->type == torch_types().device) return a[0];
+    std::string text = to_str(a[0], "device()");
+    if (a[1] && !is_none(a[1])) text += ":" + std::to_string(as<IntObject>(a[1]).value);
+    return make_device(tensor::Device::parse(text));
+  };
+  add_method(t.device, "__repr__", [](Interpreter&, CallArgs& c) {
+    const auto& d = static_cast<DeviceObject&>(*c.args.at(0)).device;
+    std::string out = "device(type='" + std::string(tensor::device_type_name(d.type)) + "'";
+    if (d.index >= 0) out += ", index=" + std::to_string(d.index);
+    return py_str(out + ")");
+  });
+  add_method(t.device, "__str__", [](Interpreter&, CallArgs& c) {
+    return py_str(static_cast<DeviceObject&>(*c.args.at(0)).device.str());
+  });
+  add_method(t.device, "__eq__", [](Interpreter&, CallArgs& c) -> Ref {
+    if (c.args.at(1)->type != torch_types().device) return not_implemented();
+    return py_bool(static_cast<DeviceObject&>(*c.args[0]).device == static_cast<DeviceObject&>(*c.args[1]).device);
+  });
+  add_getter(t.device, "type", [](Interpreter&, const Ref& d) {
+    return py_str(std::string(tensor::device_type_name(static_cast<DeviceObject&>(*d).device.type)));
+  });
+  return t;
+}
+
+}  // namespace
+
+TensorObject::~TensorObject() {
+  if (value.defined()) {
+    auto& wrappers = live_wrappers();
+    auto it = wrappers.find(value.impl());
+    if (it != wrappers.end() && it->second.expired()) wrappers.erase(it);
+  }
+}
+
+const TorchTypes& torch_types() {
+  static const TorchTypes types = make_types();
+  return types;
+}
+
+Ref wrap_tensor(const tensor::Tensor& t) {
+  if (!t.defined()) return none();
+  auto& wrappers = live_wrappers();
+  auto& slot = wrappers[t.impl()];
+  if (Ref existing = slot.lock()) return existing;
+  Ref object = std::make_shared<TensorObject>(torch_types().tensor, t);
+  slot = object;
+  return object;
+}
+
+Ref make_parameter(const tensor::Tensor& t) {
+  Ref object = std::make_shared<TensorObject>(torch_types().parameter, t);
+  live_wrappers()[t.impl()] = object;
+  return object;
+}
+
+bool is_tensor(const Ref& value) { return value->type->is_subtype_of(torch_types().tensor); }
+
+const tensor::Tensor& to_tensor(const Ref& value, const char* what) {
+  if (!is_tensor(value)) raise_error(ExcType::TypeError, std::string(what) + " must be Tensor, not " + type_name(value));
+  return static_cast<TensorObject&>(*value).value;
+}
+
+Ref make_size(const tensor::Shape& sizes) { return std::make_shared<SizeObject>(sizes); }
+Ref make_dtype(tensor::DType dtype) {
+  static std::vector<Ref> cache(tensor::kNumDTypes);
+  Ref& slot = cache[static_cast<size_t>(dtype)];
+  if (!slot) slot = std::make_shared<DTypeObject>(dtype);
+  return slot;
+}
+Ref make_device(const tensor::Device& device) { return std::make_shared<DeviceObject>(device); }
+
+tensor::DType to_dtype(const Ref& value) {
+  if (value->type != torch_types().dtype) raise_error(ExcType::TypeError, "expected a torch.dtype, not " + type_name(value));
+  return static_cast<DTypeObject&>(*value).dtype;
+}
+
+tensor::Device to_device(const Ref& value) {
+  if (value->type == torch_types().device) return static_cast<DeviceObject&>(*value).device;
+  return tensor::Device::parse(to_str(value, "device"));
+}
+
+ops::IValue to_ivalue(Interpreter& interp, const Ref& value) {
+  switch (value->kind) {
+    case ObjectKind::None: return ops::IValue();
+    case ObjectKind::Bool: return ops::IValue(as<BoolObject>(value).value);
+    case ObjectKind::Int: return ops::IValue(as<IntObject>(value).value);
+    case ObjectKind::Float: return ops::IValue(as<FloatObject>(value).value);
+    case ObjectKind::Str: return ops::IValue(as<StrObject>(value).value);
+    case ObjectKind::List:
+    case ObjectKind::Tuple: {
+      auto items = to_vector(interp, value);
+      bool tensors = !items.empty(), ints = true, bools = !items.empty(), numbers = true;
+      for (const auto& item : items) {
+        tensors &= is_tensor(item);
+        ints &= item->kind == ObjectKind::Int;
+        bools &= item->kind == ObjectKind::Bool;
+        numbers &= item->kind == ObjectKind::Int || item->kind == ObjectKind::Float || item->kind == ObjectKind::Bool;
+      }
+      if (tensors) {
+        std::vector<tensor::Tensor> list;
+        for (const auto& item : items) list.push_back(static_cast<TensorObject&>(*item).value);
+        return ops::IValue(std::move(list));
+      }
+      if (ints) {
+        std::vector<int64_t> list;
+        for (const auto& item : items) list.push_back(as<IntObject>(item).value);
+        return ops::IValue(std::move(list));
+      }
+      if (bools) {
+        std::vector<bool> list;
+        for (const auto& item : items) list.push_back(as<BoolObject>(item).value);
+        return ops::IValue(std::move(list));
+      }
+      if (numbers) {
+        std::vector<double> list;
+        for (const auto& item : items) list.push_back(to_double(interp, item));
+        return ops::IValue(std::move(list));
+      }
+      raise_error(ExcType::TypeError, "a " + type_name(value) + " of " + type_name(items.front()) +
+                                          " cannot be passed to a torch operator");
+    }
+    default: break;
+  }
+  if (is_tensor(value)) return ops::IValue(static_cast<TensorObject&>(*value).value);
+  if (value->type == torch_types().dtype) return ops::IValue(static_cast<DTypeObject&>(*value).dtype);
+  if (value->type == torch_types().device) return ops::IValue(static_cast<DeviceObject&>(*value).device);
+  if (value->type == torch_types().size) return ops::IValue(static_cast<SizeObject&>(*value).sizes);
+  raise_error(ExcType::TypeError, "a " + type_name(value) + " cannot be passed to a torch operator");
+}
+
+Ref from_scalar(const tensor::Scalar& value) {
+  switch (value.kind()) {
+    case tensor::Scalar::Kind::Bool: return py_bool(value.to<bool>());
+    case tensor::Scalar::Kind::Int: return py_int(value.to<int64_t>());
+    case tensor::Scalar::Kind::Float: return py_float(value.to<double>());
+  }
+  std::abort();
+}
+
+Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
+            const std::vector<std::pair<std::string, Ref>>& kwargs) {
+  auto overloads = ops::overloads_of(name);
+  if (overloads.empty()) raise_error(ExcType::AttributeError, "module 'torch' has no attribute '" + name + "'");
+  // f(2, 3) for an op whose first (or first after self) parameter is int[]: pack, as PyTorch's
+  // binding of `*size` does.
+  const auto& params = overloads.front()->schema.arguments;
+  size_t list_at = !params.empty() && params[0].type.base == ops::SchemaType::Base::Tensor && !params[0].type.is_list ? 1 : 0;
+  if (list_at < params.size() && params[list_at].type.is_list &&
+      (params[list_at].type.base == ops::SchemaType::Base::Int || params[list_at].type.base == ops::SchemaType::Base::SymInt) &&
+      args.size() > list_at) {
+    bool all_ints = true;
+    for (size_t i = list_at; i < args.size(); ++i) all_ints &= args[i]->kind == ObjectKind::Int;
+    if (all_ints) {
+      std::vector<Ref> packed(args.begin() + static_cast<long>(list_at), args.end());
+      args.resize(list_at);
+      args.push_back(py_tuple(std::move(packed)));
+    }
+  }
+  std::vector<ops::IValue> positional;
+  for (const auto& a : args) positional.push_back(to_ivalue(interp, a));
+  std::vector<ops::KeywordArgument> keywords;
+  for (const auto& [k, v] : kwargs) {
+    if (k == "device" && v->kind == ObjectKind::Str) keywords.push_back({k, ops::IValue(to_device(v))});
+    else keywords.push_back({k, to_ivalue(interp, v)});
+  }
+  auto [op, bound] = ops::resolve_overload(name, positional, keywords);
+  std::vector<tensor::Tensor> results = ops::call(*op, bound);
+  const auto& returns = op->schema.returns;
+  if (returns.size() == 1 && !returns[0].type.is_list) return wrap_tensor(results.at(0));
+  std::vector<Ref> items;
+  for (const auto& r : results) items.push_back(wrap_tensor(r));
+  return py_tuple(std::move(items));
+}
+
+}  // namespace kiln::python

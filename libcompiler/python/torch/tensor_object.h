@@ -1,0 +1,48 @@
+#pragma once
+// The Python face of the tensor runtime: Tensor (and nn.Parameter) objects, torch.Size,
+// torch.dtype and torch.device, and the conversions between Python values and the op table's
+// IValues. Functions here may throw tensor::TorchError; natives wrap them with torch_guard.
+#include "libcompiler/ops/ivalue.h"
+#include "libcompiler/python/interp/object.h"
+#include "libcompiler/tensor/tensor.h"
+
+namespace kiln::python {
+
+struct TensorObject : NativeObject {
+  TensorObject(TypeObject* type, tensor::Tensor t) : NativeObject(type), value(std::move(t)) {}
+  ~TensorObject() override;
+  tensor::Tensor value;
+};
+
+struct TorchTypes {
+  TypeObject* tensor;
+  TypeObject* parameter;
+  TypeObject* size;
+  TypeObject* dtype;
+  TypeObject* device;
+};
+const TorchTypes& torch_types();
+
+// The one Python object of a tensor (as in PyTorch, the same TensorImpl is always the same
+// object, so `is` and dict keys behave); undefined tensors are None.
+Ref wrap_tensor(const tensor::Tensor& t);
+Ref make_parameter(const tensor::Tensor& t);
+bool is_tensor(const Ref& value);
+// TypeError naming `what` unless value is a Tensor.
+const tensor::Tensor& to_tensor(const Ref& value, const char* what);
+
+Ref make_size(const tensor::Shape& sizes);
+Ref make_dtype(tensor::DType dtype);
+Ref make_device(const tensor::Device& device);
+tensor::DType to_dtype(const Ref& value);
+tensor::Device to_device(const Ref& value);  // a torch.device or a string
+
+ops::IValue to_ivalue(Interpreter& interp, const Ref& value);
+Ref from_scalar(const tensor::Scalar& value);
+
+// Calls the op table by name with Python arguments (overload resolution as PyTorch's Python
+// binding does it); one result is returned bare, several as a tuple.
+Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
+            const std::vector<std::pair<std::string, Ref>>& kwargs);
+
+}  // namespace kiln::python
