@@ -53,6 +53,13 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     return model
 
 
+# torch.cond runs the branch the predicate picks (what it computes, eagerly).
+def cond(pred, true_fn, false_fn, operands=()):
+    if pred:
+        return true_fn(*operands)
+    return false_fn(*operands)
+
+
 import torch.nn
 import torch.optim
 import torch.compiler

@@ -405,6 +405,28 @@ class ModuleList(Module):
             self.append(module)
         return self
 
+    def __repr__(self):
+        # Runs of identical children print once, as "(0-1): 2 x Linear(...)".
+        list_of_reprs = [repr(item) for item in self]
+        if len(list_of_reprs) == 0:
+            return self._get_name() + "()"
+        start_end_indices = [[0, 0]]
+        repeated_blocks = [list_of_reprs[0]]
+        for i, r in enumerate(list_of_reprs[1:], 1):
+            if r == repeated_blocks[-1]:
+                start_end_indices[-1][1] += 1
+                continue
+            start_end_indices.append([i, i])
+            repeated_blocks.append(r)
+        lines = []
+        for (start_id, end_id), b in zip(start_end_indices, repeated_blocks):
+            local_repr = f"({start_id}): {b}"
+            if start_id != end_id:
+                n = end_id - start_id + 1
+                local_repr = f"({start_id}-{end_id}): {n} x {b}"
+            lines.append(_addindent(local_repr, 2))
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
 
 class _Loss(Module):
     def __init__(self, reduction="mean"):

@@ -1,0 +1,19 @@
+# Autograd from scripts: backward, grad, no_grad, requires_grad_.
+import torch
+
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+b = (a * a).sum()
+b.backward()
+print(b, a.grad, a.is_leaf, b.requires_grad)
+c = torch.ones(2, 2).requires_grad_()
+d = (c * 3).mean()
+print(d)
+d.backward()
+print(c.grad)
+with torch.no_grad():
+    e = c * 2
+print(e.requires_grad, torch.is_grad_enabled())
+w = torch.tensor(2.0, requires_grad=True)
+loss = (w * 3 - 1) ** 2
+loss.backward()
+print(loss.item(), w.grad)

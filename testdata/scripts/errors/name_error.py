@@ -1,0 +1,5 @@
+def f():
+    return undefined_name + 1
+
+
+f()

@@ -1,0 +1,5 @@
+def ratio(a, b):
+    return a / b
+
+
+print(ratio(1, 0))

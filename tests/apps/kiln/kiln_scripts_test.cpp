@@ -1,0 +1,152 @@
+// End-to-end tests of the kiln binary: the feature scripts of testdata/scripts print what CPython
+// + PyTorch print (committed .out files, and the real thing when .reference/ exists), bad scripts
+// fail with CPython's traceback, and the real PyTorch programs print PyTorch's numbers.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kiln_config.h"
+#include "tests/support/shared_data.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunResult {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs `program args` in `dir`, capturing stdout and stderr.
+RunResult run(const std::string& program, const std::string& args, const fs::path& dir) {
+  fs::path err_file = kiln::test::scratchDir("kiln_run") / "stderr.txt";
+  std::string command = "cd '" + dir.string() + "' && '" + program + "' " + args + " 2>'" + err_file.string() + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  int status = pclose(pipe);
+  return {WEXITSTATUS(status), out, read_file(err_file)};
+}
+
+std::string kiln_binary() { return std::string(KILN_BINARY_DIR) + "/bin/kiln"; }
+fs::path reference_python() { return fs::path(KILN_SOURCE_DIR) / ".reference" / "bin" / "python"; }
+
+std::vector<fs::path> scripts_in(const fs::path& dir) {
+  std::vector<fs::path> scripts;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".py") scripts.push_back(entry.path());
+  std::sort(scripts.begin(), scripts.end());
+  return scripts;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(KilnScripts, PrintWhatPyTorchPrinted) {
+  auto scripts = scripts_in(kiln::test::testdataPath("scripts"));
+  ASSERT_GE(scripts.size(), 8u);
+  for (const auto& script : scripts) {
+    SCOPED_TRACE(script.filename().string());
+    RunResult result = run(kiln_binary(), script.filename().string(), script.parent_path());
+    EXPECT_EQ(result.status, 0) << result.err;
+    EXPECT_EQ(result.out, read_file(fs::path(script).replace_extension(".out")));
+  }
+}
+
+TEST(KilnScripts, AgreeWithRealPyTorch) {
+  if (!fs::exists(reference_python()))
+    GTEST_SKIP() << ".reference/bin/python is absent: the scripts are compared with committed outputs only";
+  for (const auto& script : scripts_in(kiln::test::testdataPath("scripts"))) {
+    SCOPED_TRACE(script.filename().string());
+    RunResult kiln = run(kiln_binary(), script.filename().string(), script.parent_path());
+    RunResult python = run(reference_python().string(), script.filename().string(), script.parent_path());
+    EXPECT_EQ(kiln.out, python.out);
+  }
+}
+
+// Each bad script fails with exit status 1 and the traceback in its .err file ({dir} stands
+// for the folder, since CPython names the script by its absolute path).
+TEST(KilnScripts, BadScriptsReportMessageAndLocation) {
+  fs::path dir = kiln::test::testdataPath("scripts/errors");
+  auto scripts = scripts_in(dir);
+  ASSERT_GE(scripts.size(), 8u);
+  for (const auto& script : scripts) {
+    SCOPED_TRACE(script.filename().string());
+    RunResult result = run(kiln_binary(), script.filename().string(), dir);
+    EXPECT_EQ(result.status, 1);
+    std::string err = result.err;
+    std::string prefix = fs::canonical(dir).string() + "/";
+    for (size_t pos; (pos = err.find(prefix)) != std::string::npos;) err.replace(pos, prefix.size(), "{dir}/");
+    EXPECT_EQ(err, read_file(fs::path(script).replace_extension(".err")));
+  }
+}
+
+TEST(KilnRealPrograms, TrainMlpLossesMatchPyTorch) {
+  KILN_REQUIRE_SHARED();
+  fs::path program = kiln::test::realPath("pytorch-2.11/programs/train_mlp.py");
+  RunResult result = run(kiln_binary(), "'" + program.string() + "'", program.parent_path());
+  ASSERT_EQ(result.status, 0) << result.err;
+  auto expected = nlohmann::json::parse(read_file(kiln::test::realPath("pytorch-2.11/expected/train_mlp.json")));
+  auto lines = lines_of(result.out);
+  ASSERT_EQ(lines.size(), expected["stdout"].size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    double want = std::stod(expected["stdout"][i].get<std::string>());
+    EXPECT_NEAR(std::stod(lines[i]), want, 1e-5 * std::fabs(want)) << "step " << i;
+  }
+}
+
+// Programs whose printed lines need only eager features print exactly what PyTorch printed.
+TEST(KilnRealPrograms, EagerProgramsPrintPyTorchsLines) {
+  KILN_REQUIRE_SHARED();
+  for (const char* name : {"layernorm_debug", "cond_model", "lr_sched", "recompile_shape", "item_break"}) {
+    SCOPED_TRACE(name);
+    fs::path program = kiln::test::realPath(std::string("pytorch-2.11/programs/") + name + ".py");
+    RunResult result = run(kiln_binary(), "'" + program.string() + "'", program.parent_path());
+    EXPECT_EQ(result.status, 0) << result.err;
+    auto expected = nlohmann::json::parse(read_file(kiln::test::realPath(std::string("pytorch-2.11/expected/") + name + ".json")));
+    EXPECT_EQ(lines_of(result.out), expected["stdout"].get<std::vector<std::string>>());
+  }
+}
+
+TEST(KilnCli, VersionHelpCommandAndArgv) {
+  fs::path here = kiln::test::scratchDir("kiln_cli");
+  RunResult version = run(kiln_binary(), "--version", here);
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out, std::string("kiln ") + KILN_VERSION + "\n");
+  RunResult help = run(kiln_binary(), "--help", here);
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("kiln -c CODE"), std::string::npos);
+  RunResult code = run(kiln_binary(), "-c 'import sys; print(sys.argv)' a --b", here);
+  EXPECT_EQ(code.status, 0);
+  EXPECT_EQ(code.out, "['-c', 'a', '--b']\n");
+  std::ofstream(here / "args.py") << "import sys\nprint(sys.argv[1:])\nsys.exit(3)\n";
+  RunResult script = run(kiln_binary(), "args.py x --flag", here);
+  EXPECT_EQ(script.status, 3);
+  EXPECT_EQ(script.out, "['x', '--flag']\n");
+  RunResult missing = run(kiln_binary(), "no_such_script.py", here);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("can't open file"), std::string::npos);
+}
+
+}  // namespace
