@@ -1,8 +1,7 @@
 #pragma once
 // An FX-style graph: an ordered list of nodes with unique names, the last of which is normally
 // the output node. It owns its nodes; Node pointers stay valid until the node is erased.
-// Running a graph (an interpreter over nodes() that calls eager kernels) is not here yet: it
-// needs libcompiler/ops, and belongs beside the passes as its own file when that exists.
+// graph_interpreter.h runs one with eager kernels (a library of its own: it needs libcompiler/ops).
 #include <map>
 #include <memory>
 #include <optional>

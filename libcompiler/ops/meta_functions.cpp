@@ -342,6 +342,11 @@ std::vector<TensorMeta> meta_var_std(const Arguments& args) {
   return {reduced_meta(self, mask, args.bool_value(3), self.dtype())};
 }
 
+std::vector<TensorMeta> meta_var_mean(const Arguments& args) {
+  const TensorMeta reduced = meta_var_std(args).at(0);
+  return {reduced, reduced};
+}
+
 std::vector<TensorMeta> meta_softmax(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   tensor::wrap_dim(args.int_value(1), self.dim());

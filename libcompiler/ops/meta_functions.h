@@ -37,6 +37,7 @@ std::vector<TensorMeta> meta_full_max_min(const Arguments& args);
 std::vector<TensorMeta> meta_max_min_dim(const Arguments& args);
 std::vector<TensorMeta> meta_argmax(const Arguments& args);
 std::vector<TensorMeta> meta_var_std(const Arguments& args);
+std::vector<TensorMeta> meta_var_mean(const Arguments& args);
 std::vector<TensorMeta> meta_softmax(const Arguments& args);
 std::vector<TensorMeta> meta_softmax_backward(const Arguments& args);
 

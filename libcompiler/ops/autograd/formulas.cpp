@@ -339,6 +339,16 @@ std::vector<Tensor> backward_var(const BackwardContext& ctx, const std::vector<T
   return {mul(mul(g, centered), 2.0 / divisor)};
 }
 
+std::vector<Tensor> backward_var_mean(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  Tensor grad;
+  if (grads[0].defined()) grad = backward_var(ctx, {grads[0]})[0];
+  if (grads[1].defined()) {
+    const Tensor from_mean = backward_mean(ctx, {grads[1]})[0];
+    grad = grad.defined() ? add(grad, from_mean) : from_mean;
+  }
+  return {grad};
+}
+
 std::vector<Tensor> backward_std(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   // d std = d var / (2 std).
   const std::vector<bool> mask = reduced_dims(ctx);

@@ -47,6 +47,7 @@ std::vector<Tensor> backward_prod(const BackwardContext& ctx, const std::vector<
 std::vector<Tensor> backward_amax_amin(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_max_min_dim(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_var(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_var_mean(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_std(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_softmax(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_log_softmax(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -72,6 +72,7 @@ std::vector<Tensor> kernel_min_dim(const Arguments& args);
 std::vector<Tensor> kernel_argmax(const Arguments& args);
 std::vector<Tensor> kernel_var(const Arguments& args);
 std::vector<Tensor> kernel_std(const Arguments& args);
+std::vector<Tensor> kernel_var_mean(const Arguments& args);
 
 // softmax.cpp
 std::vector<Tensor> kernel_softmax(const Arguments& args);

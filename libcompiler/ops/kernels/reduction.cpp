@@ -104,16 +104,19 @@ std::vector<Tensor> extremum_with_indices(const Arguments& args, bool is_max) {
   return outputs;
 }
 
-// Variance of every row with Bessel-style correction, computed in double in two passes.
-std::vector<Tensor> variance(const Arguments& args, bool take_sqrt) {
+// Variance of every row with Bessel-style correction, computed in double in two passes; the
+// row means too when with_mean (var_mean).
+std::vector<Tensor> variance(const Arguments& args, bool take_sqrt, bool with_mean) {
   const Tensor& self = args.tensor(0);
-  const Tensor out = allocate_outputs(meta_var_std(args))[0];
+  const std::vector<Tensor> outputs = allocate_outputs(with_mean ? meta_var_mean(args) : meta_var_std(args));
+  const Tensor& out = outputs[0];
   const double correction = args[2].is_none() ? 1.0 : args[2].to_double();
   const ReductionLayout layout = reduction_layout(self, dims_of(args, self));
   tensor::visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* in = layout.data.data_ptr<T>();
     T* o = out.data_ptr<T>();
+    T* mean_out = with_mean ? outputs[1].data_ptr<T>() : nullptr;
     for_each_row(layout, [&](int64_t i) {
       const T* row = in + i * layout.inner;
       double mean = 0;
@@ -127,9 +130,10 @@ std::vector<Tensor> variance(const Arguments& args, bool take_sqrt) {
       const double divisor = std::max(0.0, static_cast<double>(layout.inner) - correction);
       const double result = squares / divisor;
       o[i] = static_cast<T>(take_sqrt ? std::sqrt(result) : result);
+      if (mean_out) mean_out[i] = static_cast<T>(mean);
     });
   });
-  return {out};
+  return outputs;
 }
 
 }  // namespace
@@ -153,7 +157,8 @@ std::vector<Tensor> kernel_argmax(const Arguments& args) {
   return {out};
 }
 
-std::vector<Tensor> kernel_var(const Arguments& args) { return variance(args, false); }
-std::vector<Tensor> kernel_std(const Arguments& args) { return variance(args, true); }
+std::vector<Tensor> kernel_var(const Arguments& args) { return variance(args, false, false); }
+std::vector<Tensor> kernel_std(const Arguments& args) { return variance(args, true, false); }
+std::vector<Tensor> kernel_var_mean(const Arguments& args) { return variance(args, false, true); }
 
 }  // namespace kiln::ops

@@ -100,6 +100,7 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["max.dim"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::max_dim, {x[0], 1}); }); };
   s["min.dim"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::min_dim, {x[0], 0, true}); }); };
   s["var.correction"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::var_correction, {x[0], std::vector<int64_t>{1}, 0}); }); };
+  s["var_mean.correction"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::var_mean_correction, {x[0], std::vector<int64_t>{1}, 0, true}); }); };
   s["std.correction"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::std_correction, {x[0], IValue(), IValue(), true}); }); };
   s["_softmax"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::_softmax, {x[0], 0, false}); }); };
   s["_log_softmax"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::_log_softmax, {x[0], -1, false}); }); };

@@ -1,0 +1,384 @@
+#include "libcompiler/ir/graph_interpreter.h"
+
+#include <functional>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+
+#include "libcompiler/ops/argument_binding.h"
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::ir {
+
+using ops::IValue;
+using ops::Tensor;
+using tensor::DType;
+
+std::string opNameForTarget(const std::string& target) {
+  static const std::unordered_map<std::string, std::string> table = {
+#define KILN_INTERPRETER_TARGET(Target, OpName) {Target, OpName},
+#include "libcompiler/ir/interpreter_targets.def"
+  };
+  const auto it = table.find(target);
+  return it == table.end() ? std::string() : it->second;
+}
+
+namespace {
+
+constexpr std::string_view kAtenPrefix = "torch.ops.aten.";
+constexpr std::string_view kConvertElementType = "torch.ops.prims.convert_element_type.default";
+
+[[noreturn]] void unsupported(const Node& node, const std::string& what) {
+  throw std::invalid_argument("graph interpreter: node '" + node.name() + "' (" + std::string(opcodeName(node.op())) +
+                              " " + node.target() + "): " + what);
+}
+
+DType tensorDtype(Dtype dtype) {
+  const auto converted = tensor::dtype_from_name(dtypeTorchName(dtype));
+  if (!converted) throw std::invalid_argument("graph interpreter: no tensor dtype " + std::string(dtypeTorchName(dtype)));
+  return *converted;
+}
+
+// A floating tensor as the float64 reference wants it; anything else unchanged.
+IValue upcast(const IValue& value) {
+  if (value.is_tensor() && tensor::is_floating_point(value.to_tensor().dtype()) &&
+      value.to_tensor().dtype() != DType::Float64)
+    return IValue(ops::to_copy(value.to_tensor(), DType::Float64));
+  return value;
+}
+
+// A list argument as the op table takes lists: all tensors, all ints, all bools or all floats.
+IValue listValue(const std::vector<IValue>& items) {
+  auto all = [&](auto predicate) {
+    for (const IValue& v : items)
+      if (!predicate(v)) return false;
+    return true;
+  };
+  if (all([](const IValue& v) { return v.is_tensor(); })) {
+    IValue::TensorList tensors;
+    for (const IValue& v : items) tensors.push_back(v.to_tensor());
+    return IValue(std::move(tensors));
+  }
+  if (all([](const IValue& v) { return v.is_int(); })) {
+    IValue::IntList ints;
+    for (const IValue& v : items) ints.push_back(v.to_int());
+    return IValue(std::move(ints));
+  }
+  if (all([](const IValue& v) { return v.is_bool(); })) {
+    IValue::BoolList bools;
+    for (const IValue& v : items) bools.push_back(v.to_bool());
+    return IValue(std::move(bools));
+  }
+  if (all([](const IValue& v) { return v.is_number(); })) {
+    IValue::DoubleList doubles;
+    for (const IValue& v : items) doubles.push_back(v.to_double());
+    return IValue(std::move(doubles));
+  }
+  throw std::invalid_argument("graph interpreter: a list mixing kinds of values");
+}
+
+// Python number arithmetic for operator.* on SymInt/float values (sizes computed in the graph).
+std::optional<IValue> numberOperator(const std::string& target, const std::vector<IValue>& args) {
+  for (const IValue& a : args)
+    if (!a.is_number()) return std::nullopt;
+  const bool ints = args.size() >= 1 && args[0].is_int() && (args.size() < 2 || args[1].is_int());
+  if (target == "operator.neg" && args.size() == 1)
+    return ints ? IValue(-args[0].to_int()) : IValue(-args[0].to_double());
+  if (args.size() != 2) return std::nullopt;
+  const std::string_view name = std::string_view(target).substr(std::string_view("operator.").size());
+  if (ints) {
+    const int64_t a = args[0].to_int(), b = args[1].to_int();
+    if (name == "add") return IValue(a + b);
+    if (name == "sub") return IValue(a - b);
+    if (name == "mul") return IValue(a * b);
+    if (name == "floordiv" || name == "mod") {
+      if (b == 0) throw tensor::TorchError(tensor::PyErrorKind::ValueError, "integer division or modulo by zero");
+      const int64_t q = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+      return name == "floordiv" ? IValue(q) : IValue(a - q * b);
+    }
+  }
+  const double a = args[0].to_double(), b = args[1].to_double();
+  if (name == "add") return IValue(a + b);
+  if (name == "sub") return IValue(a - b);
+  if (name == "mul") return IValue(a * b);
+  if (name == "truediv") return IValue(a / b);
+  if (name == "eq") return IValue(a == b);
+  if (name == "ne") return IValue(a != b);
+  if (name == "lt") return IValue(a < b);
+  if (name == "le") return IValue(a <= b);
+  if (name == "gt") return IValue(a > b);
+  if (name == "ge") return IValue(a >= b);
+  return std::nullopt;
+}
+
+// container[index] for the values graphs subscript: a multi-output result, a size, or a tensor
+// with an int, a slice, None or a tuple of them (basic indexing through select, slice, unsqueeze).
+IValue getitem(const IValue& container, const Argument& index, const std::function<IValue(const Argument&)>& value) {
+  if (container.is_tensor_list() || container.is_int_list()) {
+    const int64_t size = static_cast<int64_t>(container.is_tensor_list() ? container.to_tensor_list().size()
+                                                                          : container.to_int_list().size());
+    int64_t i = value(index).to_int();
+    if (i < 0) i += size;
+    if (i < 0 || i >= size) tensor::throw_index_error("tuple index out of range");
+    if (container.is_tensor_list()) return IValue(container.to_tensor_list()[static_cast<size_t>(i)]);
+    return IValue(container.to_int_list()[static_cast<size_t>(i)]);
+  }
+  if (!container.is_tensor()) throw std::invalid_argument("graph interpreter: subscript of a non-container");
+  std::vector<const Argument*> parts;
+  if (const auto* seq = index.asSequence(); seq && seq->isTuple)
+    for (const Argument& item : seq->items) parts.push_back(&item);
+  else
+    parts.push_back(&index);
+  Tensor result = container.to_tensor();
+  int64_t dim = 0;
+  for (const Argument* part : parts) {
+    if (const auto* sl = std::get_if<ArgumentSlice>(&part->value)) {
+      auto bound = [&](const Argument& a) -> std::optional<int64_t> {
+        const IValue v = value(a);
+        return v.is_none() ? std::nullopt : std::optional<int64_t>(v.to_int());
+      };
+      result = ops::slice(result, dim, bound(sl->parts[0]), bound(sl->parts[1]), bound(sl->parts[2]).value_or(1));
+      ++dim;
+    } else if (std::holds_alternative<NoneValue>(part->value)) {
+      result = ops::unsqueeze(result, dim);
+      ++dim;
+    } else if (const IValue v = value(*part); v.is_int()) {
+      result = ops::select(result, dim, v.to_int());
+    } else {
+      throw std::invalid_argument("graph interpreter: tensor index " + index.repr());
+    }
+  }
+  return IValue(result);
+}
+
+// f(2, 3) for an op whose first parameter is int[] (torch.ones(2, 3)): packed, as Python binding
+// of *size does.
+void packSizeArguments(std::string_view name, std::vector<IValue>& args) {
+  const auto overloads = ops::overloads_of(name);
+  if (overloads.empty() || args.size() < 2) return;
+  const auto& params = overloads.front()->schema.arguments;
+  if (params.empty() || !params[0].type.is_list || params[0].type.base == ops::SchemaType::Base::Tensor) return;
+  for (const IValue& a : args)
+    if (!a.is_int()) return;
+  IValue::IntList sizes;
+  for (const IValue& a : args) sizes.push_back(a.to_int());
+  args = {IValue(std::move(sizes))};
+}
+
+// torch.nn.functional.cross_entropy(input, target, weight, size_average, ignore_index, reduce,
+// reduction, label_smoothing) as the op's (self, target, weight, reduction, ignore_index,
+// label_smoothing); the deprecated size_average/reduce must be None.
+void crossEntropyArguments(std::vector<IValue>& args, std::vector<ops::KeywordArgument>& kwargs) {
+  static const char* const names[] = {"input", "target", "weight", "size_average", "ignore_index", "reduce",
+                                      "reduction", "label_smoothing"};
+  std::map<std::string, IValue> named;
+  for (size_t i = 0; i < args.size() && i < std::size(names); ++i) named[names[i]] = args[i];
+  for (const auto& kw : kwargs) named[kw.name] = kw.value;
+  if (!named["size_average"].is_none() || !named["reduce"].is_none())
+    throw std::invalid_argument("graph interpreter: cross_entropy with the deprecated size_average/reduce");
+  const IValue reduction = named["reduction"];
+  const std::string mode = reduction.is_none() ? "mean" : reduction.to_string();
+  const int64_t reduction_enum = mode == "none" ? 0 : mode == "mean" ? 1 : mode == "sum" ? 2 : -1;
+  if (reduction_enum < 0) throw tensor::TorchError(tensor::PyErrorKind::ValueError, mode + " is not a valid value for reduction");
+  args = {named["input"], named["target"], named["weight"], IValue(reduction_enum)};
+  kwargs.clear();
+  if (!named["ignore_index"].is_none()) kwargs.push_back({"ignore_index", named["ignore_index"]});
+  if (!named["label_smoothing"].is_none()) kwargs.push_back({"label_smoothing", named["label_smoothing"]});
+}
+
+IValue singleResult(const ops::OpInfo& op, std::vector<Tensor> results) {
+  const auto& returns = op.schema.returns;
+  if (returns.size() == 1 && !returns[0].type.is_list) return IValue(results.at(0));
+  return IValue(std::move(results));
+}
+
+IValue callOp(const ops::OpInfo& op, const std::vector<IValue>& positional,
+              const std::vector<ops::KeywordArgument>& keywords) {
+  return singleResult(op, ops::call(op, ops::bind_arguments(op.schema, positional, keywords)));
+}
+
+IValue callByName(const std::string& name, const std::vector<IValue>& positional,
+                  const std::vector<ops::KeywordArgument>& keywords) {
+  auto [op, bound] = ops::resolve_overload(name, positional, keywords);
+  return singleResult(*op, ops::call(*op, bound));
+}
+
+// Tensor methods that are not ops of the table.
+std::optional<IValue> tensorMethod(const std::string& name, const std::vector<IValue>& args) {
+  const Tensor& self = args.at(0).to_tensor();
+  static const std::unordered_map<std::string, DType> conversions = {
+      {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16}, {"bfloat16", DType::BFloat16},
+      {"long", DType::Int64},    {"int", DType::Int32},      {"bool", DType::Bool}};
+  if (const auto it = conversions.find(name); it != conversions.end()) return IValue(ops::to_dtype(self, it->second));
+  if (name == "to" && args.size() == 2 && args[1].is_dtype()) return IValue(ops::to_dtype(self, args[1].to_dtype()));
+  if (name == "size") {
+    if (args.size() == 1) return IValue(IValue::IntList(self.sizes().begin(), self.sizes().end()));
+    return IValue(self.size(args[1].to_int()));
+  }
+  if (name == "dim") return IValue(self.dim());
+  if (name == "item") return IValue(tensor::item(self));
+  if (name == "numel") return IValue(self.numel());
+  return std::nullopt;
+}
+
+class Run {
+ public:
+  Run(const GraphModule& module, const InterpreterOptions& options, const std::map<std::string, Tensor>& attributes)
+      : module_(module), options_(options), attributes_(attributes) {}
+
+  std::vector<IValue> operator()(const std::vector<IValue>& inputs) {
+    size_t next_input = 0;
+    for (const Node* node : module_.graph.nodes()) {
+      switch (node->op()) {
+        case OpCode::Placeholder:
+          if (next_input >= inputs.size())
+            throw std::invalid_argument("graph interpreter: " + std::to_string(inputs.size()) +
+                                        " inputs for a graph with more placeholders");
+          values_[node] = options_.float64 ? upcast(inputs[next_input]) : inputs[next_input];
+          ++next_input;
+          break;
+        case OpCode::GetAttr: {
+          const auto it = attributes_.find(node->target());
+          if (it == attributes_.end()) unsupported(*node, "no tensor bound to this attribute");
+          values_[node] = options_.float64 ? upcast(IValue(it->second)) : IValue(it->second);
+          break;
+        }
+        case OpCode::CallFunction:
+          values_[node] = callFunction(*node);
+          // A factory (no tensor among its inputs) makes float32 by default: float64 in the
+          // reference, as if the default dtype were float64.
+          if (options_.float64 && !hasTensorInput(*node)) values_[node] = upcast(values_[node]);
+          break;
+        case OpCode::CallMethod: values_[node] = callMethod(*node); break;
+        case OpCode::CallModule: values_[node] = callModule(*node); break;
+        case OpCode::Output: return flatten(*node);
+      }
+      if (options_.onNodeValue) options_.onNodeValue(*node, values_.at(node));
+    }
+    throw std::invalid_argument("graph interpreter: the graph has no output node");
+  }
+
+ private:
+  IValue value(const Argument& argument) {
+    const auto& v = argument.value;
+    if (std::holds_alternative<NoneValue>(v)) return IValue();
+    if (const auto* b = std::get_if<bool>(&v)) return IValue(*b);
+    if (const auto* i = std::get_if<int64_t>(&v)) return IValue(*i);
+    if (const auto* d = std::get_if<double>(&v)) return IValue(*d);
+    if (const auto* s = std::get_if<std::string>(&v)) return IValue(*s);
+    if (const auto* n = std::get_if<Node*>(&v)) return values_.at(*n);
+    if (const auto* seq = std::get_if<ArgumentSequence>(&v)) {
+      std::vector<IValue> items;
+      for (const Argument& item : seq->items) items.push_back(value(item));
+      return items.empty() ? IValue(IValue::IntList{}) : listValue(items);
+    }
+    if (const auto* d = std::get_if<Dtype>(&v)) {
+      // cast_to_fp64 rewrites casts to floating types; factories with a floating dtype are
+      // treated alike, or the reference would round to float32 midway.
+      const DType dtype = tensorDtype(*d);
+      return IValue(options_.float64 && tensor::is_floating_point(dtype) ? DType::Float64 : dtype);
+    }
+    if (const auto* d = std::get_if<Device>(&v)) return IValue(tensor::Device::parse(d->str()));
+    // torch.strided, torch.contiguous_format: layout and memory-format arguments, which the
+    // op table takes by name.
+    if (const auto* g = std::get_if<GlobalName>(&v)) return IValue(g->qualifiedName);
+    if (const auto* e = std::get_if<SymExpr>(&v))
+      if (const auto constant = e->constant()) return IValue(*constant);
+    throw std::invalid_argument("graph interpreter: cannot evaluate argument " + argument.repr());
+  }
+
+  bool hasTensorInput(const Node& node) const {
+    for (const Node* input : node.inputNodes()) {
+      const IValue& v = values_.at(input);
+      if (v.is_tensor() || v.is_tensor_list()) return true;
+    }
+    return false;
+  }
+
+  std::vector<IValue> positional(const Node& node) {
+    std::vector<IValue> out;
+    for (const Argument& a : node.args()) out.push_back(value(a));
+    return out;
+  }
+  std::vector<ops::KeywordArgument> keywords(const Node& node) {
+    std::vector<ops::KeywordArgument> out;
+    for (const KeywordArgument& kw : node.kwargs()) out.push_back({kw.name, value(kw.value)});
+    return out;
+  }
+
+  IValue callFunction(const Node& node) {
+    const std::string& target = node.target();
+    // The index is read as syntax (slices, None), not evaluated as a plain argument.
+    if (target == "operator.getitem")
+      return getitem(value(node.args().at(0)), node.args().at(1), [this](const Argument& a) { return value(a); });
+    std::vector<IValue> args = positional(node);
+    std::vector<ops::KeywordArgument> kwargs = keywords(node);
+    if (target.starts_with(kAtenPrefix)) {
+      std::string name = target.substr(kAtenPrefix.size());
+      if (name.ends_with(".default")) name.resize(name.size() - std::string_view(".default").size());
+      const ops::OpInfo* op = ops::find_op(name);
+      if (!op) unsupported(node, "not in the op table");
+      return callOp(*op, args, kwargs);
+    }
+    if (target == kConvertElementType) return IValue(ops::to_copy(args.at(0).to_tensor(), args.at(1).to_dtype()));
+    if (target.starts_with("operator."))
+      if (auto number = numberOperator(target, args)) return *number;
+    const std::string name = opNameForTarget(target);
+    if (name.empty()) unsupported(node, "no op for this target (interpreter_targets.def)");
+    // Activations of torch.nn.functional take inplace=; the out-of-place op is the same call.
+    std::erase_if(kwargs, [](const ops::KeywordArgument& kw) {
+      return kw.name == "inplace" && kw.value.is_bool() && !kw.value.to_bool();
+    });
+    if (target == "torch.nn.functional.cross_entropy") crossEntropyArguments(args, kwargs);
+    packSizeArguments(name, args);
+    return callByName(name, args, kwargs);
+  }
+
+  IValue callMethod(const Node& node) {
+    const std::vector<IValue> args = positional(node);
+    if (args.empty() || !args[0].is_tensor()) unsupported(node, "a method call on something other than a tensor");
+    if (auto result = tensorMethod(node.target(), args)) return *result;
+    return callByName(node.target(), args, keywords(node));
+  }
+
+  IValue callModule(const Node& node) {
+    const GraphModule* submodule = module_.submodule(node.target());
+    if (!submodule) unsupported(node, "not a graph submodule");
+    std::vector<IValue> outputs = Run(*submodule, options_, attributes_)(positional(node));
+    return outputs.size() == 1 ? outputs[0] : listValue(outputs);
+  }
+
+  std::vector<IValue> flatten(const Node& output) {
+    if (output.args().empty()) return {};
+    const Argument& result = output.args()[0];
+    if (const auto* seq = result.asSequence()) {
+      std::vector<IValue> out;
+      for (const Argument& item : seq->items) out.push_back(value(item));
+      return out;
+    }
+    return {value(result)};
+  }
+
+  const GraphModule& module_;
+  const InterpreterOptions& options_;
+  const std::map<std::string, Tensor>& attributes_;
+  std::unordered_map<const Node*, IValue> values_;
+};
+
+}  // namespace
+
+GraphInterpreter::GraphInterpreter(const GraphModule& module, InterpreterOptions options)
+    : module_(module), options_(options) {}
+
+void GraphInterpreter::bindAttribute(const std::string& target, Tensor value) {
+  attributes_[target] = std::move(value);
+}
+
+std::vector<IValue> GraphInterpreter::run(const std::vector<IValue>& inputs) const {
+  return Run(module_, options_, attributes_)(inputs);
+}
+
+}  // namespace kiln::ir
