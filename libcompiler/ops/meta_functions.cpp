@@ -373,6 +373,19 @@ std::vector<TensorMeta> meta_mm(const Arguments& args) {
   return {contiguous_meta({self.sizes()[0], mat2.sizes()[1]}, self.dtype(), self.device())};
 }
 
+std::vector<TensorMeta> meta_mv(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  const Tensor& vec = args.tensor(1);
+  if (self.dim() != 2 || vec.dim() != 1)
+    throw_runtime_error("vector + matrix @ vector expected, got 1, " + std::to_string(self.dim()) + ", " +
+                        std::to_string(vec.dim()));
+  if (self.sizes()[1] != vec.sizes()[0])
+    throw_runtime_error("size mismatch, got input (" + std::to_string(self.sizes()[0]) + "), mat (" + mat_shape(self) +
+                        "), vec (" + std::to_string(vec.sizes()[0]) + ")");
+  check_same_dtype_for_mm(self, vec);
+  return {contiguous_meta({self.sizes()[0]}, self.dtype(), self.device())};
+}
+
 std::vector<TensorMeta> meta_addmm(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   const Tensor& mat1 = args.tensor(1);

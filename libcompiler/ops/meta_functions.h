@@ -42,6 +42,7 @@ std::vector<TensorMeta> meta_softmax(const Arguments& args);
 std::vector<TensorMeta> meta_softmax_backward(const Arguments& args);
 
 std::vector<TensorMeta> meta_mm(const Arguments& args);
+std::vector<TensorMeta> meta_mv(const Arguments& args);
 std::vector<TensorMeta> meta_addmm(const Arguments& args);
 std::vector<TensorMeta> meta_bmm(const Arguments& args);
 std::vector<TensorMeta> meta_dot(const Arguments& args);

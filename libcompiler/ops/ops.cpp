@@ -160,6 +160,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   return call_single(OpId::addmm, {self, mat1, mat2, beta, alpha});
 }
 Tensor bmm(const Tensor& self, const Tensor& mat2) { return call_single(OpId::bmm, {self, mat2}); }
+Tensor mv(const Tensor& self, const Tensor& vec) { return call_single(OpId::mv, {self, vec}); }
 Tensor dot(const Tensor& self, const Tensor& other) { return call_single(OpId::dot, {self, other}); }
 Tensor matmul(const Tensor& self, const Tensor& other) { return call_single(OpId::matmul, {self, other}); }
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
@@ -243,6 +244,7 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) { return call_s
 Tensor t(const Tensor& self) { return call_single(OpId::t, {self}); }
 Tensor unsqueeze(const Tensor& self, int64_t dim) { return call_single(OpId::unsqueeze, {self, dim}); }
 Tensor squeeze(const Tensor& self, int64_t dim) { return call_single(OpId::squeeze_dim, {self, dim}); }
+const Tensor& squeeze_(const Tensor& self, int64_t dim) { return inplace(self, OpId::squeeze__dim, {self, dim}); }
 Tensor expand(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::expand, {self, size}); }
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
   return call_single(OpId::slice_Tensor, {self, dim, optional_value(start), optional_value(end), step});

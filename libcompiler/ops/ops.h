@@ -108,6 +108,7 @@ Tensor mm(const Tensor& self, const Tensor& mat2);
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
              const Scalar& alpha = 1);
 Tensor bmm(const Tensor& self, const Tensor& mat2);
+Tensor mv(const Tensor& self, const Tensor& vec);
 Tensor dot(const Tensor& self, const Tensor& other);
 Tensor matmul(const Tensor& self, const Tensor& other);
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = Tensor());
@@ -162,6 +163,7 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
 Tensor t(const Tensor& self);
 Tensor unsqueeze(const Tensor& self, int64_t dim);
 Tensor squeeze(const Tensor& self, int64_t dim);
+const Tensor& squeeze_(const Tensor& self, int64_t dim);
 Tensor expand(const Tensor& self, const std::vector<int64_t>& size);
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
              int64_t step = 1);

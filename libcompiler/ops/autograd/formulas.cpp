@@ -298,12 +298,22 @@ std::vector<Tensor> backward_mean(const BackwardContext& ctx, const std::vector<
 }
 
 std::vector<Tensor> backward_prod(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
-  // grad * prod / x: exact for inputs without zeros (see the limitations in the report).
+  // d prod / d x_i is the product of the other elements: prod / x_i where x_i != 0; where x_i is
+  // the only zero of its row, the product of the row's nonzero elements; 0 where there are more.
+  // Equal to PyTorch's prod_backward (which takes exclusive cumulative products) on every input.
   const std::vector<bool> mask = reduced_dims(ctx);
   const bool keepdim = keepdim_of(ctx);
   const Tensor g = unsqueeze_reduced(grads[0], mask, keepdim);
+  const Tensor self = ctx.saved("self");
   const Tensor result = unsqueeze_reduced(ctx.saved("result"), mask, keepdim);
-  return {div(mul(g, result), ctx.saved("self"))};
+  const std::vector<int64_t> dims = dims_of_mask(mask);
+  const Tensor is_zero = eq(self, Scalar(0));
+  const Tensor zeros_in_row = sum(ops::to_dtype(is_zero, DType::Int64), dims, /*keepdim=*/true);
+  const Tensor nonzero = where(is_zero, ops::ones_like(self), self);
+  Tensor product_of_nonzero = nonzero;
+  for (const int64_t d : dims) product_of_nonzero = prod(product_of_nonzero, d, /*keepdim=*/true);
+  const Tensor at_zero = where(eq(zeros_in_row, Scalar(1)), product_of_nonzero, ops::zeros_like(product_of_nonzero));
+  return {mul(g, where(is_zero, at_zero, div(result, nonzero)))};
 }
 
 std::vector<Tensor> backward_amax_amin(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
@@ -350,10 +360,11 @@ std::vector<Tensor> backward_var_mean(const BackwardContext& ctx, const std::vec
 }
 
 std::vector<Tensor> backward_std(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
-  // d std = d var / (2 std).
+  // d std = d var / (2 std), and 0 where std is 0 (PyTorch's masked_fill_(result == 0, 0)).
   const std::vector<bool> mask = reduced_dims(ctx);
   const Tensor result = unsqueeze_reduced(ctx.saved("result"), mask, keepdim_of(ctx));
-  const Tensor g = div(unsqueeze_reduced(grads[0], mask, keepdim_of(ctx)), mul(result, Scalar(2)));
+  const Tensor quotient = div(unsqueeze_reduced(grads[0], mask, keepdim_of(ctx)), mul(result, Scalar(2)));
+  const Tensor g = where(eq(result, Scalar(0)), ops::zeros_like(quotient), quotient);
   const auto correction = ctx.args().optional_scalar(2);
   const double divisor = static_cast<double>(reduced_count(ctx, mask)) - (correction ? correction->to<double>() : 1.0);
   const Tensor self = ctx.saved("self");
@@ -373,6 +384,13 @@ std::vector<Tensor> backward_mm(const BackwardContext& ctx, const std::vector<Te
   const Tensor& g = grads[0];
   return {ctx.needs_input_grad(0) ? mm(g, ops::t(ctx.saved("mat2"))) : Tensor(),
           ctx.needs_input_grad(1) ? mm(ops::t(ctx.saved("self")), g) : Tensor()};
+}
+
+std::vector<Tensor> backward_mv(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  // self: grad.ger(vec); vec: self.t().mv(grad).
+  const Tensor& g = grads[0];
+  return {ctx.needs_input_grad(0) ? mm(ops::unsqueeze(g, 1), ops::unsqueeze(ctx.saved("vec"), 0)) : Tensor(),
+          ctx.needs_input_grad(1) ? mv(ops::t(ctx.saved("self")), g) : Tensor()};
 }
 
 std::vector<Tensor> backward_addmm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {

@@ -52,6 +52,7 @@ std::vector<Tensor> backward_std(const BackwardContext& ctx, const std::vector<T
 std::vector<Tensor> backward_softmax(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_log_softmax(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_mm(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_mv(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_addmm(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_bmm(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_dot(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -84,6 +84,7 @@ std::vector<Tensor> kernel_log_softmax_backward_data(const Arguments& args);
 
 // matrix_product.cpp: OpenBLAS for float32/float64, loops otherwise
 std::vector<Tensor> kernel_mm(const Arguments& args);
+std::vector<Tensor> kernel_mv(const Arguments& args);
 std::vector<Tensor> kernel_addmm(const Arguments& args);
 std::vector<Tensor> kernel_bmm(const Arguments& args);
 std::vector<Tensor> kernel_dot(const Arguments& args);
@@ -133,6 +134,7 @@ std::vector<Tensor> kernel_transpose(const Arguments& args);
 std::vector<Tensor> kernel_t(const Arguments& args);
 std::vector<Tensor> kernel_unsqueeze(const Arguments& args);
 std::vector<Tensor> kernel_squeeze_dim(const Arguments& args);
+std::vector<Tensor> kernel_squeeze__dim(const Arguments& args);
 std::vector<Tensor> kernel_expand(const Arguments& args);
 std::vector<Tensor> kernel_slice(const Arguments& args);
 std::vector<Tensor> kernel_select(const Arguments& args);

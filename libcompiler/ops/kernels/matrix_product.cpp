@@ -83,6 +83,16 @@ std::vector<Tensor> kernel_mm(const Arguments& args) {
   return {out};
 }
 
+std::vector<Tensor> kernel_mv(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_mv(args))[0];
+  const Tensor& vec = args.tensor(1);
+  // The vector as an n x 1 matrix and the result as an m x 1 one: same memory, one gemm.
+  const Tensor vec_column = Tensor::make_view(vec, {vec.sizes()[0], 1}, {vec.strides()[0], 1}, vec.storage_offset());
+  const Tensor out_column = Tensor::make_view(out, {out.sizes()[0], 1}, {1, 1}, 0);
+  gemm(args.tensor(0), vec_column, out_column, 1, 0);
+  return {out};
+}
+
 std::vector<Tensor> kernel_addmm(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_addmm(args))[0];
   const Scalar beta = args.scalar(3), alpha = args.scalar(4);
@@ -127,42 +137,89 @@ std::vector<Tensor> kernel_dot(const Arguments& args) {
   return {out};
 }
 
-std::vector<Tensor> kernel_matmul(const Arguments& args) {
-  const Tensor& a = args.tensor(0);
-  const Tensor& b = args.tensor(1);
-  const int64_t da = a.dim(), db = b.dim();
-  if (da == 0 || db == 0)
-    tensor::throw_runtime_error("both arguments to matmul need to be at least 1D, but they are " + std::to_string(da) +
-                                "D and " + std::to_string(db) + "D");
-  if (da == 1 && db == 1) return {ops::dot(a, b)};
-  if (da == 2 && db == 1) return {ops::squeeze(ops::mm(a, ops::unsqueeze(b, 1)), 1)};
-  if (da == 1 && db == 2) return {ops::squeeze(ops::mm(ops::unsqueeze(a, 0), b), 0)};
-  if (da == 2 && db == 2) return {ops::mm(a, b)};
-  if (da >= 3 && (db == 1 || db == 2)) {
-    // Fold the batch dims of a into its rows: one mm.
-    Shape out_shape(a.sizes().begin(), a.sizes().end() - 1);
-    if (db == 2) out_shape.push_back(b.sizes()[1]);
-    const Tensor folded = ops::reshape(a, {-1, a.sizes().back()});
-    const Tensor rhs = db == 1 ? ops::unsqueeze(b, 1) : b;
-    return {ops::_unsafe_view(ops::mm(folded, rhs), out_shape)};
+namespace {
+
+// ATen's should_fold: whether the larger operand's batch dims can be folded into its rows, so that
+// one mm/mv does the work (always when the smaller operand requires grad, to keep its gradient small).
+bool should_fold(const Tensor& tensor1, const Tensor& tensor2) {
+  const bool tensor1_larger = tensor1.dim() >= tensor2.dim();
+  const Tensor& larger = tensor1_larger ? tensor1 : tensor2;
+  const Tensor& smaller = tensor1_larger ? tensor2 : tensor1;
+  if (!(larger.dim() >= 3 && smaller.dim() <= 2)) return false;
+  if (smaller.requires_grad()) return true;
+  if (tensor1.dim() == 2) return false;
+  if (larger.numel() == 0) return true;
+  // Folding must not copy: the larger operand is row-major (size-1 dims aside).
+  const Tensor t1 = tensor1_larger ? tensor1 : tensor::transpose(tensor2, -2, -1);
+  int64_t expected = 1;
+  for (int64_t d = t1.dim() - 1; d >= 0; --d) {
+    if (t1.sizes()[d] != 1 && t1.strides()[d] != expected) return false;
+    expected *= t1.sizes()[d];
   }
-  // Batched: broadcast the batch dims, flatten them, one bmm.
-  const Tensor lhs = da == 1 ? ops::unsqueeze(a, 0) : a;
-  const Tensor rhs = db == 1 ? ops::unsqueeze(b, 1) : b;
-  const int64_t n = lhs.sizes()[lhs.dim() - 2], k = lhs.sizes().back();
-  const int64_t k2 = rhs.sizes()[rhs.dim() - 2], m = rhs.sizes().back();
-  const Shape batch_a(lhs.sizes().begin(), lhs.sizes().end() - 2), batch_b(rhs.sizes().begin(), rhs.sizes().end() - 2);
-  const Shape batch = broadcast_sizes(batch_a, batch_b);
+  return true;
+}
+
+}  // namespace
+
+// ATen's _matmul_impl step for step (torch/_decomp's matmul mirrors it), so that grad_fn chains
+// name the same ops as PyTorch: dot, mv, squeeze_(mm), mm, folded mm/mv, or broadcast bmm.
+std::vector<Tensor> kernel_matmul(const Arguments& args) {
+  const Tensor& tensor1 = args.tensor(0);
+  const Tensor& tensor2 = args.tensor(1);
+  const int64_t dim1 = tensor1.dim(), dim2 = tensor2.dim();
+  if (dim1 == 0 || dim2 == 0)
+    tensor::throw_runtime_error("both arguments to matmul need to be at least 1D, but they are " + std::to_string(dim1) +
+                                "D and " + std::to_string(dim2) + "D");
+  if (dim1 == 1 && dim2 == 1) return {ops::dot(tensor1, tensor2)};
+  if (dim1 == 2 && dim2 == 1) return {ops::mv(tensor1, tensor2)};
+  if (dim1 == 1 && dim2 == 2) {
+    const Tensor out = ops::mm(ops::unsqueeze(tensor1, 0), tensor2);
+    return {ops::squeeze_(out, 0)};
+  }
+  if (dim1 == 2 && dim2 == 2) return {ops::mm(tensor1, tensor2)};
+  if (should_fold(tensor1, tensor2)) {
+    const bool transpose = dim2 > dim1;
+    const Tensor t1 = transpose ? ops::transpose(tensor2, -2, -1) : tensor1;
+    const Tensor t2 = !transpose ? tensor2 : dim1 == 2 ? ops::t(tensor1) : tensor1;
+    Shape output_shape(t1.sizes().begin(), t1.sizes().end() - 1);
+    const int64_t folded_rows = tensor::numel_of(output_shape);
+    const Tensor t1_folded = ops::reshape(t1, {folded_rows, t1.sizes().back()});
+    if (t2.dim() == 1) return {ops::_unsafe_view(ops::mv(t1_folded, t2), output_shape)};
+    output_shape.push_back(t2.sizes()[1]);
+    const Tensor output = ops::_unsafe_view(ops::mm(t1_folded, t2), output_shape);
+    return {transpose ? ops::contiguous(ops::transpose(output, -2, -1)) : output};
+  }
+  const int64_t n = dim1 > 1 ? tensor1.sizes()[dim1 - 2] : 1;
+  const int64_t m1 = tensor1.sizes().back();
+  const Shape batch1(tensor1.sizes().begin(), tensor1.sizes().end() - std::min<int64_t>(dim1, 2));
+  const int64_t m2 = dim2 > 1 ? tensor2.sizes()[dim2 - 2] : tensor2.sizes().back();
+  const int64_t p = dim2 > 1 ? tensor2.sizes().back() : 1;
+  const Shape batch2(tensor2.sizes().begin(), tensor2.sizes().end() - std::min<int64_t>(dim2, 2));
+  // A size-1 batch of an operand that requires grad is squeezed rather than broadcast, so that
+  // its gradient does not go through a large expanded sum.
+  if (dim1 == 3 && dim2 == 3 && batch1[0] != batch2[0]) {
+    if (batch1[0] == 1 && tensor1.requires_grad()) return {ops::matmul(ops::squeeze(tensor1, 0), tensor2)};
+    if (batch2[0] == 1 && tensor2.requires_grad()) return {ops::matmul(tensor1, ops::squeeze(tensor2, 0))};
+  }
+  const Shape batch = broadcast_sizes(batch1, batch2);
   const int64_t batch_numel = tensor::numel_of(batch);
-  Shape lhs_expanded = batch, rhs_expanded = batch;
-  lhs_expanded.insert(lhs_expanded.end(), {n, k});
-  rhs_expanded.insert(rhs_expanded.end(), {k2, m});
-  const Tensor lhs3 = ops::reshape(ops::expand(lhs, lhs_expanded), {batch_numel, n, k});
-  const Tensor rhs3 = ops::reshape(ops::expand(rhs, rhs_expanded), {batch_numel, k2, m});
-  Shape out_shape = batch;
-  if (da > 1) out_shape.push_back(n);
-  if (db > 1) out_shape.push_back(m);
-  return {ops::_unsafe_view(ops::bmm(lhs3, rhs3), out_shape)};
+  Shape expand1 = batch;
+  expand1.insert(expand1.end(), {n, m1});
+  const Tensor tensor1_expanded = ops::reshape(ops::expand(tensor1, expand1), {batch_numel, n, m1});
+  Shape expand2 = batch;
+  Tensor tensor2_expanded;
+  if (dim2 == 1) {
+    expand2.push_back(m2);
+    tensor2_expanded = ops::unsqueeze(ops::reshape(ops::expand(tensor2, expand2), {batch_numel, m2}), 2);
+  } else {
+    expand2.insert(expand2.end(), {m2, p});
+    tensor2_expanded = ops::reshape(ops::expand(tensor2, expand2), {batch_numel, m2, p});
+  }
+  Shape output_shape = batch;
+  if (dim1 > 1) output_shape.push_back(n);
+  if (dim2 > 1) output_shape.push_back(p);
+  const Tensor product = ops::bmm(tensor1_expanded, tensor2_expanded);
+  return {ops::_unsafe_view(dim2 == 1 ? ops::squeeze(product, -1) : product, output_shape)};
 }
 
 std::vector<Tensor> kernel_linear(const Arguments& args) {

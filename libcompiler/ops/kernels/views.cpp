@@ -46,6 +46,14 @@ std::vector<Tensor> kernel_t(const Arguments& args) {
 
 std::vector<Tensor> kernel_unsqueeze(const Arguments& args) { return {tensor::unsqueeze(args.tensor(0), args.int_value(1))}; }
 std::vector<Tensor> kernel_squeeze_dim(const Arguments& args) { return {tensor::squeeze(args.tensor(0), args.int_value(1))}; }
+// squeeze_ changes self's own geometry: the tensor stays the same object.
+std::vector<Tensor> kernel_squeeze__dim(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  const Tensor squeezed = tensor::squeeze(self, args.int_value(1));
+  self.impl()->sizes = squeezed.sizes();
+  self.impl()->strides = squeezed.strides();
+  return {self};
+}
 std::vector<Tensor> kernel_expand(const Arguments& args) { return {tensor::expand(args.tensor(0), args.int_list(1))}; }
 
 std::vector<Tensor> kernel_slice(const Arguments& args) {

@@ -188,3 +188,85 @@ TEST(Autograd, BroadcastGradientsAreSummedAndCast) {
 }
 
 }  // namespace kiln::ops::test
+
+namespace kiln::ops::test {
+
+namespace {
+
+// grad_fn, then the first node each step leads to, down to the leaf (as following
+// next_functions[0] in Python prints them).
+std::vector<std::string> grad_fn_chain(const Tensor& t) {
+  std::vector<std::string> names;
+  for (std::shared_ptr<Node> node = grad_fn(t); node && node->name() != "AccumulateGrad";) {
+    names.push_back(node->name());
+    std::shared_ptr<Node> next;
+    for (const Edge& e : node->next_edges())
+      if (e.valid()) {
+        next = e.function;
+        break;
+      }
+    node = next;
+  }
+  return names;
+}
+
+Tensor random_leaf(const Shape& sizes) {
+  std::vector<double> data(static_cast<size_t>(tensor::numel_of(sizes)));
+  for (size_t i = 0; i < data.size(); ++i) data[i] = 0.25 * static_cast<double>(i % 7) - 0.5;
+  return leaf(data, sizes);
+}
+
+}  // namespace
+
+// The chains PyTorch 2.11 prints for torch.matmul of leaves that require grad.
+TEST(Autograd, MatmulGradFnsFollowATenForEveryRankCombination) {
+  using Chain = std::vector<std::string>;
+  const std::vector<std::tuple<Shape, Shape, Chain>> cases = {
+      {{3}, {3}, {"DotBackward0"}},
+      {{2, 3}, {3}, {"MvBackward0"}},
+      {{3}, {3, 2}, {"SqueezeBackward4", "MmBackward0", "UnsqueezeBackward0"}},
+      {{2, 3}, {3, 4}, {"MmBackward0"}},
+      {{2, 2, 3}, {3}, {"UnsafeViewBackward0", "MvBackward0", "ViewBackward0"}},
+      {{3}, {2, 3, 2}, {"UnsafeViewBackward0", "MvBackward0", "UnsafeViewBackward0", "CloneBackward0", "TransposeBackward0"}},
+      {{2, 2, 3}, {3, 4}, {"UnsafeViewBackward0", "MmBackward0", "ViewBackward0"}},
+      {{2, 3}, {2, 3, 4}, {"CloneBackward0", "TransposeBackward0", "UnsafeViewBackward0", "MmBackward0", "UnsafeViewBackward0", "CloneBackward0", "TransposeBackward0"}},
+      {{2, 2, 3}, {2, 3, 4}, {"UnsafeViewBackward0", "BmmBackward0", "ViewBackward0", "ExpandBackward0"}},
+      {{1, 2, 3}, {2, 3, 4}, {"CloneBackward0", "TransposeBackward0", "UnsafeViewBackward0", "MmBackward0", "UnsafeViewBackward0", "CloneBackward0", "TransposeBackward0"}},
+      {{2, 2, 2, 3}, {2, 3, 4}, {"UnsafeViewBackward0", "BmmBackward0", "ViewBackward0", "ExpandBackward0"}},
+  };
+  for (const auto& [a, b, chain] : cases) {
+    const Tensor x = random_leaf(a), y = random_leaf(b);
+    const Tensor r = matmul(x, y);
+    EXPECT_EQ(grad_fn_chain(r), chain) << "shapes " << a.size() << "-D @ " << b.size() << "-D";
+    // The result is the same as the plain product, whatever the route.
+    backward({sum(r)});
+    EXPECT_TRUE(grad(x).defined() && grad(y).defined());
+  }
+  const Tensor x = random_leaf({2, 3}), v = random_leaf({4});
+  EXPECT_EQ(error_of([&] { mv(x, v); }), "size mismatch, got input (2), mat (2x3), vec (4)");
+  EXPECT_EQ(error_of([&] { mv(v, v); }), "vector + matrix @ vector expected, got 1, 1, 1");
+}
+
+TEST(Autograd, ProdGradientWithZerosIsTheProductOfTheOthers) {
+  // Values printed by PyTorch 2.11 for x.prod().backward() and x.prod(1).sum().backward().
+  const Tensor one_zero = leaf({1, 0, 3, 2}, {4});
+  backward({prod(one_zero)});
+  expect_values(grad(one_zero), {0, 6, 0, 0}, {4});
+  const Tensor two_zeros = leaf({1, 0, 3, 0}, {4});
+  backward({prod(two_zeros)});
+  expect_values(grad(two_zeros), {0, 0, 0, 0}, {4});
+  const Tensor rows = leaf({1, 0, 3, 2, 4, 5, 0, 0, 1}, {3, 3});
+  backward({sum(prod(rows, 1))});
+  expect_values(grad(rows), {0, 3, 0, 20, 10, 8, 0, 0, 0}, {3, 3});
+}
+
+TEST(Autograd, StdGradientIsZeroWhereStdIsZero) {
+  const Tensor x = leaf({2, 2, 2, 1, 2, 3}, {2, 3});
+  backward({sum(ops::std(x, std::vector<int64_t>{1}, std::nullopt))});
+  expect_values(grad(x), {0, 0, 0, -0.5, 0, 0.5}, {2, 3});
+  const Tensor constant = leaf({2, 2, 2}, {3});
+  backward({ops::std(constant, std::nullopt, std::nullopt)});
+  expect_values(grad(constant), {0, 0, 0}, {3});
+}
+
+}  // namespace kiln::ops::test

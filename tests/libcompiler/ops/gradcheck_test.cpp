@@ -107,6 +107,7 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["mm"] = [] { return sample({random({2, 3}), random({3, 4})}, [](auto& x) { return call(OpId::mm, {x[0], x[1]}); }); };
   s["addmm"] = [] { return sample({random({4}), random({2, 3}), random({3, 4})}, [](auto& x) { return call(OpId::addmm, {x[0], x[1], x[2], 0.5, 2}); }); };
   s["bmm"] = [] { return sample({random({2, 2, 3}), random({2, 3, 2})}, [](auto& x) { return call(OpId::bmm, {x[0], x[1]}); }); };
+  s["mv"] = [] { return sample({random({2, 3}), random({3})}, [](auto& x) { return call(OpId::mv, {x[0], x[1]}); }); };
   s["dot"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::dot, {x[0], x[1]}); }); };
   s["native_layer_norm"] = [] { return sample({random({2, 3, 4}), random({4}), random({4})}, [](auto& x) {
     return call(OpId::native_layer_norm, {x[0], std::vector<int64_t>{4}, x[1], x[2], 1e-5}); }); };
@@ -132,6 +133,7 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["transpose.int"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::transpose_int, {x[0], 0, 1}); }); };
   s["t"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::t, {x[0]}); }); };
   s["unsqueeze"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::unsqueeze, {x[0], 1}); }); };
+  s["squeeze_.dim"] = [] { return sample({random({2, 1, 3})}, [](auto& x) { return call(OpId::squeeze__dim, {writable(x[0]), 1}); }); };
   s["squeeze.dim"] = [] { return sample({random({2, 1, 3})}, [](auto& x) { return call(OpId::squeeze_dim, {x[0], 1}); }); };
   s["expand"] = [] { return sample({random({3, 1})}, [](auto& x) { return call(OpId::expand, {x[0], std::vector<int64_t>{2, 3, 4}}); }); };
   s["slice.Tensor"] = [] { return sample({random({5, 2})}, [](auto& x) { return call(OpId::slice_Tensor, {x[0], 0, 1, 5, 2}); }); };
