@@ -3,6 +3,7 @@
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/autograd/table_node.h"
+#include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/torch_error.h"
 
@@ -44,11 +45,15 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   if ((op.grad == GradKind::Formula || op.grad == GradKind::NotImplemented) && GradMode::is_enabled())
     for (const Tensor& t : slots) requires_grad = requires_grad || (t.defined() && t.requires_grad());
 
+  // squeeze_ changes self's geometry rather than its data: nothing of the base is written.
+  const bool writes_through_view = inplace && op.id != OpId::squeeze__dim && is_differentiable_view(args.tensor(0));
   Tensor original_self;
   if (inplace && requires_grad) {
     const Tensor& self = args.tensor(0);
     if (self.requires_grad() && is_leaf(self))
       tensor::throw_runtime_error("a leaf Variable that requires grad is being used in an in-place operation.");
+    if (writes_through_view && self.base().requires_grad() && is_leaf(self.base()))
+      tensor::throw_runtime_error("a view of a leaf Variable that requires grad is being used in an in-place operation.");
     for (const std::string& name : op.saved)
       if (name == "self") original_self = tensor::clone_contiguous(self);
   }
@@ -64,7 +69,14 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   }
   std::vector<Tensor> outputs = run(op, args, slots);
   if (inplace) args.tensor(0).bump_version();
+  if (op.id == OpId::detach) mark_non_differentiable_view(outputs[0]);
   if (!requires_grad) return outputs;
+  if (writes_through_view) {
+    node->add_output(outputs[0]);
+    node->save_outputs(outputs);
+    rebase_view_history(outputs[0], node);
+    return outputs;
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const uint32_t nr = node->add_output(outputs[i]);
     const bool differentiable = op.differentiable_outputs < 0 || static_cast<int>(i) < op.differentiable_outputs;

@@ -1,6 +1,7 @@
 #include "libcompiler/ops/autograd/autograd_meta.h"
 
 #include "libcompiler/ops/autograd/user_warning.h"
+#include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
@@ -16,7 +17,10 @@ tensor::AutogradMeta& materialize_meta(const Tensor& self) {
 
 std::shared_ptr<Node> grad_fn(const Tensor& self) {
   const auto& meta = self.autograd_meta();
-  return meta ? meta->grad_fn : nullptr;
+  if (!meta) return nullptr;
+  if (meta->grad_fn && meta->view_version != self.version() && is_differentiable_view(self))
+    return regenerated_view_grad_fn(self);
+  return meta->grad_fn;
 }
 
 std::string grad_fn_name(const Tensor& self) {
@@ -79,6 +83,7 @@ void set_history(const Tensor& self, const std::shared_ptr<Node>& node, uint32_t
   meta.grad_fn = node;
   meta.output_nr = nr;
   meta.retains_grad = false;
+  meta.view_version = self.version();
   self.impl()->requires_grad = true;
 }
 

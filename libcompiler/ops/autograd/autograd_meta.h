@@ -15,6 +15,11 @@ struct AutogradMeta {
   std::weak_ptr<ops::Node> grad_accumulator;         // a leaf's AccumulateGrad, made on demand
   uint32_t output_nr = 0;                            // which output of grad_fn this tensor is
   bool retains_grad = false;
+  // For views: the version of the data when grad_fn was set; an in-place write through another
+  // view (or the base) since then makes grad_fn stale (view_history.h).
+  uint32_t view_version = 0;
+  // detach(): a view of the data that never carries gradient back to its base.
+  bool non_differentiable_view = false;
 };
 
 }  // namespace kiln::tensor

@@ -270,3 +270,76 @@ TEST(Autograd, StdGradientIsZeroWhereStdIsZero) {
 }
 
 }  // namespace kiln::ops::test
+
+namespace kiln::ops::test {
+
+// In-place writes through views rebase the base's history (PyTorch's CopySlices); the values and
+// names are what PyTorch 2.11 printed for the same code.
+TEST(Autograd, InPlaceOnAViewRebasesTheBaseHistory) {
+  const auto fresh_leaf = [] { return leaf({1, 2, 3, 4, 5, 6}, {2, 3}); };
+  {
+    // x = leaf.ops::clone(); x[0].mul_(2); x.sum().backward()
+    const Tensor l = fresh_leaf();
+    const Tensor x = ops::clone(l);
+    const Tensor row = ops::select(x, 0, 0);
+    mul_(row, Scalar(2));
+    EXPECT_EQ(grad_fn_name(x), "CopySlices");
+    EXPECT_EQ(grad_fn_name(row), "AsStridedBackward0");
+    EXPECT_EQ(x.version(), 1u);
+    expect_values(x, {2, 4, 6, 4, 5, 6}, {2, 3});
+    backward({sum(x)});
+    expect_values(grad(l), {2, 2, 2, 1, 1, 1}, {2, 3});
+  }
+  {
+    // x = leaf.ops::clone(); v = x[:, 1]; w = x[1]; v.mul_(3); (x * x).sum().backward()
+    const Tensor l = fresh_leaf();
+    const Tensor x = ops::clone(l);
+    const Tensor column = ops::select(x, 1, 1), row = ops::select(x, 0, 1);
+    EXPECT_EQ(grad_fn_name(row), "SelectBackward0");
+    mul_(column, Scalar(3));
+    EXPECT_EQ(grad_fn_name(x), "CopySlices");
+    EXPECT_EQ(grad_fn_name(column), "AsStridedBackward0");
+    EXPECT_EQ(grad_fn_name(row), "AsStridedBackward0");  // stale since the write: regenerated
+    backward({sum(mul(x, x))});
+    expect_values(grad(l), {2, 36, 6, 8, 90, 12}, {2, 3});
+  }
+  {
+    // x = leaf.ops::clone(); v = x[1]; x.mul_(3); v.sum().backward()
+    const Tensor l = fresh_leaf();
+    const Tensor x = ops::clone(l);
+    const Tensor v = ops::select(x, 0, 1);
+    mul_(x, Scalar(3));
+    EXPECT_EQ(grad_fn_name(v), "AsStridedBackward0");
+    EXPECT_EQ(grad_fn(v)->next_edges()[0].function->name(), "MulBackward1");
+    backward({sum(v)});
+    expect_values(grad(l), {0, 0, 0, 3, 3, 3}, {2, 3});
+  }
+  {
+    // z = torch.ops::zeros(2, 3); z[1].add_(w * w): the base starts to require grad.
+    const Tensor z = ops::zeros({2, 3});
+    const Tensor w = leaf({1, 2, 3}, {3});
+    add_(ops::select(z, 0, 1), mul(w, w));
+    EXPECT_TRUE(z.requires_grad());
+    EXPECT_EQ(grad_fn_name(z), "CopySlices");
+    backward({sum(z)});
+    expect_values(grad(w), {2, 4, 6}, {3});
+  }
+  {
+    // x = leaf.ops::clone(); x.t()[0].sqrt_(): a view of a view, non-contiguous.
+    const Tensor l = leaf({4, 1, 1, 16, 1, 1}, {2, 3});
+    const Tensor x = ops::clone(l);
+    sqrt_(ops::select(ops::t(x), 0, 0));
+    EXPECT_EQ(grad_fn_name(x), "CopySlices");
+    backward({sum(x)});
+    expect_values(grad(l), {0.25, 1, 1, 0.125, 1, 1}, {2, 3});
+  }
+  const Tensor l = fresh_leaf();
+  EXPECT_EQ(error_of([&] { mul_(ops::select(l, 0, 0), Scalar(2)); }),
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+  // ops::detach() shares the data but not the history: writing through it leaves the base's grad_fn.
+  const Tensor x = ops::clone(l);
+  mul_(ops::detach(x), Scalar(2));
+  EXPECT_EQ(grad_fn_name(x), "CloneBackward0");
+}
+
+}  // namespace kiln::ops::test

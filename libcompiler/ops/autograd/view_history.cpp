@@ -1,0 +1,120 @@
+#include "libcompiler/ops/autograd/view_history.h"
+
+#include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/tensor/copy.h"
+
+namespace kiln::ops {
+
+namespace {
+
+// Where a tensor's elements lie in its storage.
+struct Geometry {
+  tensor::Shape sizes;
+  tensor::Shape strides;
+  int64_t storage_offset;
+
+  static Geometry of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_offset()}; }
+  Tensor over(const Tensor& storage_owner) const {
+    return Tensor::make_view(storage_owner, sizes, strides, storage_offset);
+  }
+};
+
+// What the backward of a view needs to know about its base: its geometry and its storage's size,
+// so that a gradient for the base can be laid out exactly like the base.
+struct BaseLayout {
+  Geometry geometry;
+  int64_t storage_numel;
+  tensor::DType dtype;
+  tensor::Device device;
+
+  static BaseLayout of(const Tensor& base) {
+    return {Geometry::of(base), static_cast<int64_t>(base.storage().nbytes() / base.itemsize()), base.dtype(),
+            base.device()};
+  }
+  // A zero gradient with the base's geometry, over storage of its own; returned with that storage.
+  std::pair<Tensor, Tensor> zeros() const {
+    const Tensor storage = Tensor::empty({storage_numel}, dtype, device);
+    tensor::fill_elements(storage, 0);
+    return {geometry.over(storage), storage};
+  }
+};
+
+// The view's gradient placed into a zero gradient of its base (as_strided_backward for views
+// whose elements do not overlap, which in-place writes require).
+class AsStridedBackward : public Node {
+ public:
+  AsStridedBackward(BaseLayout base, Geometry view) : base_(std::move(base)), view_(std::move(view)) {}
+  std::string name() const override { return "AsStridedBackward0"; }
+  std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) override {
+    const auto [grad_base, storage] = base_.zeros();
+    if (grad_outputs.at(0).defined()) tensor::copy_elements(view_.over(storage), grad_outputs[0]);
+    return {grad_base};
+  }
+
+ private:
+  BaseLayout base_;
+  Geometry view_;
+};
+
+// The base's history after an in-place op `fn` wrote through a view: the gradient of the written
+// slice goes through fn's backward, the rest of the base's gradient flows on unchanged.
+class CopySlices : public Node {
+ public:
+  CopySlices(BaseLayout base, Geometry view, std::shared_ptr<Node> fn)
+      : base_(std::move(base)), view_(std::move(view)), fn_(std::move(fn)) {}
+  std::string name() const override { return "CopySlices"; }
+  std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) override {
+    const auto [result, storage] = base_.zeros();
+    if (grad_outputs.at(0).defined()) tensor::copy_elements(result, grad_outputs[0]);
+    const Tensor grad_slice = view_.over(storage);
+    std::vector<Tensor> fn_grads = fn_->apply({tensor::clone_contiguous(grad_slice)});
+    if (fn_grads.at(0).defined()) tensor::copy_elements(grad_slice, fn_grads[0]);
+    else tensor::fill_elements(grad_slice, 0);
+    fn_grads[0] = result;
+    return fn_grads;
+  }
+  void release_variables() override { fn_->release_variables(); }
+
+ private:
+  BaseLayout base_;
+  Geometry view_;
+  std::shared_ptr<Node> fn_;
+};
+
+void set_view_history(const Tensor& view, const Tensor& base) {
+  auto node = std::make_shared<AsStridedBackward>(BaseLayout::of(base), Geometry::of(view));
+  node->set_next_edges({gradient_edge(base)});
+  node->add_output(view);
+  set_history(view, node, 0);
+}
+
+}  // namespace
+
+bool is_differentiable_view(const Tensor& self) {
+  if (!self.is_view()) return false;
+  const auto& meta = self.autograd_meta();
+  return !(meta && meta->non_differentiable_view);
+}
+
+void rebase_view_history(const Tensor& view, const std::shared_ptr<Node>& fn) {
+  const Tensor base = view.base();
+  auto copy_slices = std::make_shared<CopySlices>(BaseLayout::of(base), Geometry::of(view), fn);
+  std::vector<Edge> edges = fn->next_edges();
+  edges[0] = gradient_edge(base);
+  copy_slices->set_next_edges(std::move(edges));
+  copy_slices->add_output(base);
+  set_history(base, copy_slices, 0);
+  set_view_history(view, base);
+}
+
+std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view) {
+  set_view_history(view, view.base());
+  return view.autograd_meta()->grad_fn;
+}
+
+void mark_non_differentiable_view(const Tensor& view) {
+  if (!view.autograd_meta()) view.impl()->autograd_meta = std::make_shared<tensor::AutogradMeta>();
+  view.autograd_meta()->non_differentiable_view = true;
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,28 @@
+#pragma once
+// In-place ops on views, as PyTorch's autograd handles them: the write changes the base, so the
+// base's history is rebased onto a CopySlices node (which runs the op's backward on the written
+// slice of the base's gradient), and the view's own grad_fn becomes an AsStridedBackward0 of the
+// base's new history. Other views of the same base pick that up when they are next asked for
+// their grad_fn (their version no longer matches the one their history was made at).
+#include <memory>
+
+#include "libcompiler/ops/autograd/node.h"
+
+namespace kiln::ops {
+
+// Whether an in-place write to `self` must rebase its base's history: self is a view made by a
+// differentiable view op (not detach()).
+bool is_differentiable_view(const Tensor& self);
+
+// After `fn` (an in-place op's node whose first next edge is the view's old history) ran on the
+// view `view`: CopySlices for the base, AsStridedBackward0 for the view.
+void rebase_view_history(const Tensor& view, const std::shared_ptr<Node>& fn);
+
+// The grad_fn a view gets after its base was modified in place through another view, or the
+// base itself: AsStridedBackward0 of the base's history.
+std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view);
+
+// Marks the outputs of detach(): views that share data but never carry gradient to their base.
+void mark_non_differentiable_view(const Tensor& view);
+
+}  // namespace kiln::ops
