@@ -1,6 +1,7 @@
 #include "libdiag/report/chromium_events.h"
 
 #include "libdiag/report/sorted_json.h"
+#include "libdiag/trace/json_parse.h"
 
 namespace kiln::report {
 
@@ -8,7 +9,7 @@ ChromiumEventsWriter::ChromiumEventsWriter(const std::filesystem::path& path) : 
 
 void ChromiumEventsWriter::append(std::string_view payload) {
   simdjson::dom::element event;
-  if (parser_.parse(payload.data(), payload.size(), true).get(event)) return;
+  if (trace::parse_json(parser_, payload).get(event)) return;
   std::string& buffer = out_.buffer();
   buffer += count_ == 0 ? "[" : ",";
   append_pretty_indent(buffer, 1);

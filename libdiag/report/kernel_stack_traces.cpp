@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "libdiag/report/html_escape.h"
+#include "libdiag/trace/json_parse.h"
 
 namespace kiln::report {
 
@@ -19,7 +20,7 @@ std::string readable_companion_name(std::string_view json_file_name) {
 std::optional<std::string> render_kernel_stack_traces_readable(std::string_view json) {
   simdjson::dom::parser parser;
   simdjson::dom::element document;
-  if (parser.parse(json.data(), json.size(), true).get(document)) return std::nullopt;
+  if (trace::parse_json(parser, json).get(document)) return std::nullopt;
   std::string html = "<html><body>\n";
   simdjson::dom::object kernels;
   if (!document.get_object().get(kernels)) {

@@ -5,6 +5,8 @@
 
 #include <simdjson.h>
 
+#include "libdiag/trace/json_parse.h"
+
 namespace kiln::report {
 namespace {
 
@@ -23,7 +25,7 @@ int cache_priority(std::string_view name) {
 std::optional<std::vector<std::string>> parse_graph_execution_order(std::string_view json) {
   simdjson::dom::parser parser;
   simdjson::dom::array entries;
-  if (parser.parse(json.data(), json.size())["graph_execution_order"].get_array().get(entries) != simdjson::SUCCESS)
+  if (trace::parse_json(parser, json)["graph_execution_order"].get_array().get(entries) != simdjson::SUCCESS)
     return std::nullopt;
   std::vector<std::string> order;
   for (simdjson::dom::element entry : entries) {

@@ -3,6 +3,7 @@
 #include "libdiag/report/metadata_fields.h"
 #include "libdiag/report/parser.h"
 #include "libdiag/report/sorted_json.h"
+#include "libdiag/trace/json_parse.h"
 
 namespace kiln::report {
 
@@ -17,7 +18,7 @@ void parse_artifact(ParseContext& context) {
   const std::string_view payload = context.payload();
   simdjson::dom::element value;
   std::string pretty;
-  if (context.state.payload_parser.parse(payload.data(), payload.size(), true).get(value))
+  if (trace::parse_json(context.state.payload_parser, payload).get(value))
     pretty = payload;  // not JSON: kept as written
   else
     append_sorted_json(pretty, value, /*pretty=*/true);

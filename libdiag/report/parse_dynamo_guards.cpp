@@ -3,13 +3,14 @@
 #include "libdiag/report/html_escape.h"
 #include "libdiag/report/page_templates.h"
 #include "libdiag/report/parser.h"
+#include "libdiag/trace/json_parse.h"
 
 namespace kiln::report {
 
 void parse_dynamo_guards(ParseContext& context) {
   const std::string_view payload = context.payload();
   simdjson::dom::element value;
-  if (auto error = context.state.payload_parser.parse(payload.data(), payload.size(), true).get(value))
+  if (auto error = trace::parse_json(context.state.payload_parser, payload).get(value))
     throw ParserFailure(std::string("Failed to parse guards json: ") + simdjson::error_message(error), true);
   simdjson::dom::array guards;
   if (value.get_array().get(guards)) throw ParserFailure("Failed to parse guards json: expected a list", true);
