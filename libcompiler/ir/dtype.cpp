@@ -29,4 +29,8 @@ std::optional<Dtype> dtypeFromTorchName(std::string_view torchName) {
   return std::nullopt;
 }
 
+bool isFloatingPoint(Dtype dtype) {
+  return dtype == Dtype::Float32 || dtype == Dtype::Float64 || dtype == Dtype::Float16 || dtype == Dtype::BFloat16;
+}
+
 }  // namespace kiln::ir

@@ -15,5 +15,7 @@ std::string_view dtypeShortName(Dtype dtype);
 std::string_view dtypeTorchName(Dtype dtype);
 std::optional<Dtype> dtypeFromShortName(std::string_view shortName);
 std::optional<Dtype> dtypeFromTorchName(std::string_view torchName);
+// torch.is_floating_point: the real floating types (not complex, integer or bool).
+bool isFloatingPoint(Dtype dtype);
 
 }  // namespace kiln::ir

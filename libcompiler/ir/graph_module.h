@@ -17,6 +17,9 @@ namespace kiln::ir {
 struct ModuleAttribute {
   TensorMeta meta;
   bool isParameter = false;  // a parameter rather than a buffer
+  // The value's repr where repro files inline it (buffers of at most 4 elements); without it
+  // they make random data of the meta's shape and dtype.
+  std::optional<std::string> inlineRepr;
 };
 
 class GraphModule {

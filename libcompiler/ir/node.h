@@ -28,6 +28,8 @@ struct NodeMeta {
   std::string stackTrace;
   // Placeholders of AOT graphs: what the input is ("PlainAOTInput(idx=0)").
   std::optional<std::string> descriptor;
+  // Placeholders: FX's node.type as the non-verbose code prints it ("torch.Tensor").
+  std::optional<std::string> typeAnnotation;
   // The output node of AOT graphs: per returned element, what it is ("PlainAOTOutput(idx=0)").
   std::vector<std::optional<std::string>> outputDescriptors;
 };

@@ -19,6 +19,7 @@ struct PendingInput {
   std::string name;
   FakeValue value;
   std::optional<std::string> descriptor;
+  std::optional<std::string> typeAnnotation;  // "L_x_ : torch.Tensor" in non-verbose code
 };
 
 // What the right-hand side of an assignment computes.
@@ -145,8 +146,12 @@ class ReadableParser {
       PendingInput input;
       input.target = input.name = expectName().text;
       if (acceptOp(":")) {
-        if (peek().kind != TokenKind::String) fail("expected a quoted annotation");
-        input.value = parseAnnotation(next().text);
+        if (peek().kind == TokenKind::Name)
+          input.typeAnnotation = dottedName();
+        else if (peek().kind == TokenKind::String)
+          input.value = parseAnnotation(next().text);
+        else
+          fail("expected a quoted annotation or a type");
       }
       state.pending.push_back(std::move(input));
     }
@@ -234,7 +239,7 @@ class ReadableParser {
     state.pending.clear();
     for (const auto& name : flat) {
       auto it = state.pytreeAnnotations.find(name);
-      state.pending.push_back(it != state.pytreeAnnotations.end() ? it->second : PendingInput{name, name, {}, {}});
+      state.pending.push_back(it != state.pytreeAnnotations.end() ? it->second : PendingInput{name, name, {}, {}, {}});
     }
   }
 
@@ -244,6 +249,7 @@ class ReadableParser {
       if (node->name() != input.name) fail("'" + input.name + "' cannot be a node name");
       node->meta.value = std::move(input.value);
       node->meta.descriptor = std::move(input.descriptor);
+      node->meta.typeAnnotation = std::move(input.typeAnnotation);
       state.nodes[node->name()] = node;
     }
     state.pending.clear();

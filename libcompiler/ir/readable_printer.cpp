@@ -36,13 +36,15 @@ std::string formatArgs(const std::vector<Argument>& args, size_t firstArg, const
   return s;
 }
 
-std::string annotated(const Node& node) {
-  auto text = annotationText(node.meta.value);
+// Only the verbose form annotates values with their fake tensors.
+std::string annotated(const Node& node, bool verbose) {
+  auto text = verbose ? annotationText(node.meta.value) : std::nullopt;
   return text ? node.name() + ": \"" + *text + "\"" : node.name();
 }
 
 // The statement that computes node (without the frees).
-std::string statement(const Node& node) {
+std::string statement(const Node& node, bool verbose) {
+  auto annotated = [&](const Node& n) { return ir::annotated(n, verbose); };
   const auto& args = node.args();
   switch (node.op()) {
     case OpCode::GetAttr:
@@ -99,17 +101,26 @@ std::string elementLine(const Argument& element, const std::optional<std::string
 
 class ModulePrinter {
  public:
-  ModulePrinter(const GraphModule& module, std::vector<std::string>& out) : module_(module), out_(out) {}
+  ModulePrinter(const GraphModule& module, std::vector<std::string>& out, bool verbose = true)
+      : module_(module), out_(out), verbose_(verbose) {}
 
   void print(const std::string& indent) {
     out_.push_back(indent + "class " + module_.className + "(torch.nn.Module):");
-    printSignature(indent + "    ");
-    printBody(indent + "        ");
+    printForward(indent + "    ");
     out_.push_back("");
     for (const auto& [name, submodule] : module_.submodules()) ModulePrinter(*submodule, out_).print(indent + "    ");
   }
 
+  void printForward(const std::string& indent) {
+    printSignature(indent);
+    printBody(indent + "    ");
+  }
+
  private:
+  std::string annotated(const Node& node) const { return ir::annotated(node, verbose_); }
+  // The verbose form lays a signature out one parameter per line where the graph asks for it.
+  bool expanded() const { return verbose_ && module_.graph.codegen.expandedSignature; }
+
   void printSignature(const std::string& indent) {
     const CodegenStyle& style = module_.graph.codegen;
     std::vector<std::string> params;
@@ -118,12 +129,17 @@ class ModulePrinter {
       for (const auto& name : style.pytree->inputNames) params.push_back(name), comments.emplace_back();
     } else {
       for (const Node* p : module_.graph.placeholders()) {
-        auto text = annotationText(p->meta.value);
-        params.push_back(text ? p->target() + ": \"" + *text + "\"" : p->target());
+        auto text = verbose_ ? annotationText(p->meta.value) : std::nullopt;
+        if (text)
+          params.push_back(p->target() + ": \"" + *text + "\"");
+        else if (!verbose_ && p->meta.typeAnnotation)
+          params.push_back(p->target() + " : " + *p->meta.typeAnnotation);
+        else
+          params.push_back(p->target());
         comments.push_back(p->meta.descriptor);
       }
     }
-    if (!style.expandedSignature) {
+    if (!expanded()) {
       std::string line = indent + "def forward(self";
       for (const auto& p : params) line += ", " + p;
       out_.push_back(line + "):");
@@ -140,7 +156,7 @@ class ModulePrinter {
   void printPytreePrologue(const std::string& indent) {
     const CodegenStyle& style = module_.graph.codegen;
     auto placeholders = module_.graph.placeholders();
-    if (style.expandedSignature)
+    if (expanded())
       for (const Node* p : placeholders)
         out_.push_back(indent + annotated(*p) + (p->meta.descriptor ? "  # " + *p->meta.descriptor : ""));
     std::string names, inputs;
@@ -156,7 +172,7 @@ class ModulePrinter {
     const auto& descriptors = output.meta.outputDescriptors;
     auto descriptor = [&](size_t i) { return i < descriptors.size() ? descriptors[i] : std::nullopt; };
     if (style.pytree) {
-      if (!style.expandedSignature || !sequence) {
+      if (!expanded() || !sequence) {
         body_.push_back(indent + "return pytree.tree_unflatten(" + result.repr() + ", self._out_spec)");
         return;
       }
@@ -166,7 +182,7 @@ class ModulePrinter {
       body_.push_back(indent + "], self._out_spec)");
       return;
     }
-    if (!style.expandedSignature || !sequence) {
+    if (!expanded() || !sequence) {
       body_.push_back(indent + "return " + result.repr());
       return;
     }
@@ -190,14 +206,14 @@ class ModulePrinter {
         continue;
       }
       std::string summary = node->meta.sourceSummary.value_or(kNoStacktraceComment);
-      if (summary != previousSummary) {
+      if (verbose_ && summary != previousSummary) {
         body_.push_back("");
         body_.push_back(indent + "# " + summary);
         previousSummary = summary;
       }
       std::vector<const Node*> frees = freed[node];
       if (node->users().empty()) frees.push_back(node);
-      std::string line = indent + statement(*node);
+      std::string line = indent + statement(*node, verbose_);
       if (!frees.empty()) {
         line += ";  ";
         for (const Node* f : frees) line += f->name() + " = ";
@@ -214,6 +230,7 @@ class ModulePrinter {
 
   const GraphModule& module_;
   std::vector<std::string>& out_;
+  bool verbose_;
   std::vector<std::string> body_;
 };
 
@@ -226,6 +243,12 @@ std::vector<std::string> printReadableLines(const GraphModule& module) {
     lines.push_back("");
     lines.push_back(" # graph id: " + *module.graphId);
   }
+  return lines;
+}
+
+std::vector<std::string> printForwardCode(const GraphModule& module, const std::string& indent) {
+  std::vector<std::string> lines;
+  ModulePrinter(module, lines, /*verbose=*/false).printForward(indent);
   return lines;
 }
 
