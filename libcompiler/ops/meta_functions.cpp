@@ -593,6 +593,22 @@ std::vector<TensorMeta> meta_full(const Arguments& args) {
                           factory_device(args))};
 }
 
+std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args) {
+  return {contiguous_meta({}, factory_dtype(args).value_or(tensor::default_float_dtype()), factory_device(args))};
+}
+
+std::vector<TensorMeta> meta_randint(const Arguments& args) {
+  const bool has_low = args.schema().overload == "low";
+  const int64_t low = has_low ? args.int_value(0) : 0, high = args.int_value(has_low ? 1 : 0);
+  if (low >= high)
+    throw_runtime_error("random_ expects 'from' to be less than 'to', but got from=" + std::to_string(low) +
+                        " >= to=" + std::to_string(high));
+  // The schema's default is the enum name long (schema.cpp keeps unknown names as strings).
+  const auto index = args.schema().argument_index("dtype").value();
+  const DType dtype = args[index].is_string() ? DType::Int64 : args.optional_dtype(index).value_or(DType::Int64);
+  return {contiguous_meta(checked_sizes(args.int_list(has_low ? 2 : 1)), dtype, factory_device(args))};
+}
+
 std::vector<TensorMeta> meta_like(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   const Elementwise e = elementwise(args, {0});

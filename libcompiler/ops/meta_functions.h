@@ -61,6 +61,10 @@ std::vector<TensorMeta> meta_embedding(const Arguments& args);
 std::vector<TensorMeta> meta_factory(const Arguments& args);
 std::vector<TensorMeta> meta_full(const Arguments& args);
 std::vector<TensorMeta> meta_like(const Arguments& args);
+// scalar_tensor: 0-dim, the default float dtype whatever the value's type.
+std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args);
+// randint, randint.low: int64 unless dtype= says otherwise; low < high.
+std::vector<TensorMeta> meta_randint(const Arguments& args);
 
 // The meta of an existing tensor.
 TensorMeta meta_of(const Tensor& t);

@@ -212,6 +212,12 @@ std::vector<Tensor> backward_rsqrt(const BackwardContext& ctx, const std::vector
   return {mul(mul(grads[0], pow(ctx.saved("result"), Scalar(3))), Scalar(-0.5))};
 }
 
+// derivatives.yaml: -grad * (result * result).conj()
+std::vector<Tensor> backward_reciprocal(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor result = ctx.saved("result");
+  return {mul(neg(grads[0]), mul(result, result))};
+}
+
 std::vector<Tensor> backward_sin(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   return {mul(grads[0], cos(ctx.saved("self")))};
 }

@@ -27,6 +27,7 @@ std::vector<Tensor> backward_log(const BackwardContext& ctx, const std::vector<T
 std::vector<Tensor> backward_log1p(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_sqrt(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_rsqrt(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_reciprocal(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_sin(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_cos(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_tan(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -39,6 +39,9 @@ std::vector<Tensor> kernel_full(const Arguments& args) {
 std::vector<Tensor> kernel_zeros_like(const Arguments& args) { return {filled(allocate_outputs(meta_like(args))[0], 0)}; }
 std::vector<Tensor> kernel_ones_like(const Arguments& args) { return {filled(allocate_outputs(meta_like(args))[0], 1)}; }
 std::vector<Tensor> kernel_empty_like(const Arguments& args) { return {allocate_outputs(meta_like(args))[0]}; }
+std::vector<Tensor> kernel_scalar_tensor(const Arguments& args) {
+  return {filled(allocate_outputs(meta_scalar_tensor(args))[0], args.scalar(0))};
+}
 std::vector<Tensor> kernel_full_like(const Arguments& args) {
   return {filled(allocate_outputs(meta_like(args))[0], args.scalar(1))};
 }

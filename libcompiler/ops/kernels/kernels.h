@@ -50,6 +50,20 @@ std::vector<Tensor> kernel_log(const Arguments& args);
 std::vector<Tensor> kernel_log1p(const Arguments& args);
 std::vector<Tensor> kernel_sqrt(const Arguments& args);
 std::vector<Tensor> kernel_rsqrt(const Arguments& args);
+std::vector<Tensor> kernel_reciprocal(const Arguments& args);
+std::vector<Tensor> kernel_square(const Arguments& args);
+
+// rounding.cpp: round, round.decimals
+std::vector<Tensor> kernel_round(const Arguments& args);
+
+// bitwise.cpp: bitwise and/or/xor/not of integer and bool tensors
+std::vector<Tensor> kernel_bitwise_and(const Arguments& args);
+std::vector<Tensor> kernel_bitwise_or(const Arguments& args);
+std::vector<Tensor> kernel_bitwise_xor(const Arguments& args);
+std::vector<Tensor> kernel_bitwise_not(const Arguments& args);
+
+// random_factories.cpp: randint, randint.low through the CPU generator
+std::vector<Tensor> kernel_randint(const Arguments& args);
 std::vector<Tensor> kernel_sin(const Arguments& args);
 std::vector<Tensor> kernel_cos(const Arguments& args);
 std::vector<Tensor> kernel_tan(const Arguments& args);
@@ -154,5 +168,6 @@ std::vector<Tensor> kernel_zeros_like(const Arguments& args);
 std::vector<Tensor> kernel_ones_like(const Arguments& args);
 std::vector<Tensor> kernel_empty_like(const Arguments& args);
 std::vector<Tensor> kernel_full_like(const Arguments& args);
+std::vector<Tensor> kernel_scalar_tensor(const Arguments& args);
 
 }  // namespace kiln::ops

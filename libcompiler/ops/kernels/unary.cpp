@@ -8,6 +8,7 @@
 #include "libcompiler/ops/kernels/pointwise_math.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
+#include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/torch_error.h"
 
@@ -68,6 +69,7 @@ KILN_FLOAT_UNARY_KERNEL(log, std::log(x))
 KILN_FLOAT_UNARY_KERNEL(log1p, std::log1p(x))
 KILN_FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
 KILN_FLOAT_UNARY_KERNEL(rsqrt, C(1) / std::sqrt(x))
+KILN_FLOAT_UNARY_KERNEL(reciprocal, C(1) / x)
 KILN_FLOAT_UNARY_KERNEL(sin, std::sin(x))
 KILN_FLOAT_UNARY_KERNEL(cos, std::cos(x))
 KILN_FLOAT_UNARY_KERNEL(tan, std::tan(x))
@@ -75,6 +77,9 @@ KILN_FLOAT_UNARY_KERNEL(tanh, std::tanh(x))
 KILN_FLOAT_UNARY_KERNEL(sigmoid, C(1) / (C(1) + std::exp(-x)))
 KILN_FLOAT_UNARY_KERNEL(erf, std::erf(x))
 #undef KILN_FLOAT_UNARY_KERNEL
+
+// CompositeImplicitAutograd in ATen: its grad_fn is pow's.
+std::vector<Tensor> kernel_square(const Arguments& args) { return {ops::pow(args.tensor(0), Scalar(2))}; }
 
 std::vector<Tensor> kernel_neg(const Arguments& args) {
   return unary(args, meta_unary, [](auto tag) {

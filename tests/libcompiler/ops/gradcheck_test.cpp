@@ -78,6 +78,11 @@ std::map<std::string, std::function<GradSample()>> samples() {
   for (const auto& [name, id] : std::vector<std::pair<std::string, OpId>>{
            {"log", OpId::log}, {"log1p", OpId::log1p}, {"sqrt", OpId::sqrt}, {"rsqrt", OpId::rsqrt}})
     s[name] = [id, one] { return sample({random({2, 3}, 0.5, 2)}, one(id)); };
+  s["reciprocal"] = [one] { return sample({random({2, 3}, 0.5, 2)}, one(OpId::reciprocal)); };
+  s["round"] = [one] { return sample({random({2, 3})}, one(OpId::round)); };
+  s["round.decimals"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::round_decimals, {x[0], 2}); }); };
+  s["sub_.Tensor"] = [] { return sample({random({2, 3}), random({3})}, [](auto& x) { return call(OpId::sub__Tensor, {writable(x[0]), x[1], 0.5}); }); };
+  s["sub_.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::sub__Scalar, {writable(x[0]), 2.0, 3}); }); };
   s["sqrt_"] = [] { return sample({random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::sqrt_, {writable(x[0])}); }); };
   s["gelu"] = [] { return sample({random({4}, -2, 2), random({4}, -2, 2)}, [](auto& x) {
     return std::vector<Tensor>{call_single(OpId::gelu, {x[0]}), call_single(OpId::gelu, {x[1], "tanh"})}; }); };

@@ -347,3 +347,58 @@ TEST(Meta, MetaTensorsGetShapesWithoutData) {
 }
 
 }  // namespace kiln::ops::test
+
+namespace kiln::ops::test {
+
+TEST(Kernels, ReciprocalRoundSquareAndInPlaceSub) {
+  expect_values(call_single(OpId::reciprocal, {values({2, -0.5, 4}, {3})}), {0.5, -2, 0.25}, {3});
+  // Half to even, as ATen rounds; decimals scale first (negative decimals divide).
+  expect_values(call_single(OpId::round, {values({0.5, 1.5, 2.5, -0.5, -1.7}, {5})}), {0, 2, 2, -0, -2}, {5});
+  expect_values(call_single(OpId::round_decimals, {values({1.234, 15.0}, {2}), 1}), {1.2, 15}, {2});
+  expect_values(call_single(OpId::round_decimals, {values({1234, 1250}, {2}), -2}), {1200, 1200}, {2});
+  const Tensor x = values({1, -3}, {2});
+  const Tensor sq = call_single(OpId::square, {x});
+  expect_values(sq, {1, 9}, {2});
+  const Tensor y = values({5, 6}, {2});
+  call(OpId::sub__Tensor, {y, values({1, 2}, {2}), 2});
+  expect_values(y, {3, 2}, {2});
+  call(OpId::sub__Scalar, {y, 1.0});
+  expect_values(y, {2, 1}, {2});
+}
+
+TEST(Kernels, BitwiseOpsOnIntegersAndBools) {
+  const Tensor a = values({12, 10, -1}, {3}, DType::Int64), b = values({10, 6, 3}, {3}, DType::Int64);
+  expect_values(call_single(OpId::bitwise_and_Tensor, {a, b}), {8, 2, 3}, {3});
+  expect_values(call_single(OpId::bitwise_or_Tensor, {a, b}), {14, 14, -1}, {3});
+  expect_values(call_single(OpId::bitwise_xor_Scalar, {a, 1}), {13, 11, -2}, {3});
+  expect_values(call_single(OpId::bitwise_not, {a}), {-13, -11, 0}, {3});
+  const Tensor flags = values({1, 0}, {2}, DType::Bool);
+  const Tensor negated = call_single(OpId::bitwise_not, {flags});
+  EXPECT_EQ(negated.dtype(), DType::Bool);
+  expect_values(negated, {0, 1}, {2});
+  EXPECT_EQ(error_of([&] { call(OpId::bitwise_and_Tensor, {values({1.5}, {1}), b}); }),
+            "\"bitwise_and_cpu\" not implemented for 'Float'");
+  EXPECT_EQ(error_of([&] { call(OpId::bitwise_not, {values({1.5}, {1})}); }), "\"bitwise_not_cpu\" not implemented for 'Float'");
+}
+
+TEST(Kernels, ScalarTensorAndRandint) {
+  const Tensor s = call_single(OpId::scalar_tensor, {3});
+  EXPECT_EQ(s.dim(), 0);
+  EXPECT_EQ(s.dtype(), DType::Float32);  // the default dtype even for an integer value
+  expect_values(s, {3}, {});
+  tensor::default_cpu_generator().manual_seed(0);
+  const Tensor expected = tensor::randint(3, 10, {2, 5});
+  tensor::default_cpu_generator().manual_seed(0);
+  const Tensor low = call_single(OpId::randint_low, {3, 10, std::vector<int64_t>{2, 5}});
+  EXPECT_EQ(low.dtype(), DType::Int64);
+  expect_values(low, as_doubles(expected), {2, 5});
+  tensor::default_cpu_generator().manual_seed(0);
+  const Tensor from_zero = call_single(OpId::randint, {10, std::vector<int64_t>{4}, DType::Int32});
+  EXPECT_EQ(from_zero.dtype(), DType::Int32);
+  tensor::default_cpu_generator().manual_seed(0);
+  expect_values(from_zero, as_doubles(tensor::randint(0, 10, {4}, DType::Int32)), {4});
+  EXPECT_EQ(error_of([&] { call(OpId::randint_low, {5, 5, std::vector<int64_t>{1}}); }),
+            "random_ expects 'from' to be less than 'to', but got from=5 >= to=5");
+}
+
+}  // namespace kiln::ops::test
