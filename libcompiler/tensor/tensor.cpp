@@ -29,6 +29,18 @@ Tensor Tensor::make_view(const Tensor& base, Shape sizes, Shape strides, int64_t
   return Tensor(std::move(impl));
 }
 
+Tensor Tensor::tensor_data() const {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = impl_->storage;
+  impl->sizes = impl_->sizes;
+  impl->strides = impl_->strides;
+  impl->storage_offset = impl_->storage_offset;
+  impl->dtype = impl_->dtype;
+  impl->is_wrapped_number = impl_->is_wrapped_number;
+  impl->version_counter = impl_->version_counter;
+  return Tensor(std::move(impl));
+}
+
 namespace {
 
 // Tensor.size(d)/stride(d) index real dimensions, so unlike wrap_dim a 0-dim tensor has none.

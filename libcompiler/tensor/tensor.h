@@ -88,6 +88,11 @@ class Tensor {
   uint32_t version() const { return impl_->version_counter->version.load(); }
   void bump_version() const { impl_->version_counter->version.fetch_add(1); }
 
+  // The same data (storage, geometry, dtype, version counter) in a fresh TensorImpl that is no
+  // view and has no autograd state, as PyTorch's tensor_data(): what autograd keeps of a tensor
+  // it must not own (a saved output would otherwise own its own grad_fn through the tensor).
+  Tensor tensor_data() const;
+
   bool is_view() const { return impl_->view_base != nullptr; }
   // Tensor._base: undefined for a tensor that is not a view.
   Tensor base() const { return Tensor(impl_->view_base); }

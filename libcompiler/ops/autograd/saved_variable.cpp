@@ -2,7 +2,6 @@
 
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/tensor/torch_error.h"
-#include "libcompiler/tensor/views.h"
 
 namespace kiln::ops {
 
@@ -18,7 +17,14 @@ SavedVariable::SavedVariable(const Tensor& variable, bool is_output) {
   saved_version_ = variable.version();
   requires_grad_ = variable.requires_grad();
   output_nr_ = ops::output_nr(variable);
-  data_ = is_output ? tensor::alias(variable) : variable;
+  data_ = is_output ? variable.tensor_data() : variable;
+}
+
+void SavedVariable::keep_as_output_if_shares_data(const Tensor& written, uint32_t output_nr) {
+  if (!data_.defined() || is_output_ || data_.impl()->version_counter != written.impl()->version_counter) return;
+  data_ = data_.tensor_data();
+  is_output_ = true;
+  output_nr_ = output_nr;
 }
 
 void SavedVariable::release() {
@@ -46,7 +52,7 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
     tensor::throw_runtime_error(message);
   }
   if (!is_output_) return data_;
-  Tensor unpacked = tensor::alias(data_);
+  Tensor unpacked = data_.tensor_data();
   if (requires_grad_) set_history(unpacked, owner, output_nr_);
   return unpacked;
 }

@@ -3,8 +3,9 @@
 // version it was saved at, so a later in-place change is an error instead of a wrong gradient,
 // and it can be released after backward (retain_graph=False).
 //
-// An output of the node that saves it is kept without its autograd state (the node would
-// otherwise own itself through the tensor's grad_fn) and gets its grad_fn back on unpack.
+// An output of the node that saves it is kept as its data alone (Tensor::tensor_data(): no view
+// base, no autograd state), as PyTorch does: the node would otherwise own itself through the
+// tensor's grad_fn. It gets its grad_fn back on unpack from the node that unpacks it.
 #include <cstdint>
 #include <memory>
 
@@ -21,6 +22,12 @@ class SavedVariable {
   // RuntimeError if released or modified in place since it was saved.
   Tensor unpack(const std::shared_ptr<Node>& owner) const;
   void release();
+
+  // For an input of an in-place op that shares data with the tensor the op wrote (z.mul_(z)):
+  // that tensor is now the op's output `output_nr` and its history leads back to the saving
+  // node, so the input is kept as a saved output is. Unpacking it fails the version check either
+  // way; this only keeps the node from owning itself.
+  void keep_as_output_if_shares_data(const Tensor& written, uint32_t output_nr);
 
  private:
   Tensor data_;

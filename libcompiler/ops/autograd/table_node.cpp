@@ -64,6 +64,8 @@ void TableNode::save_inputs(const Arguments& args, const Tensor& original_self, 
 }
 
 void TableNode::save_outputs(const std::vector<Tensor>& outputs) {
+  if (context_.op().schema.is_inplace())
+    for (auto& entry : context_.saved_) entry.second.keep_as_output_if_shares_data(outputs.at(0), /*output_nr=*/0);
   for (const std::string& name : context_.op().saved) {
     if (!name.starts_with("result")) continue;
     const size_t index = name == "result" ? 0 : std::stoul(name.substr(6));

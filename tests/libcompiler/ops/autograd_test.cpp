@@ -1,5 +1,7 @@
 // Eager autograd rules as PyTorch has them: grad_fn names, leaf and non-leaf .grad, accumulation,
 // no_grad, detach, retain_grad, retain_graph, the version-counter check, and the error texts.
+#include <algorithm>
+
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -340,6 +342,54 @@ TEST(Autograd, InPlaceOnAViewRebasesTheBaseHistory) {
   const Tensor x = ops::clone(l);
   mul_(ops::detach(x), Scalar(2));
   EXPECT_EQ(grad_fn_name(x), "CloneBackward0");
+}
+
+}  // namespace kiln::ops::test
+
+namespace kiln::ops::test {
+
+namespace {
+
+// Every node reachable from `t`'s grad_fn, held weakly so that collecting them keeps none alive.
+std::vector<std::weak_ptr<Node>> graph_nodes(const Tensor& t) {
+  std::vector<std::weak_ptr<Node>> found;
+  std::vector<std::shared_ptr<Node>> pending{grad_fn(t)}, seen;
+  while (!pending.empty()) {
+    std::shared_ptr<Node> node = std::move(pending.back());
+    pending.pop_back();
+    if (!node || std::find(seen.begin(), seen.end(), node) != seen.end()) continue;
+    seen.push_back(node);
+    found.push_back(node);
+    for (const Edge& e : node->next_edges()) pending.push_back(e.function);
+  }
+  return found;
+}
+
+}  // namespace
+
+// The graph dies with the last tensor that uses it, as in PyTorch: a saved output does not own
+// its grad_fn, nor does an in-place op's node own itself through the tensor it wrote or a view's
+// base. Graphs that are never run, or kept with retain_graph, are where a cycle would leak.
+TEST(Autograd, GraphsDoNotOutliveTheirTensors) {
+  const Tensor x = leaf({1, -2, 3, -4, 5, -6}, {2, 3});
+  const Tensor w = leaf({0.5, -1, 2, 1, -0.5, 0.25}, {3, 2});
+  std::vector<std::weak_ptr<Node>> nodes;
+  for (int step = 0; step < 3; ++step) {
+    {
+      const Tensor hidden = relu(mm(x, w));              // relu saves its result
+      const Tensor scores = log_softmax(exp(hidden), 1);  // so do exp and log_softmax
+      const Tensor doubled = mul(scores, Scalar(2));
+      mul_(doubled, hidden);                             // in-place on a non-leaf
+      const Tensor base = exp(doubled);
+      sqrt_(ops::select(base, 0, 0));                    // in-place through a view: CopySlices
+      mul_(ops::select(base, 0, 1), ops::select(base, 0, 1));  // saves the tensor it writes
+      const Tensor loss = add(sum(doubled), sum(base));
+      backward({sum(doubled)}, {}, /*retain_graph=*/true);
+      for (const auto& node : graph_nodes(loss)) nodes.push_back(node);
+    }
+    for (const auto& node : nodes) EXPECT_TRUE(node.expired()) << "step " << step << ": " << node.lock()->name();
+    nodes.clear();
+  }
 }
 
 }  // namespace kiln::ops::test
