@@ -5,12 +5,24 @@
 
 namespace kiln::ops {
 
+using size_generic::check_arithmetic;
+using size_generic::check_matrix_product;
+using size_generic::check_same_dtype_for_mm;
+using size_generic::dtype_word;
+using size_generic::elementwise;
+using size_generic::factory_device;
+using size_generic::factory_dtype;
+using size_generic::mat_shape;
+using size_generic::optional_dims;
+using size_generic::reduced_meta;
+using size_generic::single;
+using size_generic::sum_like_dtype;
 using tensor::throw_runtime_error;
 
 TensorMeta meta_of(const Tensor& t) { return TensorMeta{t.sizes(), t.strides(), t.dtype(), t.device()}; }
 
 TensorMeta contiguous_meta(const Shape& sizes, DType dtype, const Device& device) {
-  return TensorMeta{sizes, row_major_strides(sizes), dtype, device};
+  return size_generic::contiguous(sizes, dtype, device);
 }
 
 namespace {
@@ -24,74 +36,10 @@ tensor::PromotionOperand promotion_operand(const IValue& value) {
   return tensor::PromotionOperand::python_scalar(value.to_scalar().dtype());
 }
 
-std::string dtype_word(DType dtype) { return std::string(tensor::scalar_type_name(dtype)); }
-
-// The common geometry of the tensor operands among `indices` (numbers are 0-dim operands).
-struct Elementwise {
-  Shape sizes;
-  Shape strides;
-  DType common;
-  Device device;
-};
-
-Elementwise elementwise(const Arguments& args, const std::vector<size_t>& indices) {
-  Elementwise result{{}, {}, DType::Float32, tensor::kCPU};
-  std::vector<IValue> operands;
-  std::vector<StridedOperand<int64_t>> strided;
-  bool have_device = false;
-  bool device_from_cpu_scalar = false;
-  for (size_t i : indices) {
-    const IValue& value = args[i];
-    if (value.is_none()) continue;
-    operands.push_back(value);
-    if (!value.is_tensor()) continue;
-    const Tensor& t = value.to_tensor();
-    result.sizes = broadcast_sizes(result.sizes, t.sizes());
-    strided.push_back(StridedOperand<int64_t>{t.sizes(), t.strides()});
-    // A 0-dim CPU tensor may join tensors of any device, as a scalar would.
-    const bool cpu_scalar = t.dim() == 0 && t.device().type == tensor::DeviceType::CPU;
-    if (!have_device) {
-      result.device = t.device();
-      have_device = true;
-      device_from_cpu_scalar = cpu_scalar;
-    } else if (t.device() != result.device && !cpu_scalar) {
-      if (!device_from_cpu_scalar)
-        throw_runtime_error("Expected all tensors to be on the same device, but found at least two devices, " +
-                            result.device.str() + " and " + t.device().str() + "!");
-      result.device = t.device();
-      device_from_cpu_scalar = false;
-    }
-  }
-  result.common = result_type(operands);
-  result.strides = elementwise_output_strides(result.sizes, strided);
-  return result;
-}
-
-std::vector<TensorMeta> single(const Elementwise& e, DType dtype) {
-  return {TensorMeta{e.sizes, e.strides, dtype, e.device}};
-}
-
-// The checks of ATen's arithmetic ops on bool and integer operands.
-void check_arithmetic(const Arguments& args, DType common) {
-  const std::string& name = args.schema().name;
-  const bool is_sub = name == "sub" || name == "sub_" || name == "rsub";
-  if (is_sub && common == DType::Bool)
-    throw_runtime_error(
-        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
-        "operator instead.");
-  if (const auto alpha = args.schema().argument_index("alpha")) {
-    const Scalar a = args.scalar(*alpha);
-    if (a.is_floating() && !tensor::is_floating_point(common))
-      throw_runtime_error("For integral input tensors, argument alpha must not be a floating point number.");
-    if (a.kind() != Scalar::Kind::Bool && common == DType::Bool)
-      throw_runtime_error("Boolean alpha only supported for Boolean results.");
-  }
-}
-
 std::vector<TensorMeta> inplace_result(const Arguments& args, const std::vector<size_t>& operands,
                                        bool check_cast) {
   const Tensor& self = args.tensor(0);
-  const Elementwise e = elementwise(args, operands);
+  const auto e = elementwise(args, operands);
   if (e.sizes != self.sizes())
     throw_runtime_error("output with shape " + tensor::shape_str(self.sizes()) +
                         " doesn't match the broadcast shape " + tensor::shape_str(e.sizes));
@@ -107,23 +55,6 @@ std::vector<TensorMeta> inplace_result(const Arguments& args, const std::vector<
   return {meta_of(self)};
 }
 
-DType sum_like_dtype(const Tensor& self, std::optional<DType> dtype) {
-  if (dtype) return *dtype;
-  return tensor::is_integral(self.dtype(), /*include_bool=*/true) ? DType::Int64 : self.dtype();
-}
-
-std::vector<int64_t> optional_dims(const Arguments& args, size_t i) {
-  return args[i].is_none() ? std::vector<int64_t>{} : args.int_list(i);
-}
-
-TensorMeta reduced_meta(const Tensor& self, const std::vector<bool>& mask, bool keepdim, DType dtype) {
-  return contiguous_meta(reduced_sizes(self.sizes(), mask, keepdim), dtype, self.device());
-}
-
-std::string mat_shape(const Tensor& t) {
-  return std::to_string(t.sizes()[0]) + "x" + std::to_string(t.sizes()[1]);
-}
-
 std::string dtype_c_name(DType dtype) {
   switch (dtype) {
     case DType::Float32: return "float";
@@ -136,39 +67,24 @@ std::string dtype_c_name(DType dtype) {
   }
 }
 
-void check_same_dtype_for_mm(const Tensor& a, const Tensor& b) {
-  if (a.dtype() != b.dtype())
-    throw_runtime_error("expected m1 and m2 to have the same dtype, but got: " + dtype_c_name(a.dtype()) +
-                        " != " + dtype_c_name(b.dtype()));
-}
-
-void check_matrix_product(const Tensor& mat1, const Tensor& mat2) {
-  if (mat1.sizes()[1] != mat2.sizes()[0])
-    throw_runtime_error("mat1 and mat2 shapes cannot be multiplied (" + mat_shape(mat1) + " and " + mat_shape(mat2) +
-                        ")");
-  check_same_dtype_for_mm(mat1, mat2);
-}
-
-Device factory_device(const Arguments& args) {
-  const auto index = args.schema().argument_index("device");
-  if (!index || args[*index].is_none()) return tensor::kCPU;
-  return args[*index].to_device();
-}
-
-std::optional<DType> factory_dtype(const Arguments& args) {
-  const auto index = args.schema().argument_index("dtype");
-  return index ? args.optional_dtype(*index) : std::nullopt;
-}
-
-Shape checked_sizes(const std::vector<int64_t>& sizes) {
-  for (int64_t s : sizes)
-    if (s < 0)
-      throw_runtime_error("Trying to create tensor with negative dimension " + std::to_string(s) + ": " +
-                          tensor::shape_str(sizes));
-  return sizes;
-}
-
 }  // namespace
+
+namespace size_generic {
+
+std::string dtype_word(DType dtype) { return std::string(tensor::scalar_type_name(dtype)); }
+
+void check_same_dtype_for_mm(DType a, DType b) {
+  if (a != b)
+    throw_runtime_error("expected m1 and m2 to have the same dtype, but got: " + dtype_c_name(a) + " != " +
+                        dtype_c_name(b));
+}
+
+DType sum_like_dtype(DType self, std::optional<DType> dtype) {
+  if (dtype) return *dtype;
+  return tensor::is_integral(self, /*include_bool=*/true) ? DType::Int64 : self;
+}
+
+}  // namespace size_generic
 
 DType result_type(const std::vector<IValue>& operands) {
   tensor::ResultTypeState state;
@@ -176,83 +92,27 @@ DType result_type(const std::vector<IValue>& operands) {
   return state.result();
 }
 
-std::vector<TensorMeta> meta_binary_arithmetic(const Arguments& args) {
-  const Elementwise e = elementwise(args, {0, 1});
-  check_arithmetic(args, e.common);
-  return single(e, e.common);
-}
+std::vector<TensorMeta> meta_binary_arithmetic(const Arguments& args) { return size_generic::meta_binary_arithmetic(args); }
 
-std::vector<TensorMeta> meta_binary_float(const Arguments& args) {
-  const Elementwise e = elementwise(args, {0, 1});
-  return single(e, tensor::is_floating_point(e.common) ? e.common : tensor::default_float_dtype());
-}
+std::vector<TensorMeta> meta_binary_float(const Arguments& args) { return size_generic::meta_binary_float(args); }
 
-std::vector<TensorMeta> meta_div_mode(const Arguments& args) {
-  const auto mode = args.optional_string(2);
-  if (!mode) return meta_binary_float(args);
-  if (*mode != "trunc" && *mode != "floor")
-    throw_runtime_error("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + *mode + "'");
-  const Elementwise e = elementwise(args, {0, 1});
-  return single(e, e.common);
-}
+std::vector<TensorMeta> meta_div_mode(const Arguments& args) { return size_generic::meta_div_mode(args); }
 
-std::vector<TensorMeta> meta_comparison(const Arguments& args) {
-  const Elementwise e = elementwise(args, {0, 1});
-  return single(e, DType::Bool);
-}
+std::vector<TensorMeta> meta_comparison(const Arguments& args) { return size_generic::meta_comparison(args); }
 
-std::vector<TensorMeta> meta_unary(const Arguments& args) {
-  const Elementwise e = elementwise(args, {0});
-  if (args.schema().name == "neg" && e.common == DType::Bool)
-    throw_runtime_error(
-        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
-        "`~` or `logical_not()` operator instead.");
-  if (args.schema().name == "gelu") {
-    const std::string& approximate = args[1].to_string();
-    if (approximate != "none" && approximate != "tanh")
-      throw_runtime_error("approximate argument must be either none or tanh.");
-  }
-  return single(e, e.common);
-}
+std::vector<TensorMeta> meta_unary(const Arguments& args) { return size_generic::meta_unary(args); }
 
-std::vector<TensorMeta> meta_unary_float(const Arguments& args) {
-  const Elementwise e = elementwise(args, {0});
-  return single(e, tensor::is_floating_point(e.common) ? e.common : tensor::default_float_dtype());
-}
+std::vector<TensorMeta> meta_unary_float(const Arguments& args) { return size_generic::meta_unary_float(args); }
 
-std::vector<TensorMeta> meta_unary_predicate(const Arguments& args) {
-  return single(elementwise(args, {0}), DType::Bool);
-}
+std::vector<TensorMeta> meta_unary_predicate(const Arguments& args) { return size_generic::meta_unary_predicate(args); }
 
-std::vector<TensorMeta> meta_where(const Arguments& args) {
-  const Tensor& condition = args.tensor(0);
-  if (condition.dtype() != DType::Bool)
-    throw_runtime_error("where expected condition to be a boolean tensor, but got a tensor with dtype " +
-                        dtype_word(condition.dtype()));
-  Elementwise e = elementwise(args, {0, 1, 2});
-  e.common = result_type({args[1], args[2]});
-  return single(e, e.common);
-}
+std::vector<TensorMeta> meta_where(const Arguments& args) { return size_generic::meta_where(args); }
 
-std::vector<TensorMeta> meta_clamp(const Arguments& args) {
-  if (args[1].is_none() && args[2].is_none())
-    throw_runtime_error("torch.clamp: At least one of 'min' or 'max' must not be None");
-  const Elementwise e = elementwise(args, {0, 1, 2});
-  if (e.common == DType::Bool) throw_runtime_error("\"clamp_cpu\" not implemented for 'Bool'");
-  return single(e, e.common);
-}
+std::vector<TensorMeta> meta_clamp(const Arguments& args) { return size_generic::meta_clamp(args); }
 
-std::vector<TensorMeta> meta_clone(const Arguments& args) {
-  const Elementwise e = elementwise(args, {0});
-  return single(e, args.tensor(0).dtype());
-}
+std::vector<TensorMeta> meta_clone(const Arguments& args) { return size_generic::meta_clone(args); }
 
-std::vector<TensorMeta> meta_to_copy(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  const Elementwise e = elementwise(args, {0});
-  const auto device = args.optional_device(3);
-  return {TensorMeta{e.sizes, e.strides, args.optional_dtype(1).value_or(self.dtype()), device.value_or(self.device())}};
-}
+std::vector<TensorMeta> meta_to_copy(const Arguments& args) { return size_generic::meta_to_copy(args); }
 
 std::vector<TensorMeta> meta_inplace_unary(const Arguments& args) { return {meta_of(args.tensor(0))}; }
 
@@ -268,31 +128,15 @@ std::vector<TensorMeta> meta_inplace_binary_any_dtype(const Arguments& args) {
 
 std::vector<TensorMeta> meta_inplace_ternary(const Arguments& args) { return inplace_result(args, {0, 1, 2}, true); }
 
-std::vector<TensorMeta> meta_sum(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  if (args.size() == 2) return {contiguous_meta({}, sum_like_dtype(self, args.optional_dtype(1)), self.device())};
-  const auto mask = reduction_mask(optional_dims(args, 1), self.dim());
-  return {reduced_meta(self, mask, args.bool_value(2), sum_like_dtype(self, args.optional_dtype(3)))};
-}
+std::vector<TensorMeta> meta_sum(const Arguments& args) { return size_generic::meta_sum(args); }
 
-std::vector<TensorMeta> meta_mean(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  const auto dtype = args.optional_dtype(args.size() == 2 ? 1 : 3);
-  const DType result = dtype.value_or(self.dtype());
-  if (!tensor::is_floating_point(result))
-    throw_runtime_error(
-        "mean(): could not infer output dtype. " +
-        std::string(dtype ? "Optional dtype" : "Input dtype") +
-        " must be either a floating point or complex dtype. Got: " + dtype_word(result));
-  if (args.size() == 2) return {contiguous_meta({}, result, self.device())};
-  return {reduced_meta(self, reduction_mask(optional_dims(args, 1), self.dim()), args.bool_value(2), result)};
-}
+std::vector<TensorMeta> meta_mean(const Arguments& args) { return size_generic::meta_mean(args); }
 
 std::vector<TensorMeta> meta_prod(const Arguments& args) {
   const Tensor& self = args.tensor(0);
-  if (args.size() == 2) return {contiguous_meta({}, sum_like_dtype(self, args.optional_dtype(1)), self.device())};
+  if (args.size() == 2) return {contiguous_meta({}, sum_like_dtype(self.dtype(), args.optional_dtype(1)), self.device())};
   const auto mask = reduction_mask({args.int_value(1)}, self.dim());
-  return {reduced_meta(self, mask, args.bool_value(2), sum_like_dtype(self, args.optional_dtype(3)))};
+  return {reduced_meta(self, mask, args.bool_value(2), sum_like_dtype(self.dtype(), args.optional_dtype(3)))};
 }
 
 std::vector<TensorMeta> meta_amax_amin(const Arguments& args) {
@@ -364,14 +208,7 @@ std::vector<TensorMeta> meta_softmax_backward(const Arguments& args) {
   return {contiguous_meta(grad.sizes(), args[3].to_dtype(), grad.device())};
 }
 
-std::vector<TensorMeta> meta_mm(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  const Tensor& mat2 = args.tensor(1);
-  if (self.dim() != 2) throw_runtime_error("self must be a matrix");
-  if (mat2.dim() != 2) throw_runtime_error("mat2 must be a matrix");
-  check_matrix_product(self, mat2);
-  return {contiguous_meta({self.sizes()[0], mat2.sizes()[1]}, self.dtype(), self.device())};
-}
+std::vector<TensorMeta> meta_mm(const Arguments& args) { return size_generic::meta_mm(args); }
 
 std::vector<TensorMeta> meta_mv(const Arguments& args) {
   const Tensor& self = args.tensor(0);
@@ -382,7 +219,7 @@ std::vector<TensorMeta> meta_mv(const Arguments& args) {
   if (self.sizes()[1] != vec.sizes()[0])
     throw_runtime_error("size mismatch, got input (" + std::to_string(self.sizes()[0]) + "), mat (" + mat_shape(self) +
                         "), vec (" + std::to_string(vec.sizes()[0]) + ")");
-  check_same_dtype_for_mm(self, vec);
+  check_same_dtype_for_mm(self.dtype(), vec.dtype());
   return {contiguous_meta({self.sizes()[0]}, self.dtype(), self.device())};
 }
 
@@ -405,19 +242,7 @@ std::vector<TensorMeta> meta_addmm(const Arguments& args) {
   return {contiguous_meta(out, mat1.dtype(), mat1.device())};
 }
 
-std::vector<TensorMeta> meta_bmm(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  const Tensor& mat2 = args.tensor(1);
-  if (self.dim() != 3) throw_runtime_error("batch1 must be a 3D tensor");
-  if (mat2.dim() != 3) throw_runtime_error("batch2 must be a 3D tensor");
-  const Shape expected{self.sizes()[0], self.sizes()[2]};
-  if (mat2.sizes()[0] != expected[0] || mat2.sizes()[1] != expected[1])
-    throw_runtime_error("Expected size for first two dimensions of batch2 tensor to be: " +
-                        tensor::shape_str(expected) + " but got: " +
-                        tensor::shape_str({mat2.sizes()[0], mat2.sizes()[1]}) + ".");
-  check_same_dtype_for_mm(self, mat2);
-  return {contiguous_meta({self.sizes()[0], self.sizes()[1], mat2.sizes()[2]}, self.dtype(), self.device())};
-}
+std::vector<TensorMeta> meta_bmm(const Arguments& args) { return size_generic::meta_bmm(args); }
 
 std::vector<TensorMeta> meta_dot(const Arguments& args) {
   const Tensor& self = args.tensor(0);
@@ -485,7 +310,7 @@ std::vector<TensorMeta> meta_nll_loss_forward(const Arguments& args) {
 }
 
 std::vector<TensorMeta> meta_mse_loss(const Arguments& args) {
-  const Elementwise e = elementwise(args, {0, 1});
+  const auto e = elementwise(args, {0, 1});
   if (args.int_value(2) == static_cast<int64_t>(Reduction::None)) return single(e, e.common);
   return {contiguous_meta({}, e.common, e.device)};
 }
@@ -581,37 +406,19 @@ std::vector<TensorMeta> meta_embedding(const Arguments& args) {
   return {contiguous_meta(out, weight.dtype(), weight.device())};
 }
 
-std::vector<TensorMeta> meta_factory(const Arguments& args) {
-  return {contiguous_meta(checked_sizes(args.int_list(0)), factory_dtype(args).value_or(tensor::default_float_dtype()),
-                          factory_device(args))};
-}
+std::vector<TensorMeta> meta_factory(const Arguments& args) { return size_generic::meta_factory(args); }
 
-std::vector<TensorMeta> meta_full(const Arguments& args) {
-  const Scalar value = args.scalar(1);
-  const DType inferred = value.is_floating() ? tensor::default_float_dtype() : value.dtype();
-  return {contiguous_meta(checked_sizes(args.int_list(0)), factory_dtype(args).value_or(inferred),
-                          factory_device(args))};
-}
+std::vector<TensorMeta> meta_full(const Arguments& args) { return size_generic::meta_full(args); }
 
 std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args) {
   return {contiguous_meta({}, factory_dtype(args).value_or(tensor::default_float_dtype()), factory_device(args))};
 }
 
-std::vector<TensorMeta> meta_randint(const Arguments& args) {
-  const bool has_low = args.schema().overload == "low";
-  const int64_t low = has_low ? args.int_value(0) : 0, high = args.int_value(has_low ? 1 : 0);
-  if (low >= high)
-    throw_runtime_error("random_ expects 'from' to be less than 'to', but got from=" + std::to_string(low) +
-                        " >= to=" + std::to_string(high));
-  // The schema's default is the enum name long (schema.cpp keeps unknown names as strings).
-  const auto index = args.schema().argument_index("dtype").value();
-  const DType dtype = args[index].is_string() ? DType::Int64 : args.optional_dtype(index).value_or(DType::Int64);
-  return {contiguous_meta(checked_sizes(args.int_list(has_low ? 2 : 1)), dtype, factory_device(args))};
-}
+std::vector<TensorMeta> meta_randint(const Arguments& args) { return size_generic::meta_randint(args); }
 
 std::vector<TensorMeta> meta_like(const Arguments& args) {
   const Tensor& self = args.tensor(0);
-  const Elementwise e = elementwise(args, {0});
+  const auto e = elementwise(args, {0});
   return {TensorMeta{e.sizes, e.strides, factory_dtype(args).value_or(self.dtype()),
                      args.optional_device(args.schema().argument_index("device").value()).value_or(self.device())}};
 }

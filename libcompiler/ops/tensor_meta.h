@@ -3,8 +3,10 @@
 // the shape rules meta functions are written with.
 //
 // The rules are templates over the size type so the capture can run them on symbolic sizes: they
-// only add, multiply and compare sizes, never read data. The eager path instantiates them with
-// int64_t.
+// only add, multiply and compare sizes, never read data. Everything they need from a size type
+// beyond + and * is in SizeTraits<Size>; the eager path instantiates them with int64_t, the
+// symbolic shape propagation of libcompiler/ir with SymExpr (whose traits decide comparisons the
+// way PyTorch's guards do, or raise when they cannot).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -16,6 +18,25 @@
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
+
+// What the shape rules ask of a size type. The comparisons return a decided answer: for int64_t
+// they are the plain operators; a symbolic size type answers only what holds for every value its
+// symbols may take and throws otherwise.
+template <typename Size>
+struct SizeTraits;
+
+template <>
+struct SizeTraits<int64_t> {
+  static int64_t constant(int64_t value) { return value; }
+  static std::string text(int64_t size) { return std::to_string(size); }
+  static bool equal(int64_t a, int64_t b) { return a == b; }
+  static bool less(int64_t a, int64_t b) { return a < b; }
+};
+
+template <typename Size>
+bool size_is(const Size& size, int64_t value) {
+  return SizeTraits<Size>::equal(size, SizeTraits<Size>::constant(value));
+}
 
 template <typename Size>
 struct TensorMetaT {
@@ -33,13 +54,14 @@ std::vector<Size> broadcast_sizes(const std::vector<Size>& a, const std::vector<
   std::vector<Size> out(ndim);
   for (size_t i = 0; i < ndim; ++i) {
     const bool has_a = i < a.size(), has_b = i < b.size();
-    const Size sa = has_a ? a[a.size() - 1 - i] : Size(1);
-    const Size sb = has_b ? b[b.size() - 1 - i] : Size(1);
-    if (sa != sb && sa != Size(1) && sb != Size(1))
-      tensor::throw_runtime_error("The size of tensor a (" + std::to_string(sa) + ") must match the size of tensor b (" +
-                                  std::to_string(sb) + ") at non-singleton dimension " +
-                                  std::to_string(ndim - 1 - i));
-    out[ndim - 1 - i] = sa == Size(1) ? sb : sa;
+    const Size sa = has_a ? a[a.size() - 1 - i] : SizeTraits<Size>::constant(1);
+    const Size sb = has_b ? b[b.size() - 1 - i] : SizeTraits<Size>::constant(1);
+    // Size 1 is tested first: a symbolic size is compared with another only when neither is 1.
+    if (!size_is(sa, 1) && !size_is(sb, 1) && !SizeTraits<Size>::equal(sa, sb))
+      tensor::throw_runtime_error("The size of tensor a (" + SizeTraits<Size>::text(sa) +
+                                  ") must match the size of tensor b (" + SizeTraits<Size>::text(sb) +
+                                  ") at non-singleton dimension " + std::to_string(ndim - 1 - i));
+    out[ndim - 1 - i] = size_is(sa, 1) ? sb : sa;
   }
   return out;
 }
@@ -48,10 +70,11 @@ std::vector<Size> broadcast_sizes(const std::vector<Size>& a, const std::vector<
 template <typename Size>
 std::vector<Size> row_major_strides(const std::vector<Size>& sizes) {
   std::vector<Size> strides(sizes.size());
-  Size running(1);
+  const Size one = SizeTraits<Size>::constant(1);
+  Size running = one;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = running;
-    running = running * (sizes[i] > Size(1) ? sizes[i] : Size(1));
+    running = running * (SizeTraits<Size>::less(one, sizes[i]) ? sizes[i] : one);
   }
   return strides;
 }
@@ -75,20 +98,21 @@ std::vector<Size> elementwise_output_strides(const std::vector<Size>& shape,
   // Inputs' strides aligned to the output, 0 where broadcast.
   std::vector<std::vector<Size>> strides;
   for (const auto& in : inputs) {
-    std::vector<Size> s(ndim, Size(0));
+    std::vector<Size> s(ndim, SizeTraits<Size>::constant(0));
     const size_t lead = ndim - in.sizes.size();
     for (size_t d = 0; d < in.sizes.size(); ++d)
-      s[lead + d] = (in.sizes[d] == Size(1) && shape[lead + d] != Size(1)) ? Size(0) : in.strides[d];
+      s[lead + d] = (size_is(in.sizes[d], 1) && !size_is(shape[lead + d], 1)) ? SizeTraits<Size>::constant(0)
+                                                                             : in.strides[d];
     strides.push_back(std::move(s));
   }
   // 1: dim0 goes after dim1 in memory (outer); -1: before; 0: undecided.
   auto should_swap = [&](size_t dim0, size_t dim1) {
     for (const auto& s : strides) {
       const Size stride0 = s[dim0], stride1 = s[dim1];
-      if (stride0 == Size(0) || stride1 == Size(0)) continue;
-      if (stride0 < stride1) return -1;
-      if (stride0 > stride1) return 1;
-      if (shape[dim0] > shape[dim1]) return 1;
+      if (size_is(stride0, 0) || size_is(stride1, 0)) continue;
+      if (SizeTraits<Size>::less(stride0, stride1)) return -1;
+      if (SizeTraits<Size>::less(stride1, stride0)) return 1;
+      if (SizeTraits<Size>::less(shape[dim1], shape[dim0])) return 1;
     }
     return 0;
   };
@@ -107,10 +131,11 @@ std::vector<Size> elementwise_output_strides(const std::vector<Size>& shape,
     }
   }
   std::vector<Size> out(ndim);
-  Size running(1);
+  const Size one = SizeTraits<Size>::constant(1);
+  Size running = one;
   for (size_t d : perm) {
     out[d] = running;
-    running = running * (shape[d] > Size(1) ? shape[d] : Size(1));
+    running = running * (SizeTraits<Size>::less(one, shape[d]) ? shape[d] : one);
   }
   return out;
 }
@@ -121,7 +146,7 @@ std::vector<Size> reduced_sizes(const std::vector<Size>& sizes, const std::vecto
   std::vector<Size> out;
   for (size_t d = 0; d < sizes.size(); ++d) {
     if (!reduced[d]) out.push_back(sizes[d]);
-    else if (keepdim) out.push_back(Size(1));
+    else if (keepdim) out.push_back(SizeTraits<Size>::constant(1));
   }
   return out;
 }

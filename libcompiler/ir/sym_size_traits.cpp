@@ -1,0 +1,90 @@
+#include "libcompiler/ir/sym_size_traits.h"
+
+#include <map>
+#include <vector>
+
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::ops {
+
+using ir::SymExpr;
+
+namespace {
+
+// Values a size-like symbol takes in the sign test: the smallest dynamic sizes, a few primes
+// (FloorDiv and Mod change behaviour at multiples) and a large size that keeps
+// polynomials of degree 4 within int64.
+constexpr int64_t kSizeSamples[] = {2, 3, 5, 7, 64, 4099};
+// Beyond this many symbols the full grid is too large; the symbols then vary one at a time
+// around a common value.
+constexpr size_t kFullGridSymbols = 3;
+
+enum class Sign { Negative, Zero, Positive, Mixed };
+
+Sign signOf(int64_t value) { return value < 0 ? Sign::Negative : value == 0 ? Sign::Zero : Sign::Positive; }
+
+// The sign `difference` has for every assignment of sizes >= 2 to its symbols, by evaluating it over
+// a grid of sizes: PyTorch's value ranges would prove it; the canonical form does not expose its
+// coefficients, and sizes in graphs are polynomials whose sign the grid settles.
+Sign signOverSizes(const SymExpr& difference) {
+  if (const auto value = difference.constant()) return signOf(*value);
+  const std::vector<std::string> symbols = difference.freeSymbols();
+  std::vector<std::map<std::string, int64_t>> assignments;
+  if (symbols.size() <= kFullGridSymbols) {
+    assignments.emplace_back();
+    for (const std::string& symbol : symbols) {
+      std::vector<std::map<std::string, int64_t>> extended;
+      for (const auto& partial : assignments)
+        for (int64_t sample : kSizeSamples) {
+          auto assignment = partial;
+          assignment[symbol] = sample;
+          extended.push_back(std::move(assignment));
+        }
+      assignments = std::move(extended);
+    }
+  } else {
+    for (int64_t common : kSizeSamples)
+      for (const std::string& varied : symbols)
+        for (int64_t sample : kSizeSamples) {
+          std::map<std::string, int64_t> assignment;
+          for (const std::string& symbol : symbols) assignment[symbol] = symbol == varied ? sample : common;
+          assignments.push_back(std::move(assignment));
+        }
+  }
+  std::optional<Sign> sign;
+  for (const auto& assignment : assignments) {
+    const Sign here = signOf(difference.evaluate(assignment).value());
+    if (sign && *sign != here) return Sign::Mixed;
+    sign = here;
+  }
+  return *sign;
+}
+
+[[noreturn]] void cannotGuard(const std::string& expression) {
+  tensor::throw_runtime_error("Could not guard on data-dependent expression " + expression +
+                              " (symbolic shape propagation has no example values to guard on)");
+}
+
+}  // namespace
+
+bool SizeTraits<SymExpr>::equal(const SymExpr& a, const SymExpr& b) {
+  switch (signOverSizes(a - b)) {
+    case Sign::Zero: return true;
+    case Sign::Negative:
+    case Sign::Positive: return false;
+    case Sign::Mixed: break;
+  }
+  cannotGuard("Eq(" + a.str() + ", " + b.str() + ")");
+}
+
+bool SizeTraits<SymExpr>::less(const SymExpr& a, const SymExpr& b) {
+  switch (signOverSizes(b - a)) {
+    case Sign::Positive: return true;
+    case Sign::Zero:
+    case Sign::Negative: return false;
+    case Sign::Mixed: break;
+  }
+  cannotGuard(a.str() + " < " + b.str());
+}
+
+}  // namespace kiln::ops
