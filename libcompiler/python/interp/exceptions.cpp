@@ -33,7 +33,8 @@ std::vector<TypeObject*> make_exception_types() {
     Ref args = try_getattr(interp, c.args[0], "args");
     std::string inner = args ? repr(interp, args) : "()";
     if (args && args->kind == ObjectKind::Tuple && as<TupleObject>(args).items.size() == 1)
-      inner = "(" + repr(interp, as<TupleObject>(args).items[0]) + ")";
+      // append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
+      inner = std::string("(").append(repr(interp, as<TupleObject>(args).items[0])).append(")");
     return py_str(type_name(c.args[0]) + inner);
   });
   // KeyError shows the missing key's repr.

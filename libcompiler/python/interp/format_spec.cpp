@@ -46,7 +46,7 @@ Spec parse_spec(std::string_view text) {
   }
   if (i < text.size() && text[i] == '0') {
     if (!spec.align) {
-      spec.fill = "0";
+      spec.fill.assign(1, '0');  // not = "0": GCC 12 warns falsely (-Wrestrict) on that
       spec.align = '=';
     }
     ++i;

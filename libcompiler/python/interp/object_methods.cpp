@@ -33,7 +33,10 @@ void install_object_methods() {
   add_method(t.object, "__repr__", [](Interpreter&, CallArgs& c) {
     char address[32];
     std::snprintf(address, sizeof address, "0x%012lx", reinterpret_cast<unsigned long>(c.args.at(0).get()));
-    return py_str("<" + c.args[0]->type->qualified_name() + " object at " + address + ">");
+    // append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
+    std::string text = "<";
+    text.append(c.args[0]->type->qualified_name()).append(" object at ").append(address).append(">");
+    return py_str(std::move(text));
   });
   add_method(t.object, "__str__", [](Interpreter& ip, CallArgs& c) { return py_str(repr(ip, c.args.at(0))); });
   add_method(t.object, "__eq__", [](Interpreter&, CallArgs& c) {

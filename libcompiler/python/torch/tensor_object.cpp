@@ -86,7 +86,8 @@ TorchTypes make_types() {
     auto a = bind_native("device", c, {{"type"}, {"index", false}});
     if (a[0]->type == torch_types().device) return a[0];
     std::string text = to_str(a[0], "device()");
-    if (a[1] && !is_none(a[1])) text += ":" + std::to_string(as<IntObject>(a[1]).value);
+    // append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
+    if (a[1] && !is_none(a[1])) text.append(":").append(std::to_string(as<IntObject>(a[1]).value));
     return make_device(tensor::Device::parse(text));
   };
   add_method(t.device, "__repr__", [](Interpreter&, CallArgs& c) {
