@@ -60,6 +60,10 @@ RunResult run(const std::string& program, const std::string& args, const fs::pat
   return {WEXITSTATUS(status), out, without_asan_swapcontext_banner(read_file(err_file))};
 }
 
+// A path as one shell word. (Built with append: GCC 12 warns falsely (-Wrestrict) on
+// "literal" + std::string.)
+std::string quoted(const fs::path& path) { return std::string("'").append(path.string()).append("'"); }
+
 std::string kiln_binary() { return std::string(KILN_BINARY_DIR) + "/bin/kiln"; }
 fs::path reference_python() { return fs::path(KILN_SOURCE_DIR) / ".reference" / "bin" / "python"; }
 
@@ -120,7 +124,7 @@ TEST(KilnScripts, BadScriptsReportMessageAndLocation) {
 TEST(KilnRealPrograms, TrainMlpLossesMatchPyTorch) {
   KILN_REQUIRE_SHARED();
   fs::path program = kiln::test::realPath("pytorch-2.11/programs/train_mlp.py");
-  RunResult result = run(kiln_binary(), "'" + program.string() + "'", program.parent_path());
+  RunResult result = run(kiln_binary(), quoted(program), program.parent_path());
   ASSERT_EQ(result.status, 0) << result.err;
   auto expected = nlohmann::json::parse(read_file(kiln::test::realPath("pytorch-2.11/expected/train_mlp.json")));
   auto lines = lines_of(result.out);
@@ -137,7 +141,7 @@ TEST(KilnRealPrograms, EagerProgramsPrintPyTorchsLines) {
   for (const char* name : {"layernorm_debug", "cond_model", "lr_sched", "recompile_shape", "item_break"}) {
     SCOPED_TRACE(name);
     fs::path program = kiln::test::realPath(std::string("pytorch-2.11/programs/") + name + ".py");
-    RunResult result = run(kiln_binary(), "'" + program.string() + "'", program.parent_path());
+    RunResult result = run(kiln_binary(), quoted(program), program.parent_path());
     EXPECT_EQ(result.status, 0) << result.err;
     auto expected = nlohmann::json::parse(read_file(kiln::test::realPath(std::string("pytorch-2.11/expected/") + name + ".json")));
     EXPECT_EQ(lines_of(result.out), expected["stdout"].get<std::vector<std::string>>());
