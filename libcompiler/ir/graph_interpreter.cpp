@@ -26,10 +26,21 @@ std::string opNameForTarget(const std::string& target) {
   return it == table.end() ? std::string() : it->second;
 }
 
-namespace {
+std::optional<DirectOpCall> directOpCall(const std::string& target, std::vector<IValue> args,
+                                         std::vector<ops::KeywordArgument> kwargs) {
+  constexpr std::string_view kAtenPrefix = "torch.ops.aten.";
+  constexpr std::string_view kDefaultOverload = ".default";
+  if (target.starts_with(kAtenPrefix)) {
+    std::string name = target.substr(kAtenPrefix.size());
+    if (name.ends_with(kDefaultOverload)) name.resize(name.size() - kDefaultOverload.size());
+    return DirectOpCall{ops::find_op(name), std::move(args), std::move(kwargs)};
+  }
+  if (target == "torch.ops.prims.convert_element_type.default")
+    return DirectOpCall{ops::find_op("_to_copy"), {args.at(0)}, {{"dtype", args.at(1)}}};
+  return std::nullopt;
+}
 
-constexpr std::string_view kAtenPrefix = "torch.ops.aten.";
-constexpr std::string_view kConvertElementType = "torch.ops.prims.convert_element_type.default";
+namespace {
 
 [[noreturn]] void unsupported(const Node& node, const std::string& what) {
   throw std::invalid_argument("graph interpreter: node '" + node.name() + "' (" + std::string(opcodeName(node.op())) +
@@ -316,14 +327,10 @@ class Run {
       return getitem(value(node.args().at(0)), node.args().at(1), [this](const Argument& a) { return value(a); });
     std::vector<IValue> args = positional(node);
     std::vector<ops::KeywordArgument> kwargs = keywords(node);
-    if (target.starts_with(kAtenPrefix)) {
-      std::string name = target.substr(kAtenPrefix.size());
-      if (name.ends_with(".default")) name.resize(name.size() - std::string_view(".default").size());
-      const ops::OpInfo* op = ops::find_op(name);
-      if (!op) unsupported(node, "not in the op table");
-      return callOp(*op, args, kwargs);
+    if (auto direct = directOpCall(target, args, kwargs)) {
+      if (!direct->op) unsupported(node, "not in the op table");
+      return callOp(*direct->op, direct->args, direct->kwargs);
     }
-    if (target == kConvertElementType) return IValue(ops::to_copy(args.at(0).to_tensor(), args.at(1).to_dtype()));
     if (target.starts_with("operator."))
       if (auto number = numberOperator(target, args)) return *number;
     const std::string name = opNameForTarget(target);

@@ -10,11 +10,14 @@
 // (casts, factories) becomes float64.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "libcompiler/ir/graph_module.h"
+#include "libcompiler/ops/argument_binding.h"
 #include "libcompiler/ops/ivalue.h"
+#include "libcompiler/ops/op_table.h"
 
 namespace kiln::ir {
 
@@ -46,5 +49,18 @@ class GraphInterpreter {
 // The op-table name a Python-level call_function target resolves to, or "" when it has none
 // (interpreter_targets.def).
 std::string opNameForTarget(const std::string& target);
+
+// A call_function target that names a table op itself rather than through interpreter_targets.def:
+// torch.ops.aten.<op>.<overload> (".default" is the op without an overload) and
+// prims.convert_element_type, which runs as _to_copy(dtype=). The arguments are the op's.
+struct DirectOpCall {
+  const ops::OpInfo* op;  // nullptr: an aten op the table lacks
+  std::vector<ops::IValue> args;
+  std::vector<ops::KeywordArgument> kwargs;
+};
+// nullopt for any other target. Shared with symbolic shape propagation, which resolves targets
+// the same way.
+std::optional<DirectOpCall> directOpCall(const std::string& target, std::vector<ops::IValue> args,
+                                         std::vector<ops::KeywordArgument> kwargs);
 
 }  // namespace kiln::ir

@@ -19,4 +19,7 @@ struct kiln::ops::SizeTraits<kiln::ir::SymExpr> {
   static std::string text(const kiln::ir::SymExpr& size) { return size.str(); }
   static bool equal(const kiln::ir::SymExpr& a, const kiln::ir::SymExpr& b);
   static bool less(const kiln::ir::SymExpr& a, const kiln::ir::SymExpr& b);
+  static kiln::ir::SymExpr floor_divide(const kiln::ir::SymExpr& a, const kiln::ir::SymExpr& b) {
+    return kiln::ir::SymExpr::floorDiv(a, b);
+  }
 };

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <string_view>
 
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/sym_size_traits.h"
@@ -16,9 +15,6 @@ namespace {
 
 using ops::IValue;
 using SymbolicMeta = ops::TensorMetaT<SymExpr>;
-
-constexpr std::string_view kAtenPrefix = "torch.ops.aten.";
-constexpr std::string_view kConvertElementType = "torch.ops.prims.convert_element_type.default";
 
 // A node this pass cannot compute; the message says why.
 struct Unsupported : std::runtime_error {
@@ -94,23 +90,37 @@ class StandIns {
 class SymbolicArguments {
  public:
   SymbolicArguments(ops::Arguments bound, const StandIns& standIns) : bound_(std::move(bound)), standIns_(standIns) {
-    for (size_t i = 0; i < bound_.size(); ++i)
+    for (size_t i = 0; i < bound_.size(); ++i) {
       tensors_.push_back(bound_[i].is_tensor() ? std::optional(standIns.symbolic(bound_.tensor(i))) : std::nullopt);
+      std::vector<SymbolicTensor> list;
+      if (bound_[i].is_tensor_list())
+        for (const ops::Tensor& t : bound_.tensor_list(i)) list.push_back(standIns.symbolic(t));
+      tensorLists_.push_back(std::move(list));
+    }
   }
 
   const ops::FunctionSchema& schema() const { return bound_.schema(); }
   size_t size() const { return bound_.size(); }
   const IValue& operator[](size_t i) const { return bound_[i]; }
   const SymbolicTensor& tensor(size_t i) const { return tensors_.at(i).value(); }
+  const std::vector<SymbolicTensor>& tensor_list(size_t i) const { return tensorLists_.at(i); }
   ops::Scalar scalar(size_t i) const { return bound_.scalar(i); }
   int64_t int_value(size_t i) const { return bound_.int_value(i); }
+  std::optional<int64_t> optional_int(size_t i) const { return bound_.optional_int(i); }
   bool bool_value(size_t i) const { return bound_.bool_value(i); }
+  double float_value(size_t i) const { return bound_.float_value(i); }
   // Dims and other int[] that are not sizes: a symbol there has no int to give.
   const std::vector<int64_t>& int_list(size_t i) const { return bound_.int_list(i); }
   std::optional<std::string> optional_string(size_t i) const { return bound_.optional_string(i); }
   std::optional<tensor::DType> optional_dtype(size_t i) const { return bound_.optional_dtype(i); }
   std::optional<tensor::Device> optional_device(size_t i) const { return bound_.optional_device(i); }
 
+  // A SymInt argument (slice bounds, select's index, a step).
+  SymExpr symbolicInt(size_t i) const { return standIns_.symbolic(bound_.int_value(i)); }
+  std::optional<SymExpr> optionalSymbolicInt(size_t i) const {
+    if (bound_[i].is_none()) return std::nullopt;
+    return symbolicInt(i);
+  }
   std::vector<SymExpr> sizes(size_t i) const {
     std::vector<SymExpr> out;
     for (int64_t value : bound_.int_list(i)) out.push_back(standIns_.symbolic(value));
@@ -121,20 +131,31 @@ class SymbolicArguments {
   ops::Arguments bound_;
   const StandIns& standIns_;
   std::vector<std::optional<SymbolicTensor>> tensors_;
+  std::vector<std::vector<SymbolicTensor>> tensorLists_;
 };
 
 // Found by the size-generic meta functions through argument-dependent lookup.
 std::vector<SymExpr> size_list_argument(const SymbolicArguments& args, size_t i) { return args.sizes(i); }
+SymExpr size_argument(const SymbolicArguments& args, size_t i) { return args.symbolicInt(i); }
+std::optional<SymExpr> optional_size_argument(const SymbolicArguments& args, size_t i) { return args.optionalSymbolicInt(i); }
 
 using SymbolicMetaFunction = std::vector<SymbolicMeta> (*)(const SymbolicArguments&);
 
-SymbolicMetaFunction sizeGenericMeta(ops::MetaFunction meta) {
-  static const std::unordered_map<ops::MetaFunction, SymbolicMetaFunction> table = {
+SymbolicMetaFunction sizeGenericMeta(const ops::OpInfo& op) {
+  static const std::unordered_map<ops::MetaFunction, SymbolicMetaFunction> byTableMeta = {
 #define KILN_SIZE_GENERIC_META(Name) {&ops::Name, &ops::size_generic::Name<SymbolicArguments>},
+#define KILN_SIZE_GENERIC_OP_META(Id, Name)
 #include "libcompiler/ir/size_generic_meta_functions.def"
   };
-  const auto it = table.find(meta);
-  return it == table.end() ? nullptr : it->second;
+  static const std::unordered_map<ops::OpId, SymbolicMetaFunction> byOp = {
+#define KILN_SIZE_GENERIC_META(Name)
+#define KILN_SIZE_GENERIC_OP_META(Id, Name) {ops::OpId::Id, &ops::size_generic::Name<SymbolicArguments>},
+#include "libcompiler/ir/size_generic_meta_functions.def"
+  };
+  if (const auto it = byOp.find(op.id); it != byOp.end()) return it->second;
+  if (!op.meta) return nullptr;
+  const auto it = byTableMeta.find(op.meta);
+  return it == byTableMeta.end() ? nullptr : it->second;
 }
 
 class Propagation {
@@ -205,17 +226,9 @@ class Propagation {
                                                         const std::vector<ops::KeywordArgument>& kwargs) const {
     const std::string& target = node.target();
     if (node.op() == OpCode::CallMethod) return ops::resolve_overload(target, args, kwargs);
-    if (target.starts_with(kAtenPrefix)) {
-      std::string name = target.substr(kAtenPrefix.size());
-      if (name.ends_with(".default")) name.resize(name.size() - std::string_view(".default").size());
-      const ops::OpInfo* op = ops::find_op(name);
-      if (!op) throw Unsupported("not in the op table");
-      return {op, ops::bind_arguments(op->schema, args, kwargs)};
-    }
-    // prims.convert_element_type is _to_copy to a dtype, as the interpreter runs it.
-    if (target == kConvertElementType) {
-      const ops::OpInfo* op = ops::find_op("_to_copy");
-      return {op, ops::bind_arguments(op->schema, {args.at(0)}, {{"dtype", args.at(1)}})};
+    if (auto direct = directOpCall(target, args, kwargs)) {
+      if (!direct->op) throw Unsupported("not in the op table");
+      return {direct->op, ops::bind_arguments(direct->op->schema, direct->args, direct->kwargs)};
     }
     const std::string name = opNameForTarget(target);
     if (name.empty()) throw Unsupported("no op for this target (interpreter_targets.def)");
@@ -229,7 +242,7 @@ class Propagation {
     std::vector<ops::KeywordArgument> kwargs;
     for (const KeywordArgument& kw : node.kwargs()) kwargs.push_back({kw.name, value(kw.value, standIns)});
     auto [op, bound] = resolve(node, args, kwargs);
-    const SymbolicMetaFunction meta = op->meta ? sizeGenericMeta(op->meta) : nullptr;
+    const SymbolicMetaFunction meta = sizeGenericMeta(*op);
     if (!meta) throw Unsupported(op->qualified_name() + ": its meta function is not size-generic");
     const std::vector<SymbolicMeta> metas = meta(SymbolicArguments(std::move(bound), standIns));
     const auto& returns = op->schema.returns;

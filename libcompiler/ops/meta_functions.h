@@ -2,6 +2,7 @@
 // Meta functions of ops.def: the dtype, sizes, strides and device of an op's outputs, with the
 // argument checks (and error texts) PyTorch makes before computing anything. Kernels call them
 // to validate and allocate; on meta tensors they are all that runs.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -10,6 +11,7 @@
 
 #include "libcompiler/ops/arguments.h"
 #include "libcompiler/ops/tensor_meta.h"
+#include "libcompiler/tensor/python_number_format.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/type_promotion.h"
 
@@ -392,6 +394,714 @@ std::vector<MetaOf<Args>> meta_randint(const Args& args) {
   const auto index = args.schema().argument_index("dtype").value();
   const DType dtype = args[index].is_string() ? DType::Int64 : args.optional_dtype(index).value_or(DType::Int64);
   return {contiguous(checked_sizes(size_list_argument(args, has_low ? 2 : 1)), dtype, factory_device(args))};
+}
+
+template <class Tensorlike>
+auto meta_of(const Tensorlike& t) {
+  using Size = typename std::remove_cvref_t<decltype(t.sizes())>::value_type;
+  return TensorMetaT<Size>{t.sizes(), t.strides(), t.dtype(), t.device()};
+}
+
+// In-place elementwise ops: the other operands must broadcast to self, and with `check_cast`
+// their promoted dtype must cast to self's.
+template <class Args>
+std::vector<MetaOf<Args>> inplace_result(const Args& args, const std::vector<size_t>& operands, bool check_cast) {
+  const auto& self = args.tensor(0);
+  const auto e = elementwise(args, operands);
+  if (!same_sizes(e.sizes, self.sizes()))
+    tensor::throw_runtime_error("output with shape " + sizes_text(self.sizes()) +
+                                " doesn't match the broadcast shape " + sizes_text(e.sizes));
+  if (check_cast) {
+    DType result = e.common;
+    if (args.schema().name == "div_" && !tensor::is_floating_point(result)) result = tensor::default_float_dtype();
+    const bool narrowing = (tensor::is_floating_point(result) && !tensor::is_floating_point(self.dtype())) ||
+                           (result != DType::Bool && self.dtype() == DType::Bool);
+    if (narrowing)
+      tensor::throw_runtime_error("result type " + dtype_word(result) + " can't be cast to the desired output type " +
+                                  dtype_word(self.dtype()));
+  }
+  return {meta_of(self)};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_inplace_unary(const Args& args) {
+  return {meta_of(args.tensor(0))};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_inplace_binary(const Args& args) {
+  auto result = inplace_result(args, {0, 1}, /*check_cast=*/true);
+  check_arithmetic(args, elementwise(args, {0, 1}).common);
+  return result;
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_inplace_binary_any_dtype(const Args& args) {
+  return inplace_result(args, {0, 1}, /*check_cast=*/false);
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_inplace_ternary(const Args& args) {
+  return inplace_result(args, {0, 1, 2}, /*check_cast=*/true);
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_prod(const Args& args) {
+  const auto& self = args.tensor(0);
+  if (args.size() == 2)
+    return {contiguous<SizeOf<Args>>({}, sum_like_dtype(self.dtype(), args.optional_dtype(1)), self.device())};
+  const auto mask = reduction_mask({args.int_value(1)}, self.dim());
+  return {reduced_meta(self, mask, args.bool_value(2), sum_like_dtype(self.dtype(), args.optional_dtype(3)))};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_amax_amin(const Args& args) {
+  const auto& self = args.tensor(0);
+  const auto mask = reduction_mask(args.int_list(1), self.dim());
+  for (int64_t d = 0; d < self.dim(); ++d)
+    if (mask[d] && size_is(self.sizes()[d], 0))
+      tensor::throw_index_error(args.schema().name + "(): Expected reduction dim " + std::to_string(d) +
+                                " to have non-zero size.");
+  return {reduced_meta(self, mask, args.bool_value(2), self.dtype())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_full_max_min(const Args& args) {
+  const auto& self = args.tensor(0);
+  if (size_is(element_count(self.sizes()), 0))
+    tensor::throw_runtime_error(args.schema().name +
+                                "(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                                "reduction dim with the 'dim' argument.");
+  return {contiguous<SizeOf<Args>>({}, self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_max_min_dim(const Args& args) {
+  const auto& self = args.tensor(0);
+  const int64_t dim = tensor::wrap_dim(args.int_value(1), self.dim());
+  if (self.dim() > 0 && size_is(self.sizes()[dim], 0))
+    tensor::throw_index_error(args.schema().name + "(): Expected reduction dim " + std::to_string(dim) +
+                              " to have non-zero size.");
+  const auto mask = reduction_mask({dim}, self.dim());
+  const bool keepdim = args.bool_value(2);
+  return {reduced_meta(self, mask, keepdim, self.dtype()), reduced_meta(self, mask, keepdim, DType::Int64)};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_argmax(const Args& args) {
+  const auto& self = args.tensor(0);
+  const auto dim = args.optional_int(1);
+  if (!dim && size_is(element_count(self.sizes()), 0))
+    tensor::throw_runtime_error("argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+  const auto mask = reduction_mask(dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{}, self.dim());
+  return {reduced_meta(self, mask, args.bool_value(2), DType::Int64)};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_var_std(const Args& args) {
+  const auto& self = args.tensor(0);
+  if (!tensor::is_floating_point(self.dtype()))
+    tensor::throw_runtime_error("std and var only support floating point and complex dtypes");
+  const auto mask = reduction_mask(optional_dims(args, 1), self.dim());
+  return {reduced_meta(self, mask, args.bool_value(3), self.dtype())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_var_mean(const Args& args) {
+  const auto reduced = meta_var_std(args).at(0);
+  return {reduced, reduced};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_softmax(const Args& args) {
+  const auto& self = args.tensor(0);
+  tensor::wrap_dim(args.int_value(1), self.dim());
+  if (!tensor::is_floating_point(self.dtype()))
+    tensor::throw_runtime_error("\"" + std::string(args.schema().name == "_softmax" ? "softmax" : "log_softmax") +
+                                "_lastdim_kernel_impl\" not implemented for '" + dtype_word(self.dtype()) + "'");
+  const bool half_to_float = args.bool_value(2);
+  if (half_to_float && self.dtype() != DType::Float16 && self.dtype() != DType::BFloat16)
+    tensor::throw_runtime_error("conversion is supported for Half type only");
+  return {contiguous(self.sizes(), half_to_float ? DType::Float32 : self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_softmax_backward(const Args& args) {
+  const auto& grad = args.tensor(0);
+  return {contiguous(grad.sizes(), args[3].to_dtype(), grad.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_mv(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const auto& vec = args.tensor(1);
+  if (self.dim() != 2 || vec.dim() != 1)
+    tensor::throw_runtime_error("vector + matrix @ vector expected, got 1, " + std::to_string(self.dim()) + ", " +
+                                std::to_string(vec.dim()));
+  if (!SizeTraits<Size>::equal(self.sizes()[1], vec.sizes()[0]))
+    tensor::throw_runtime_error("size mismatch, got input (" + SizeTraits<Size>::text(self.sizes()[0]) + "), mat (" +
+                                mat_shape(self) + "), vec (" + SizeTraits<Size>::text(vec.sizes()[0]) + ")");
+  check_same_dtype_for_mm(self.dtype(), vec.dtype());
+  return {contiguous<Size>({self.sizes()[0]}, self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_addmm(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const auto& mat1 = args.tensor(1);
+  const auto& mat2 = args.tensor(2);
+  if (mat1.dim() != 2)
+    tensor::throw_runtime_error("mat1 must be a matrix, got " + std::to_string(mat1.dim()) + "-D tensor");
+  if (mat2.dim() != 2)
+    tensor::throw_runtime_error("mat2 must be a matrix, got " + std::to_string(mat2.dim()) + "-D tensor");
+  check_matrix_product(mat1, mat2);
+  const std::vector<Size> out{mat1.sizes()[0], mat2.sizes()[1]};
+  if (!same_sizes(broadcast_sizes(self.sizes(), out), out))
+    tensor::throw_runtime_error("The expanded size of the tensor (" + SizeTraits<Size>::text(out.back()) +
+                                ") must match the existing size (" + SizeTraits<Size>::text(self.sizes().back()) +
+                                ") at non-singleton dimension 1.  Target sizes: " + sizes_text(out) +
+                                ".  Tensor sizes: " + sizes_text(self.sizes()));
+  if (self.dtype() != mat1.dtype())
+    tensor::throw_runtime_error("self and mat2 must have the same dtype, but got " + dtype_word(self.dtype()) +
+                                " and " + dtype_word(mat1.dtype()));
+  return {contiguous(out, mat1.dtype(), mat1.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_dot(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const auto& other = args.tensor(1);
+  if (self.dim() != 1 || other.dim() != 1)
+    tensor::throw_runtime_error("1D tensors expected, but got " + std::to_string(self.dim()) + "D and " +
+                                std::to_string(other.dim()) + "D tensors");
+  if (self.dtype() != other.dtype())
+    tensor::throw_runtime_error("dot : expected both vectors to have same dtype, but found " +
+                                dtype_word(self.dtype()) + " and " + dtype_word(other.dtype()));
+  const std::string a = SizeTraits<Size>::text(self.sizes()[0]), b = SizeTraits<Size>::text(other.sizes()[0]);
+  if (!SizeTraits<Size>::equal(self.sizes()[0], other.sizes()[0]))
+    tensor::throw_runtime_error("inconsistent tensor size, expected tensor [" + a + "] and src [" + b +
+                                "] to have the same number of elements, but got " + a + " and " + b +
+                                " elements respectively");
+  return {contiguous<Size>({}, self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_native_layer_norm(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& input = args.tensor(0);
+  const std::vector<Size> normalized = size_list_argument(args, 1);
+  const int64_t axis = input.dim() - static_cast<int64_t>(normalized.size());
+  bool matches = axis >= 0 && !normalized.empty();
+  for (size_t i = 0; matches && i < normalized.size(); ++i)
+    matches = SizeTraits<Size>::equal(input.sizes()[axis + i], normalized[i]);
+  if (!matches) {
+    std::string expected = "[*";
+    for (const Size& s : normalized) expected.append(", ").append(SizeTraits<Size>::text(s));
+    tensor::throw_runtime_error("Given normalized_shape=" + sizes_text(normalized) + ", expected input with shape " +
+                                expected + "], but got input of size" + sizes_text(input.sizes()));
+  }
+  for (size_t w : {size_t{2}, size_t{3}}) {
+    if (args[w].is_none()) continue;
+    const auto& param = args.tensor(w);
+    if (!same_sizes(param.sizes(), normalized))
+      tensor::throw_runtime_error("Expected " + std::string(w == 2 ? "weight" : "bias") +
+                                  " to be of same shape as normalized_shape, but got " +
+                                  (w == 2 ? "weight" : "bias") + " of shape " + sizes_text(param.sizes()) +
+                                  " and normalized_shape = " + sizes_text(normalized));
+  }
+  std::vector<Size> stat_sizes(input.sizes().begin(), input.sizes().begin() + axis);
+  stat_sizes.resize(input.sizes().size(), SizeTraits<Size>::constant(1));
+  return {contiguous(input.sizes(), input.dtype(), input.device()),
+          contiguous(stat_sizes, input.dtype(), input.device()),
+          contiguous(stat_sizes, input.dtype(), input.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_nll_loss_forward(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const auto& target = args.tensor(1);
+  if (self.dim() < 1 || self.dim() > 2) tensor::throw_runtime_error("input tensor should be 1D or 2D");
+  if (target.dim() > 1) tensor::throw_runtime_error("0D or 1D target tensor expected, multi-target not supported");
+  const bool no_batch = self.dim() == 1 && target.dim() == 0;
+  const Size target_batch = target.dim() == 0 ? SizeTraits<Size>::constant(1) : target.sizes()[0];
+  if (!no_batch && !SizeTraits<Size>::equal(self.sizes()[0], target_batch))
+    tensor::throw_runtime_error("Expected input batch_size (" + SizeTraits<Size>::text(self.sizes()[0]) +
+                                ") to match target batch_size (" + SizeTraits<Size>::text(target_batch) + ").");
+  if (target.dtype() != DType::Int64 && target.dtype() != DType::UInt8)
+    tensor::throw_runtime_error("expected scalar type Long but found " + dtype_word(target.dtype()));
+  const Size classes = self.sizes().back();
+  if (!args[2].is_none() && !SizeTraits<Size>::equal(element_count(args.tensor(2).sizes()), classes))
+    tensor::throw_runtime_error("weight tensor should be defined either for all " + SizeTraits<Size>::text(classes) +
+                                " classes or no classes but got weight tensor of shape: " +
+                                sizes_text(args.tensor(2).sizes()));
+  const bool unreduced = args.int_value(3) == static_cast<int64_t>(Reduction::None) && self.dim() == 2;
+  const std::vector<Size> out = unreduced ? std::vector<Size>{self.sizes()[0]} : std::vector<Size>{};
+  return {contiguous(out, self.dtype(), self.device()), contiguous<Size>({}, self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_mse_loss(const Args& args) {
+  const auto e = elementwise(args, {0, 1});
+  if (args.int_value(2) == static_cast<int64_t>(Reduction::None)) return single(e, e.common);
+  return {contiguous<SizeOf<Args>>({}, e.common, e.device)};
+}
+
+// The dtype of the tensors of a TensorList argument, as result_type promotes them.
+template <class Args>
+DType tensor_list_dtype(const Args& args, size_t i) {
+  const auto& tensors = args[i].to_tensor_list();
+  return result_type(std::vector<IValue>(tensors.begin(), tensors.end()));
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_cat(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& tensors = args.tensor_list(0);
+  if (tensors.empty()) tensor::throw_runtime_error("torch.cat(): expected a non-empty list of Tensors");
+  // Legacy behaviour: 1-D empty tensors are skipped whatever the other shapes.
+  auto skipped = [](const auto& t) { return t.dim() == 1 && size_is(t.sizes()[0], 0); };
+  const auto reference = std::find_if_not(tensors.begin(), tensors.end(), skipped);
+  const DType dtype = tensor_list_dtype(args, 0);
+  if (reference == tensors.end()) return {contiguous<Size>({SizeTraits<Size>::constant(0)}, dtype, tensors[0].device())};
+  if (reference->dim() == 0)
+    tensor::throw_runtime_error("zero-dimensional tensor (at position " +
+                                std::to_string(reference - tensors.begin()) + ") cannot be concatenated");
+  const int64_t dim = tensor::wrap_dim(args.int_value(1), reference->dim());
+  std::vector<Size> out = reference->sizes();
+  out[dim] = SizeTraits<Size>::constant(0);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const auto& t = tensors[i];
+    if (skipped(t)) continue;
+    if (t.dim() != reference->dim())
+      tensor::throw_runtime_error("Tensors must have same number of dimensions: got " +
+                                  std::to_string(reference->dim()) + " and " + std::to_string(t.dim()));
+    for (int64_t d = 0; d < t.dim(); ++d)
+      if (d != dim && !SizeTraits<Size>::equal(t.sizes()[d], reference->sizes()[d]))
+        tensor::throw_runtime_error("Sizes of tensors must match except in dimension " + std::to_string(dim) +
+                                    ". Expected size " + SizeTraits<Size>::text(reference->sizes()[d]) +
+                                    " but got size " + SizeTraits<Size>::text(t.sizes()[d]) + " for tensor number " +
+                                    std::to_string(i) + " in the list.");
+    out[dim] = out[dim] + t.sizes()[dim];
+  }
+  return {contiguous(out, dtype, reference->device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_stack(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& tensors = args.tensor_list(0);
+  if (tensors.empty()) tensor::throw_runtime_error("stack expects a non-empty TensorList");
+  for (size_t i = 1; i < tensors.size(); ++i)
+    if (!same_sizes(tensors[i].sizes(), tensors[0].sizes()))
+      tensor::throw_runtime_error("stack expects each tensor to be equal size, but got " +
+                                  sizes_text(tensors[0].sizes()) + " at entry 0 and " +
+                                  sizes_text(tensors[i].sizes()) + " at entry " + std::to_string(i));
+  const int64_t dim = tensor::wrap_dim(args.int_value(1), tensors[0].dim() + 1);
+  std::vector<Size> out = tensors[0].sizes();
+  out.insert(out.begin() + dim, SizeTraits<Size>::constant(static_cast<int64_t>(tensors.size())));
+  return {contiguous(out, tensor_list_dtype(args, 0), tensors[0].device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_index_select(const Args& args) {
+  const auto& self = args.tensor(0);
+  const auto& index = args.tensor(2);
+  if (index.dim() > 1)
+    throw tensor::TorchError(tensor::PyErrorKind::IndexError, "index_select(): Index is supposed to be a vector");
+  if (index.dtype() != DType::Int64 && index.dtype() != DType::Int32)
+    tensor::throw_runtime_error("index_select(): Expected dtype int32 or int64 for index");
+  const int64_t dim = tensor::wrap_dim(args.int_value(1), self.dim());
+  auto out = self.sizes();
+  if (self.dim() > 0) out[dim] = element_count(index.sizes());
+  return {contiguous(out, self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_gather(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const auto& index = args.tensor(2);
+  if (index.dtype() != DType::Int64) tensor::throw_runtime_error("gather(): Expected dtype int64 for index");
+  if (index.dim() != self.dim() && !(self.dim() <= 1 && index.dim() <= 1))
+    tensor::throw_runtime_error("Index tensor must have the same number of dimensions as input tensor");
+  const int64_t dim = tensor::wrap_dim(args.int_value(1), self.dim());
+  for (int64_t d = 0; d < index.dim(); ++d)
+    if (d != dim && SizeTraits<Size>::less(self.sizes()[d], index.sizes()[d]))
+      tensor::throw_runtime_error("Size does not match at dimension " + std::to_string(d) + " expected index " +
+                                  sizes_text(index.sizes()) + " to be smaller than self " + sizes_text(self.sizes()) +
+                                  " apart from dimension " + std::to_string(dim));
+  return {contiguous(index.sizes(), self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_embedding(const Args& args) {
+  const auto& weight = args.tensor(0);
+  const auto& indices = args.tensor(1);
+  if (weight.dim() != 2) tensor::throw_runtime_error("'weight' must be 2-D");
+  if (indices.dtype() != DType::Int64 && indices.dtype() != DType::Int32)
+    tensor::throw_runtime_error(
+        "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+        "torch." + dtype_word(indices.dtype()) + "Tensor instead (while checking arguments for embedding)");
+  auto out = indices.sizes();
+  out.push_back(weight.sizes()[1]);
+  return {contiguous(out, weight.dtype(), weight.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_scalar_tensor(const Args& args) {
+  return {contiguous<SizeOf<Args>>({}, factory_dtype(args).value_or(tensor::default_float_dtype()),
+                                   factory_device(args))};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_like(const Args& args) {
+  const auto& self = args.tensor(0);
+  const auto e = elementwise(args, {0});
+  return {MetaOf<Args>{e.sizes, e.strides, factory_dtype(args).value_or(self.dtype()),
+                       args.optional_device(args.schema().argument_index("device").value()).value_or(self.device())}};
+}
+
+// ---- Views and composites
+// These ops keep nullptr in ops.def's meta column: on meta tensors dispatch runs their kernels,
+// so that views alias their base and composites record autograd through the ops they call. Their
+// meta functions are here for callers that have only sizes (symbolic shape propagation).
+
+// SymInt arguments that are positions or steps rather than sizes (slice bounds, select's index).
+inline int64_t size_argument(const Arguments& args, size_t i) { return args.int_value(i); }
+inline std::optional<int64_t> optional_size_argument(const Arguments& args, size_t i) { return args.optional_int(i); }
+
+// The sizes of view/reshape with at most one -1, as ATen's infer_size. The -1 is the element
+// count over the given sizes, with the factors they share cancelled first so that symbolic sizes
+// divide exactly ([s0, 4] viewed as [s0, 2, -1] infers 2, not (4*s0)//(2*s0)); a symbolic -1 is
+// inferred only when the division is exact for every value of the symbols (the size traits raise
+// their guard error otherwise).
+template <typename Size>
+std::vector<Size> infer_view_sizes(const std::vector<Size>& shape, const std::vector<Size>& self_sizes) {
+  using Traits = SizeTraits<Size>;
+  const Size numel = element_count(self_sizes);
+  std::vector<Size> result = shape;
+  std::vector<Size> known_factors;
+  std::optional<size_t> inferred;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (size_is(shape[i], -1)) {
+      if (inferred) tensor::throw_runtime_error("only one dimension can be inferred");
+      inferred = i;
+    } else if (!Traits::less(shape[i], Traits::constant(0))) {
+      known_factors.push_back(shape[i]);
+    } else {
+      tensor::throw_runtime_error("invalid shape dimension " + Traits::text(shape[i]));
+    }
+  }
+  const Size known = element_count(known_factors);
+  if (Traits::equal(numel, known)) {
+    if (inferred) {
+      // A -1 beside a zero-sized dimension is ambiguous.
+      if (size_is(known, 0))
+        tensor::throw_runtime_error("cannot reshape tensor of 0 elements into shape " + sizes_text(shape) +
+                                    " because the unspecified dimension size -1 can be any value and is ambiguous");
+      result[*inferred] = Traits::constant(1);
+    }
+    return result;
+  }
+  if (inferred && Traits::less(Traits::constant(0), known)) {
+    // floor(a*c / (b*c)) is floor(a / b) for c > 0, so cancelling is exact on int64 too.
+    std::vector<Size> numerator = self_sizes;
+    std::vector<Size> denominator;
+    for (const Size& factor : known_factors) {
+      const auto same = std::find(numerator.begin(), numerator.end(), factor);
+      if (same != numerator.end()) numerator.erase(same);
+      else denominator.push_back(factor);
+    }
+    const Size quotient = Traits::floor_divide(element_count(numerator), element_count(denominator));
+    if (Traits::equal(quotient * known, numel)) {
+      result[*inferred] = quotient;
+      return result;
+    }
+  }
+  tensor::throw_runtime_error("shape '" + sizes_text(shape) + "' is invalid for input of size " + Traits::text(numel));
+}
+
+// The strides of a view of (old_sizes, old_strides) as new_sizes, or nullopt when no view can
+// express it (ATen's computeStride).
+template <typename Size>
+std::optional<std::vector<Size>> view_strides(const std::vector<Size>& old_sizes, const std::vector<Size>& old_strides,
+                                              const std::vector<Size>& new_sizes) {
+  using Traits = SizeTraits<Size>;
+  if (old_sizes.empty()) return std::vector<Size>(new_sizes.size(), Traits::constant(1));
+  if (size_is(element_count(old_sizes), 0)) {
+    if (same_sizes(old_sizes, new_sizes)) return old_strides;
+    return row_major_strides(new_sizes);
+  }
+  // Walk the old dimensions from the innermost, grouping them into chunks that are contiguous
+  // with each other; every chunk must be matched exactly by a run of new dimensions.
+  std::vector<Size> new_strides(new_sizes.size());
+  int64_t view_d = static_cast<int64_t>(new_sizes.size()) - 1;
+  Size chunk_base_stride = old_strides.back();
+  Size tensor_numel = Traits::constant(1);
+  Size view_numel = Traits::constant(1);
+  for (int64_t tensor_d = static_cast<int64_t>(old_sizes.size()) - 1; tensor_d >= 0; --tensor_d) {
+    tensor_numel = tensor_numel * old_sizes[tensor_d];
+    const bool chunk_ends = tensor_d == 0 || (!size_is(old_sizes[tensor_d - 1], 1) &&
+                                              !Traits::equal(old_strides[tensor_d - 1], tensor_numel * chunk_base_stride));
+    if (!chunk_ends) continue;
+    while (view_d >= 0 && (Traits::less(view_numel, tensor_numel) || size_is(new_sizes[view_d], 1))) {
+      new_strides[view_d] = view_numel * chunk_base_stride;
+      view_numel = view_numel * new_sizes[view_d];
+      --view_d;
+    }
+    if (!Traits::equal(view_numel, tensor_numel)) return std::nullopt;
+    if (tensor_d > 0) {
+      chunk_base_stride = old_strides[tensor_d - 1];
+      tensor_numel = Traits::constant(1);
+      view_numel = Traits::constant(1);
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return new_strides;
+}
+
+// view and _unsafe_view.
+template <class Args>
+std::vector<MetaOf<Args>> meta_view(const Args& args) {
+  const auto& self = args.tensor(0);
+  auto sizes = infer_view_sizes(size_list_argument(args, 1), self.sizes());
+  auto strides = view_strides(self.sizes(), self.strides(), sizes);
+  if (!strides)
+    tensor::throw_runtime_error(
+        "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+        "two contiguous subspaces). Use .reshape(...) instead.");
+  return {MetaOf<Args>{std::move(sizes), std::move(*strides), self.dtype(), self.device()}};
+}
+
+// A view when one can express the shape, otherwise a contiguous copy.
+template <class Args>
+std::vector<MetaOf<Args>> meta_reshape(const Args& args) {
+  const auto& self = args.tensor(0);
+  auto sizes = infer_view_sizes(size_list_argument(args, 1), self.sizes());
+  if (auto strides = view_strides(self.sizes(), self.strides(), sizes))
+    return {MetaOf<Args>{std::move(sizes), std::move(*strides), self.dtype(), self.device()}};
+  return {contiguous(sizes, self.dtype(), self.device())};
+}
+
+// Row-major apart from size-1 dims, whose strides do not matter (TensorImpl::is_contiguous).
+template <class Tensorlike>
+bool is_contiguous_layout(const Tensorlike& t) {
+  using Size = typename std::remove_cvref_t<decltype(t.sizes())>::value_type;
+  Size expected = SizeTraits<Size>::constant(1);
+  for (int64_t d = t.dim(); d-- > 0;) {
+    if (size_is(t.sizes()[d], 1)) continue;
+    if (!SizeTraits<Size>::equal(t.strides()[d], expected)) return false;
+    expected = expected * t.sizes()[d];
+  }
+  return true;
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_contiguous(const Args& args) {
+  const auto& self = args.tensor(0);
+  if (is_contiguous_layout(self)) return {meta_of(self)};
+  return {contiguous(self.sizes(), self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_permute(const Args& args) {
+  const auto& self = args.tensor(0);
+  const auto& dims = args.int_list(1);
+  const int64_t ndim = self.dim();
+  if (static_cast<int64_t>(dims.size()) != ndim)
+    tensor::throw_runtime_error(
+        "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
+        "ordering of dimensions i.e. input.dim() = " +
+        std::to_string(ndim) + " is not equal to len(dims) = " + std::to_string(dims.size()));
+  auto out = meta_of(self);
+  std::vector<bool> seen(ndim, false);
+  for (int64_t i = 0; i < ndim; ++i) {
+    const int64_t d = tensor::wrap_dim(dims[i], ndim);
+    if (seen[d]) tensor::throw_runtime_error("permute(): duplicate dims are not allowed.");
+    seen[d] = true;
+    out.sizes[i] = self.sizes()[d];
+    out.strides[i] = self.strides()[d];
+  }
+  return {out};
+}
+
+template <class Tensorlike>
+auto transposed_meta(const Tensorlike& self, int64_t dim0, int64_t dim1) {
+  auto out = meta_of(self);
+  const int64_t a = tensor::wrap_dim(dim0, self.dim()), b = tensor::wrap_dim(dim1, self.dim());
+  if (self.dim() > 0) {
+    std::swap(out.sizes[a], out.sizes[b]);
+    std::swap(out.strides[a], out.strides[b]);
+  }
+  return out;
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_transpose(const Args& args) {
+  return {transposed_meta(args.tensor(0), args.int_value(1), args.int_value(2))};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_t(const Args& args) {
+  const auto& self = args.tensor(0);
+  if (self.dim() > 2)
+    tensor::throw_runtime_error("t() expects a tensor with <= 2 dimensions, but self is " +
+                                std::to_string(self.dim()) + "D");
+  if (self.dim() < 2) return {meta_of(self)};
+  return {transposed_meta(self, 0, 1)};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_unsqueeze(const Args& args) {
+  const auto& self = args.tensor(0);
+  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim() + 1);
+  auto out = meta_of(self);
+  const auto new_stride = d >= self.dim() ? SizeTraits<SizeOf<Args>>::constant(1) : out.sizes[d] * out.strides[d];
+  out.sizes.insert(out.sizes.begin() + d, SizeTraits<SizeOf<Args>>::constant(1));
+  out.strides.insert(out.strides.begin() + d, new_stride);
+  return {out};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_squeeze_dim(const Args& args) {
+  const auto& self = args.tensor(0);
+  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim());
+  auto out = meta_of(self);
+  if (self.dim() > 0 && size_is(self.sizes()[d], 1)) {
+    out.sizes.erase(out.sizes.begin() + d);
+    out.strides.erase(out.strides.begin() + d);
+  }
+  return {out};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_expand(const Args& args) {
+  using Size = SizeOf<Args>;
+  using Traits = SizeTraits<Size>;
+  const auto& self = args.tensor(0);
+  const std::vector<Size> sizes = size_list_argument(args, 1);
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  if (ndim < self.dim())
+    tensor::throw_runtime_error("expand(" + tensor::torch_name(self.dtype()) + "{" + sizes_text(self.sizes()) +
+                                "}, size=" + sizes_text(sizes) + "): the number of sizes provided (" +
+                                std::to_string(ndim) +
+                                ") must be greater or equal to the number of dimensions in the tensor (" +
+                                std::to_string(self.dim()) + ")");
+  MetaOf<Args> out{std::vector<Size>(ndim), std::vector<Size>(ndim), self.dtype(), self.device()};
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    const int64_t self_dim = self.dim() - 1 - (ndim - 1 - i);
+    const Size size = self_dim >= 0 ? self.sizes()[self_dim] : Traits::constant(1);
+    const Size stride = self_dim >= 0 ? self.strides()[self_dim] : Traits::constant(0);
+    Size target = sizes[i];
+    if (size_is(target, -1)) {
+      if (self_dim < 0)
+        tensor::throw_runtime_error(
+            "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension " +
+            std::to_string(i));
+      target = size;
+    }
+    const bool same = Traits::equal(size, target);
+    if (!same && !size_is(size, 1))
+      tensor::throw_runtime_error("The expanded size of the tensor (" + Traits::text(target) +
+                                  ") must match the existing size (" + Traits::text(size) +
+                                  ") at non-singleton dimension " + std::to_string(i) + ".  Target sizes: " +
+                                  sizes_text(sizes) + ".  Tensor sizes: " + sizes_text(self.sizes()));
+    out.sizes[i] = target;
+    out.strides[i] = (self_dim < 0 || !same) ? Traits::constant(0) : stride;
+  }
+  return {out};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_slice(const Args& args) {
+  using Size = SizeOf<Args>;
+  using Traits = SizeTraits<Size>;
+  const auto& self = args.tensor(0);
+  if (self.dim() == 0) tensor::throw_index_error("slice() cannot be applied to a 0-dim tensor.");
+  const Size zero = Traits::constant(0);
+  const Size step = Size(size_argument(args, 4));
+  if (!Traits::less(zero, step)) tensor::throw_runtime_error("slice step must be positive");
+  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim());
+  const Size size = self.sizes()[d];
+  const auto start = optional_size_argument(args, 2), end = optional_size_argument(args, 3);
+  Size begin = start ? Size(*start) : zero, stop = end ? Size(*end) : size;
+  // Python's clamping of out-of-range bounds.
+  if (Traits::less(begin, zero)) begin = begin + size;
+  if (Traits::less(stop, zero)) stop = stop + size;
+  if (Traits::less(begin, zero)) begin = zero;
+  if (Traits::less(size, begin)) begin = size;
+  if (Traits::less(stop, begin)) stop = begin;
+  if (Traits::less(size, stop)) stop = size;
+  auto out = meta_of(self);
+  out.sizes[d] = Traits::floor_divide(stop - begin + step - Traits::constant(1), step);
+  out.strides[d] = out.strides[d] * step;
+  return {out};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_select(const Args& args) {
+  using Size = SizeOf<Args>;
+  using Traits = SizeTraits<Size>;
+  const auto& self = args.tensor(0);
+  if (self.dim() == 0) tensor::throw_index_error("select() cannot be applied to a 0-dim tensor.");
+  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim());
+  const Size size = self.sizes()[d];
+  const Size index = Size(size_argument(args, 2));
+  if (Traits::less(index, Traits::constant(0) - size) || !Traits::less(index, size))
+    tensor::throw_index_error("select(): index " + Traits::text(index) + " out of range for tensor of size " +
+                              sizes_text(self.sizes()) + " at dimension " + std::to_string(d));
+  auto out = meta_of(self);
+  out.sizes.erase(out.sizes.begin() + d);
+  out.strides.erase(out.strides.begin() + d);
+  return {out};
+}
+
+// detach: an alias of the same geometry.
+template <class Args>
+std::vector<MetaOf<Args>> meta_alias(const Args& args) {
+  return {meta_of(args.tensor(0))};
+}
+
+// slice_backward, select_backward: zeros of the input's sizes, into which the gradient is copied.
+template <class Args>
+std::vector<MetaOf<Args>> meta_view_backward(const Args& args) {
+  const auto& grad = args.tensor(0);
+  return {contiguous(size_list_argument(args, 1), grad.dtype(), grad.device())};
+}
+
+// softmax.int and log_softmax.int: _softmax's layout, in dtype= when given.
+template <class Args>
+std::vector<MetaOf<Args>> meta_softmax_composite(const Args& args) {
+  const auto& self = args.tensor(0);
+  tensor::wrap_dim(args.int_value(1), self.dim());
+  return {contiguous(self.sizes(), args.optional_dtype(2).value_or(self.dtype()), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_layer_norm(const Args& args) {
+  return {meta_native_layer_norm(args).at(0)};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_nll_loss(const Args& args) {
+  return {meta_nll_loss_forward(args).at(0)};
+}
+
+// In training a product with the mask (laid out as an elementwise result); the input itself in
+// eval, for p == 0 and when it is empty.
+template <class Args>
+std::vector<MetaOf<Args>> meta_dropout(const Args& args) {
+  const auto& input = args.tensor(0);
+  const double p = args.float_value(1);
+  if (p < 0.0 || p > 1.0)
+    tensor::throw_runtime_error("dropout probability has to be between 0 and 1, but got " +
+                                tensor::python_float_repr(p));
+  if (!args.bool_value(2) || p == 0.0 || size_is(element_count(input.sizes()), 0)) return {meta_of(input)};
+  return single(elementwise(args, {0}), input.dtype());
 }
 
 }  // namespace size_generic

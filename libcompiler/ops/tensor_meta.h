@@ -31,11 +31,29 @@ struct SizeTraits<int64_t> {
   static std::string text(int64_t size) { return std::to_string(size); }
   static bool equal(int64_t a, int64_t b) { return a == b; }
   static bool less(int64_t a, int64_t b) { return a < b; }
+  // Python's floor division (the rules divide only non-negative sizes by positive ones).
+  static int64_t floor_divide(int64_t a, int64_t b) { return a / b; }
 };
 
 template <typename Size>
 bool size_is(const Size& size, int64_t value) {
   return SizeTraits<Size>::equal(size, SizeTraits<Size>::constant(value));
+}
+
+// The number of elements of a tensor of these sizes.
+template <typename Size>
+Size element_count(const std::vector<Size>& sizes) {
+  Size count = SizeTraits<Size>::constant(1);
+  for (const Size& s : sizes) count = count * s;
+  return count;
+}
+
+template <typename Size>
+bool same_sizes(const std::vector<Size>& a, const std::vector<Size>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!SizeTraits<Size>::equal(a[i], b[i])) return false;
+  return true;
 }
 
 template <typename Size>

@@ -26,10 +26,17 @@ std::unique_ptr<GraphModule> graph(const std::string& parameters, const std::str
   return parseReadable("class GraphModule(torch.nn.Module):\n    def forward(self, " + parameters + "):\n" + body);
 }
 
+// The node's propagated value as annotations print it; a tuple as "(a, b)".
 std::string propagated(const ShapePropagation& result, const GraphModule& module, const std::string& name) {
   const Node* node = module.graph.findNode(name);
   const auto it = result.values.find(node);
   if (it == result.values.end()) return "<not computed>";
+  if (const auto* tuple = std::get_if<TensorTuple>(&it->second)) {
+    std::string text = "(";
+    for (const TensorMeta& element : tuple->elements)
+      text.append(text.size() > 1 ? ", " : "").append(annotationText(element).value_or("<no annotation>"));
+    return text + ")";
+  }
   return annotationText(it->second).value_or("<no annotation>");
 }
 
@@ -121,15 +128,161 @@ TEST(SymbolicShapePropagation, FactoriesTakeSymbolicSizes) {
   EXPECT_EQ(propagated(result, *m, "full"), "f32[s1][1]cpu");
 }
 
-TEST(SymbolicShapePropagation, ViewsHaveNoMetaFunctionYet) {
-  // view and reshape are computed by their kernels (ops.def has no meta function for them), so a
-  // symbolic view is skipped rather than guessed.
+TEST(SymbolicShapePropagation, ViewsComputeSymbolicStrides) {
   auto m = graph(R"P(s0: "Sym(s0)", x: "f32[s0, 4][4, 1]cpu")P",
                  "        view = torch.ops.aten.view.default(x, [4, s0])\n"
-                 "        return (view,)\n");
+                 "        view_1 = torch.ops.aten.view.default(x, [-1])\n"
+                 "        view_2 = torch.ops.aten.view.default(x, [s0, 2, -1])\n"
+                 "        permute = torch.ops.aten.permute.default(x, [1, 0])\n"
+                 "        view_3 = torch.ops.aten.view.default(permute, [-1])\n"
+                 "        reshape = torch.ops.aten.reshape.default(permute, [-1])\n"
+                 "        t = torch.ops.aten.t.default(x)\n"
+                 "        transpose = torch.ops.aten.transpose.int(x, 0, 1)\n"
+                 "        unsqueeze = torch.ops.aten.unsqueeze.default(x, 1)\n"
+                 "        expand = torch.ops.aten.expand.default(unsqueeze, [s0, 3, 4])\n"
+                 "        squeeze = torch.ops.aten.squeeze.dim(unsqueeze, 1)\n"
+                 "        squeeze_1 = torch.ops.aten.squeeze.dim(x, 0)\n"
+                 "        slice_1 = torch.ops.aten.slice.Tensor(x, 0, 1, 9223372036854775807)\n"
+                 "        slice_2 = torch.ops.aten.slice.Tensor(x, 1, 0, 4, 2)\n"
+                 "        slice_3 = torch.ops.aten.slice.Tensor(x, 0, 0, s0)\n"
+                 "        select = torch.ops.aten.select.int(x, 1, 2)\n"
+                 "        select_1 = torch.ops.aten.select.int(x, 1, 4)\n"
+                 "        return (view, view_1, view_2, view_3, reshape, t, transpose, expand, squeeze, squeeze_1, "
+                 "slice_1, slice_2, slice_3, select, select_1)\n");
   const ShapePropagation result = propagateSymbolicShapes(m->graph);
-  EXPECT_EQ(propagated(result, *m, "view"), "<not computed>");
-  EXPECT_EQ(skipReason(result, *m, "view"), "view: its meta function is not size-generic");
+  EXPECT_EQ(propagated(result, *m, "view"), "f32[4, s0][s0, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "view_1"), "f32[4*s0][1]cpu");
+  EXPECT_EQ(propagated(result, *m, "view_2"), "f32[s0, 2, 2][4, 2, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "permute"), "f32[4, s0][1, 4]cpu");
+  EXPECT_EQ(skipReason(result, *m, "view_3"),
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+            "two contiguous subspaces). Use .reshape(...) instead.");
+  EXPECT_EQ(propagated(result, *m, "reshape"), "f32[4*s0][1]cpu");
+  EXPECT_EQ(propagated(result, *m, "t"), "f32[4, s0][1, 4]cpu");
+  EXPECT_EQ(propagated(result, *m, "transpose"), "f32[4, s0][1, 4]cpu");
+  EXPECT_EQ(propagated(result, *m, "unsqueeze"), "f32[s0, 1, 4][4, 4, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "expand"), "f32[s0, 3, 4][4, 0, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "squeeze"), "f32[s0, 4][4, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "squeeze_1"), "f32[s0, 4][4, 1]cpu");  // s0 is never 1
+  EXPECT_EQ(propagated(result, *m, "slice_1"), "f32[s0 - 1, 4][4, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "slice_2"), "f32[s0, 2][4, 2]cpu");
+  EXPECT_EQ(propagated(result, *m, "slice_3"), "f32[s0, 4][4, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "select"), "f32[s0][4]cpu");
+  EXPECT_EQ(skipReason(result, *m, "select_1"), "select(): index 4 out of range for tensor of size [s0, 4] at dimension 1");
+}
+
+TEST(SymbolicShapePropagation, ViewInfersMinusOneOnlyWhenDetermined) {
+  auto m = graph(R"P(s1: "Sym(s1)", x: "f32[s0, s1][s1, 1]cpu", y: "f32[s0, 6][6, 1]cpu")P",
+                 "        view = torch.ops.aten.view.default(x, [-1, 3])\n"
+                 "        view_1 = torch.ops.aten.view.default(y, [-1, 3])\n"
+                 "        view_2 = torch.ops.aten.view.default(x, [s1, -1])\n"
+                 "        return (view, view_1, view_2)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  // s0*s1 is a multiple of 3 for some sizes only: PyTorch would guard on the example values.
+  EXPECT_EQ(skipReason(result, *m, "view"), "Could not guard on data-dependent expression Eq(3*((s0*s1)//3), s0*s1) "
+                                            "(symbolic shape propagation has no example values to guard on)");
+  EXPECT_EQ(propagated(result, *m, "view_1"), "f32[2*s0, 3][3, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "view_2"), "f32[s1, s0][s0, 1]cpu");
+}
+
+TEST(SymbolicShapePropagation, LayerNormOverASymbolicBatch) {
+  auto m = graph(R"P(x: "f32[s0, 8][8, 1]cpu", w: "f32[8][1]cpu", b: "f32[8][1]cpu")P",
+                 "        native_layer_norm = torch.ops.aten.native_layer_norm.default(x, [8], w, b, 1e-05)\n"
+                 "        layer_norm = torch.ops.aten.layer_norm.default(x, [8], w, b)\n"
+                 "        native_layer_norm_1 = torch.ops.aten.native_layer_norm.default(x, [4], None, None, 1e-05)\n"
+                 "        return (native_layer_norm, layer_norm, native_layer_norm_1)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "native_layer_norm"),
+            "(f32[s0, 8][8, 1]cpu, f32[s0, 1][1, 1]cpu, f32[s0, 1][1, 1]cpu)");
+  EXPECT_EQ(propagated(result, *m, "layer_norm"), "f32[s0, 8][8, 1]cpu");
+  EXPECT_EQ(skipReason(result, *m, "native_layer_norm_1"),
+            "Given normalized_shape=[4], expected input with shape [*, 4], but got input of size[s0, 8]");
+}
+
+TEST(SymbolicShapePropagation, ReductionsAndSoftmaxOverSymbolicDims) {
+  auto m = graph(R"P(x: "f32[s0, s1][s1, 1]cpu")P",
+                 "        amax = torch.ops.aten.amax.default(x, [1])\n"
+                 "        max_1 = torch.ops.aten.max.dim(x, 0, True)\n"
+                 "        argmax = torch.ops.aten.argmax.default(x, 1)\n"
+                 "        var = torch.ops.aten.var.correction(x, [0], correction = 1)\n"
+                 "        var_mean = torch.ops.aten.var_mean.correction(x, [1], correction = 0, keepdim = True)\n"
+                 "        prod = torch.ops.aten.prod.dim_int(x, 1)\n"
+                 "        _softmax = torch.ops.aten._softmax.default(x, 1, False)\n"
+                 "        log_softmax = torch.ops.aten.log_softmax.int(x, -1, torch.float64)\n"
+                 "        return (amax, max_1, argmax, var, var_mean, prod, _softmax, log_softmax)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "amax"), "f32[s0][1]cpu");
+  EXPECT_EQ(propagated(result, *m, "max_1"), "(f32[1, s1][s1, 1]cpu, i64[1, s1][s1, 1]cpu)");
+  EXPECT_EQ(propagated(result, *m, "argmax"), "i64[s0][1]cpu");
+  EXPECT_EQ(propagated(result, *m, "var"), "f32[s1][1]cpu");
+  EXPECT_EQ(propagated(result, *m, "var_mean"), "(f32[s0, 1][1, 1]cpu, f32[s0, 1][1, 1]cpu)");
+  EXPECT_EQ(propagated(result, *m, "prod"), "f32[s0][1]cpu");
+  EXPECT_EQ(propagated(result, *m, "_softmax"), "f32[s0, s1][s1, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "log_softmax"), "f64[s0, s1][s1, 1]cpu");
+}
+
+TEST(SymbolicShapePropagation, MatrixAndVectorProducts) {
+  auto m = graph(R"P(bias: "f32[8][1]cpu", a: "f32[s0, 4][4, 1]cpu", b: "f32[4, 8][8, 1]cpu", v: "f32[4][1]cpu", )P"
+                 R"P(u: "f32[s0][1]cpu", w: "f32[s1][1]cpu")P",
+                 "        addmm = torch.ops.aten.addmm.default(bias, a, b)\n"
+                 "        mv = torch.ops.aten.mv.default(a, v)\n"
+                 "        dot = torch.ops.aten.dot.default(u, u)\n"
+                 "        dot_1 = torch.ops.aten.dot.default(u, w)\n"
+                 "        return (addmm, mv, dot, dot_1)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "addmm"), "f32[s0, 8][8, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "mv"), "f32[s0][1]cpu");
+  EXPECT_EQ(propagated(result, *m, "dot"), "f32[][]cpu");
+  EXPECT_NE(skipReason(result, *m, "dot_1").find("Eq(s0, s1)"), std::string::npos);
+}
+
+TEST(SymbolicShapePropagation, JoiningAndIndexing) {
+  auto m = graph(R"P(x: "f32[s0, 4][4, 1]cpu", y: "f32[s1, 4][4, 1]cpu", idx: "i64[s1][1]cpu", )P"
+                 R"P(emb: "f32[10, 8][8, 1]cpu", tokens: "i64[s0, s1][s1, 1]cpu", gidx: "i64[s0, 2][2, 1]cpu")P",
+                 "        cat = torch.ops.aten.cat.default([x, y])\n"
+                 "        cat_1 = torch.ops.aten.cat.default([x, y], 1)\n"
+                 "        stack = torch.ops.aten.stack.default([x, x], 1)\n"
+                 "        index_select = torch.ops.aten.index_select.default(x, 0, idx)\n"
+                 "        gather = torch.ops.aten.gather.default(x, 1, gidx)\n"
+                 "        embedding = torch.ops.aten.embedding.default(emb, tokens)\n"
+                 "        return (cat, cat_1, stack, index_select, gather, embedding)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "cat"), "f32[s0 + s1, 4][4, 1]cpu");
+  EXPECT_NE(skipReason(result, *m, "cat_1").find("Eq(s1, s0)"), std::string::npos);
+  EXPECT_EQ(propagated(result, *m, "stack"), "f32[s0, 2, 4][8, 4, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "index_select"), "f32[s1, 4][4, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "gather"), "f32[s0, 2][2, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "embedding"), "f32[s0, s1, 8][8*s1, 8, 1]cpu");
+}
+
+TEST(SymbolicShapePropagation, LossesAndDropout) {
+  auto m = graph(R"P(logp: "f32[s0, 10][10, 1]cpu", target: "i64[s0][1]cpu", x: "f32[s0, 4][4, 1]cpu", )P"
+                 R"P(y: "f32[s0, 4][4, 1]cpu")P",
+                 "        nll_loss_forward = torch.ops.aten.nll_loss_forward.default(logp, target, None, 0, -100)\n"
+                 "        nll_loss = torch.ops.aten.nll_loss.default(logp, target)\n"
+                 "        mse_loss = torch.ops.aten.mse_loss.default(x, y, 0)\n"
+                 "        mse_loss_1 = torch.ops.aten.mse_loss.default(x, y)\n"
+                 "        dropout = torch.ops.aten.dropout.default(x, 0.5, True)\n"
+                 "        return (nll_loss_forward, nll_loss, mse_loss, mse_loss_1, dropout)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "nll_loss_forward"), "(f32[s0][1]cpu, f32[][]cpu)");
+  EXPECT_EQ(propagated(result, *m, "nll_loss"), "f32[][]cpu");
+  EXPECT_EQ(propagated(result, *m, "mse_loss"), "f32[s0, 4][4, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "mse_loss_1"), "f32[][]cpu");
+  EXPECT_EQ(propagated(result, *m, "dropout"), "f32[s0, 4][4, 1]cpu");
+}
+
+TEST(SymbolicShapePropagation, InPlaceOpsKeepSelfsMeta) {
+  auto m = graph(R"P(x: "f32[s0, 4][1, s0]cpu", row: "f32[1, 4][4, 1]cpu", y: "f32[s1, 4][4, 1]cpu", )P"
+                 R"P(i: "i64[s0, 4][4, 1]cpu")P",
+                 "        add_ = torch.ops.aten.add_.Tensor(x, row)\n"
+                 "        mul_ = torch.ops.aten.mul_.Tensor(x, y)\n"
+                 "        div_ = torch.ops.aten.div_.Tensor(i, 2)\n"
+                 "        return (add_, mul_, div_)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "add_"), "f32[s0, 4][1, s0]cpu");
+  EXPECT_NE(skipReason(result, *m, "mul_").find("Eq(s0, s1)"), std::string::npos);
+  EXPECT_EQ(skipReason(result, *m, "div_"), "result type Float can't be cast to the desired output type Long");
 }
 
 bool hasSymbols(const FakeValue& value) {
