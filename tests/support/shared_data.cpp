@@ -15,7 +15,15 @@ std::filesystem::path testdataPath(const std::string& relative) {
 }
 
 std::filesystem::path scratchDir(const std::string& name) {
-  auto dir = std::filesystem::path(KILN_BINARY_DIR) / "scratch" / name;
+  // Under the running test's own folder: CTest runs tests in parallel processes, and two tests
+  // asking for the same name must not wipe each other's files.
+  std::string owner = "outside_a_test";
+  if (const auto* test = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    owner = std::string(test->test_suite_name()) + "." + test->name();
+    for (char& c : owner)
+      if (c == '/') c = '_';
+  }
+  auto dir = std::filesystem::path(KILN_BINARY_DIR) / "scratch" / owner / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -14,7 +14,7 @@ bool haveShared();
 std::filesystem::path realPath(const std::string& relative);
 // The project's own testdata/<relative>.
 std::filesystem::path testdataPath(const std::string& relative);
-// A fresh, empty folder under the build tree for this test.
+// A fresh, empty folder under the build tree, private to the running test.
 std::filesystem::path scratchDir(const std::string& name);
 
 }  // namespace kiln::test
