@@ -23,6 +23,8 @@ class Coroutine {
   void suspend();
   bool finished() const { return finished_; }
   bool running() const { return running_; }
+  // Started, not finished, and waiting in suspend() for the next resume().
+  bool suspended() const { return started_ && !finished_ && !running_; }
 
  private:
   static void trampoline(unsigned high, unsigned low);

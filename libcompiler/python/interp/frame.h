@@ -30,6 +30,13 @@ struct Frame {
   Frame* back = nullptr;               // the caller
   // The exceptions being handled by enclosing `except` blocks (for a bare `raise`).
   std::vector<const class PyException*> handling;
+
+  Frame() = default;
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+  // Objects are reference counted, with no cycle collector: a function's scope that outlives
+  // the frame (held by closures made here) must not keep those closures alive itself (frame.cpp).
+  ~Frame();
 };
 
 }  // namespace kiln::python

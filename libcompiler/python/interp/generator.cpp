@@ -19,6 +19,17 @@ GeneratorObject::GeneratorObject(Interpreter& interp, std::unique_ptr<Frame> fra
   frame_->generator = this;
 }
 
+GeneratorObject::~GeneratorObject() {
+  if (!coroutine_.suspended()) return;
+  closing_ = true;
+  try {
+    next();
+  } catch (...) {
+    // GeneratorExit, or whatever a finally block raised instead: ignored, as CPython ignores it
+    // when it closes a generator nobody holds (and a destructor must not throw).
+  }
+}
+
 Ref GeneratorObject::next() {
   if (coroutine_.finished()) return nullptr;
   if (coroutine_.running()) raise_error(ExcType::ValueError, "generator already executing");
@@ -38,6 +49,10 @@ Ref GeneratorObject::next() {
 void GeneratorObject::yield(Ref value) {
   yielded_ = std::move(value);
   coroutine_.suspend();
+  if (!closing_) return;
+  Ref exit = make_exception(ExcType::GeneratorExit, "");
+  as<InstanceObject>(exit).dict["args"] = py_tuple();  // GeneratorExit(), as close() raises it
+  throw PyException(std::move(exit));
 }
 
 }  // namespace kiln::python

@@ -16,6 +16,10 @@ class GeneratorObject : public Object {
   // `body` runs the frame to its end; it is called on the coroutine.
   GeneratorObject(Interpreter& interp, std::unique_ptr<Frame> frame, std::function<void(Frame&)> body,
                   std::string name);
+  // Closes a generator abandoned half-way, as CPython does: GeneratorExit is raised at the
+  // `yield` it waits in, so its frame unwinds (finally blocks run) and what its stack holds is
+  // released before the stack goes.
+  ~GeneratorObject() override;
   // The next yielded value, or null once the body has returned.
   Ref next();
   // `yield value` inside the body: hands the value to next() and waits to be resumed.
@@ -27,6 +31,7 @@ class GeneratorObject : public Object {
   std::unique_ptr<Frame> frame_;
   std::string name_;
   Ref yielded_;
+  bool closing_ = false;
   Coroutine coroutine_;
 };
 

@@ -144,7 +144,13 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
 #include "libcompiler/python/interp/standard_modules.def"
 }
 
-Interpreter::~Interpreter() = default;
+// Objects are reference counted and there is no cycle collector, so the cycles every program
+// makes (a function's globals hold the function; a class's methods hold the globals that hold
+// the class) are broken here, as CPython's finalization does: by clearing every module's globals.
+Interpreter::~Interpreter() {
+  for (const auto& [name, module] : modules_)
+    if (module->kind == ObjectKind::Module) as<ModuleObject>(module).globals->clear();
+}
 
 void Interpreter::push_frame(Frame& frame) {
   frame.back = frame_;

@@ -298,7 +298,10 @@ std::vector<const DictObject::Entry*> DictObject::entries() const {
 }
 
 void DictObject::clear() {
-  slots_.clear();
+  // The values die after the dict is empty and consistent: dropping one may run Python code
+  // (a generator's finally block) that reads this very dict.
+  std::vector<Entry> dropped;
+  dropped.swap(slots_);
   index_.clear();
   live_ = 0;
 }

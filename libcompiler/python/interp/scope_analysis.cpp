@@ -283,8 +283,11 @@ NameResolution resolve_free(const RawScope& from, const std::string& name) {
     ++depth;
     if (s->globals.count(name)) break;
     if (is_local(*s, name)) {
-      auto it = s->info->names.find(name);
-      return {NameKind::Free, depth, it->second.slot};
+      CodeInfo& owner = *s->info;
+      const uint32_t slot = owner.names.at(name).slot;
+      owner.captured_slots.resize(owner.slot_names.size());
+      owner.captured_slots[slot] = true;
+      return {NameKind::Free, depth, slot};
     }
   }
   return {NameKind::Global, 0, 0};

@@ -36,6 +36,10 @@ struct CodeInfo {
   std::string qualname;  // "Outer.method", "f.<locals>.g"
   std::unordered_map<std::string, NameResolution> names;
   std::vector<std::string> slot_names;  // index: slot; parameters first, in order
+  // Slots that nested functions read or write (CPython's cell variables); the other locals are
+  // dead once the frame ends, even when a closure keeps its scope alive.
+  std::vector<bool> captured_slots;
+  bool is_captured(uint32_t slot) const { return slot < captured_slots.size() && captured_slots[slot]; }
   bool is_generator = false;
 
   NameResolution resolve(const std::string& name) const {
