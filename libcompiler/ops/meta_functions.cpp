@@ -152,4 +152,12 @@ std::vector<TensorMeta> meta_randint(const Arguments& args) { return size_generi
 
 std::vector<TensorMeta> meta_like(const Arguments& args) { return size_generic::meta_like(args); }
 
+std::vector<TensorMeta> meta_mse_loss_backward(const Arguments& args) { return size_generic::meta_mse_loss_backward(args); }
+
+std::vector<TensorMeta> meta_loss_input_backward(const Arguments& args) { return size_generic::meta_loss_input_backward(args); }
+
+std::vector<TensorMeta> meta_embedding_dense_backward(const Arguments& args) { return size_generic::meta_embedding_dense_backward(args); }
+
+std::vector<TensorMeta> meta_eye(const Arguments& args) { return size_generic::meta_eye(args); }
+
 }  // namespace kiln::ops

@@ -58,12 +58,16 @@ std::vector<TensorMeta> meta_dot(const Arguments& args);
 std::vector<TensorMeta> meta_native_layer_norm(const Arguments& args);
 std::vector<TensorMeta> meta_nll_loss_forward(const Arguments& args);
 std::vector<TensorMeta> meta_mse_loss(const Arguments& args);
+std::vector<TensorMeta> meta_mse_loss_backward(const Arguments& args);
+// nll_loss_backward: the gradient of the loss's input.
+std::vector<TensorMeta> meta_loss_input_backward(const Arguments& args);
 
 std::vector<TensorMeta> meta_cat(const Arguments& args);
 std::vector<TensorMeta> meta_stack(const Arguments& args);
 std::vector<TensorMeta> meta_index_select(const Arguments& args);
 std::vector<TensorMeta> meta_gather(const Arguments& args);
 std::vector<TensorMeta> meta_embedding(const Arguments& args);
+std::vector<TensorMeta> meta_embedding_dense_backward(const Arguments& args);
 
 // Factories: sizes from the arguments, dtype from dtype= (or the fill value), device from device=.
 std::vector<TensorMeta> meta_factory(const Arguments& args);
@@ -73,6 +77,8 @@ std::vector<TensorMeta> meta_like(const Arguments& args);
 std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args);
 // randint, randint.low: int64 unless dtype= says otherwise; low < high.
 std::vector<TensorMeta> meta_randint(const Arguments& args);
+// eye, eye.m: [n, m] (m defaults to n).
+std::vector<TensorMeta> meta_eye(const Arguments& args);
 
 // The meta of an existing tensor.
 TensorMeta meta_of(const Tensor& t);
@@ -97,6 +103,9 @@ template <class Args>
 using MetaOf = TensorMetaT<SizeOf<Args>>;
 
 inline const std::vector<int64_t>& size_list_argument(const Arguments& args, size_t i) { return args.int_list(i); }
+// Single SymInt arguments: sizes, and positions or steps (slice bounds, select's index).
+inline int64_t size_argument(const Arguments& args, size_t i) { return args.int_value(i); }
+inline std::optional<int64_t> optional_size_argument(const Arguments& args, size_t i) { return args.optional_int(i); }
 
 // "[2, 3]", as tensor::shape_str prints int64 sizes.
 template <typename Size>
@@ -765,14 +774,42 @@ std::vector<MetaOf<Args>> meta_like(const Args& args) {
                        args.optional_device(args.schema().argument_index("device").value()).value_or(self.device())}};
 }
 
+template <class Args>
+std::vector<MetaOf<Args>> meta_mse_loss_backward(const Args& args) {
+  const auto& self = args.tensor(1);
+  return {contiguous(broadcast_sizes(self.sizes(), args.tensor(2).sizes()), self.dtype(), self.device())};
+}
+
+// Gradients of a loss's input: its sizes, contiguous.
+template <class Args>
+std::vector<MetaOf<Args>> meta_loss_input_backward(const Args& args) {
+  const auto& self = args.tensor(1);
+  return {contiguous(self.sizes(), self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_embedding_dense_backward(const Args& args) {
+  const auto& grad = args.tensor(0);
+  return {contiguous<SizeOf<Args>>({size_argument(args, 2), grad.sizes().back()}, grad.dtype(), grad.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_eye(const Args& args) {
+  using Size = SizeOf<Args>;
+  const Size n = Size(size_argument(args, 0));
+  const Size m = args.schema().overload == "m" ? Size(size_argument(args, 1)) : n;
+  for (const auto& [name, value] : {std::pair{"n", n}, std::pair{"m", m}})
+    if (SizeTraits<Size>::less(value, SizeTraits<Size>::constant(0)))
+      tensor::throw_runtime_error(std::string(name) + " must be greater or equal to 0, got " +
+                                  SizeTraits<Size>::text(value));
+  return {contiguous<Size>({n, m}, factory_dtype(args).value_or(tensor::default_float_dtype()),
+                           factory_device(args))};
+}
+
 // ---- Views and composites
 // These ops keep nullptr in ops.def's meta column: on meta tensors dispatch runs their kernels,
 // so that views alias their base and composites record autograd through the ops they call. Their
 // meta functions are here for callers that have only sizes (symbolic shape propagation).
-
-// SymInt arguments that are positions or steps rather than sizes (slice bounds, select's index).
-inline int64_t size_argument(const Arguments& args, size_t i) { return args.int_value(i); }
-inline std::optional<int64_t> optional_size_argument(const Arguments& args, size_t i) { return args.optional_int(i); }
 
 // The sizes of view/reshape with at most one -1, as ATen's infer_size. The -1 is the element
 // count over the given sizes, with the factors they share cancelled first so that symbolic sizes
@@ -1079,6 +1116,13 @@ std::vector<MetaOf<Args>> meta_softmax_composite(const Args& args) {
   const auto& self = args.tensor(0);
   tensor::wrap_dim(args.int_value(1), self.dim());
   return {contiguous(self.sizes(), args.optional_dtype(2).value_or(self.dtype()), self.device())};
+}
+
+// square is pow(self, 2): an int exponent keeps integer dtypes and makes bool int64.
+template <class Args>
+std::vector<MetaOf<Args>> meta_square(const Args& args) {
+  const auto e = elementwise(args, {0});
+  return single(e, result_type({args[0], IValue(int64_t{2})}));
 }
 
 template <class Args>

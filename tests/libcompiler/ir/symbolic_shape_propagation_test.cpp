@@ -272,6 +272,22 @@ TEST(SymbolicShapePropagation, LossesAndDropout) {
   EXPECT_EQ(propagated(result, *m, "dropout"), "f32[s0, 4][4, 1]cpu");
 }
 
+TEST(SymbolicShapePropagation, BackwardOpsFactoriesAndSquare) {
+  auto m = graph(R"P(s0: "Sym(s0)", g: "f32[s0, s1, 8][8*s1, 8, 1]cpu", tokens: "i64[s0, s1][s1, 1]cpu", )P"
+                 R"P(x: "i32[s0, 4][1, s0]cpu", b: "b8[s0][1]cpu")P",
+                 "        embedding_dense_backward = torch.ops.aten.embedding_dense_backward.default(g, tokens, 10, -1, "
+                 "False)\n"
+                 "        eye = torch.ops.aten.eye.m(s0, 3)\n"
+                 "        square = torch.ops.aten.square.default(x)\n"
+                 "        square_1 = torch.ops.aten.square.default(b)\n"
+                 "        return (embedding_dense_backward, eye, square, square_1)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "embedding_dense_backward"), "f32[10, 8][8, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "eye"), "f32[s0, 3][3, 1]cpu");
+  EXPECT_EQ(propagated(result, *m, "square"), "i32[s0, 4][1, s0]cpu");
+  EXPECT_EQ(propagated(result, *m, "square_1"), "i64[s0][1]cpu");
+}
+
 TEST(SymbolicShapePropagation, InPlaceOpsKeepSelfsMeta) {
   auto m = graph(R"P(x: "f32[s0, 4][1, s0]cpu", row: "f32[1, 4][4, 1]cpu", y: "f32[s1, 4][4, 1]cpu", )P"
                  R"P(i: "i64[s0, 4][4, 1]cpu")P",

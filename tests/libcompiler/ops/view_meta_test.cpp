@@ -1,6 +1,8 @@
-// The size-generic meta functions of views and composites (ops.def keeps nullptr in their meta
-// column, so dispatch never runs them) must describe what the kernels return: on int64 sizes
-// their sizes, strides, dtype and device are compared with the kernels' outputs.
+// Meta functions that eager CPU calls never run must still describe what the kernels return: on
+// int64 sizes their sizes, strides, dtype and device are compared with the kernels' outputs. These
+// are the size-generic metas of views and composites (ops.def keeps nullptr in their meta column,
+// so dispatch runs their kernels even on meta tensors) and the metas of kernels that compute their
+// own output shape (backward ops, eye).
 #include <gtest/gtest.h>
 
 #include "libcompiler/ops/argument_binding.h"
@@ -89,6 +91,27 @@ TEST(ViewMetaFunctions, AgreeWithTheCompositeKernels) {
   expect_meta_matches_kernel(OpId::dropout, dropout, {transposed, 0.5, true});
   expect_meta_matches_kernel(OpId::dropout, dropout, {transposed, 0.5, false});
   expect_meta_matches_kernel(OpId::dropout, dropout, {x, 1.0, true});
+}
+
+TEST(ViewMetaFunctions, SquareIsPowOfTwo) {
+  expect_meta_matches_kernel(OpId::square, &size_generic::meta_square<Arguments>,
+                             {tensor::transpose(counting({4, 3}), 0, 1)});
+  expect_meta_matches_kernel(OpId::square, &size_generic::meta_square<Arguments>, {counting({3}, DType::Bool)});
+}
+
+TEST(KernelShapedMetaFunctions, AgreeWithTheKernels) {
+  const Tensor logits = counting({3, 4});
+  const Tensor target = counting({3}, DType::Int64);
+  expect_meta_matches_kernel(OpId::nll_loss_backward, meta_loss_input_backward,
+                             {test::values({1}, {}), logits, target, IValue(), int64_t{1}, int64_t{-100},
+                              test::values({3}, {})});
+  expect_meta_matches_kernel(OpId::mse_loss_backward, meta_mse_loss_backward,
+                             {test::values({1}, {}), counting({3, 1}), counting({4}), int64_t{1}});
+  expect_meta_matches_kernel(OpId::embedding_dense_backward, meta_embedding_dense_backward,
+                             {counting({2, 3, 5}), counting({2, 3}, DType::Int64), int64_t{7}, int64_t{-1}, false});
+  expect_meta_matches_kernel(OpId::eye, meta_eye, {int64_t{3}});
+  expect_meta_matches_kernel(OpId::eye_m, meta_eye, {int64_t{2}, int64_t{5}});
+  EXPECT_THROW(meta_eye(bind_arguments(op_info(OpId::eye).schema, {int64_t{-1}}, {})), tensor::TorchError);
 }
 
 TEST(ViewMetaFunctions, RaiseTheKernelsErrors) {
