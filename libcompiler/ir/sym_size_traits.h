@@ -8,6 +8,7 @@
 // made dynamic, so each is at least 2 (0 and 1 are always specialized): s0 == 1 is false, and
 // [s0, 1] broadcasts with [1, 3], but [s0] with [s1] or with [3] raises.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "libcompiler/ir/sym_expr.h"
@@ -22,4 +23,5 @@ struct kiln::ops::SizeTraits<kiln::ir::SymExpr> {
   static kiln::ir::SymExpr floor_divide(const kiln::ir::SymExpr& a, const kiln::ir::SymExpr& b) {
     return kiln::ir::SymExpr::floorDiv(a, b);
   }
+  static std::optional<int64_t> known_value(const kiln::ir::SymExpr& size) { return size.constant(); }
 };

@@ -1097,6 +1097,59 @@ std::vector<MetaOf<Args>> meta_select(const Args& args) {
   return {out};
 }
 
+// The pieces split(self, split_size, dim) returns: views of self along dim, the last one shorter.
+// Their number must be known: a symbolic length is split only when the count does not depend on
+// the symbols' values.
+template <class Tensorlike, typename Size>
+auto split_pieces(const Tensorlike& self, const Size& split_size, int64_t dim) {
+  using Traits = SizeTraits<Size>;
+  const Size length = self.sizes()[dim];
+  if (size_is(split_size, 0) && !size_is(length, 0))
+    tensor::throw_runtime_error("split_size can only be 0 if dimension size is 0, but got dimension size of " +
+                                Traits::text(length));
+  const Size count = size_is(split_size, 0)
+                         ? Traits::constant(1)
+                         : Traits::floor_divide(length + split_size - Traits::constant(1), split_size);
+  const auto known = Traits::known_value(count);
+  if (!known)
+    tensor::throw_runtime_error("split: the number of pieces " + Traits::text(count) +
+                                " depends on the values of the symbols (PyTorch guards on it)");
+  const int64_t pieces = std::max<int64_t>(*known, 1);
+  std::vector<TensorMetaT<Size>> out;
+  for (int64_t i = 0; i < pieces; ++i) {
+    auto piece = meta_of(self);
+    piece.sizes[dim] = i + 1 < pieces ? split_size : length - Traits::constant(i) * split_size;
+    out.push_back(std::move(piece));
+  }
+  return out;
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_split(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const Size split_size = Size(size_argument(args, 1));
+  if (self.dim() == 0) tensor::throw_runtime_error("split expects at least a 1-dimensional tensor");
+  if (SizeTraits<Size>::less(split_size, SizeTraits<Size>::constant(0)))
+    tensor::throw_runtime_error("split expects split_size be non-negative, but got split_size=" +
+                                SizeTraits<Size>::text(split_size));
+  return split_pieces(self, split_size, tensor::wrap_dim(args.int_value(2), self.dim()));
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_chunk(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const int64_t chunks = args.int_value(1);
+  if (self.dim() == 0) tensor::throw_runtime_error("chunk expects at least a 1-dimensional tensor");
+  if (chunks <= 0)
+    tensor::throw_runtime_error("chunk expects `chunks` to be greater than 0, got: " + std::to_string(chunks));
+  const int64_t dim = tensor::wrap_dim(args.int_value(2), self.dim());
+  const Size split_size = SizeTraits<Size>::floor_divide(
+      self.sizes()[dim] + SizeTraits<Size>::constant(chunks - 1), SizeTraits<Size>::constant(chunks));
+  return split_pieces(self, split_size, dim);
+}
+
 // detach: an alias of the same geometry.
 template <class Args>
 std::vector<MetaOf<Args>> meta_alias(const Args& args) {

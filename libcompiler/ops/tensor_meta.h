@@ -9,6 +9,7 @@
 // way PyTorch's guards do, or raise when they cannot).
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ struct SizeTraits<int64_t> {
   static bool less(int64_t a, int64_t b) { return a < b; }
   // Python's floor division (the rules divide only non-negative sizes by positive ones).
   static int64_t floor_divide(int64_t a, int64_t b) { return a / b; }
+  // The value when it does not depend on symbols (a count of outputs must be one).
+  static std::optional<int64_t> known_value(int64_t size) { return size; }
 };
 
 template <typename Size>

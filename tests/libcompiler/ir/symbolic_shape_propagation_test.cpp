@@ -171,6 +171,21 @@ TEST(SymbolicShapePropagation, ViewsComputeSymbolicStrides) {
   EXPECT_EQ(skipReason(result, *m, "select_1"), "select(): index 4 out of range for tensor of size [s0, 4] at dimension 1");
 }
 
+TEST(SymbolicShapePropagation, SplitNeedsAKnownNumberOfPieces) {
+  auto m = graph(R"P(x: "f32[s0, 6][6, 1]cpu")P",
+                 "        split = torch.ops.aten.split.Tensor(x, 4, 1)\n"
+                 "        chunk = torch.ops.aten.chunk.default(x, 3, 1)\n"
+                 "        split_1 = torch.ops.aten.split.Tensor(x, 2)\n"
+                 "        squeeze_ = torch.ops.aten.squeeze_.dim(x, 1)\n"
+                 "        return (split, chunk, split_1, squeeze_)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "split"), "(f32[s0, 4][6, 1]cpu, f32[s0, 2][6, 1]cpu)");
+  EXPECT_EQ(propagated(result, *m, "chunk"), "(f32[s0, 2][6, 1]cpu, f32[s0, 2][6, 1]cpu, f32[s0, 2][6, 1]cpu)");
+  EXPECT_EQ(skipReason(result, *m, "split_1"),
+            "split: the number of pieces ((s0 + 1)//2) depends on the values of the symbols (PyTorch guards on it)");
+  EXPECT_EQ(propagated(result, *m, "squeeze_"), "f32[s0, 6][6, 1]cpu");
+}
+
 TEST(SymbolicShapePropagation, ViewInfersMinusOneOnlyWhenDetermined) {
   auto m = graph(R"P(s1: "Sym(s1)", x: "f32[s0, s1][s1, 1]cpu", y: "f32[s0, 6][6, 1]cpu")P",
                  "        view = torch.ops.aten.view.default(x, [-1, 3])\n"

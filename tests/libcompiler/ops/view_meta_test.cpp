@@ -20,8 +20,9 @@ using MetaFunction = std::vector<TensorMeta> (*)(const Arguments&);
 void expect_meta_matches_kernel(OpId id, MetaFunction meta, const std::vector<IValue>& positional) {
   const OpInfo& op = op_info(id);
   const Arguments args = bind_arguments(op.schema, positional, {});
-  const std::vector<Tensor> outputs = call(op, args);
+  // The meta first: squeeze_ changes its argument's geometry.
   const std::vector<TensorMeta> metas = meta(args);
+  const std::vector<Tensor> outputs = call(op, args);
   ASSERT_EQ(metas.size(), outputs.size()) << op.qualified_name();
   for (size_t i = 0; i < metas.size(); ++i) {
     EXPECT_EQ(metas[i].sizes, outputs[i].sizes()) << op.qualified_name();
@@ -69,6 +70,14 @@ TEST(ViewMetaFunctions, AgreeWithTheViewKernels) {
   expect_meta_matches_kernel(OpId::slice_Tensor, slice, {x, int64_t{0}, int64_t{-2}, IValue(), int64_t{1}});
   expect_meta_matches_kernel(OpId::slice_Tensor, slice, {x, int64_t{0}, int64_t{5}, int64_t{9}, int64_t{1}});
   expect_meta_matches_kernel(OpId::select_int, &size_generic::meta_select<Arguments>, {x, int64_t{1}, int64_t{-1}});
+  expect_meta_matches_kernel(OpId::squeeze__dim, &size_generic::meta_squeeze_dim<Arguments>,
+                             {counting({3, 1}), int64_t{1}});
+  const auto split = &size_generic::meta_split<Arguments>;
+  expect_meta_matches_kernel(OpId::split_Tensor, split, {x, int64_t{3}, int64_t{1}});
+  expect_meta_matches_kernel(OpId::split_Tensor, split, {transposed, int64_t{2}, int64_t{0}});
+  expect_meta_matches_kernel(OpId::split_Tensor, split, {empty, int64_t{0}, int64_t{0}});
+  expect_meta_matches_kernel(OpId::chunk, &size_generic::meta_chunk<Arguments>, {x, int64_t{3}, int64_t{1}});
+  expect_meta_matches_kernel(OpId::chunk, &size_generic::meta_chunk<Arguments>, {counting({5, 2}), int64_t{2}, int64_t{0}});
   expect_meta_matches_kernel(OpId::detach, &size_generic::meta_alias<Arguments>, {transposed});
   expect_meta_matches_kernel(OpId::slice_backward, &size_generic::meta_view_backward<Arguments>,
                              {counting({3, 2}), IValue::IntList{3, 4}, int64_t{1}, int64_t{0}, int64_t{4}, int64_t{2}});
