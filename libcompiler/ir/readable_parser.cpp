@@ -292,7 +292,7 @@ class ReadableParser {
     if (node->name() != name) fail("'" + name + "' cannot be a node name");
     if (node->op() == OpCode::GetAttr)
       if (const auto* tensor = std::get_if<TensorMeta>(&value))
-        state.module.attributes[node->target()] = ModuleAttribute{*tensor, false};
+        state.module.attributes[node->target()] = ModuleAttribute{*tensor, false, std::nullopt};
     node->meta.value = std::move(value);
     node->meta.sourceSummary = state.summary;
     state.nodes[name] = node;
