@@ -12,6 +12,7 @@
 #include "libcompiler/python/interp/object_operators.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
+#include "libcompiler/python/utf8.h"
 
 namespace kiln::python {
 namespace {
@@ -552,21 +553,7 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
     int64_t v = to_index(ip, a[0]);
     if (v < 0 || v > 0x10FFFF) raise_error(ExcType::ValueError, "chr() arg not in range(0x110000)");
     std::string out;
-    auto cp = static_cast<uint32_t>(v);
-    if (cp < 0x80) out += static_cast<char>(cp);
-    else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
+    append_utf8(out, static_cast<uint32_t>(v));
     return py_str(out);
   });
   def(b, "ord", [](Interpreter&, CallArgs& c) {
