@@ -92,9 +92,10 @@ DType result_type(const std::vector<IValue>& operands);
 // tensors have symbolic sizes (libcompiler/ir's symbolic shape propagation) runs the same rules as
 // the eager path; the functions above instantiate them with Arguments. An argument type provides
 // what Arguments does (schema(), size(), operator[] with the IValues that dtype promotion and the
-// non-size checks read, the scalar/int/dtype/device accessors), tensor(i) with sizes(), strides(),
-// dtype(), device() and dim() in its size type, and size_list_argument(args, i) (found by ADL) for
-// int[]/SymInt[] size arguments.
+// non-size checks read, the scalar/int/float/dtype/device accessors), tensor(i) and tensor_list(i)
+// whose elements have sizes(), strides(), dtype(), device() and dim() in its size type, and, found
+// by ADL, size_list_argument(args, i) for int[]/SymInt[] sizes and size_argument(args, i) /
+// optional_size_argument(args, i) for single SymInt arguments.
 namespace size_generic {
 
 template <class Args>
