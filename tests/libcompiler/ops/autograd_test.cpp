@@ -13,20 +13,6 @@
 
 namespace kiln::ops::test {
 
-namespace {
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
-
-}  // namespace
-
 TEST(Autograd, GradFnNamesAsPyTorchPrintsThem) {
   const Tensor x = leaf({1, 2, 3, 4, 5, 6}, {2, 3});
   const Tensor w = leaf({1, 2, 3, 4, 5, 6}, {3, 2});

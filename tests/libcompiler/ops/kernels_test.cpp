@@ -15,16 +15,6 @@ namespace kiln::ops::test {
 
 namespace {
 
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
-
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 }  // namespace
