@@ -170,6 +170,7 @@ std::vector<Tensor> kernel_div(const Arguments& args) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [floor](C x, C y) -> C {
       if constexpr (std::is_same_v<C, bool>) {
+        (void)floor;  // bool division ignores the rounding mode
         return x && y;
       } else if constexpr (std::is_floating_point_v<C>) {
         return floor ? floor_divide_value(x, y) : std::trunc(x / y);
@@ -334,8 +335,12 @@ std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   return arithmetic(args, [tanh_approximation](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [tanh_approximation](C grad, C x) -> C {
-      if constexpr (std::is_floating_point_v<C>) return grad * gelu_derivative(x, tanh_approximation);
-      else return grad;
+      if constexpr (std::is_floating_point_v<C>) {
+        return grad * gelu_derivative(x, tanh_approximation);
+      } else {
+        (void)tanh_approximation;  // only instantiated for dtypes the check above rejects
+        return grad;
+      }
     };
   });
 }

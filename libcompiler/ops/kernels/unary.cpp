@@ -124,8 +124,12 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
   return unary(args, meta_unary, [tanh_approximation](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [tanh_approximation](C x) -> C {
-      if constexpr (std::is_floating_point_v<C>) return gelu_value(x, tanh_approximation);
-      else return x;
+      if constexpr (std::is_floating_point_v<C>) {
+        return gelu_value(x, tanh_approximation);
+      } else {
+        (void)tanh_approximation;  // only instantiated for dtypes the check above rejects
+        return x;
+      }
     };
   });
 }
