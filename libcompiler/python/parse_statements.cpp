@@ -1,5 +1,6 @@
 // Statements: simple statements, assignments, and compound statements with their blocks.
 #include <algorithm>
+#include <tuple>
 
 #include "libcompiler/python/parser.h"
 #include "libcompiler/python/parser_guards.h"
@@ -479,20 +480,28 @@ StmtPtr Parser::parse_if() {
   return std::move(orelse.front());
 }
 
+// After a loop's header: `:`, the body (where break/continue are allowed) and an optional
+// `else:` block.
+std::pair<StmtList, StmtList> Parser::parse_loop_blocks(const Token& keyword, const char* statement) {
+  expect_colon();
+  ++scope().loop_depth;
+  StmtList body = parse_block(on_line(statement, keyword));
+  --scope().loop_depth;
+  StmtList orelse;
+  if (at(TokenKind::KwElse)) {
+    const Token& else_keyword = advance();
+    expect_colon();
+    orelse = parse_block(on_line("'else' statement", else_keyword));
+  }
+  return {std::move(body), std::move(orelse)};
+}
+
 StmtPtr Parser::parse_while() {
   const Token& keyword = advance();
   auto node = std::make_unique<While>();
   node->test = parse_named_expression();
   check_misplaced_assignment(*node->test);
-  expect_colon();
-  ++scope().loop_depth;
-  node->body = parse_block(on_line("'while' statement", keyword));
-  --scope().loop_depth;
-  if (at(TokenKind::KwElse)) {
-    const Token& else_keyword = advance();
-    expect_colon();
-    node->orelse = parse_block(on_line("'else' statement", else_keyword));
-  }
+  std::tie(node->body, node->orelse) = parse_loop_blocks(keyword, "'while' statement");
   node->loc = through(keyword.range, node->orelse.empty() ? node->body : node->orelse);
   return node;
 }
@@ -505,15 +514,7 @@ StmtPtr Parser::parse_for() {
   expect(TokenKind::KwIn);
   node->iter = parse_star_expressions();
   reject_lone_starred(*node->iter);
-  expect_colon();
-  ++scope().loop_depth;
-  node->body = parse_block(on_line("'for' statement", keyword));
-  --scope().loop_depth;
-  if (at(TokenKind::KwElse)) {
-    const Token& else_keyword = advance();
-    expect_colon();
-    node->orelse = parse_block(on_line("'else' statement", else_keyword));
-  }
+  std::tie(node->body, node->orelse) = parse_loop_blocks(keyword, "'for' statement");
   node->loc = through(keyword.range, node->orelse.empty() ? node->body : node->orelse);
   return node;
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <utility>
 
 #include "libcompiler/python/ast.h"
 #include "libcompiler/python/syntax_error.h"
@@ -96,6 +97,7 @@ class Parser {
   StmtPtr parse_function_def(ExprList decorators);
   StmtPtr parse_class_def(ExprList decorators);
   StmtPtr parse_if();
+  std::pair<StmtList, StmtList> parse_loop_blocks(const Token& keyword, const char* statement);
   StmtPtr parse_while();
   StmtPtr parse_for();
   StmtPtr parse_with();
