@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "libcompiler/python/ast.h"
 #include "libcompiler/python/syntax_error.h"
