@@ -69,6 +69,11 @@ ExprPtr Parser::parse_star_expression() {
   return starred;
 }
 
+ExprPtr Parser::parse_star_target() {
+  if (at(TokenKind::Star)) return parse_star_expression();
+  return parse_binary(Precedence::BitOr);
+}
+
 ExprPtr Parser::parse_star_named_expression() {
   if (!at(TokenKind::Star)) return parse_named_expression();
   return parse_star_expression();

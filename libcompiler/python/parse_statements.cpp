@@ -265,16 +265,7 @@ StmtPtr Parser::parse_delete() {
       if (!node->targets.empty()) break;  // "del a, b," allows a trailing comma
       fail_invalid_syntax();
     }
-    ExprPtr target;
-    if (at(TokenKind::Star)) {
-      auto starred = std::make_unique<Starred>();
-      SourceRange star = advance().range;
-      starred->value = parse_binary(Precedence::BitOr);
-      starred->loc = span_from(star);
-      target = std::move(starred);
-    } else {
-      target = parse_binary(Precedence::BitOr);
-    }
+    ExprPtr target = parse_star_target();
     set_target(*target, ExprContext::Del, TargetUse::Delete);
     node->targets.push_back(std::move(target));
   } while (accept(TokenKind::Comma));
@@ -536,16 +527,7 @@ std::unique_ptr<WithItem> Parser::parse_with_item() {
   SourceRange start = current().range;
   item->context_expr = parse_expression();
   if (accept(TokenKind::KwAs)) {
-    ExprPtr target;
-    if (at(TokenKind::Star)) {
-      auto starred = std::make_unique<Starred>();
-      SourceRange star = advance().range;
-      starred->value = parse_binary(Precedence::BitOr);
-      starred->loc = span_from(star);
-      target = std::move(starred);
-    } else {
-      target = parse_binary(Precedence::BitOr);
-    }
+    ExprPtr target = parse_star_target();
     set_target(*target, ExprContext::Store, TargetUse::With);
     item->optional_vars = std::move(target);
   }

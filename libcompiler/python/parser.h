@@ -124,6 +124,8 @@ class Parser {
   ExprPtr parse_star_expressions();
   ExprPtr parse_star_expression();
   ExprPtr parse_star_named_expression();
+  // A del or with-as target (CPython's star_target): `*x` or an expression at bitwise-or level.
+  ExprPtr parse_star_target();
   ExprPtr parse_named_expression();
   ExprPtr parse_expression();
   ExprPtr parse_disjunction();
