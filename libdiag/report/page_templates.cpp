@@ -8,13 +8,14 @@
 namespace kiln::report {
 namespace {
 
-// The style sheets and scripts pages include as partials: "report.css" is {{> report_css}}.
-constexpr std::string_view kPartialFiles[] = {"report.css", "failures.css", "toggle_list.js", "query_params.js",
-                                              "index_filter.js"};
+// The pieces pages include as partials: "report.css" is {{> report_css}}.
+constexpr std::string_view kPartialFiles[] = {"report.css",      "failures.css",    "toggle_list.js",
+                                              "query_params.js", "index_filter.js", "backward_failures.html"};
 
-// `name` with its partials pasted in. Partials hold no mustache tags, so pasting them is what
-// rendering them would do; done once per template because mstch re-reads every partial it is
-// given on every render, and a report renders thousands of pages.
+// `name` with its partials pasted in. A mustache partial renders in the context of the page that
+// includes it, so pasting it before rendering is what rendering it would do; done once per
+// template because mstch re-reads every partial it is given on every render, and a report
+// renders thousands of pages.
 const std::string& expanded_template(std::string_view name) {
   static std::mutex mutex;
   static std::map<std::string, std::string, std::less<>> cache;
