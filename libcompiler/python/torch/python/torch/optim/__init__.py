@@ -31,6 +31,13 @@ class Optimizer:
             param_group.setdefault(name, default)
         self.param_groups.append(param_group)
 
+    def _evaluate_closure(self, closure):
+        # step(closure) re-evaluates the loss with gradients on, before updating without them.
+        if closure is None:
+            return None
+        with torch.enable_grad():
+            return closure()
+
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
             for p in group["params"]:
@@ -72,10 +79,7 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._evaluate_closure(closure)
         with torch.no_grad():
             for group in self.param_groups:
                 lr = group["lr"]
@@ -124,10 +128,7 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._evaluate_closure(closure)
         with torch.no_grad():
             for group in self.param_groups:
                 beta1, beta2 = group["betas"]
