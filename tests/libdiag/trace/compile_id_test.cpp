@@ -2,19 +2,10 @@
 #include <gtest/gtest.h>
 
 #include "libdiag/trace/compile_id.h"
+#include "tests/libdiag/trace/compile_ids.h"
 
 namespace kiln::trace {
 namespace {
-
-CompileId id(std::optional<uint32_t> ca, std::optional<uint32_t> frame, std::optional<uint32_t> compile,
-             std::optional<uint32_t> attempt) {
-  CompileId result;
-  result.compiled_autograd_id = ca;
-  result.frame_id = frame;
-  result.frame_compile_id = compile;
-  result.attempt = attempt;
-  return result;
-}
 
 struct Row {
   CompileId id;

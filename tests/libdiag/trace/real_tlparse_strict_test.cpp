@@ -10,6 +10,7 @@
 
 #include "kiln_config.h"
 #include "libdiag/trace/trace_writer.h"
+#include "tests/libdiag/trace/compile_ids.h"
 #include "tests/support/shared_data.h"
 
 namespace kiln::trace {
@@ -17,20 +18,12 @@ namespace {
 
 std::filesystem::path real_tlparse() { return std::filesystem::path(KILN_SOURCE_DIR) / ".reference/bin/tlparse"; }
 
-CompileId compile_id(uint32_t frame, uint32_t compile, uint32_t attempt) {
-  CompileId id;
-  id.frame_id = frame;
-  id.frame_compile_id = compile;
-  id.attempt = attempt;
-  return id;
-}
-
 // A trace with one successful compile, one restarted one and one failure, written by Kiln.
 std::filesystem::path write_every_kind_of_record(const std::filesystem::path& dir) {
   TraceWriter writer(dir);
-  const TraceContext first{compile_id(0, 0, 0), {}};
-  const TraceContext restarted{compile_id(1, 0, 1), {}};
-  const TraceContext failed{compile_id(2, 0, 0), {}};
+  const TraceContext first{id({}, 0, 0, 0), {}};
+  const TraceContext restarted{id({}, 1, 0, 1), {}};
+  const TraceContext failed{id({}, 2, 0, 0), {}};
   writer.chromium_event("compile_file", ChromiumPhase::Begin);
   writer.chromium_event("dynamo", ChromiumPhase::Begin, first);
   const std::vector<TraceFrame> stack = {{"model.py", 30, "<module>", "main()"}, {"model.py", 7, "forward", {}}};

@@ -13,6 +13,7 @@
 #include "libdiag/trace/payload_md5.h"
 #include "libdiag/trace/trace_writer.h"
 #include "tests/libdiag/trace/collecting_visitor.h"
+#include "tests/libdiag/trace/compile_ids.h"
 #include "tests/support/shared_data.h"
 
 namespace kiln::trace {
@@ -40,16 +41,6 @@ bool is_trace_file_name(std::string_view name, std::string_view middle) {
   for (char c : name.substr(head.size(), 8))
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
   return true;
-}
-
-CompileId id(std::optional<uint32_t> ca, std::optional<uint32_t> frame, std::optional<uint32_t> compile,
-             std::optional<uint32_t> attempt) {
-  CompileId result;
-  result.compiled_autograd_id = ca;
-  result.frame_id = frame;
-  result.frame_compile_id = compile;
-  result.attempt = attempt;
-  return result;
 }
 
 TEST(TraceWriter, CreatesNothingBeforeTheFirstRecord) {
