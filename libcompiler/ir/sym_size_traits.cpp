@@ -5,7 +5,7 @@
 
 #include "libcompiler/tensor/torch_error.h"
 
-namespace kiln::ops {
+namespace kiln::tensor {
 
 using ir::SymExpr;
 
@@ -61,7 +61,7 @@ Sign signOverSizes(const SymExpr& difference) {
 }
 
 [[noreturn]] void cannotGuard(const std::string& expression) {
-  tensor::throw_runtime_error("Could not guard on data-dependent expression " + expression +
+  throw_runtime_error("Could not guard on data-dependent expression " + expression +
                               " (symbolic shape propagation has no example values to guard on)");
 }
 
@@ -87,4 +87,4 @@ bool SizeTraits<SymExpr>::less(const SymExpr& a, const SymExpr& b) {
   cannotGuard(a.str() + " < " + b.str());
 }
 
-}  // namespace kiln::ops
+}  // namespace kiln::tensor

@@ -1,5 +1,6 @@
 #pragma once
-// The op table's shape rules (libcompiler/ops/tensor_meta.h) on symbolic sizes.
+// The size-generic shape rules (libcompiler/tensor/size_traits.h, view_geometry.h, the op table's
+// meta functions) on symbolic sizes.
 //
 // PyTorch decides a comparison of symbolic sizes by guarding on the example values. Here there are
 // no example values, so a comparison is answered only when it has the same answer for every value
@@ -12,10 +13,10 @@
 #include <string>
 
 #include "libcompiler/ir/sym_expr.h"
-#include "libcompiler/ops/tensor_meta.h"
+#include "libcompiler/tensor/size_traits.h"
 
 template <>
-struct kiln::ops::SizeTraits<kiln::ir::SymExpr> {
+struct kiln::tensor::SizeTraits<kiln::ir::SymExpr> {
   static kiln::ir::SymExpr constant(int64_t value) { return kiln::ir::SymExpr::integer(value); }
   static std::string text(const kiln::ir::SymExpr& size) { return size.str(); }
   static bool equal(const kiln::ir::SymExpr& a, const kiln::ir::SymExpr& b);

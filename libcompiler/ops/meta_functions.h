@@ -108,17 +108,6 @@ inline const std::vector<int64_t>& size_list_argument(const Arguments& args, siz
 inline int64_t size_argument(const Arguments& args, size_t i) { return args.int_value(i); }
 inline std::optional<int64_t> optional_size_argument(const Arguments& args, size_t i) { return args.optional_int(i); }
 
-// "[2, 3]", as tensor::shape_str prints int64 sizes.
-template <typename Size>
-std::string sizes_text(const std::vector<Size>& sizes) {
-  std::string text = "[";
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (i) text += ", ";
-    text += SizeTraits<Size>::text(sizes[i]);
-  }
-  return text + "]";
-}
-
 template <typename Size>
 TensorMetaT<Size> contiguous(const std::vector<Size>& sizes, DType dtype, const Device& device) {
   return TensorMetaT<Size>{sizes, row_major_strides(sizes), dtype, device};
@@ -812,290 +801,90 @@ std::vector<MetaOf<Args>> meta_eye(const Args& args) {
 // so that views alias their base and composites record autograd through the ops they call. Their
 // meta functions are here for callers that have only sizes (symbolic shape propagation).
 
-// The sizes of view/reshape with at most one -1, as ATen's infer_size. The -1 is the element
-// count over the given sizes, with the factors they share cancelled first so that symbolic sizes
-// divide exactly ([s0, 4] viewed as [s0, 2, -1] infers 2, not (4*s0)//(2*s0)); a symbolic -1 is
-// inferred only when the division is exact for every value of the symbols (the size traits raise
-// their guard error otherwise).
-template <typename Size>
-std::vector<Size> infer_view_sizes(const std::vector<Size>& shape, const std::vector<Size>& self_sizes) {
-  using Traits = SizeTraits<Size>;
-  const Size numel = element_count(self_sizes);
-  std::vector<Size> result = shape;
-  std::vector<Size> known_factors;
-  std::optional<size_t> inferred;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (size_is(shape[i], -1)) {
-      if (inferred) tensor::throw_runtime_error("only one dimension can be inferred");
-      inferred = i;
-    } else if (!Traits::less(shape[i], Traits::constant(0))) {
-      known_factors.push_back(shape[i]);
-    } else {
-      tensor::throw_runtime_error("invalid shape dimension " + Traits::text(shape[i]));
-    }
-  }
-  const Size known = element_count(known_factors);
-  if (Traits::equal(numel, known)) {
-    if (inferred) {
-      // A -1 beside a zero-sized dimension is ambiguous.
-      if (size_is(known, 0))
-        tensor::throw_runtime_error("cannot reshape tensor of 0 elements into shape " + sizes_text(shape) +
-                                    " because the unspecified dimension size -1 can be any value and is ambiguous");
-      result[*inferred] = Traits::constant(1);
-    }
-    return result;
-  }
-  if (inferred && Traits::less(Traits::constant(0), known)) {
-    // floor(a*c / (b*c)) is floor(a / b) for c > 0, so cancelling is exact on int64 too.
-    std::vector<Size> numerator = self_sizes;
-    std::vector<Size> denominator;
-    for (const Size& factor : known_factors) {
-      const auto same = std::find(numerator.begin(), numerator.end(), factor);
-      if (same != numerator.end()) numerator.erase(same);
-      else denominator.push_back(factor);
-    }
-    const Size quotient = Traits::floor_divide(element_count(numerator), element_count(denominator));
-    if (Traits::equal(quotient * known, numel)) {
-      result[*inferred] = quotient;
-      return result;
-    }
-  }
-  tensor::throw_runtime_error("shape '" + sizes_text(shape) + "' is invalid for input of size " + Traits::text(numel));
-}
-
-// The strides of a view of (old_sizes, old_strides) as new_sizes, or nullopt when no view can
-// express it (ATen's computeStride).
-template <typename Size>
-std::optional<std::vector<Size>> view_strides(const std::vector<Size>& old_sizes, const std::vector<Size>& old_strides,
-                                              const std::vector<Size>& new_sizes) {
-  using Traits = SizeTraits<Size>;
-  if (old_sizes.empty()) return std::vector<Size>(new_sizes.size(), Traits::constant(1));
-  if (size_is(element_count(old_sizes), 0)) {
-    if (same_sizes(old_sizes, new_sizes)) return old_strides;
-    return row_major_strides(new_sizes);
-  }
-  // Walk the old dimensions from the innermost, grouping them into chunks that are contiguous
-  // with each other; every chunk must be matched exactly by a run of new dimensions.
-  std::vector<Size> new_strides(new_sizes.size());
-  int64_t view_d = static_cast<int64_t>(new_sizes.size()) - 1;
-  Size chunk_base_stride = old_strides.back();
-  Size tensor_numel = Traits::constant(1);
-  Size view_numel = Traits::constant(1);
-  for (int64_t tensor_d = static_cast<int64_t>(old_sizes.size()) - 1; tensor_d >= 0; --tensor_d) {
-    tensor_numel = tensor_numel * old_sizes[tensor_d];
-    const bool chunk_ends = tensor_d == 0 || (!size_is(old_sizes[tensor_d - 1], 1) &&
-                                              !Traits::equal(old_strides[tensor_d - 1], tensor_numel * chunk_base_stride));
-    if (!chunk_ends) continue;
-    while (view_d >= 0 && (Traits::less(view_numel, tensor_numel) || size_is(new_sizes[view_d], 1))) {
-      new_strides[view_d] = view_numel * chunk_base_stride;
-      view_numel = view_numel * new_sizes[view_d];
-      --view_d;
-    }
-    if (!Traits::equal(view_numel, tensor_numel)) return std::nullopt;
-    if (tensor_d > 0) {
-      chunk_base_stride = old_strides[tensor_d - 1];
-      tensor_numel = Traits::constant(1);
-      view_numel = Traits::constant(1);
-    }
-  }
-  if (view_d != -1) return std::nullopt;
-  return new_strides;
+// A view's meta: its geometry (libcompiler/tensor/view_geometry.h) with self's dtype and device.
+template <class Tensorlike, typename Size>
+TensorMetaT<Size> view_meta(const Tensorlike& self, tensor::ViewGeometry<Size> geometry) {
+  return {std::move(geometry.sizes), std::move(geometry.strides), self.dtype(), self.device()};
 }
 
 // view and _unsafe_view.
 template <class Args>
 std::vector<MetaOf<Args>> meta_view(const Args& args) {
   const auto& self = args.tensor(0);
-  auto sizes = infer_view_sizes(size_list_argument(args, 1), self.sizes());
-  auto strides = view_strides(self.sizes(), self.strides(), sizes);
-  if (!strides)
-    tensor::throw_runtime_error(
-        "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
-        "two contiguous subspaces). Use .reshape(...) instead.");
-  return {MetaOf<Args>{std::move(sizes), std::move(*strides), self.dtype(), self.device()}};
+  return {view_meta(self, tensor::view_geometry(self.sizes(), self.strides(), size_list_argument(args, 1)))};
 }
 
 // A view when one can express the shape, otherwise a contiguous copy.
 template <class Args>
 std::vector<MetaOf<Args>> meta_reshape(const Args& args) {
   const auto& self = args.tensor(0);
-  auto sizes = infer_view_sizes(size_list_argument(args, 1), self.sizes());
-  if (auto strides = view_strides(self.sizes(), self.strides(), sizes))
+  auto sizes = tensor::infer_view_sizes(size_list_argument(args, 1), self.sizes());
+  if (auto strides = tensor::view_strides(self.sizes(), self.strides(), sizes))
     return {MetaOf<Args>{std::move(sizes), std::move(*strides), self.dtype(), self.device()}};
   return {contiguous(sizes, self.dtype(), self.device())};
-}
-
-// Row-major apart from size-1 dims, whose strides do not matter (TensorImpl::is_contiguous).
-template <class Tensorlike>
-bool is_contiguous_layout(const Tensorlike& t) {
-  using Size = typename std::remove_cvref_t<decltype(t.sizes())>::value_type;
-  Size expected = SizeTraits<Size>::constant(1);
-  for (int64_t d = t.dim(); d-- > 0;) {
-    if (size_is(t.sizes()[d], 1)) continue;
-    if (!SizeTraits<Size>::equal(t.strides()[d], expected)) return false;
-    expected = expected * t.sizes()[d];
-  }
-  return true;
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_contiguous(const Args& args) {
   const auto& self = args.tensor(0);
-  if (is_contiguous_layout(self)) return {meta_of(self)};
+  if (tensor::is_contiguous_layout(self.sizes(), self.strides())) return {meta_of(self)};
   return {contiguous(self.sizes(), self.dtype(), self.device())};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_permute(const Args& args) {
   const auto& self = args.tensor(0);
-  const auto& dims = args.int_list(1);
-  const int64_t ndim = self.dim();
-  if (static_cast<int64_t>(dims.size()) != ndim)
-    tensor::throw_runtime_error(
-        "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
-        "ordering of dimensions i.e. input.dim() = " +
-        std::to_string(ndim) + " is not equal to len(dims) = " + std::to_string(dims.size()));
-  auto out = meta_of(self);
-  std::vector<bool> seen(ndim, false);
-  for (int64_t i = 0; i < ndim; ++i) {
-    const int64_t d = tensor::wrap_dim(dims[i], ndim);
-    if (seen[d]) tensor::throw_runtime_error("permute(): duplicate dims are not allowed.");
-    seen[d] = true;
-    out.sizes[i] = self.sizes()[d];
-    out.strides[i] = self.strides()[d];
-  }
-  return {out};
-}
-
-template <class Tensorlike>
-auto transposed_meta(const Tensorlike& self, int64_t dim0, int64_t dim1) {
-  auto out = meta_of(self);
-  const int64_t a = tensor::wrap_dim(dim0, self.dim()), b = tensor::wrap_dim(dim1, self.dim());
-  if (self.dim() > 0) {
-    std::swap(out.sizes[a], out.sizes[b]);
-    std::swap(out.strides[a], out.strides[b]);
-  }
-  return out;
+  return {view_meta(self, tensor::permute_geometry(self.sizes(), self.strides(), args.int_list(1)))};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_transpose(const Args& args) {
-  return {transposed_meta(args.tensor(0), args.int_value(1), args.int_value(2))};
+  const auto& self = args.tensor(0);
+  return {view_meta(self, tensor::transpose_geometry(self.sizes(), self.strides(), args.int_value(1), args.int_value(2)))};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_t(const Args& args) {
   const auto& self = args.tensor(0);
-  if (self.dim() > 2)
-    tensor::throw_runtime_error("t() expects a tensor with <= 2 dimensions, but self is " +
-                                std::to_string(self.dim()) + "D");
-  if (self.dim() < 2) return {meta_of(self)};
-  return {transposed_meta(self, 0, 1)};
+  return {view_meta(self, tensor::t_geometry(self.sizes(), self.strides()))};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_unsqueeze(const Args& args) {
   const auto& self = args.tensor(0);
-  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim() + 1);
-  auto out = meta_of(self);
-  const auto new_stride = d >= self.dim() ? SizeTraits<SizeOf<Args>>::constant(1) : out.sizes[d] * out.strides[d];
-  out.sizes.insert(out.sizes.begin() + d, SizeTraits<SizeOf<Args>>::constant(1));
-  out.strides.insert(out.strides.begin() + d, new_stride);
-  return {out};
+  return {view_meta(self, tensor::unsqueeze_geometry(self.sizes(), self.strides(), args.int_value(1)))};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_squeeze_dim(const Args& args) {
   const auto& self = args.tensor(0);
-  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim());
-  auto out = meta_of(self);
-  if (self.dim() > 0 && size_is(self.sizes()[d], 1)) {
-    out.sizes.erase(out.sizes.begin() + d);
-    out.strides.erase(out.strides.begin() + d);
-  }
-  return {out};
+  return {view_meta(self, tensor::squeeze_geometry(self.sizes(), self.strides(), {args.int_value(1)}))};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_expand(const Args& args) {
-  using Size = SizeOf<Args>;
-  using Traits = SizeTraits<Size>;
   const auto& self = args.tensor(0);
-  const std::vector<Size> sizes = size_list_argument(args, 1);
-  const int64_t ndim = static_cast<int64_t>(sizes.size());
-  if (ndim < self.dim())
-    tensor::throw_runtime_error("expand(" + tensor::torch_name(self.dtype()) + "{" + sizes_text(self.sizes()) +
-                                "}, size=" + sizes_text(sizes) + "): the number of sizes provided (" +
-                                std::to_string(ndim) +
-                                ") must be greater or equal to the number of dimensions in the tensor (" +
-                                std::to_string(self.dim()) + ")");
-  MetaOf<Args> out{std::vector<Size>(ndim), std::vector<Size>(ndim), self.dtype(), self.device()};
-  for (int64_t i = ndim - 1; i >= 0; --i) {
-    const int64_t self_dim = self.dim() - 1 - (ndim - 1 - i);
-    const Size size = self_dim >= 0 ? self.sizes()[self_dim] : Traits::constant(1);
-    const Size stride = self_dim >= 0 ? self.strides()[self_dim] : Traits::constant(0);
-    Size target = sizes[i];
-    if (size_is(target, -1)) {
-      if (self_dim < 0)
-        tensor::throw_runtime_error(
-            "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension " +
-            std::to_string(i));
-      target = size;
-    }
-    const bool same = Traits::equal(size, target);
-    if (!same && !size_is(size, 1))
-      tensor::throw_runtime_error("The expanded size of the tensor (" + Traits::text(target) +
-                                  ") must match the existing size (" + Traits::text(size) +
-                                  ") at non-singleton dimension " + std::to_string(i) + ".  Target sizes: " +
-                                  sizes_text(sizes) + ".  Tensor sizes: " + sizes_text(self.sizes()));
-    out.sizes[i] = target;
-    out.strides[i] = (self_dim < 0 || !same) ? Traits::constant(0) : stride;
-  }
-  return {out};
+  return {view_meta(self, tensor::expand_geometry(self.sizes(), self.strides(), size_list_argument(args, 1),
+                                                  self.dtype()))};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_slice(const Args& args) {
   using Size = SizeOf<Args>;
-  using Traits = SizeTraits<Size>;
   const auto& self = args.tensor(0);
-  if (self.dim() == 0) tensor::throw_index_error("slice() cannot be applied to a 0-dim tensor.");
-  const Size zero = Traits::constant(0);
-  const Size step = Size(size_argument(args, 4));
-  if (!Traits::less(zero, step)) tensor::throw_runtime_error("slice step must be positive");
-  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim());
-  const Size size = self.sizes()[d];
   const auto start = optional_size_argument(args, 2), end = optional_size_argument(args, 3);
-  Size begin = start ? Size(*start) : zero, stop = end ? Size(*end) : size;
-  // Python's clamping of out-of-range bounds.
-  if (Traits::less(begin, zero)) begin = begin + size;
-  if (Traits::less(stop, zero)) stop = stop + size;
-  if (Traits::less(begin, zero)) begin = zero;
-  if (Traits::less(size, begin)) begin = size;
-  if (Traits::less(stop, begin)) stop = begin;
-  if (Traits::less(size, stop)) stop = size;
-  auto out = meta_of(self);
-  out.sizes[d] = Traits::floor_divide(stop - begin + step - Traits::constant(1), step);
-  out.strides[d] = out.strides[d] * step;
-  return {out};
+  return {view_meta(self, tensor::slice_geometry(self.sizes(), self.strides(), args.int_value(1),
+                                                 start ? std::optional<Size>(*start) : std::nullopt,
+                                                 end ? std::optional<Size>(*end) : std::nullopt,
+                                                 Size(size_argument(args, 4))))};
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_select(const Args& args) {
   using Size = SizeOf<Args>;
-  using Traits = SizeTraits<Size>;
   const auto& self = args.tensor(0);
-  if (self.dim() == 0) tensor::throw_index_error("select() cannot be applied to a 0-dim tensor.");
-  const int64_t d = tensor::wrap_dim(args.int_value(1), self.dim());
-  const Size size = self.sizes()[d];
-  const Size index = Size(size_argument(args, 2));
-  if (Traits::less(index, Traits::constant(0) - size) || !Traits::less(index, size))
-    tensor::throw_index_error("select(): index " + Traits::text(index) + " out of range for tensor of size " +
-                              sizes_text(self.sizes()) + " at dimension " + std::to_string(d));
-  auto out = meta_of(self);
-  out.sizes.erase(out.sizes.begin() + d);
-  out.strides.erase(out.strides.begin() + d);
-  return {out};
+  return {view_meta(self, tensor::select_geometry(self.sizes(), self.strides(), args.int_value(1),
+                                                  Size(size_argument(args, 2))))};
 }
 
 // The pieces split(self, split_size, dim) returns: views of self along dim, the last one shorter.

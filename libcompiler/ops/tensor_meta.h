@@ -2,11 +2,9 @@
 // TensorMeta: what a meta function says about one output (dtype, sizes, strides, device), and
 // the shape rules meta functions are written with.
 //
-// The rules are templates over the size type so the capture can run them on symbolic sizes: they
-// only add, multiply and compare sizes, never read data. Everything they need from a size type
-// beyond + and * is in SizeTraits<Size>; the eager path instantiates them with int64_t, the
-// symbolic shape propagation of libcompiler/ir with SymExpr (whose traits decide comparisons the
-// way PyTorch's guards do, or raise when they cannot).
+// The rules are templates over the size type (tensor::SizeTraits) so the capture can run them on
+// symbolic sizes; the eager path instantiates them with int64_t, the symbolic shape propagation of
+// libcompiler/ir with SymExpr.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -16,48 +14,21 @@
 #include "libcompiler/tensor/device.h"
 #include "libcompiler/tensor/dtype.h"
 #include "libcompiler/tensor/shape.h"
+#include "libcompiler/tensor/size_traits.h"
 #include "libcompiler/tensor/torch_error.h"
+#include "libcompiler/tensor/view_geometry.h"
 
 namespace kiln::ops {
 
-// What the shape rules ask of a size type. The comparisons return a decided answer: for int64_t
-// they are the plain operators; a symbolic size type answers only what holds for every value its
-// symbols may take and throws otherwise.
-template <typename Size>
-struct SizeTraits;
-
-template <>
-struct SizeTraits<int64_t> {
-  static int64_t constant(int64_t value) { return value; }
-  static std::string text(int64_t size) { return std::to_string(size); }
-  static bool equal(int64_t a, int64_t b) { return a == b; }
-  static bool less(int64_t a, int64_t b) { return a < b; }
-  // Python's floor division (the rules divide only non-negative sizes by positive ones).
-  static int64_t floor_divide(int64_t a, int64_t b) { return a / b; }
-  // The value when it does not depend on symbols (a count of outputs must be one).
-  static std::optional<int64_t> known_value(int64_t size) { return size; }
-};
-
-template <typename Size>
-bool size_is(const Size& size, int64_t value) {
-  return SizeTraits<Size>::equal(size, SizeTraits<Size>::constant(value));
-}
-
-// The number of elements of a tensor of these sizes.
-template <typename Size>
-Size element_count(const std::vector<Size>& sizes) {
-  Size count = SizeTraits<Size>::constant(1);
-  for (const Size& s : sizes) count = count * s;
-  return count;
-}
-
-template <typename Size>
-bool same_sizes(const std::vector<Size>& a, const std::vector<Size>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (!SizeTraits<Size>::equal(a[i], b[i])) return false;
-  return true;
-}
+// The size-generic rules live in libcompiler/tensor (size_traits.h, view_geometry.h); the meta
+// functions use them unqualified.
+using tensor::broadcast_sizes;
+using tensor::element_count;
+using tensor::row_major_strides;
+using tensor::same_sizes;
+using tensor::size_is;
+using tensor::sizes_text;
+using tensor::SizeTraits;
 
 template <typename Size>
 struct TensorMetaT {
@@ -67,38 +38,6 @@ struct TensorMetaT {
   tensor::Device device = tensor::kCPU;
 };
 using TensorMeta = TensorMetaT<int64_t>;
-
-// The broadcast of two shapes, with PyTorch's message when they do not broadcast.
-template <typename Size>
-std::vector<Size> broadcast_sizes(const std::vector<Size>& a, const std::vector<Size>& b) {
-  const size_t ndim = std::max(a.size(), b.size());
-  std::vector<Size> out(ndim);
-  for (size_t i = 0; i < ndim; ++i) {
-    const bool has_a = i < a.size(), has_b = i < b.size();
-    const Size sa = has_a ? a[a.size() - 1 - i] : SizeTraits<Size>::constant(1);
-    const Size sb = has_b ? b[b.size() - 1 - i] : SizeTraits<Size>::constant(1);
-    // Size 1 is tested first: a symbolic size is compared with another only when neither is 1.
-    if (!size_is(sa, 1) && !size_is(sb, 1) && !SizeTraits<Size>::equal(sa, sb))
-      tensor::throw_runtime_error("The size of tensor a (" + SizeTraits<Size>::text(sa) +
-                                  ") must match the size of tensor b (" + SizeTraits<Size>::text(sb) +
-                                  ") at non-singleton dimension " + std::to_string(ndim - 1 - i));
-    out[ndim - 1 - i] = size_is(sa, 1) ? sb : sa;
-  }
-  return out;
-}
-
-// Row-major strides of `sizes` (size-0/1 dims count as 1 for the ones outside them).
-template <typename Size>
-std::vector<Size> row_major_strides(const std::vector<Size>& sizes) {
-  std::vector<Size> strides(sizes.size());
-  const Size one = SizeTraits<Size>::constant(1);
-  Size running = one;
-  for (size_t i = sizes.size(); i-- > 0;) {
-    strides[i] = running;
-    running = running * (SizeTraits<Size>::less(one, sizes[i]) ? sizes[i] : one);
-  }
-  return strides;
-}
 
 // One input of an elementwise op, as TensorIterator sees it when it lays out the output.
 template <typename Size>

@@ -1,7 +1,8 @@
 #pragma once
-// Shape arithmetic shared by tensors, views, broadcasting and (later) meta functions: strides of
-// a contiguous layout, dimension wrapping, -1 inference, broadcasting and view strides, each
-// with the error text PyTorch gives.
+// Shape arithmetic on int64 sizes: strides of a contiguous layout, dimension wrapping, -1
+// inference, broadcasting and view strides, each with the error text PyTorch gives. Apart from
+// wrap_dim these instantiate the size-generic rules of view_geometry.h, which the meta functions
+// share.
 #include <cstdint>
 #include <optional>
 #include <string>

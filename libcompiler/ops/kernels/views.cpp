@@ -36,13 +36,7 @@ std::vector<Tensor> kernel_transpose(const Arguments& args) {
   return {tensor::transpose(args.tensor(0), args.int_value(1), args.int_value(2))};
 }
 
-std::vector<Tensor> kernel_t(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  if (self.dim() > 2)
-    tensor::throw_runtime_error("t() expects a tensor with <= 2 dimensions, but self is " + std::to_string(self.dim()) +
-                                "D");
-  return {tensor::t(self)};
-}
+std::vector<Tensor> kernel_t(const Arguments& args) { return {tensor::t(args.tensor(0))}; }
 
 std::vector<Tensor> kernel_unsqueeze(const Arguments& args) { return {tensor::unsqueeze(args.tensor(0), args.int_value(1))}; }
 std::vector<Tensor> kernel_squeeze_dim(const Arguments& args) { return {tensor::squeeze(args.tensor(0), args.int_value(1))}; }
@@ -57,9 +51,7 @@ std::vector<Tensor> kernel_squeeze__dim(const Arguments& args) {
 std::vector<Tensor> kernel_expand(const Arguments& args) { return {tensor::expand(args.tensor(0), args.int_list(1))}; }
 
 std::vector<Tensor> kernel_slice(const Arguments& args) {
-  const int64_t step = args.int_value(4);
-  if (step <= 0) tensor::throw_runtime_error("slice step must be positive");
-  return {tensor::slice(args.tensor(0), args.int_value(1), args.optional_int(2), args.optional_int(3), step)};
+  return {tensor::slice(args.tensor(0), args.int_value(1), args.optional_int(2), args.optional_int(3), args.int_value(4))};
 }
 
 std::vector<Tensor> kernel_select(const Arguments& args) {

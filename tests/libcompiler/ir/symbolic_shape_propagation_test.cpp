@@ -18,7 +18,7 @@
 namespace kiln::ir {
 namespace {
 
-using Traits = ops::SizeTraits<SymExpr>;
+using Traits = tensor::SizeTraits<SymExpr>;
 
 // A graph module whose forward has these parameters and body lines (annotations on the body's
 // nodes are left out: the propagation must compute them).
