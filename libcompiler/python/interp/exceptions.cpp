@@ -37,6 +37,21 @@ std::vector<TypeObject*> make_exception_types() {
       inner = std::string("(").append(repr(interp, as<TupleObject>(args).items[0])).append(")");
     return py_str(type_name(c.args[0]) + inner);
   });
+  // As in CPython, setting __cause__ (what `raise ... from` does) also sets __suppress_context__.
+  auto cause_getter = native_function("__cause__", [](Interpreter&, CallArgs& c) {
+    auto& dict = as<InstanceObject>(c.args.at(0)).dict;
+    auto it = dict.find("__cause__");
+    return it == dict.end() ? none() : it->second;
+  });
+  auto cause_setter = native_function("__cause__", [](Interpreter&, CallArgs& c) {
+    auto& dict = as<InstanceObject>(c.args.at(0)).dict;
+    dict["__cause__"] = c.args.at(1);
+    dict["__suppress_context__"] = py_true();
+    return none();
+  });
+  base->attrs["__cause__"] = std::make_shared<PropertyObject>(cause_getter, cause_setter);
+  base->attrs["__context__"] = none();
+  base->attrs["__suppress_context__"] = py_false();
   // KeyError shows the missing key's repr.
   add_method(types[static_cast<size_t>(ExcType::KeyError)], "__str__", [](Interpreter& interp, CallArgs& c) {
     Ref args = try_getattr(interp, c.args[0], "args");

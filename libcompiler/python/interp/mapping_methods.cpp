@@ -111,6 +111,14 @@ void install_mapping_methods() {
     dict_of(c).clear();
     return none();
   });
+  // A classmethod, as in CPython: dict.fromkeys and d.fromkeys both get the class first.
+  builtin_types().dict->attrs["fromkeys"] = std::make_shared<WrapperObject>(
+      ObjectKind::ClassMethod, native_function("fromkeys", [](Interpreter& ip, CallArgs& c) {
+        auto a = bind_native("fromkeys", c, {{"cls"}, {"iterable"}, {"value", false}});
+        Ref d = call(ip, a[0], std::vector<Ref>{});
+        for (const auto& key : to_vector(ip, a[1])) setitem(ip, d, key, a[2] ? a[2] : none());
+        return d;
+      }));
 
   set_method("add", [](Interpreter& ip, CallArgs& c) {
     set_of(c).set(ip, c.args.at(1), none());

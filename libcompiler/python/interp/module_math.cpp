@@ -188,6 +188,58 @@ void init_math_module(Interpreter&, ModuleObject& m) {
     while ((r + 1) * (r + 1) <= n) ++r;
     return py_int(r);
   }));
+  // perm(n, k) = n! / (n-k)!, comb(n, k) = perm(n, k) / k!, computed with Python ints so an
+  // overflow is reported as kiln's int overflow rather than wrapping.
+  auto arrangements = [](bool combinations) {
+    return [combinations](Interpreter& ip, CallArgs& c) {
+      auto a = bind_native(combinations ? "comb" : "perm", c, {{"n"}, {"k", !combinations}});
+      int64_t n = to_index(ip, a[0]);
+      int64_t k = a[1] && !is_none(a[1]) ? to_index(ip, a[1]) : n;
+      if (n < 0) raise_error(ExcType::ValueError, "n must be a non-negative integer");
+      if (k < 0) raise_error(ExcType::ValueError, "k must be a non-negative integer");
+      if (k > n) return py_int(0);
+      if (combinations) k = std::min(k, n - k);
+      Ref total = py_int(1);
+      for (int64_t i = 0; i < k; ++i) {
+        total = binary_op(ip, BinaryOperator::Mult, total, py_int(n - i));
+        if (combinations) total = binary_op(ip, BinaryOperator::FloorDiv, total, py_int(i + 1));
+      }
+      return total;
+    };
+  };
+  g.set("comb", native_function("comb", arrangements(true)));
+  g.set("perm", native_function("perm", arrangements(false)));
+  g.set("modf", native_function("modf", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("modf", c, {{"x"}});
+    double whole = 0;
+    double fraction = std::modf(to_double(ip, a[0]), &whole);
+    return py_tuple({py_float(fraction), py_float(whole)});
+  }));
+  g.set("frexp", native_function("frexp", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("frexp", c, {{"x"}});
+    int exponent = 0;
+    double mantissa = std::frexp(to_double(ip, a[0]), &exponent);
+    return py_tuple({py_float(mantissa), py_int(exponent)});
+  }));
+  g.set("ldexp", native_function("ldexp", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("ldexp", c, {{"x"}, {"i"}});
+    double x = to_double(ip, a[0]);
+    return py_float(checked(x, std::ldexp(x, static_cast<int>(to_index(ip, a[1])))));
+  }));
+  g.set("remainder", native_function("remainder", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("remainder", c, {{"x"}, {"y"}});
+    double x = to_double(ip, a[0]), y = to_double(ip, a[1]);
+    if (y == 0 || std::isinf(x)) domain_error();
+    return py_float(std::remainder(x, y));
+  }));
+  g.set("dist", native_function("dist", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("dist", c, {{"p"}, {"q"}});
+    std::vector<Ref> p = to_vector(ip, a[0]), q = to_vector(ip, a[1]);
+    if (p.size() != q.size()) raise_error(ExcType::ValueError, "both points must have the same number of dimensions");
+    double squares = 0;
+    for (size_t i = 0; i < p.size(); ++i) squares += std::pow(to_double(ip, p[i]) - to_double(ip, q[i]), 2);
+    return py_float(std::sqrt(squares));
+  }));
 }
 
 }  // namespace kiln::python

@@ -295,6 +295,22 @@ Ref compare_sequences(Interpreter& interp, CompareOperator op, const std::vector
   return compare_op(interp, op, a[i], b[i]);
 }
 
+// Sets are ordered by inclusion: a <= b is "a is a subset of b", a < b a proper subset.
+Ref set_order(Interpreter& interp, CompareOperator op, const DictObject& a, const DictObject& b) {
+  auto subset = [&](const DictObject& small, const DictObject& big) {
+    for (const auto* e : small.entries())
+      if (!big.get(interp, e->key)) return false;
+    return true;
+  };
+  switch (op) {
+    case CompareOperator::LtE: return py_bool(subset(a, b));
+    case CompareOperator::Lt: return py_bool(a.size() < b.size() && subset(a, b));
+    case CompareOperator::GtE: return py_bool(subset(b, a));
+    case CompareOperator::Gt: return py_bool(b.size() < a.size() && subset(b, a));
+    default: return nullptr;
+  }
+}
+
 Ref builtin_compare(Interpreter& interp, CompareOperator op, const Ref& left, const Ref& right) {
   if (is_number(left) && is_number(right)) {
     if (is_integer(left) && is_integer(right)) return py_bool(ordered(op, int_of(left), int_of(right)));
@@ -309,8 +325,10 @@ Ref builtin_compare(Interpreter& interp, CompareOperator op, const Ref& left, co
     case ObjectKind::None:
       if (op == CompareOperator::Eq || op == CompareOperator::NotEq) return py_bool(op == CompareOperator::Eq);
       return nullptr;
-    case ObjectKind::Dict:
-    case ObjectKind::Set: {
+    case ObjectKind::Set:
+      if (op != CompareOperator::Eq && op != CompareOperator::NotEq) return set_order(interp, op, as<SetObject>(left).items, as<SetObject>(right).items);
+      [[fallthrough]];
+    case ObjectKind::Dict: {
       if (op != CompareOperator::Eq && op != CompareOperator::NotEq) return nullptr;
       const DictObject& a = left->kind == ObjectKind::Dict ? as<DictObject>(left) : as<SetObject>(left).items;
       const DictObject& b = right->kind == ObjectKind::Dict ? as<DictObject>(right) : as<SetObject>(right).items;

@@ -62,6 +62,67 @@ std::vector<Ref> split(const std::string& s, const Ref& sep_arg, int64_t maxspli
   return out;
 }
 
+// str.rsplit: split from the right, so that maxsplit keeps the head whole.
+std::vector<Ref> rsplit(const std::string& s, const Ref& sep_arg, int64_t maxsplit) {
+  std::vector<Ref> out;
+  bool whitespace = !sep_arg || is_none(sep_arg);
+  std::string sep = whitespace ? "" : to_str(sep_arg, "sep");
+  if (!whitespace && sep.empty()) raise_error(ExcType::ValueError, "empty separator");
+  size_t end = s.size();
+  while (true) {
+    if (whitespace)
+      while (end > 0 && is_ws(s[end - 1])) --end;
+    if (whitespace && end == 0) break;
+    if (maxsplit >= 0 && static_cast<int64_t>(out.size()) == maxsplit) {
+      size_t begin = 0;
+      if (whitespace)
+        while (begin < end && is_ws(s[begin])) ++begin;
+      out.push_back(py_str(s.substr(begin, end - begin)));
+      break;
+    }
+    size_t pos;
+    if (whitespace) {
+      pos = end;
+      while (pos > 0 && !is_ws(s[pos - 1])) --pos;
+      out.push_back(py_str(s.substr(pos, end - pos)));
+      end = pos;
+      continue;
+    }
+    pos = end >= sep.size() ? s.rfind(sep, end - sep.size()) : std::string::npos;
+    if (pos == std::string::npos) {
+      out.push_back(py_str(s.substr(0, end)));
+      break;
+    }
+    out.push_back(py_str(s.substr(pos + sep.size(), end - pos - sep.size())));
+    end = pos;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+// The byte offset of code point `index` (clamped; negative counts from the end) in s.
+size_t byte_offset(const std::string& s, int64_t index) {
+  int64_t length = static_cast<int64_t>(utf8_length(s));
+  if (index < 0) index = std::max<int64_t>(index + length, 0);
+  size_t pos = 0;
+  for (int64_t seen = 0; pos < s.size(); ++pos)
+    if ((static_cast<unsigned char>(s[pos]) & 0xC0) != 0x80 && seen++ == index) break;
+  return pos;
+}
+
+// find/rfind/index/rindex: the code point index of sub in s[start:end], or -1.
+int64_t find_substring(Interpreter& ip, const CallArgs& c, bool from_right) {
+  const std::string& s = self_str(c);
+  const std::string& sub = to_str(c.args.at(1), "find() argument");
+  size_t begin = c.args.size() > 2 && !is_none(c.args[2]) ? byte_offset(s, to_index(ip, c.args[2])) : 0;
+  size_t end = c.args.size() > 3 && !is_none(c.args[3]) ? byte_offset(s, to_index(ip, c.args[3])) : s.size();
+  if (begin > end || end - begin < sub.size()) return -1;
+  std::string_view window(s.data() + begin, end - begin);
+  size_t pos = from_right ? window.rfind(sub) : window.find(sub);
+  if (pos == std::string::npos) return -1;
+  return static_cast<int64_t>(utf8_length(std::string_view(s.data(), begin + pos)));
+}
+
 // str.format: {} / {0} / {name}, attribute and index lookups, !r/!s, format specs.
 std::string str_format(Interpreter& ip, const std::string& format, const CallArgs& c) {
   std::string out;
@@ -163,6 +224,10 @@ void install_str_methods() {
     auto a = bind_native("split", c, {{"self"}, {"sep", false}, {"maxsplit", false}});
     return py_list(split(self_str(c), a[1], a[2] ? to_index(ip, a[2]) : -1));
   });
+  method("rsplit", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("rsplit", c, {{"self"}, {"sep", false}, {"maxsplit", false}});
+    return py_list(rsplit(self_str(c), a[1], a[2] ? to_index(ip, a[2]) : -1));
+  });
   method("strip", [](Interpreter&, CallArgs& c) { return py_str(strip_chars(self_str(c), arg(c, 1), true, true)); });
   method("lstrip", [](Interpreter&, CallArgs& c) { return py_str(strip_chars(self_str(c), arg(c, 1), true, false)); });
   method("rstrip", [](Interpreter&, CallArgs& c) { return py_str(strip_chars(self_str(c), arg(c, 1), false, true)); });
@@ -220,15 +285,62 @@ void install_str_methods() {
     if (!s.empty()) s[0] = static_cast<char>(toupper(s[0]));
     return py_str(s);
   });
-  method("find", [](Interpreter&, CallArgs& c) {
-    size_t pos = self_str(c).find(to_str(c.args.at(1), "find() argument"));
-    return py_int(pos == std::string::npos ? -1 : static_cast<int64_t>(utf8_length(self_str(c).substr(0, pos))));
+  method("title", [](Interpreter&, CallArgs& c) {
+    std::string s = self_str(c);
+    bool after_letter = false;
+    for (char& ch : s) {
+      ch = static_cast<char>(after_letter ? tolower(ch) : toupper(ch));
+      after_letter = isalpha(static_cast<unsigned char>(ch));
+    }
+    return py_str(s);
   });
-  method("index", [](Interpreter&, CallArgs& c) {
-    size_t pos = self_str(c).find(to_str(c.args.at(1), "index() argument"));
-    if (pos == std::string::npos) raise_error(ExcType::ValueError, "substring not found");
-    return py_int(static_cast<int64_t>(utf8_length(self_str(c).substr(0, pos))));
+  method("swapcase", [](Interpreter&, CallArgs& c) {
+    std::string s = self_str(c);
+    for (char& ch : s) ch = static_cast<char>(isupper(ch) ? tolower(ch) : toupper(ch));
+    return py_str(s);
   });
+  method("istitle", [](Interpreter&, CallArgs& c) {
+    bool after_letter = false, cased = false;
+    for (char ch : self_str(c)) {
+      if (isupper(ch) && after_letter) return py_false();
+      if (islower(ch) && !after_letter) return py_false();
+      cased = cased || isalpha(ch);
+      after_letter = isalpha(ch);
+    }
+    return py_bool(cased);
+  });
+  method("isidentifier", [](Interpreter&, CallArgs& c) {
+    const std::string& s = self_str(c);
+    auto word = [](char ch) { return isalnum(static_cast<unsigned char>(ch)) || ch == '_' || (ch & 0x80); };
+    return py_bool(!s.empty() && !isdigit(s[0]) && std::all_of(s.begin(), s.end(), word));
+  });
+  method("expandtabs", [](Interpreter& ip, CallArgs& c) {
+    int64_t tabsize = c.args.size() > 1 ? to_index(ip, c.args[1]) : 8;
+    std::string out;
+    int64_t column = 0;
+    for (const std::string& ch : utf8_characters(self_str(c))) {
+      if (ch == "\t") {
+        int64_t spaces = tabsize > 0 ? tabsize - column % tabsize : 0;
+        out.append(static_cast<size_t>(spaces), ' ');
+        column += spaces;
+        continue;
+      }
+      out += ch;
+      column = ch == "\n" || ch == "\r" ? 0 : column + 1;
+    }
+    return py_str(out);
+  });
+  method("find", [](Interpreter& ip, CallArgs& c) { return py_int(find_substring(ip, c, false)); });
+  method("rfind", [](Interpreter& ip, CallArgs& c) { return py_int(find_substring(ip, c, true)); });
+  auto index = [](bool from_right) {
+    return [from_right](Interpreter& ip, CallArgs& c) {
+      int64_t pos = find_substring(ip, c, from_right);
+      if (pos < 0) raise_error(ExcType::ValueError, "substring not found");
+      return py_int(pos);
+    };
+  };
+  method("index", index(false));
+  method("rindex", index(true));
   method("count", [](Interpreter&, CallArgs& c) {
     const std::string& s = self_str(c);
     const std::string& sub = to_str(c.args.at(1), "count() argument");
@@ -290,6 +402,24 @@ void install_str_methods() {
     size_t pos = s.find(sep);
     if (pos == std::string::npos) return py_tuple({py_str(s), py_str(""), py_str("")});
     return py_tuple({py_str(s.substr(0, pos)), py_str(sep), py_str(s.substr(pos + sep.size()))});
+  });
+  method("rpartition", [](Interpreter&, CallArgs& c) {
+    const std::string& s = self_str(c);
+    const std::string& sep = to_str(c.args.at(1), "sep");
+    size_t pos = s.rfind(sep);
+    if (pos == std::string::npos) return py_tuple({py_str(""), py_str(""), py_str(s)});
+    return py_tuple({py_str(s.substr(0, pos)), py_str(sep), py_str(s.substr(pos + sep.size()))});
+  });
+  method("removeprefix", [](Interpreter&, CallArgs& c) {
+    const std::string& s = self_str(c);
+    const std::string& prefix = to_str(c.args.at(1), "removeprefix() argument");
+    return py_str(s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s);
+  });
+  method("removesuffix", [](Interpreter&, CallArgs& c) {
+    const std::string& s = self_str(c);
+    const std::string& suffix = to_str(c.args.at(1), "removesuffix() argument");
+    bool ends = !suffix.empty() && s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return py_str(ends ? s.substr(0, s.size() - suffix.size()) : s);
   });
   method("__len__", [](Interpreter&, CallArgs& c) { return py_int(static_cast<int64_t>(utf8_length(self_str(c)))); });
 }

@@ -2,6 +2,7 @@
 
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/format_spec.h"
+#include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 
 namespace kiln::python {
@@ -23,6 +24,13 @@ Ref percent_format(Interpreter& interp, const std::string& format, const Ref& va
       out += '%';
       continue;
     }
+    Ref mapped;  // %(name)s takes its value from a mapping
+    if (format[i] == '(') {
+      size_t close = format.find(')', i);
+      if (close == std::string::npos) raise_error(ExcType::ValueError, "incomplete format key");
+      mapped = getitem(interp, values, py_str(format.substr(i + 1, close - i - 1)));
+      i = close + 1;
+    }
     std::string flags;
     while (i < format.size() && std::string_view("-+ #0").find(format[i]) != std::string_view::npos) flags += format[i++];
     std::string width, precision;
@@ -35,12 +43,13 @@ Ref percent_format(Interpreter& interp, const std::string& format, const Ref& va
     }
     if (i >= format.size()) raise_error(ExcType::ValueError, "incomplete format");
     char conversion = format[i];
-    if (next_arg >= args.size()) raise_error(ExcType::TypeError, "not enough arguments for format string");
-    Ref arg = args[next_arg++];
+    if (!mapped && next_arg >= args.size()) raise_error(ExcType::TypeError, "not enough arguments for format string");
+    Ref arg = mapped ? mapped : args[next_arg++];
     std::string spec;
     if (flags.find('-') != std::string::npos) spec += '<';
     if (flags.find('+') != std::string::npos) spec += '+';
     else if (flags.find(' ') != std::string::npos) spec += ' ';
+    if (flags.find('#') != std::string::npos) spec += '#';
     if (flags.find('0') != std::string::npos && flags.find('-') == std::string::npos) spec += '0';
     spec += width;
     switch (conversion) {
@@ -59,6 +68,11 @@ Ref percent_format(Interpreter& interp, const std::string& format, const Ref& va
       case 'x':
       case 'X':
       case 'o': out += format_value(interp, py_int(to_index(interp, arg)), spec + conversion); break;
+      case 'c': {
+        Ref character = arg->kind == ObjectKind::Str ? arg : call(interp, interp.builtins().get("chr"), std::vector<Ref>{arg});
+        out += format_value(interp, character, spec);
+        break;
+      }
       default:
         raise_error(ExcType::ValueError, std::string("unsupported format character '") + conversion + "'");
     }

@@ -1,0 +1,11 @@
+# Integer arithmetic: floor division and modulo of negatives, powers, big ints, bool arithmetic.
+print(7 // 2, -7 // 2, 7 // -2, -7 // -2, 7 % 3, -7 % 3, 7 % -3, -7 % -3)
+print(divmod(17, 5), divmod(-17, 5), divmod(17, -5), pow(2, 10), pow(3, 4, 5), 2 ** -2, (-2) ** 3, -2 ** 2)
+print(2 ** 62, 2 ** 62 + (2 ** 62 - 1), -(2 ** 62) * 2, 10 ** 18 // 7, 3 ** 39 % 1000, 9223372036854775807)
+print(1 << 40, 1 << 62, 255 >> 3, -1 >> 1, 6 & 3, 6 | 3, 6 ^ 3, ~5, ~-1)
+print(True + True, True * 5, False - 1, -True, int(True), bool(0), bool(-1), bool(""), bool("0"), bool([]), bool([0]))
+print(int("  -12  "), int("0x1f", 16), int("ff", 16), int("101", 2), int("0o17", 8), int("z", 36), int(3.99), int(-3.99))
+print(abs(-5), max(3, -1, 7), min([4, 2, 8]), sum([1, 2, 3], 10), sum(range(101)), 7 / 7, type(7 / 7).__name__, 9 // 2.0)
+print(round(7), round(1234, -2), round(1250, -2), round(1350, -2), round(-1250, -2), hex(255), oct(8), bin(-5))
+print(1 == 1.0, 3 < 4 < 5, 3 < 4 > 5, 2 != 2.0, (1, 2) < (1, 3), [1, 2] < [1, 2, 0], "abc" < "abd")
+print(int(1e18), 10 ** 18 + 1, (10 ** 9 + 1) * (10 ** 9 + 1), -(10 ** 18) // 7, (-(10 ** 18)) % 7, 2 ** 62 - 1 + 2 ** 62 == 9223372036854775807)

@@ -1,0 +1,15 @@
+# str methods as CPython defines them.
+s = "  Hello, World!  "
+print(repr(s.strip()), repr(s.lstrip()), repr(s.rstrip()), repr("xxhixx".strip("x")), s.lower(), s.upper())
+print("a,b,,c".split(","), "a b  c".split(), "a,b,c".split(",", 1), "a,b,c".rsplit(",", 1), "l1\nl2\r\nl3".splitlines())
+print("-".join(["a", "b", "c"]), "".join(reversed("abc")), "abc".replace("b", "BB"), "aaaa".replace("a", "b", 2))
+print("hello".startswith("he"), "hello".endswith(("lo", "x")), "hello".find("l"), "hello".rfind("l"), "hello".find("z"), "hello".index("e"))
+print("hello".count("l"), "Hello World".title(), "hello world".capitalize(), "HeLLo".swapcase(), "abc".isalpha(), "123".isdigit())
+print("ab".center(6, "*"), "ab".ljust(5, "."), "ab".rjust(5), "42".zfill(5), "-42".zfill(5), "a\tb".expandtabs(4))
+print("  ".isspace(), "Abc".istitle(), "abc".islower(), "ABC".isupper(), "a1".isalnum(), "x".isidentifier())
+print("a-b-c".partition("-"), "a-b-c".rpartition("-"), "abc".partition("z"), "prefix_name".removeprefix("prefix_"), "file.py".removesuffix(".py"))
+print("abcdef"[1:4], "abcdef"[::-1], "abcdef"[::2], "abcdef"[-2:], "abc" * 3, "a" in "cat", "ca" not in "cat", len("héllo"))
+print(ord("A"), chr(97), str(12), str(1.5), str([1, "a"]), repr("a\nb\t'c'"), repr('"'), repr("\\"), "%r" % "x")
+print("{0}{1}{0}".format("a", "b"), "{:>8}".format("r"), "{:08.3f}".format(-3.14159), "{!r}".format("q"), "{x[0]}".format(x=[9]))
+print("%5d|%-5d|%05d|%x|%X|%o|%e|%g|%10.4f|%s|%c" % (42, 42, 42, 255, 255, 8, 12345.678, 0.00001, 3.14159, None, "z"))
+print("%(a)s and %(b)d" % {"a": "x", "b": 3}, "%.2s" % "abc", "%+d %+d" % (5, -5), "% d" % 5)
