@@ -41,7 +41,7 @@ int64_t float_to_int(double v) {
   if (std::isinf(v)) raise_error(ExcType::OverflowError, "cannot convert float infinity to integer");
   double t = std::trunc(v);
   if (t >= 9.2233720368547758e18 || t < -9.2233720368547758e18)
-    raise_error(ExcType::OverflowError, "kiln ints are 64-bit: int(" + repr_float(v) + ") does not fit");
+    raise_int_too_big("int(" + repr_float(v) + ")");
   return static_cast<int64_t>(t);
 }
 

@@ -109,6 +109,10 @@ Ref make_exception(ExcType type, std::string message) {
 
 void raise_error(ExcType type, std::string message) { throw PyException(make_exception(type, std::move(message))); }
 
+void raise_int_too_big(const std::string& expression) {
+  raise_error(ExcType::NotImplementedError, "kiln does not support integers beyond 64 bits: " + expression + " does not fit");
+}
+
 bool is_exception_instance(const Ref& value) {
   return value->kind == ObjectKind::Instance && value->type->is_subtype_of(exception_type(ExcType::BaseException));
 }

@@ -65,11 +65,11 @@ int64_t parse_int_literal(const std::string& text, int64_t base) {
     int digit = isdigit(static_cast<unsigned char>(c)) ? c - '0' : isalpha(static_cast<unsigned char>(c)) ? tolower(c) - 'a' + 10 : 99;
     if (digit >= b) invalid();
     if (value > (UINT64_MAX - static_cast<uint64_t>(digit)) / static_cast<uint64_t>(b))
-      raise_error(ExcType::OverflowError, "kiln ints are 64-bit: int(" + repr_str(text) + ") does not fit");
+      raise_int_too_big("int(" + repr_str(text) + ")");
     value = value * static_cast<uint64_t>(b) + static_cast<uint64_t>(digit);
   }
   if (value > (negative ? uint64_t{1} << 63 : static_cast<uint64_t>(INT64_MAX)))
-    raise_error(ExcType::OverflowError, "kiln ints are 64-bit: int(" + repr_str(text) + ") does not fit");
+    raise_int_too_big("int(" + repr_str(text) + ")");
   return negative ? static_cast<int64_t>(uint64_t(0) - value) : static_cast<int64_t>(value);
 }
 

@@ -36,9 +36,7 @@ double float_of(const Ref& v) {
 }
 
 [[noreturn]] void overflow(BinaryOperator op, int64_t a, int64_t b) {
-  raise_error(ExcType::OverflowError, "kiln ints are 64-bit: " + std::to_string(a) + " " +
-                                          std::string(spelling(op)) + " " + std::to_string(b) +
-                                          " does not fit");
+  raise_int_too_big(std::to_string(a) + " " + std::string(spelling(op)) + " " + std::to_string(b));
 }
 
 int64_t int_pow(int64_t base, int64_t exponent) {
@@ -385,7 +383,7 @@ Ref unary_op(Interpreter& interp, UnaryOperator op, const Ref& operand) {
     int64_t v = int_of(operand);
     switch (op) {
       case UnaryOperator::USub:
-        if (v == INT64_MIN) raise_error(ExcType::OverflowError, "kiln ints are 64-bit: -(" + std::to_string(v) + ") does not fit");
+        if (v == INT64_MIN) raise_int_too_big("-(" + std::to_string(v) + ")");
         return py_int(-v);
       case UnaryOperator::UAdd: return py_int(v);
       case UnaryOperator::Invert: return py_int(~v);

@@ -4,6 +4,7 @@
 #include "libcompiler/python/interp/format_spec.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/interp/utf8_text.h"
 
 namespace kiln::python {
 
@@ -26,6 +27,8 @@ Ref percent_format(Interpreter& interp, const std::string& format, const Ref& va
     }
     Ref mapped;  // %(name)s takes its value from a mapping
     if (format[i] == '(') {
+      if (values->kind != ObjectKind::Dict && values->kind != ObjectKind::Instance)
+        raise_error(ExcType::TypeError, "format requires a mapping");
       size_t close = format.find(')', i);
       if (close == std::string::npos) raise_error(ExcType::ValueError, "incomplete format key");
       mapped = getitem(interp, values, py_str(format.substr(i + 1, close - i - 1)));
@@ -56,7 +59,14 @@ Ref percent_format(Interpreter& interp, const std::string& format, const Ref& va
       case 's': out += format_value(interp, py_str(str(interp, arg)), spec + precision); break;
       case 'r': out += format_value(interp, py_str(repr(interp, arg)), spec + precision); break;
       case 'd':
-      case 'i': out += format_value(interp, py_int(static_cast<int64_t>(to_double(interp, arg))), spec); break;
+      case 'i': {
+        bool integral = arg->kind == ObjectKind::Int || arg->kind == ObjectKind::Bool;
+        bool real = integral || arg->kind == ObjectKind::Float || arg->kind == ObjectKind::Instance || arg->kind == ObjectKind::Native;
+        if (!real) raise_error(ExcType::TypeError, std::string("%") + conversion + " format: a real number is required, not " + type_name(arg));
+        Ref whole = integral ? py_int(to_index(interp, arg)) : py_int(static_cast<int64_t>(to_double(interp, arg)));
+        out += format_value(interp, whole, spec);
+        break;
+      }
       case 'f':
       case 'F':
       case 'e':
@@ -67,9 +77,16 @@ Ref percent_format(Interpreter& interp, const std::string& format, const Ref& va
         break;
       case 'x':
       case 'X':
-      case 'o': out += format_value(interp, py_int(to_index(interp, arg)), spec + conversion); break;
+      case 'o':
+        if (arg->kind == ObjectKind::Float)
+          raise_error(ExcType::TypeError, std::string("%") + conversion + " format: an integer is required, not float");
+        out += format_value(interp, py_int(to_index(interp, arg)), spec + conversion);
+        break;
       case 'c': {
-        Ref character = arg->kind == ObjectKind::Str ? arg : call(interp, interp.builtins().get("chr"), std::vector<Ref>{arg});
+        bool one_char = arg->kind == ObjectKind::Str && utf8_length(as<StrObject>(arg).value) == 1;
+        if (!one_char && arg->kind != ObjectKind::Int && arg->kind != ObjectKind::Bool)
+          raise_error(ExcType::TypeError, "%c requires int or char");
+        Ref character = one_char ? arg : call(interp, interp.builtins().get("chr"), std::vector<Ref>{arg});
         out += format_value(interp, character, spec);
         break;
       }

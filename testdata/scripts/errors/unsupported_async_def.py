@@ -1,0 +1,2 @@
+async def fetch():
+    return 1

@@ -1,0 +1,2 @@
+steps = 2 ** 40
+print(steps * steps)

@@ -1,0 +1,6 @@
+class Meta(type):
+    pass
+
+
+class Model(metaclass=Meta):
+    pass

@@ -1,0 +1,2 @@
+Point = type("Point", (), {"x": 0})
+print(Point.x)
