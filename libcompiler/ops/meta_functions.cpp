@@ -160,4 +160,8 @@ std::vector<TensorMeta> meta_embedding_dense_backward(const Arguments& args) { r
 
 std::vector<TensorMeta> meta_eye(const Arguments& args) { return size_generic::meta_eye(args); }
 
+std::vector<TensorMeta> meta_arange(const Arguments& args) { return size_generic::meta_arange(args); }
+
+std::vector<TensorMeta> meta_linspace(const Arguments& args) { return size_generic::meta_linspace(args); }
+
 }  // namespace kiln::ops

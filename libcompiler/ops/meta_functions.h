@@ -3,6 +3,7 @@
 // argument checks (and error texts) PyTorch makes before computing anything. Kernels call them
 // to validate and allocate; on meta tensors they are all that runs.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -79,6 +80,9 @@ std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args);
 std::vector<TensorMeta> meta_randint(const Arguments& args);
 // eye, eye.m: [n, m] (m defaults to n).
 std::vector<TensorMeta> meta_eye(const Arguments& args);
+// arange (all overloads), linspace: 1-D, int64 for integer bounds, the default float otherwise.
+std::vector<TensorMeta> meta_arange(const Arguments& args);
+std::vector<TensorMeta> meta_linspace(const Arguments& args);
 
 // The meta of an existing tensor.
 TensorMeta meta_of(const Tensor& t);
@@ -557,11 +561,8 @@ std::vector<MetaOf<Args>> meta_addmm(const Args& args) {
     tensor::throw_runtime_error("mat2 must be a matrix, got " + std::to_string(mat2.dim()) + "-D tensor");
   check_matrix_product(mat1, mat2);
   const std::vector<Size> out{mat1.sizes()[0], mat2.sizes()[1]};
-  if (!same_sizes(broadcast_sizes(self.sizes(), out), out))
-    tensor::throw_runtime_error("The expanded size of the tensor (" + SizeTraits<Size>::text(out.back()) +
-                                ") must match the existing size (" + SizeTraits<Size>::text(self.sizes().back()) +
-                                ") at non-singleton dimension 1.  Target sizes: " + sizes_text(out) +
-                                ".  Tensor sizes: " + sizes_text(self.sizes()));
+  // self is expanded to the product's sizes (ATen's expand_size), with expand's message.
+  tensor::expand_geometry(self.sizes(), self.strides(), out, self.dtype());
   if (self.dtype() != mat1.dtype())
     tensor::throw_runtime_error("self and mat2 must have the same dtype, but got " + dtype_word(self.dtype()) +
                                 " and " + dtype_word(mat1.dtype()));
@@ -585,6 +586,85 @@ std::vector<MetaOf<Args>> meta_dot(const Args& args) {
                                 "] to have the same number of elements, but got " + a + " and " + b +
                                 " elements respectively");
   return {contiguous<Size>({}, self.dtype(), self.device())};
+}
+
+// Whether matmul folds the larger operand's batch dims into the rows of one mm/mv (the kernel's
+// should_fold, without its shortcut for a smaller operand that requires grad: sizes do not say).
+template <typename Size>
+bool matmul_folds(const TensorMetaT<Size>& tensor1, const TensorMetaT<Size>& tensor2) {
+  const size_t dim1 = tensor1.sizes.size(), dim2 = tensor2.sizes.size();
+  const auto& larger = dim1 >= dim2 ? tensor1 : tensor2;
+  if (!(larger.sizes.size() >= 3 && std::min(dim1, dim2) <= 2) || dim1 == 2) return false;
+  if (size_is(element_count(larger.sizes), 0)) return true;
+  if (dim1 >= dim2) return tensor::is_contiguous_layout(tensor1.sizes, tensor1.strides);
+  const auto transposed = tensor::transpose_geometry(tensor2.sizes, tensor2.strides, -2, -1);
+  return tensor::is_contiguous_layout(transposed.sizes, transposed.strides);
+}
+
+// matmul(tensor1, tensor2) as ATen's _matmul_impl computes it (dot, mv, mm, a folded mm/mv or a
+// broadcast bmm, whose results are all contiguous), with the error of the product it calls.
+template <typename Size>
+TensorMetaT<Size> matmul_result(const TensorMetaT<Size>& tensor1, const TensorMetaT<Size>& tensor2) {
+  using Traits = SizeTraits<Size>;
+  const int64_t dim1 = static_cast<int64_t>(tensor1.sizes.size()), dim2 = static_cast<int64_t>(tensor2.sizes.size());
+  if (dim1 == 0 || dim2 == 0)
+    tensor::throw_runtime_error("both arguments to matmul need to be at least 1D, but they are " + std::to_string(dim1) +
+                                "D and " + std::to_string(dim2) + "D");
+  const Size one = Traits::constant(1);
+  const Size k1 = tensor1.sizes.back();
+  const Size k2 = dim2 == 1 ? tensor2.sizes[0] : tensor2.sizes[dim2 - 2];
+  const Size p = dim2 > 1 ? tensor2.sizes.back() : one;
+  const bool matches = Traits::equal(k1, k2);
+  const std::string t1 = Traits::text(k1), t2 = Traits::text(k2);
+  if (dim1 == 1 && dim2 == 1) {
+    if (tensor1.dtype != tensor2.dtype)
+      tensor::throw_runtime_error("dot : expected both vectors to have same dtype, but found " +
+                                  dtype_word(tensor1.dtype) + " and " + dtype_word(tensor2.dtype));
+    if (!matches)
+      tensor::throw_runtime_error("inconsistent tensor size, expected tensor [" + t1 + "] and src [" + t2 +
+                                  "] to have the same number of elements, but got " + t1 + " and " + t2 +
+                                  " elements respectively");
+    return contiguous<Size>({}, tensor1.dtype, tensor1.device);
+  }
+  auto mm_mismatch = [&](const Size& rows) {
+    tensor::throw_runtime_error("mat1 and mat2 shapes cannot be multiplied (" + Traits::text(rows) + "x" + t1 +
+                                " and " + t2 + "x" + Traits::text(p) + ")");
+  };
+  auto mv_mismatch = [&](const Size& rows, const std::string& columns, const std::string& vector) {
+    tensor::throw_runtime_error("size mismatch, got input (" + Traits::text(rows) + "), mat (" + Traits::text(rows) +
+                                "x" + columns + "), vec (" + vector + ")");
+  };
+  std::vector<Size> out;
+  if (dim1 <= 2 && dim2 <= 2) {
+    const Size rows = dim1 == 2 ? tensor1.sizes[0] : one;
+    if (!matches) dim2 == 1 ? mv_mismatch(rows, t1, t2) : mm_mismatch(rows);
+    if (dim1 == 2) out.push_back(rows);
+    if (dim2 == 2) out.push_back(p);
+  } else if (matmul_folds(tensor1, tensor2)) {
+    if (dim1 >= dim2) {
+      out.assign(tensor1.sizes.begin(), tensor1.sizes.end() - 1);
+      const Size rows = element_count(out);
+      if (!matches) dim2 == 1 ? mv_mismatch(rows, t1, t2) : mm_mismatch(rows);
+      if (dim2 == 2) out.push_back(p);
+    } else {
+      // tensor2 transposed and folded, times the vector tensor1.
+      out.assign(tensor2.sizes.begin(), tensor2.sizes.end() - 2);
+      out.push_back(p);
+      if (!matches) mv_mismatch(element_count(out), t2, t1);
+    }
+  } else {
+    const std::vector<Size> batch1(tensor1.sizes.begin(), tensor1.sizes.end() - std::min<int64_t>(dim1, 2));
+    const std::vector<Size> batch2(tensor2.sizes.begin(), tensor2.sizes.end() - std::min<int64_t>(dim2, 2));
+    out = broadcast_sizes(batch1, batch2);
+    const std::string batch = Traits::text(element_count(out));
+    if (!matches)
+      tensor::throw_runtime_error("Expected size for first two dimensions of batch2 tensor to be: [" + batch + ", " +
+                                  t1 + "] but got: [" + batch + ", " + t2 + "].");
+    if (dim1 > 1) out.push_back(tensor1.sizes[dim1 - 2]);
+    if (dim2 > 1) out.push_back(p);
+  }
+  check_same_dtype_for_mm(tensor1.dtype, tensor2.dtype);
+  return contiguous(out, tensor1.dtype, tensor1.device);
 }
 
 template <class Args>
@@ -796,6 +876,49 @@ std::vector<MetaOf<Args>> meta_eye(const Args& args) {
                            factory_device(args))};
 }
 
+// arange's length: ceil((end - start) / step). Integer bounds may be symbolic (the step's sign
+// must be known); floating ones are values.
+template <class Args>
+std::vector<MetaOf<Args>> meta_arange(const Args& args) {
+  using Size = SizeOf<Args>;
+  using Traits = SizeTraits<Size>;
+  const std::string& overload = args.schema().overload;
+  const size_t end_index = overload.empty() ? 0 : 1;
+  const Scalar start = overload.empty() ? Scalar(int64_t{0}) : args.scalar(0), end = args.scalar(end_index);
+  const Scalar step = overload == "start_step" ? args.scalar(2) : Scalar(int64_t{1});
+  const bool any_float = start.is_floating() || end.is_floating() || step.is_floating();
+  const DType dtype = factory_dtype(args).value_or(any_float ? tensor::default_float_dtype() : DType::Int64);
+  const double step_value = step.to<double>();
+  if (step_value == 0) tensor::throw_runtime_error("step must be nonzero");
+  if (any_float) {
+    const double s = start.to<double>(), e = end.to<double>();
+    if (!std::isfinite(s) || !std::isfinite(e))
+      tensor::throw_runtime_error("unsupported range: " + start.repr() + " -> " + end.repr());
+    if ((step_value > 0 && e < s) || (step_value < 0 && e > s))
+      tensor::throw_runtime_error("upper bound and lower bound inconsistent with step sign");
+    const auto length = static_cast<int64_t>(std::ceil((e - s) / step_value));
+    return {contiguous<Size>({Traits::constant(length)}, dtype, factory_device(args))};
+  }
+  const Size first = overload.empty() ? Traits::constant(0) : Size(size_argument(args, 0));
+  const Size last = Size(size_argument(args, end_index));
+  const int64_t stride = step.to<int64_t>();
+  const Size span = stride > 0 ? last - first : first - last;
+  if (Traits::less(span, Traits::constant(0)))
+    tensor::throw_runtime_error("upper bound and lower bound inconsistent with step sign");
+  const int64_t magnitude = stride > 0 ? stride : -stride;
+  return {contiguous<Size>({Traits::floor_divide(span + Traits::constant(magnitude - 1), Traits::constant(magnitude))},
+                           dtype, factory_device(args))};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_linspace(const Args& args) {
+  using Size = SizeOf<Args>;
+  const Size steps = Size(size_argument(args, 2));
+  if (SizeTraits<Size>::less(steps, SizeTraits<Size>::constant(0)))
+    tensor::throw_runtime_error("number of steps must be non-negative");
+  return {contiguous<Size>({steps}, factory_dtype(args).value_or(tensor::default_float_dtype()), factory_device(args))};
+}
+
 // ---- Views and composites
 // These ops keep nullptr in ops.def's meta column: on meta tensors dispatch runs their kernels,
 // so that views alias their base and composites record autograd through the ops they call. Their
@@ -976,6 +1099,55 @@ std::vector<MetaOf<Args>> meta_layer_norm(const Args& args) {
 template <class Args>
 std::vector<MetaOf<Args>> meta_nll_loss(const Args& args) {
   return {meta_nll_loss_forward(args).at(0)};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_matmul(const Args& args) {
+  return {matmul_result(meta_of(args.tensor(0)), meta_of(args.tensor(1)))};
+}
+
+// matmul(input, weight.t()) plus bias; 2-D inputs, and contiguous 3-D ones flattened to 2-D, go
+// through addmm, whose bias must expand to the flattened product.
+template <class Args>
+std::vector<MetaOf<Args>> meta_linear(const Args& args) {
+  const auto& input = args.tensor(0);
+  const auto& weight = args.tensor(1);
+  auto out = matmul_result(meta_of(input), view_meta(weight, tensor::t_geometry(weight.sizes(), weight.strides())));
+  if (args[2].is_none()) return {out};
+  const auto& bias = args.tensor(2);
+  const bool through_addmm =
+      input.dim() == 2 || (input.dim() == 3 && tensor::is_contiguous_layout(input.sizes(), input.strides()));
+  if (through_addmm) {
+    const auto rows = input.dim() == 2 ? input.sizes()[0] : input.sizes()[0] * input.sizes()[1];
+    tensor::expand_geometry(bias.sizes(), bias.strides(), {rows, out.sizes.back()}, bias.dtype());
+    return {out};
+  }
+  return {contiguous(broadcast_sizes(out.sizes, bias.sizes()), result_type({args[0], args[2]}), out.device)};
+}
+
+// log_softmax over the class dim, then nll_loss.
+template <class Args>
+std::vector<MetaOf<Args>> meta_cross_entropy_loss(const Args& args) {
+  const auto& self = args.tensor(0);
+  if (!tensor::is_floating_point(self.dtype()))
+    tensor::throw_runtime_error("\"log_softmax_lastdim_kernel_impl\" not implemented for '" + dtype_word(self.dtype()) +
+                                "'");
+  return {meta_nll_loss_forward(args).at(0)};
+}
+
+// The gradients of input, weight and bias, contiguous. An output that output_mask (or a missing
+// weight or bias) leaves undefined has no meta: the caller gets an error rather than a wrong size.
+template <class Args>
+std::vector<MetaOf<Args>> meta_native_layer_norm_backward(const Args& args) {
+  const auto& input = args.tensor(1);
+  const auto& mask = args[7].to_bool_list();
+  if (!mask[0] || !mask[1] || !mask[2] || args[5].is_none() || args[6].is_none())
+    tensor::throw_runtime_error(
+        "native_layer_norm_backward: an output left undefined by output_mask or a missing weight/bias has no meta");
+  const auto& weight = args.tensor(5);
+  return {contiguous(input.sizes(), input.dtype(), input.device()),
+          contiguous(weight.sizes(), weight.dtype(), weight.device()),
+          contiguous(weight.sizes(), weight.dtype(), weight.device())};
 }
 
 // In training a product with the mask (laid out as an elementwise result); the input itself in

@@ -35,7 +35,8 @@ std::vector<Size> row_major_strides(const std::vector<Size>& sizes) {
   Size running = one;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = running;
-    running = running * (SizeTraits<Size>::less(one, sizes[i]) ? sizes[i] : one);
+    // The outermost size scales nothing, so a symbolic one is never compared.
+    if (i > 0) running = running * (SizeTraits<Size>::less(one, sizes[i]) ? sizes[i] : one);
   }
   return strides;
 }

@@ -24,10 +24,6 @@ std::optional<DType> dtype_argument(const Arguments& args) {
   return args.optional_dtype(args.schema().argument_index("dtype").value());
 }
 
-Device device_argument(const Arguments& args) {
-  return args.optional_device(args.schema().argument_index("device").value()).value_or(tensor::kCPU);
-}
-
 }  // namespace
 
 std::vector<Tensor> kernel_zeros(const Arguments& args) { return {filled(allocate_outputs(meta_factory(args))[0], 0)}; }
@@ -49,24 +45,11 @@ std::vector<Tensor> kernel_full_like(const Arguments& args) {
 std::vector<Tensor> kernel_arange(const Arguments& args) {
   const std::string& overload = args.schema().overload;
   const Scalar start = overload.empty() ? Scalar(0) : args.scalar(0);
-  const Scalar end = overload.empty() ? args.scalar(0) : args.scalar(1);
   const Scalar step = overload == "start_step" ? args.scalar(2) : Scalar(1);
-  const bool any_float = start.is_floating() || end.is_floating() || step.is_floating();
-  const DType dtype = dtype_argument(args).value_or(any_float ? tensor::default_float_dtype() : DType::Int64);
-  const double s = start.to<double>(), e = end.to<double>(), d = step.to<double>();
-  if (d == 0) tensor::throw_runtime_error("step must be nonzero");
-  if (!std::isfinite(s) || !std::isfinite(e))
-    tensor::throw_runtime_error("unsupported range: " + start.repr() + " -> " + end.repr());
-  if ((d > 0 && e < s) || (d < 0 && e > s))
-    tensor::throw_runtime_error("upper bound and larger bound inconsistent with step sign");
-  int64_t size;
-  if (!any_float && !tensor::is_floating_point(dtype)) {
-    const int64_t si = start.to<int64_t>(), ei = end.to<int64_t>(), di = step.to<int64_t>();
-    size = di > 0 ? (ei - si + di - 1) / di : (si - ei - di - 1) / (-di);
-  } else {
-    size = static_cast<int64_t>(std::ceil((e - s) / d));
-  }
-  const Tensor out = Tensor::empty({std::max<int64_t>(size, 0)}, dtype, device_argument(args));
+  const Tensor out = allocate_outputs(meta_arange(args))[0];
+  const DType dtype = out.dtype();
+  const int64_t size = out.numel();
+  const double s = start.to<double>(), d = step.to<double>();
   tensor::visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = out.data_ptr<T>();
@@ -81,10 +64,9 @@ std::vector<Tensor> kernel_arange(const Arguments& args) {
 }
 
 std::vector<Tensor> kernel_linspace(const Arguments& args) {
-  const int64_t steps = args.int_value(2);
-  if (steps < 0) tensor::throw_runtime_error("number of steps must be non-negative");
-  const DType dtype = dtype_argument(args).value_or(tensor::default_float_dtype());
-  const Tensor out = Tensor::empty({steps}, dtype, device_argument(args));
+  const Tensor out = allocate_outputs(meta_linspace(args))[0];
+  const DType dtype = out.dtype();
+  const int64_t steps = out.numel();
   tensor::visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = std::conditional_t<tensor::kIsFloatLike<T>, opmath_t<T>, double>;

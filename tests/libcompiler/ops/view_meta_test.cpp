@@ -5,6 +5,8 @@
 // own output shape (backward ops, eye).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "libcompiler/ops/argument_binding.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/meta_functions.h"
@@ -100,6 +102,69 @@ TEST(ViewMetaFunctions, AgreeWithTheCompositeKernels) {
   expect_meta_matches_kernel(OpId::dropout, dropout, {transposed, 0.5, true});
   expect_meta_matches_kernel(OpId::dropout, dropout, {transposed, 0.5, false});
   expect_meta_matches_kernel(OpId::dropout, dropout, {x, 1.0, true});
+}
+
+TEST(ViewMetaFunctions, MatmulAndLinearAgreeWithTheirKernels) {
+  const auto matmul = &size_generic::meta_matmul<Arguments>;
+  const Tensor batched = counting({2, 3, 4});
+  // dot, mv, vector-matrix, mm, folded mm and mv, transposed fold, broadcast bmm.
+  const std::vector<std::pair<Tensor, Tensor>> pairs = {
+      {counting({4}), counting({4})},       {counting({3, 4}), counting({4})},
+      {counting({4}), counting({4, 5})},    {counting({3, 4}), counting({4, 5})},
+      {batched, counting({4, 5})},          {batched, counting({4})},
+      {counting({3}), tensor::transpose(counting({2, 5, 3}), 1, 2)},
+      {tensor::transpose(counting({2, 4, 3}), 1, 2), counting({4, 5})},
+      {counting({3, 4}), counting({2, 4, 5})}, {counting({1, 3, 4}), counting({2, 1, 4, 5})}};
+  for (const auto& [a, b] : pairs) expect_meta_matches_kernel(OpId::matmul, matmul, {a, b});
+  const auto linear = &size_generic::meta_linear<Arguments>;
+  expect_meta_matches_kernel(OpId::linear, linear, {counting({3, 4}), counting({5, 4}), counting({5})});
+  expect_meta_matches_kernel(OpId::linear, linear, {batched, counting({5, 4}), counting({5})});
+  expect_meta_matches_kernel(OpId::linear, linear, {counting({2, 2, 3, 4}), counting({5, 4}), counting({5})});
+  expect_meta_matches_kernel(OpId::linear, linear, {batched, counting({5, 4}), IValue()});
+}
+
+// The meta raises what the kernel raises, for each way the operands can disagree.
+TEST(ViewMetaFunctions, MatmulAndLinearRaiseTheKernelsErrors) {
+  const std::vector<std::tuple<OpId, MetaFunction, std::vector<IValue>>> calls = {
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({3}), counting({4})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({2, 3}), counting({4})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({3}), counting({4, 5})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({2, 2, 3}), counting({4, 5})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({2, 2, 3}), counting({4})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({2, 3}), counting({2, 4, 5})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({2, 2, 3}), counting({3, 3, 5})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({3}, DType::Float64), counting({3})}},
+      {OpId::matmul, &size_generic::meta_matmul<Arguments>, {counting({2, 3}, DType::Float64), counting({3, 4})}},
+      {OpId::linear, &size_generic::meta_linear<Arguments>, {counting({2, 3}), counting({5, 4})}},
+      {OpId::linear, &size_generic::meta_linear<Arguments>, {counting({2, 2, 3}), counting({5, 3}), counting({4})}},
+  };
+  for (const auto& [id, meta, positional] : calls) {
+    const OpInfo& op = op_info(id);
+    const Arguments args = bind_arguments(op.schema, positional, {});
+    const std::string kernel_error = test::error_of([&] { call(op, args); });
+    EXPECT_FALSE(kernel_error.empty()) << op.qualified_name();
+    EXPECT_EQ(test::error_of([&] { meta(args); }), kernel_error);
+  }
+}
+
+TEST(ViewMetaFunctions, LossNormalizationAndRangeMetasAgreeWithTheirKernels) {
+  const Tensor logits = counting({3, 4});
+  expect_meta_matches_kernel(OpId::cross_entropy_loss, &size_generic::meta_cross_entropy_loss<Arguments>,
+                             {logits, counting({3}, DType::Int64)});
+  expect_meta_matches_kernel(OpId::cross_entropy_loss, &size_generic::meta_cross_entropy_loss<Arguments>,
+                             {logits, counting({3}, DType::Int64), IValue(), int64_t{0}});
+  expect_meta_matches_kernel(OpId::cross_entropy_loss, &size_generic::meta_cross_entropy_loss<Arguments>,
+                             {counting({4}), test::values({1}, {}, DType::Int64)});
+  const auto forward = call(OpId::native_layer_norm, {logits, IValue::IntList{4}, counting({4}), counting({4}), 1e-5});
+  expect_meta_matches_kernel(OpId::native_layer_norm_backward, &size_generic::meta_native_layer_norm_backward<Arguments>,
+                             {counting({3, 4}), logits, IValue::IntList{4}, forward[1], forward[2], counting({4}),
+                              counting({4}), IValue(std::vector<bool>{true, true, true})});
+  expect_meta_matches_kernel(OpId::arange, meta_arange, {int64_t{5}});
+  expect_meta_matches_kernel(OpId::arange_start_step, meta_arange, {int64_t{1}, int64_t{10}, int64_t{3}});
+  expect_meta_matches_kernel(OpId::arange_start_step, meta_arange, {int64_t{5}, int64_t{1}, int64_t{-2}});
+  expect_meta_matches_kernel(OpId::arange_start, meta_arange, {1.0, 2.0});
+  expect_meta_matches_kernel(OpId::arange_start_step, meta_arange, {1.0, 2.0, 0.3});
+  expect_meta_matches_kernel(OpId::linspace, meta_linspace, {0.0, 1.0, int64_t{7}});
 }
 
 TEST(ViewMetaFunctions, SquareIsPowOfTwo) {
