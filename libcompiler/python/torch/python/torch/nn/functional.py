@@ -22,6 +22,18 @@ def gelu(input, approximate="none"):
     return torch.gelu(input, approximate=approximate)
 
 
+def silu(input, inplace=False):
+    return input * torch.sigmoid(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return torch.where(input > 0, input, input * negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return torch.where(input > 0, input, (torch.exp(input) - 1) * alpha)
+
+
 def tanh(input):
     return torch.tanh(input)
 
