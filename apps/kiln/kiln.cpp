@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "kiln_config.h"
+#include "libcompiler/backends/backends.h"
+#include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
 
@@ -51,6 +53,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + own, argv + argc);
   kiln::python::Interpreter interp;
   kiln::python::install_torch(interp);
+  kiln::capture::install_capture(interp);
+  kiln::backends::install_backends();
   if (options.count("command")) {
     interp.argv = {"-c"};
     interp.argv.insert(interp.argv.end(), args.begin(), args.end());

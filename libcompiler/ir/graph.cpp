@@ -82,6 +82,8 @@ Node* Graph::createNode(OpCode op, std::string target, std::vector<Argument> arg
   return raw;
 }
 
+void Graph::rename(Node* node, std::string_view candidate) { node->name_ = uniqueName(candidate); }
+
 Node* Graph::placeholder(std::string target, std::string_view name) {
   std::string_view hint = name.empty() ? std::string_view(target) : name;
   std::string hintCopy(hint);

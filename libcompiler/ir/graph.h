@@ -56,6 +56,8 @@ class Graph {
 
   // A fresh name from candidate, following FX's _Namespace.create_name.
   std::string uniqueName(std::string_view candidate);
+  // Gives a node a fresh name from candidate (FX's Node._rename); its old name stays taken.
+  void rename(Node* node, std::string_view candidate);
 
   CodegenStyle codegen;
 

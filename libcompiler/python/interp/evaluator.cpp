@@ -28,17 +28,29 @@ Ref constant_object(const ConstantValue& value) {
 
 }  // namespace
 
-void Evaluator::run_frame(Interpreter& interp, Frame& frame, const std::function<void(Evaluator&)>& body) {
+void Evaluator::run_frame(Interpreter& interp, Frame& frame, const std::function<void(Evaluator&)>& body,
+                          ExpressionObserver* observer) {
   interp.push_frame(frame);
   try {
-    Evaluator evaluator(interp, frame);
+    Evaluator evaluator(interp, frame, observer);
     body(evaluator);
   } catch (PyException& error) {
     interp.pop_frame(frame);
     if (frame.where) error.traceback.push_back(traceback_entry(*frame.where, function_name_of(frame)));
     throw;
+  } catch (...) {
+    interp.pop_frame(frame);
+    throw;
   }
   interp.pop_frame(frame);
+}
+
+Ref Evaluator::observed_eval(const Expression& expr) {
+  if (Ref replayed = observer_->replay(expr)) return replayed;
+  observer_->enter(expr);
+  Ref value = ExpressionVisitor::visit(expr);
+  observer_->leave(expr, value);
+  return value;
 }
 
 Flow Evaluator::exec_block(const StmtList& body) {
@@ -82,6 +94,7 @@ Ref Evaluator::load_name(const std::string& id) {
 }
 
 void Evaluator::store_name(const std::string& id, Ref value) {
+  if (interp_.call_hook) interp_.call_hook->stored(id, value);
   NameResolution r = frame_.code->resolve(id);
   switch (r.kind) {
     case NameKind::Local: frame_.scope->slots[r.slot] = std::move(value); return;
@@ -378,6 +391,10 @@ Flow Evaluator::run_with(const With& node, size_t index) {
   } catch (PyException& error) {
     Ref suppress = call(interp_, exit, {type_of(error.exception), error.exception, none()});
     if (truthy(interp_, suppress)) return Flow::Normal;
+    throw;
+  } catch (CaptureUnwind&) {
+    // Abandoned by graph capture: the block is left as if it finished (grad mode restored).
+    call(interp_, exit, {none(), none(), none()});
     throw;
   }
   call(interp_, exit, {none(), none(), none()});

@@ -15,18 +15,24 @@ enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 class Evaluator : public ExpressionVisitor<Evaluator, Ref>, public StatementVisitor<Evaluator, Flow> {
  public:
-  Evaluator(Interpreter& interp, Frame& frame) : interp_(interp), frame_(frame) {}
+  Evaluator(Interpreter& interp, Frame& frame, ExpressionObserver* observer = nullptr)
+      : interp_(interp), frame_(frame), observer_(observer) {}
 
-  Ref eval(const Expression& expr) { return ExpressionVisitor::visit(expr); }
+  Ref eval(const Expression& expr) {
+    if (!observer_) return ExpressionVisitor::visit(expr);
+    return observed_eval(expr);
+  }
   Flow exec(const Statement& stmt) {
     frame_.where = &stmt;
+    if (observer_) observer_->statement(stmt);
     return StatementVisitor::visit(stmt);
   }
   Flow exec_block(const StmtList& body);
 
   // Runs a frame's body with the frame pushed, adding it to the traceback of an exception that
   // leaves it.
-  static void run_frame(Interpreter& interp, Frame& frame, const std::function<void(Evaluator&)>& body);
+  static void run_frame(Interpreter& interp, Frame& frame, const std::function<void(Evaluator&)>& body,
+                        ExpressionObserver* observer = nullptr);
 
   // ---- statements ----
   Flow visit_FunctionDef(const FunctionDef& node);
@@ -80,6 +86,7 @@ class Evaluator : public ExpressionVisitor<Evaluator, Ref>, public StatementVisi
   Ref visit_Slice(const Slice& node);
 
  private:
+  Ref observed_eval(const Expression& expr);
   Ref load_name(const std::string& id);
   void store_name(const std::string& id, Ref value);
   void delete_name(const std::string& id);
@@ -98,6 +105,7 @@ class Evaluator : public ExpressionVisitor<Evaluator, Ref>, public StatementVisi
 
   Interpreter& interp_;
   Frame& frame_;
+  ExpressionObserver* observer_;
 };
 
 }  // namespace kiln::python

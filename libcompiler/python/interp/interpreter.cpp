@@ -186,19 +186,24 @@ void Interpreter::exec_code(const std::shared_ptr<LoadedCode>& code, ModuleObjec
   Evaluator::run_frame(*this, frame, [&](Evaluator& e) { e.exec_block(code->ast->body); });
 }
 
+std::unique_ptr<Frame> Interpreter::make_call_frame(const std::shared_ptr<FunctionObject>& function, CallArgs& args) {
+  const FunctionObject& f = *function;
+  auto frame = std::make_unique<Frame>();
+  frame->code = f.code;
+  frame->scope = std::make_shared<Scope>();
+  frame->scope->slots.resize(f.code->slot_names.size());
+  frame->scope->parent = f.closure;
+  bind_arguments(f, args, frame->scope->slots);
+  frame->globals = f.globals;
+  frame->loaded = f.loaded;
+  frame->function = &f;
+  return frame;
+}
+
 Ref Interpreter::call_function(const std::shared_ptr<FunctionObject>& function, CallArgs& args) {
   const FunctionObject& f = *function;
-  auto scope = std::make_shared<Scope>();
-  scope->slots.resize(f.code->slot_names.size());
-  scope->parent = f.closure;
-  bind_arguments(f, args, scope->slots);
+  std::unique_ptr<Frame> frame = make_call_frame(function, args);
   if (f.is_generator) {
-    auto frame = std::make_unique<Frame>();
-    frame->code = f.code;
-    frame->scope = std::move(scope);
-    frame->globals = f.globals;
-    frame->loaded = f.loaded;
-    frame->function = &f;
     return std::make_shared<GeneratorObject>(
         *this, std::move(frame),
         [this, function](Frame& gen_frame) {
@@ -216,15 +221,9 @@ Ref Interpreter::call_function(const std::shared_ptr<FunctionObject>& function, 
         f.name);
   }
   enter_call();
-  Frame frame;
-  frame.code = f.code;
-  frame.scope = std::move(scope);
-  frame.globals = f.globals;
-  frame.loaded = f.loaded;
-  frame.function = &f;
   try {
-    Evaluator::run_frame(*this, frame, [&](Evaluator& e) {
-      if (f.lambda_body) frame.return_value = e.eval(*f.lambda_body);
+    Evaluator::run_frame(*this, *frame, [&](Evaluator& e) {
+      if (f.lambda_body) frame->return_value = e.eval(*f.lambda_body);
       else e.exec_block(*f.body);
     });
   } catch (...) {
@@ -232,7 +231,7 @@ Ref Interpreter::call_function(const std::shared_ptr<FunctionObject>& function, 
     throw;
   }
   leave_call();
-  return frame.return_value ? std::move(frame.return_value) : none();
+  return frame->return_value ? std::move(frame->return_value) : none();
 }
 
 void Interpreter::register_native_module(const std::string& name, ModuleInit init) {

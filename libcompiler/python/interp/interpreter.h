@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "libcompiler/python/ast.h"
+#include "libcompiler/python/interp/eval_hooks.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/frame.h"
 #include "libcompiler/python/interp/object.h"
@@ -47,6 +48,9 @@ class Interpreter {
 
   // Calls a `def`/`lambda` function.
   Ref call_function(const std::shared_ptr<FunctionObject>& function, CallArgs& args);
+  // The frame a call of a (non-generator) function runs in, its arguments bound: graph capture
+  // evaluates such a frame itself, with an expression observer.
+  std::unique_ptr<Frame> make_call_frame(const std::shared_ptr<FunctionObject>& function, CallArgs& args);
 
   // `import a.b.c`: imports each package on the way and returns the module a.b.c.
   Ref import_module(const std::string& dotted_name);
@@ -60,6 +64,8 @@ class Interpreter {
   DictObject& builtins() { return *builtins_; }
   std::vector<std::string> argv;
   std::ostream* out;  // print() writes here (std::cout unless redirected)
+  // Graph capture's hook on every call (eval_hooks.h); null when nothing is compiled.
+  CallHook* call_hook = nullptr;
 
   Frame* current_frame() const { return frame_; }
   void push_frame(Frame& frame);

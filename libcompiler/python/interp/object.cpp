@@ -90,7 +90,7 @@ SliceObject::SliceObject(Ref l, Ref u, Ref s)
     : Object(ObjectKind::Slice, builtin_types().slice), lower(std::move(l)), upper(std::move(u)), step(std::move(s)) {}
 FunctionObject::FunctionObject() : Object(ObjectKind::Function, builtin_types().function) {}
 NativeFunctionObject::NativeFunctionObject(std::string n, NativeFn f)
-    : Object(ObjectKind::NativeFunction, builtin_types().builtin_function), name(std::move(n)), fn(std::move(f)) {}
+    : Object(ObjectKind::NativeFunction, builtin_types().builtin_function), name(std::move(n)), qualname(name), fn(std::move(f)) {}
 BoundMethodObject::BoundMethodObject(Ref s, Ref f)
     : Object(ObjectKind::BoundMethod, builtin_types().method), self(std::move(s)), function(std::move(f)) {}
 PropertyObject::PropertyObject(Ref g, Ref s)
@@ -203,12 +203,15 @@ Ref native_function(std::string name, NativeFn fn) {
   return std::make_shared<NativeFunctionObject>(std::move(name), std::move(fn));
 }
 void add_method(TypeObject* type, const std::string& name, NativeFn fn) {
-  type->attrs[name] = native_function(name, std::move(fn));
+  Ref method = native_function(name, std::move(fn));
+  as<NativeFunctionObject>(method).qualname = type->name + "." + name;
+  type->attrs[name] = std::move(method);
 }
 void add_getter(TypeObject* type, const std::string& name, std::function<Ref(Interpreter&, const Ref&)> get) {
   auto getter = native_function(name, [get = std::move(get)](Interpreter& interp, CallArgs& c) {
     return get(interp, c.args.at(0));
   });
+  as<NativeFunctionObject>(getter).qualname = type->name + "." + name;
   type->attrs[name] = std::make_shared<PropertyObject>(getter, nullptr);
 }
 

@@ -168,6 +168,9 @@ struct FunctionObject : Object {
 struct NativeFunctionObject : Object {
   NativeFunctionObject(std::string name, NativeFn fn);
   std::string name;
+  // Where it lives, for graph capture to tell what was called: "Tensor.sum", "torch.abs" (the
+  // name alone unless set).
+  std::string qualname;
   NativeFn fn;
 };
 

@@ -404,6 +404,8 @@ void delattr(Interpreter& interp, const Ref& obj, const std::string& name) {
 // ---- calls ----
 
 Ref call(Interpreter& interp, const Ref& callee, CallArgs args) {
+  if (interp.call_hook)
+    if (Ref result = interp.call_hook->intercept(interp, callee, args)) return result;
   switch (callee->kind) {
     case ObjectKind::Function:
       return interp.call_function(std::static_pointer_cast<FunctionObject>(callee), args);
@@ -412,6 +414,8 @@ Ref call(Interpreter& interp, const Ref& callee, CallArgs args) {
       try {
         return native.fn(interp, args);
       } catch (PyException&) {
+        throw;
+      } catch (CaptureUnwind&) {
         throw;
       } catch (const std::exception& error) {
         // A C++ failure inside a builtin is a Python exception, never a crash.

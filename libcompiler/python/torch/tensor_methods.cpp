@@ -124,7 +124,7 @@ void install_tensor_methods() {
   TypeObject* type = torch_types().tensor;
   add_getter(type, "shape", [](Interpreter&, const Ref& t) { return make_size(static_cast<TensorObject&>(*t).value.sizes()); });
   add_getter(type, "dtype", [](Interpreter&, const Ref& t) { return make_dtype(static_cast<TensorObject&>(*t).value.dtype()); });
-  add_getter(type, "device", [](Interpreter&, const Ref& t) { return make_device(static_cast<TensorObject&>(*t).value.device()); });
+  add_getter(type, "device", [](Interpreter&, const Ref& t) { return make_device(static_cast<TensorObject&>(*t).device()); });
   add_getter(type, "ndim", [](Interpreter&, const Ref& t) { return py_int(static_cast<TensorObject&>(*t).value.dim()); });
   add_getter(type, "is_leaf", [](Interpreter&, const Ref& t) { return py_bool(ops::is_leaf(static_cast<TensorObject&>(*t).value)); });
   add_getter(type, "is_cuda", [](Interpreter&, const Ref&) { return py_false(); });
@@ -337,17 +337,15 @@ void install_tensor_methods() {
     }
     return wrap_tensor(ops::reshape(t, shape));
   });
-  // Anything else named like an op of the table is that op with self first.
+  // Anything else named like an op of the table is that op with self first, as a bound method
+  // (so that a call hook sees self among the arguments, as for the methods above).
   method("__getattr__", [](Interpreter&, CallArgs& c) -> Ref {
     const std::string& name = to_str(c.args.at(1), "attribute name");
     if (ops::overloads_of(name).empty())
       raise_error(ExcType::AttributeError, "'" + type_name(c.args[0]) + "' object has no attribute '" + name + "'");
-    Ref self = c.args[0];
-    return native_function(name, torch_guard([self, name](Interpreter& ip, CallArgs& inner) {
-      std::vector<Ref> args{self};
-      args.insert(args.end(), inner.args.begin(), inner.args.end());
-      return call_op(ip, name, std::move(args), inner.kwargs);
-    }));
+    Ref op = native_function(name, torch_guard(op_method(name)));
+    as<NativeFunctionObject>(op).qualname = "Tensor." + name;
+    return std::make_shared<BoundMethodObject>(c.args[0], std::move(op));
   });
 }
 

@@ -8,10 +8,21 @@
 
 namespace kiln::python {
 
+// What graph capture attaches to the fake tensors it traces with: a fake is a meta tensor that
+// stands for a tensor on `device` (capture/ derives from this to add the graph node).
+struct TensorProxy {
+  explicit TensorProxy(tensor::Device device) : device(std::move(device)) {}
+  virtual ~TensorProxy() = default;
+  tensor::Device device;
+};
+
 struct TensorObject : NativeObject {
   TensorObject(TypeObject* type, tensor::Tensor t) : NativeObject(type), value(std::move(t)) {}
   ~TensorObject() override;
   tensor::Tensor value;
+  std::shared_ptr<TensorProxy> proxy;  // set on the fake tensors of graph capture
+  // The device Python code sees (a fake's meta tensor stands for one on another device).
+  tensor::Device device() const { return proxy ? proxy->device : value.device(); }
 };
 
 struct TorchTypes {

@@ -105,9 +105,14 @@ Ref make_tensor(Interpreter& ip, CallArgs& c) {
   return finish(t, options);
 }
 
-void def(ModuleObject& m, const std::string& name, NativeFn fn) {
-  m.globals->set(name, native_function(name, torch_guard(std::move(fn))));
+// A native function of the torch module, named "torch.<name>" for graph capture.
+Ref torch_function(const std::string& name, NativeFn fn) {
+  Ref function = native_function(name, torch_guard(std::move(fn)));
+  as<NativeFunctionObject>(function).qualname = "torch." + name;
+  return function;
 }
+
+void def(ModuleObject& m, const std::string& name, NativeFn fn) { m.globals->set(name, torch_function(name, std::move(fn))); }
 
 void init_torch_native(Interpreter& interp, ModuleObject& m) {
   (void)interp;
@@ -196,10 +201,14 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     if (is_tensor(a[0])) return py_str("torch." + std::string(tensor::scalar_type_name(to_tensor(a[0], "obj").dtype())) + "Tensor");
     return py_str(a[0]->type->qualified_name());
   });
-  // torch.<op>: every op of the table by name.
-  m.fallback = [](Interpreter&, const std::string& name) -> Ref {
+  // torch.<op>: every op of the table by name, made once so that `torch.relu is torch.relu` (script
+  // backends compare node targets with them).
+  std::weak_ptr<DictObject> globals = m.globals;
+  m.fallback = [globals](Interpreter&, const std::string& name) -> Ref {
     if (ops::overloads_of(name).empty()) return nullptr;
-    return native_function(name, torch_guard([name](Interpreter& ip, CallArgs& c) { return call_op(ip, name, c.args, c.kwargs); }));
+    Ref function = torch_function(name, [name](Interpreter& ip, CallArgs& c) { return call_op(ip, name, c.args, c.kwargs); });
+    if (auto dict = globals.lock()) dict->set(name, function);
+    return function;
   };
 }
 

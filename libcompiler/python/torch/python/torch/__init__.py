@@ -43,14 +43,15 @@ class inference_mode(no_grad):
         _set_grad_enabled(not self.mode)
 
 
-# Until graph capture lands, torch.compile gives back what it was given, so scripts run eagerly.
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
             disable=False):
+    def compile_it(model):
+        if disable:
+            return model
+        return torch._dynamo.optimize(model, backend=backend, fullgraph=fullgraph, dynamic=dynamic, mode=mode)
     if model is None:
-        def decorate(fn):
-            return fn
-        return decorate
-    return model
+        return compile_it
+    return compile_it(model)
 
 
 # torch.cond runs the branch the predicate picks (what it computes, eagerly).

@@ -1,12 +1,13 @@
-# torch.compiler: disable() marks code that torch.compile must run eagerly; everything runs
-# eagerly until graph capture lands, so it gives back what it was given.
+# torch.compiler: disable() marks a function that compiled code runs eagerly (recursive=False:
+# only its own frame; the functions it calls are still compiled).
 
 
 def disable(fn=None, recursive=True, *, reason=None):
     if fn is None:
         def decorate(f):
-            return f
+            return disable(f, recursive)
         return decorate
+    fn._torchdynamo_disable = recursive
     return fn
 
 
@@ -15,4 +16,5 @@ def is_compiling():
 
 
 def reset():
-    pass
+    import torch._dynamo
+    torch._dynamo.reset()

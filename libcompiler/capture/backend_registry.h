@@ -1,0 +1,43 @@
+#pragma once
+// The backends capture hands its graphs to (torch.compile's backend=): a table filled by
+// libcompiler/backends (eager, aot_eager, inductor, ...), and script-defined backends, Python
+// callables that receive a torch.fx.GraphModule. Capture itself knows none of them.
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libcompiler/capture/output_graph.h"
+
+namespace kiln::capture {
+
+// A compiled graph: called with the placeholders' values, returns the output values.
+using CompiledGraph = std::function<std::vector<python::Ref>(python::Interpreter&, const std::vector<python::Ref>&)>;
+
+// What a backend compiles: the captured graph module and, per node, the Python-level call it was
+// made from (what an eager run calls again).
+struct CapturedGraph {
+  std::unique_ptr<ir::GraphModule> module;
+  std::unordered_map<const ir::Node*, ReplayCall> replay;
+  std::vector<GraphInput> inputs;
+};
+
+using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const CapturedGraph>,
+                                            const std::vector<python::Ref>& example_inputs)>;
+
+void register_backend(const std::string& name, Backend backend);
+// Null when no backend has that name.
+const Backend* find_backend(const std::string& name);
+std::vector<std::string> backend_names();
+
+// A backend that is a Python callable (script-defined): installed by libcompiler/backends.
+using ScriptBackendFactory = std::function<Backend(const python::Ref& callable)>;
+void set_script_backend_factory(ScriptBackendFactory factory);
+Backend script_backend(const python::Ref& callable);
+
+// Runs a captured graph node by node through the calls it was made from: the eager backend, and
+// the reference other backends are checked against.
+std::vector<python::Ref> run_captured_graph(python::Interpreter& interp, const CapturedGraph& graph,
+                                            const std::vector<python::Ref>& inputs);
+
+}  // namespace kiln::capture

@@ -1,0 +1,55 @@
+#pragma once
+// What the capture stage reports, to TORCH_TRACE (dynamo_start, dynamo_graph_break_reason,
+// recompile_reasons, dynamo_output_graph, dynamo_cpp_guards_str, compilation_metrics, chromium
+// events) and to TORCH_LOGS (graph_breaks, recompiles, guards, graph_code, graph_sizes,
+// dynamic, the cache limit warning), in PyTorch's formats.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcompiler/capture/code_state.h"
+#include "libcompiler/capture/graph_break.h"
+#include "libcompiler/capture/guards.h"
+#include "libcompiler/ir/graph_module.h"
+#include "libdiag/trace/compile_id.h"
+
+namespace kiln::capture {
+
+struct CompileIds {
+  int frame_id = 0;
+  int frame_compile_id = 0;
+  int attempt = 0;
+  std::string text() const;                // "0/1", "0/0_1"
+  std::string frame_compile_text() const;  // "0/1" (the attempt left out)
+  trace::CompileId trace_id() const;
+};
+
+struct CompileMetrics {
+  CompileIds ids;
+  std::chrono::system_clock::time_point start;
+  std::optional<int64_t> graph_op_count, graph_node_count, graph_input_count;
+  int64_t guard_count = 0;
+  std::vector<std::string> restart_reasons;
+  std::optional<std::string> fail_type, fail_reason;
+  double backend_compile_seconds = 0;
+};
+
+namespace events {
+
+void compile_start(python::Interpreter& interp, const CompileIds& ids, const CodeState& code);
+void graph_break(const CompileIds& ids, const CodeState& code, const GraphBreak& graph_break);
+void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures);
+void cache_limit_hit(const CompileIds& ids, const CodeState& code, int64_t limit, const std::pair<std::string, std::string>& last);
+void output_graph(const CompileIds& ids, const ir::GraphModule& module);
+void guards(const CompileIds& ids, const GuardSet& guards);
+void compilation_metrics(const CompileMetrics& metrics, const CodeState& code);
+
+}  // namespace events
+
+// The text of Dynamo's graph-break report (log and trace payload).
+std::string graph_break_report(const GraphBreak& graph_break);
+// The TREE_GUARD_MANAGER text of a guard set.
+std::string guard_tree(const GuardSet& guards);
+
+}  // namespace kiln::capture

@@ -1,0 +1,77 @@
+#include "libcompiler/capture/dynamo_module.h"
+
+#include <memory>
+
+#include "libcompiler/capture/explain.h"
+#include "libcompiler/capture/runtime.h"
+#include "libcompiler/python/interp/protocols.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+namespace {
+
+Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& message) {
+  Ref module = interp.import_module("torch._dynamo.exc");
+  return call(interp, getattr(interp, module, name), std::vector<Ref>{py_str(message)});
+}
+
+Ref optimize(Interpreter& interp, CallArgs& c) {
+  auto a = bind_native("optimize", c, {{"model"}, {"backend"}, {"fullgraph"}, {"dynamic"}, {"mode"}});
+  auto options = std::make_shared<CompileOptions>();
+  options->backend = a[1];
+  options->fullgraph = truthy(interp, a[2]);
+  if (!is_none(a[3])) options->dynamic = truthy(interp, a[3]);
+  if (!is_none(a[4])) options->mode = to_str(a[4], "mode");
+  if (a[1]->kind == ObjectKind::Str && !find_backend(as<StrObject>(a[1]).value))
+    throw PyException(dynamo_exception(interp, "InvalidBackend",
+                                       "Invalid backend: '" + as<StrObject>(a[1]).value +
+                                           "', see `torch._dynamo.list_backends()` for available backends."));
+  if (a[1]->kind != ObjectKind::Str && !is_callable(a[1]))
+    raise_error(ExcType::TypeError, "backend must be a string or a callable, not " + type_name(a[1]));
+  Ref target = a[0];
+  Ref compiled = native_function("compiled", [target, options](Interpreter& ip, CallArgs& args) {
+    return Runtime::instance().call_compiled(ip, *options, target, std::move(args));
+  });
+  return compiled;
+}
+
+Ref explain_native(Interpreter& interp, CallArgs& c) {
+  auto a = bind_native("explain", c, {{"f"}, {"args"}, {"kwargs"}});
+  Runtime& runtime = Runtime::instance();
+  runtime.clear_records();
+  CompileOptions options;
+  options.backend = py_str("eager");
+  CallArgs args;
+  args.args = to_vector(interp, a[1]);
+  for (const auto* e : as<DictObject>(a[2]).entries()) args.kwargs.emplace_back(to_str(e->key, "keyword"), e->value);
+  runtime.call_compiled(interp, options, a[0], std::move(args));
+  Explanation e = explain(runtime.records());
+  auto result = py_dict();
+  result->set("graph_count", py_int(e.graph_count));
+  result->set("graph_break_count", py_int(e.graph_break_count));
+  result->set("op_count", py_int(e.op_count));
+  result->set("text", py_str(e.text));
+  return result;
+}
+
+}  // namespace
+
+void install_capture(Interpreter& interp) {
+  interp.register_native_module("torch._dynamo._kiln", [](Interpreter&, ModuleObject& m) {
+    m.globals->set("optimize", native_function("optimize", optimize));
+    m.globals->set("reset", native_function("reset", [](Interpreter&, CallArgs&) {
+                     Runtime::instance().reset();
+                     return none();
+                   }));
+    m.globals->set("explain", native_function("explain", explain_native));
+    m.globals->set("list_backends", native_function("list_backends", [](Interpreter&, CallArgs&) {
+                     std::vector<Ref> names;
+                     for (const auto& name : backend_names()) names.push_back(py_str(name));
+                     return py_list(std::move(names));
+                   }));
+  });
+}
+
+}  // namespace kiln::capture

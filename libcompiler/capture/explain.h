@@ -1,0 +1,20 @@
+#pragma once
+// torch._dynamo.explain's report: graph, graph-break and op counts, each break's reason and user
+// stack, the ops of each graph and its guards, as ExplainOutput.__str__ prints them.
+#include <string>
+#include <vector>
+
+#include "libcompiler/capture/runtime.h"
+
+namespace kiln::capture {
+
+struct Explanation {
+  int64_t graph_count = 0;
+  int64_t graph_break_count = 0;
+  int64_t op_count = 0;
+  std::string text;
+};
+
+Explanation explain(const std::vector<CompileRecord>& records);
+
+}  // namespace kiln::capture

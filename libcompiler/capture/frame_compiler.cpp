@@ -1,0 +1,407 @@
+// Compiling one frame into a cache entry (Dynamo's convert_frame._compile): automatic dynamic
+// shapes, the capture itself, what the frame does after its graph, and the backend.
+#include <chrono>
+
+#include "libcompiler/capture/capture_events.h"
+#include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/runtime.h"
+#include "libcompiler/capture/tracer.h"
+#include "libcompiler/ir/dead_code_elimination.h"
+#include "libcompiler/ir/symbolic_shape_propagation.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/python/interp/evaluator.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+namespace {
+
+class HookScope {
+ public:
+  HookScope(Interpreter& interp, CallHook* hook) : interp_(interp), saved_(interp.call_hook) { interp.call_hook = hook; }
+  ~HookScope() { interp_.call_hook = saved_; }
+  HookScope(const HookScope&) = delete;
+  HookScope& operator=(const HookScope&) = delete;
+
+ private:
+  Interpreter& interp_;
+  CallHook* saved_;
+};
+
+bool has_tensor(const Ref& value, int depth) {
+  if (depth > 4) return false;
+  if (is_tensor(value)) return true;
+  switch (value->kind) {
+    case ObjectKind::List:
+    case ObjectKind::Tuple: {
+      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      for (const auto& item : items)
+        if (has_tensor(item, depth + 1)) return true;
+      return false;
+    }
+    case ObjectKind::Dict:
+      for (const auto* e : as<DictObject>(value).entries())
+        if (has_tensor(e->value, depth + 1)) return true;
+      return false;
+    case ObjectKind::Instance:
+      for (const auto& [name, v] : as<InstanceObject>(value).dict)
+        if (has_tensor(v, depth + 1)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+StatementPath whole_body(const CodeState& code) { return {{code.function->body, 0}}; }
+
+// Dynamo's has_tensor_in_frame: a frame with no tensor among its locals, that names no torch
+// module, is not compiled.
+bool has_tensor_in_frame(const CodeState& code, const FrameInputs& inputs) {
+  for (const auto& [name, value] : inputs.locals)
+    if (has_tensor(value, 0)) return true;
+  if (!code.function->body) return false;
+  for (const std::string& name : names_read(code.start ? *code.start : whole_body(code), {})) {
+    Ref global = inputs.globals ? inputs.globals->get(name) : nullptr;
+    if (global && global->kind == ObjectKind::Module) {
+      const std::string& module = as<ModuleObject>(global).name;
+      if (module == "torch" || module.rfind("torch.", 0) == 0) return true;
+    }
+  }
+  return false;
+}
+
+// Guards on what a frame is given: constants by value, containers by length and keys, other
+// objects by identity. Tensors are guarded where they become graph inputs.
+void add_input_guards(GuardSet& guards, const SourceRef& source, const Ref& value, int depth) {
+  if (is_tensor(value) || depth > 2) return;
+  auto guard = [&](GuardKind kind) {
+    Guard g{kind, source, value};
+    g.value_type = value->type->qualified_name();
+    return g;
+  };
+  switch (value->kind) {
+    case ObjectKind::None:
+    case ObjectKind::Bool:
+    case ObjectKind::Int:
+    case ObjectKind::Float:
+    case ObjectKind::Str: guards.add(guard(GuardKind::EqualsMatch)); return;
+    case ObjectKind::List:
+    case ObjectKind::Tuple: {
+      Guard length = guard(GuardKind::LengthCheck);
+      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      length.length = static_cast<int64_t>(items.size());
+      guards.add(std::move(length));
+      for (size_t i = 0; i < items.size(); ++i)
+        add_input_guards(guards, Source::item(source, py_int(static_cast<int64_t>(i))), items[i], depth + 1);
+      return;
+    }
+    case ObjectKind::Dict: {
+      Guard keys = guard(GuardKind::DictKeys);
+      for (const auto* e : as<DictObject>(value).entries()) keys.keys.push_back(e->key);
+      guards.add(std::move(keys));
+      for (const auto* e : as<DictObject>(value).entries())
+        if (e->key->kind == ObjectKind::Str || e->key->kind == ObjectKind::Int)
+          add_input_guards(guards, Source::item(source, e->key), e->value, depth + 1);
+      return;
+    }
+    default: guards.add(guard(GuardKind::IdMatch)); return;
+  }
+}
+
+// Builds the templates of the values a frame goes on with, collecting the graph outputs.
+class TemplateBuilder {
+ public:
+  TemplateBuilder(Interpreter& interp, OutputGraph& graph) : interp_(interp), graph_(graph) {}
+  std::vector<const ir::Node*> outputs;
+
+  ValueTemplate of(const Ref& value) {
+    if (OutputGraph::is_fake(value)) {
+      ir::Node* node = OutputGraph::node_of(value);
+      if (node->op() == ir::OpCode::Placeholder) return from_placeholder(node);
+      for (size_t i = 0; i < outputs.size(); ++i)
+        if (outputs[i] == node) return ValueTemplate{ValueTemplate::Kind::Output, i, nullptr, nullptr, {}};
+      outputs.push_back(node);
+      return ValueTemplate{ValueTemplate::Kind::Output, outputs.size() - 1, nullptr, nullptr, {}};
+    }
+    if (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) {
+      if (SourceRef source = find_source(interp_, graph_.frame_inputs(), value))
+        return ValueTemplate{ValueTemplate::Kind::FromSource, 0, source, nullptr, {}};
+      ValueTemplate t{value->kind == ObjectKind::List ? ValueTemplate::Kind::List : ValueTemplate::Kind::Tuple, 0, nullptr, nullptr, {}};
+      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      for (const auto& item : items) t.items.push_back(of(item));
+      return t;
+    }
+    if (is_tensor(value) || value->kind == ObjectKind::Instance || value->kind == ObjectKind::Dict)
+      if (SourceRef source = find_source(interp_, graph_.frame_inputs(), value))
+        return ValueTemplate{ValueTemplate::Kind::FromSource, 0, source, nullptr, {}};
+    return ValueTemplate{ValueTemplate::Kind::Constant, 0, nullptr, value, {}};
+  }
+
+ private:
+  ValueTemplate from_placeholder(const ir::Node* node) {
+    size_t index = 0;
+    for (const ir::Node* n : graph_.module().graph.placeholders()) {
+      if (n == node) break;
+      ++index;
+    }
+    return ValueTemplate{ValueTemplate::Kind::FromSource, 0, graph_.inputs().at(index).source, nullptr, {}};
+  }
+  Interpreter& interp_;
+  OutputGraph& graph_;
+};
+
+// Automatic dynamic: what changed since the frame was last compiled becomes symbolic.
+void update_history(CodeState& code, const FrameInputs& inputs) {
+  for (const auto& [name, value] : inputs.locals) {
+    std::string key = Source::local(name)->text();
+    auto existing = code.history.find(key);
+    if (is_tensor(value)) {
+      const auto& sizes = static_cast<TensorObject&>(*value).value.sizes();
+      if (existing == code.history.end()) {
+        code.history[key].sizes = sizes;
+        continue;
+      }
+      InputHistory& h = existing->second;
+      for (size_t d = 0; d < sizes.size() && d < h.sizes.size(); ++d)
+        if (sizes[d] != h.sizes[d]) h.dynamic_dims.insert(static_cast<int64_t>(d));
+    } else if (value->kind == ObjectKind::Float) {
+      double v = as<FloatObject>(value).value;
+      if (existing == code.history.end()) code.history[key].float_value = v;
+      else if (existing->second.float_value != v) existing->second.dynamic_float = true;
+    }
+  }
+}
+
+Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& message) {
+  Ref module = interp.import_module("torch._dynamo.exc");
+  return call(interp, getattr(interp, module, name), std::vector<Ref>{py_str(message)});
+}
+
+std::string user_code_trailer(const std::vector<UserFrame>& stack) {
+  std::string out = "\n\nfrom user code:\n";
+  for (const UserFrame& f : stack)
+    out += "   File \"" + f.filename + "\", line " + std::to_string(f.line) + ", in " + f.function + "\n    " + f.code + "\n";
+  out += "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're reporting a bug to "
+         "PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n";
+  return out;
+}
+
+}  // namespace
+
+CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
+                             const std::vector<std::pair<std::string, std::string>>& failures) {
+  DynamoConfig config = read_dynamo_config(interp);
+  if (!code.frame_id) {
+    if (!has_tensor_in_frame(code, inputs)) {
+      code.skip = true;
+      return nullptr;
+    }
+    code.frame_id = next_frame_id_++;
+  }
+  CompileMetrics metrics;
+  metrics.ids = {*code.frame_id, code.compiles++, 0};
+  metrics.start = std::chrono::system_clock::now();
+  if (!failures.empty()) events::recompile(metrics.ids, code, failures);
+  if (static_cast<int64_t>(code.entries.size()) >= config.cache_size_limit) {
+    events::cache_limit_hit(metrics.ids, code, config.cache_size_limit, failures.front());
+    metrics.fail_type = "Unsupported";
+    metrics.fail_reason = "cache_size_limit reached";
+    events::compilation_metrics(metrics, code);
+    code.skip = true;
+    return nullptr;
+  }
+  events::compile_start(interp, metrics.ids, code);
+  update_history(code, inputs);
+
+  auto entry = std::make_unique<CacheEntry>();
+  std::unique_ptr<Frame> frame = frame_for(interp, code, inputs);
+  ShapeEnv shapes(options.dynamic.value_or(false));
+  Tracer* tracer_ptr = nullptr;
+  OutputGraph graph(interp, inputs, entry->guards, shapes,
+                    {[&] { return tracer_ptr->node_site(interp); }, [&] { return tracer_ptr->guard_site(interp); }});
+  graph.is_dynamic = [&](const std::string& source, int64_t dim, int64_t) {
+    if (options.dynamic) return *options.dynamic;
+    if (!config.automatic_dynamic_shapes) return false;
+    auto it = code.history.find(source);
+    return it != code.history.end() && it->second.dynamic_dims.count(dim) > 0;
+  };
+  Tracer tracer(graph, *frame, code.co_name, {config.capture_scalar_outputs});
+  tracer_ptr = &tracer;
+  std::vector<std::pair<const Expression*, Ref>> replay;
+  for (size_t i = 0; i < code.replayed.size(); ++i) replay.emplace_back(code.replayed[i], inputs.local("___stack" + std::to_string(i)));
+  tracer.set_replay(std::move(replay));
+  for (const auto& [name, value] : inputs.locals) {
+    SourceRef source = Source::local(name);
+    auto history = code.history.find(source->text());
+    bool symbolic = value->kind == ObjectKind::Float && options.dynamic.value_or(true) && config.automatic_dynamic_shapes &&
+                    history != code.history.end() && history->second.dynamic_float;
+    if (!symbolic) {
+      add_input_guards(entry->guards, source, value, 0);
+      continue;
+    }
+    Guard type{GuardKind::TypeMatch, source, builtin_type_ref(value->type)};
+    type.value_type = "float";
+    entry->guards.add(std::move(type));
+    for (size_t i = 0; i < frame->code->slot_names.size(); ++i)
+      if (frame->code->slot_names[i] == name) frame->scope->slots[i] = std::make_shared<SymbolicFloatObject>(source, as<FloatObject>(value).value);
+  }
+  Guard grad{GuardKind::GradMode, nullptr};
+  grad.grad_mode = ops::GradMode::is_enabled();
+  entry->guards.add(std::move(grad));
+
+  std::optional<GraphBreak> broke;
+  bool completed = false;
+  {
+    HookScope scope(interp, &tracer);
+    interp.enter_call();
+    try {
+      Evaluator::run_frame(
+          interp, *frame,
+          [&](Evaluator& e) {
+            if (code.start) run_continuation(e, *code.start);
+            else if (code.function->lambda_body) frame->return_value = e.eval(*code.function->lambda_body);
+            else e.exec_block(*code.function->body);
+          },
+          &tracer);
+      completed = true;
+    } catch (GraphBreak& b) {
+      broke = std::move(b);
+    } catch (PyException&) {
+      // Capture itself failed (an error the code raises, or one Kiln's capture cannot model):
+      // this call runs eagerly, which raises the error if it is the code's own.
+      interp.leave_call();
+      metrics.fail_type = "Unsupported";
+      events::compilation_metrics(metrics, code);
+      return nullptr;
+    }
+    interp.leave_call();
+  }
+
+  const BreakSite& site = tracer.break_site();
+  std::optional<StatementPath> path;
+  if (broke) {
+    events::graph_break(metrics.ids, code, *broke);
+    if (broke->restarts()) metrics.restart_reasons.push_back(broke->message());
+    std::string reason = broke->kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke->message();
+    records_.push_back({metrics.ids.text(), code.co_name, std::nullopt, {}, {reason}, broke->user_stack, {}});
+    if (options.fullgraph) {
+      metrics.fail_type = "Unsupported";
+      metrics.fail_reason = broke->message();
+      events::compilation_metrics(metrics, code);
+      throw PyException(dynamo_exception(interp, "Unsupported", broke->message() + user_code_trailer(broke->user_stack)));
+    }
+    if (site.statement && code.function->body && !code.function->lambda_body)
+      path = resumable_path(*code.function->body, site.statement);
+    if (!path || site.kind == BreakSite::Kind::Elsewhere) {
+      // A break Kiln cannot resume after (inside a loop, `with`, `try`, or mid-expression):
+      // the whole frame runs eagerly, as Dynamo skips a frame with a break in a loop.
+      events::compilation_metrics(metrics, code);
+      code.skip = true;
+      return nullptr;
+    }
+    if (broke->restarts()) metrics.ids.attempt = 1;
+  }
+
+  TemplateBuilder templates(interp, graph);
+  FrameExit& exit = entry->exit;
+  auto live_locals = [&](const std::set<std::string>& names) {
+    std::vector<std::pair<std::string, ValueTemplate>> live;
+    for (size_t i = 0; i < frame->code->slot_names.size(); ++i) {
+      const std::string& name = frame->code->slot_names[i];
+      if (frame->scope->slots[i] && names.count(name)) live.emplace_back(name, templates.of(frame->scope->slots[i]));
+    }
+    return live;
+  };
+  if (completed) {
+    exit.kind = FrameExit::Kind::Return;
+    exit.value = templates.of(frame->return_value ? frame->return_value : none());
+  } else if (site.kind == BreakSite::Kind::Call) {
+    exit.kind = FrameExit::Kind::Call;
+    exit.callee = templates.of(site.callee);
+    for (const auto& a : site.args.args) exit.args.push_back(templates.of(a));
+    for (const auto& [k, v] : site.args.kwargs) exit.kwargs.emplace_back(k, templates.of(v));
+    std::vector<const Expression*> replayed;
+    std::unordered_set<const Expression*> skip{site.call};
+    for (const auto& [expr, value] : site.stack) {
+      exit.stack.push_back(templates.of(value));
+      replayed.push_back(expr);
+      skip.insert(expr);
+    }
+    replayed.push_back(site.call);
+    exit.live = live_locals(names_read(*path, skip));
+    exit.resume = &resume_state(code, {site.call, -1}, site.line, *path, std::move(replayed));
+  } else {
+    exit.kind = FrameExit::Kind::Branch;
+    exit.value = templates.of(site.condition);
+    const auto& branch = cast<If>(*site.statement);
+    StatementPath when_true = *path, when_false = *path;
+    when_true.push_back({&branch.body, 0});
+    if (branch.orelse.empty()) ++when_false.back().index;
+    else when_false.push_back({&branch.orelse, 0});
+    std::set<std::string> names = names_read(when_true, {});
+    names.merge(names_read(when_false, {}));
+    exit.live = live_locals(names);
+    exit.resume = &resume_state(code, {site.statement, 1}, site.line, when_true, {});
+    exit.resume_false = &resume_state(code, {site.statement, 0}, site.line, when_false, {});
+  }
+
+  graph.set_output(templates.outputs);
+  ir::eliminateDeadCode(graph.module().graph);
+  int64_t ops = graph.op_count();
+  if (ops > 0 || !completed) metrics.graph_op_count = ops;
+  std::vector<std::string> op_targets;
+  for (const ir::Node* n : graph.module().graph.nodes())
+    if (n->op() == ir::OpCode::CallFunction || n->op() == ir::OpCode::CallMethod) op_targets.push_back(n->target());
+  if (ops > 0) {
+    if (!shapes.symbols().empty()) {
+      ir::ShapePropagation propagated = ir::propagateSymbolicShapes(graph.module().graph);
+      for (auto& [node, value] : propagated.values) const_cast<ir::Node*>(node)->meta.value = value;
+    }
+    metrics.graph_node_count = static_cast<int64_t>(graph.module().graph.size());
+    metrics.graph_input_count = static_cast<int64_t>(graph.inputs().size());
+    events::output_graph(metrics.ids, graph.module());
+    auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs()});
+    std::vector<Ref> example;
+    for (const GraphInput& input : captured->inputs) example.push_back(input.source->fetch(interp, inputs));
+    auto backend_started = std::chrono::steady_clock::now();
+    try {
+      HookScope no_capture(interp, nullptr);
+      Backend backend = options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(options.backend).value)
+                                                                 : script_backend(options.backend);
+      entry->compiled = backend(interp, captured, example);
+    } catch (PyException& error) {
+      metrics.fail_type = "BackendCompilerFailed";
+      metrics.fail_reason = exception_summary(interp, error.exception);
+      events::compilation_metrics(metrics, code);
+      if (config.suppress_errors) {
+        code.skip = true;
+        return nullptr;
+      }
+      std::string backend_name = options.backend->kind == ObjectKind::Str ? as<StrObject>(options.backend).value
+                                                                         : as<FunctionObject>(options.backend).name;
+      PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
+                                           "backend='" + backend_name + "' raised:\n" + exception_summary(interp, error.exception) +
+                                               "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially "
+                                               "if you're reporting a bug to PyTorch). For even more developer context, set "
+                                               "TORCH_LOGS=\"+dynamo\"\n"));
+      wrapped.context = error.exception;
+      throw wrapped;
+    }
+    metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
+    entry->graph = std::move(captured);
+  }
+  entry->compile_id = metrics.ids.frame_compile_text();
+  metrics.guard_count = static_cast<int64_t>(entry->guards.size());
+  events::guards(metrics.ids, entry->guards);
+  events::compilation_metrics(metrics, code);
+  std::vector<std::string> tensor_guards;
+  for (const Guard& g : entry->guards.guards())
+    if (g.kind == GuardKind::TensorMatch) tensor_guards.push_back(g.source->text());
+  records_.push_back({metrics.ids.text(), code.co_name, metrics.graph_op_count, op_targets, {}, {}, tensor_guards});
+  code.entries.push_back(std::move(entry));
+  return code.entries.back().get();
+}
+
+}  // namespace kiln::capture

@@ -1,0 +1,276 @@
+// Running frames of compiled functions: the frame catcher, cache lookups, cache entries, and the
+// eager runs of skipped frames.
+#include <iostream>
+
+#include "libcompiler/capture/capture_events.h"
+#include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/runtime.h"
+#include "libcompiler/capture/tracer.h"
+#include "libcompiler/python/interp/evaluator.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/tensor/factories.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+namespace {
+
+// Dynamo's eval-frame callback: while a compiled function runs, a call of a user function is the
+// start of a frame to compile.
+class FrameCatcher : public CallHook {
+ public:
+  FrameCatcher(Runtime& runtime, const CompileOptions& options) : runtime_(runtime), options_(options) {}
+
+  Ref intercept(Interpreter& interp, const Ref& callee, CallArgs& args) override {
+    if (pass_through_) {
+      pass_through_ = false;
+      return nullptr;
+    }
+    if (callee->kind != ObjectKind::Function) return nullptr;
+    auto function = std::static_pointer_cast<FunctionObject>(callee);
+    if (function->is_generator || function->lambda_body || is_library_code(*function)) return nullptr;
+    if (auto it = function->attrs.find("_torchdynamo_disable"); it != function->attrs.end()) {
+      // A disabled function runs eagerly; recursive=True also leaves its callees uncompiled.
+      if (truthy(interp, it->second)) {
+        CallHook* saved = interp.call_hook;
+        interp.call_hook = nullptr;
+        try {
+          Ref result = call(interp, callee, std::move(args));
+          interp.call_hook = saved;
+          return result;
+        } catch (...) {
+          interp.call_hook = saved;
+          throw;
+        }
+      }
+      pass_through_ = true;
+      return call(interp, callee, std::move(args));
+    }
+    return runtime_.run_function(interp, options_, function, args);
+  }
+
+ private:
+  Runtime& runtime_;
+  const CompileOptions& options_;
+  bool pass_through_ = false;
+};
+
+// Installs a call hook for a scope.
+class HookScope {
+ public:
+  HookScope(Interpreter& interp, CallHook* hook) : interp_(interp), saved_(interp.call_hook) { interp.call_hook = hook; }
+  ~HookScope() { interp_.call_hook = saved_; }
+  HookScope(const HookScope&) = delete;
+  HookScope& operator=(const HookScope&) = delete;
+
+ private:
+  Interpreter& interp_;
+  CallHook* saved_;
+};
+
+// The replaying part of a tracer, for a resume frame that runs eagerly.
+class ReplayObserver : public ExpressionObserver {
+ public:
+  explicit ReplayObserver(std::unordered_map<const Expression*, Ref> values) : values_(std::move(values)) {}
+  Ref replay(const Expression& expr) override {
+    if (values_.empty()) return nullptr;
+    auto it = values_.find(&expr);
+    if (it == values_.end()) return nullptr;
+    Ref value = std::move(it->second);
+    values_.erase(it);
+    return value;
+  }
+  void enter(const Expression&) override {}
+  void leave(const Expression&, const Ref&) override {}
+  void statement(const Statement&) override {}
+
+ private:
+  std::unordered_map<const Expression*, Ref> values_;
+};
+
+Ref build(Interpreter& interp, const ValueTemplate& t, const std::vector<Ref>& outputs, const FrameInputs& inputs) {
+  switch (t.kind) {
+    case ValueTemplate::Kind::Output: return outputs.at(t.output);
+    case ValueTemplate::Kind::FromSource: {
+      Ref value = t.source->fetch(interp, inputs);
+      return value ? value : none();
+    }
+    case ValueTemplate::Kind::Constant: return t.constant;
+    case ValueTemplate::Kind::List:
+    case ValueTemplate::Kind::Tuple: {
+      std::vector<Ref> items;
+      for (const auto& item : t.items) items.push_back(build(interp, item, outputs, inputs));
+      return t.kind == ValueTemplate::Kind::List ? py_list(std::move(items)) : py_tuple(std::move(items));
+    }
+  }
+  return none();
+}
+
+Ref graph_input(Interpreter& interp, const GraphInput& input, const FrameInputs& inputs) {
+  Ref value = input.source->fetch(interp, inputs);
+  switch (input.kind) {
+    case GraphInput::Kind::Value: return value;
+    case GraphInput::Kind::FloatAsTensor:
+      return wrap_tensor(tensor::scalar_tensor(tensor::Scalar(to_double(interp, value)), tensor::DType::Float64));
+    case GraphInput::Kind::SizeOf:
+      return py_int(static_cast<TensorObject&>(*value).value.sizes().at(static_cast<size_t>(input.dim)));
+  }
+  return value;
+}
+
+std::unordered_map<const Expression*, Ref> replayed_values(const CodeState& code, const FrameInputs& inputs) {
+  std::unordered_map<const Expression*, Ref> values;
+  for (size_t i = 0; i < code.replayed.size(); ++i) values[code.replayed[i]] = inputs.local("___stack" + std::to_string(i));
+  return values;
+}
+
+}  // namespace
+
+Runtime& Runtime::instance() {
+  static Runtime runtime;
+  return runtime;
+}
+
+void Runtime::reset() {
+  codes_.clear();
+  next_frame_id_ = 0;
+}
+
+std::unique_ptr<Frame> frame_for(Interpreter&, const CodeState& code, const FrameInputs& inputs) {
+  const FunctionObject& f = *code.function;
+  auto frame = std::make_unique<Frame>();
+  frame->code = f.code;
+  frame->scope = std::make_shared<Scope>();
+  frame->scope->slots.resize(f.code->slot_names.size());
+  frame->scope->parent = f.closure;
+  for (size_t i = 0; i < f.code->slot_names.size(); ++i)
+    if (Ref value = inputs.local(f.code->slot_names[i])) frame->scope->slots[i] = value;
+  frame->globals = f.globals;
+  frame->loaded = f.loaded;
+  frame->function = &f;
+  return frame;
+}
+
+Ref Runtime::call_compiled(Interpreter& interp, const CompileOptions& options, const Ref& callable, CallArgs args) {
+  FrameCatcher catcher(*this, options);
+  HookScope scope(interp, &catcher);
+  return call(interp, callable, std::move(args));
+}
+
+Ref Runtime::run_function(Interpreter& interp, const CompileOptions& options, const std::shared_ptr<FunctionObject>& function,
+                          CallArgs& args) {
+  auto& slot = codes_[function->code];
+  if (!slot) {
+    slot = std::make_unique<CodeState>();
+    slot->co_name = function->code->name;
+    slot->function = function;
+    if (function->body && !function->body->empty()) {
+      const auto& loc = function->body->front()->loc;
+      slot->co_filename = loc.file ? loc.file->name() : "";
+    }
+    slot->co_firstlineno = function->params ? static_cast<int>(function->params->loc.line) : 0;
+  }
+  slot->function = function;  // the same code may run as another closure
+  std::unique_ptr<Frame> bound = interp.make_call_frame(function, args);
+  FrameInputs inputs;
+  inputs.globals = function->globals;
+  for (size_t i = 0; i < function->code->slot_names.size(); ++i)
+    if (Ref value = bound->scope->slots[i]) inputs.locals.emplace_back(function->code->slot_names[i], value);
+  return run_code(interp, options, *slot, inputs);
+}
+
+Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs) {
+  if (code.skip) return run_eager(interp, code, inputs);
+  std::vector<std::pair<std::string, std::string>> failures;
+  for (auto it = code.entries.rbegin(); it != code.entries.rend(); ++it) {
+    auto failure = (*it)->guards.check(interp, inputs);
+    if (!failure) return run_entry(interp, options, **it, inputs);
+    failures.emplace_back((*it)->compile_id, *failure);
+  }
+  CacheEntry* entry = compile(interp, options, code, inputs, failures);
+  if (!entry) return run_eager(interp, code, inputs);
+  return run_entry(interp, options, *entry, inputs);
+}
+
+Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, CacheEntry& entry, const FrameInputs& inputs) {
+  std::vector<Ref> outputs;
+  if (entry.graph) {
+    std::vector<Ref> values;
+    for (const GraphInput& input : entry.graph->inputs) values.push_back(graph_input(interp, input, inputs));
+    HookScope no_capture(interp, nullptr);
+    outputs = entry.compiled(interp, values);
+  }
+  const FrameExit& exit = entry.exit;
+  switch (exit.kind) {
+    case FrameExit::Kind::Return: return build(interp, exit.value, outputs, inputs);
+    case FrameExit::Kind::Call: {
+      FrameInputs resumed;
+      resumed.globals = inputs.globals;
+      for (size_t i = 0; i < exit.stack.size(); ++i)
+        resumed.locals.emplace_back("___stack" + std::to_string(i), build(interp, exit.stack[i], outputs, inputs));
+      std::vector<std::pair<std::string, Ref>> live;
+      for (const auto& [name, t] : exit.live) live.emplace_back(name, build(interp, t, outputs, inputs));
+      CallArgs args;
+      for (const auto& a : exit.args) args.args.push_back(build(interp, a, outputs, inputs));
+      for (const auto& [k, v] : exit.kwargs) args.kwargs.emplace_back(k, build(interp, v, outputs, inputs));
+      Ref callee = build(interp, exit.callee, outputs, inputs);
+      Ref result = call(interp, callee, std::move(args));
+      resumed.locals.emplace_back("___stack" + std::to_string(exit.stack.size()), result);
+      for (auto& item : live) resumed.locals.push_back(std::move(item));
+      return run_code(interp, options, *exit.resume, resumed);
+    }
+    case FrameExit::Kind::Branch: {
+      Ref condition = build(interp, exit.value, outputs, inputs);
+      FrameInputs resumed;
+      resumed.globals = inputs.globals;
+      for (const auto& [name, t] : exit.live) resumed.locals.emplace_back(name, build(interp, t, outputs, inputs));
+      return run_code(interp, options, truthy(interp, condition) ? *exit.resume : *exit.resume_false, resumed);
+    }
+  }
+  return none();
+}
+
+Ref Runtime::run_eager(Interpreter& interp, CodeState& code, const FrameInputs& inputs) {
+  std::unique_ptr<Frame> frame = frame_for(interp, code, inputs);
+  ReplayObserver replay(replayed_values(code, inputs));
+  interp.enter_call();
+  try {
+    Evaluator::run_frame(
+        interp, *frame,
+        [&](Evaluator& e) {
+          if (code.start) run_continuation(e, *code.start);
+          else if (code.function->lambda_body) frame->return_value = e.eval(*code.function->lambda_body);
+          else e.exec_block(*code.function->body);
+        },
+        code.replayed.empty() ? nullptr : &replay);
+  } catch (...) {
+    interp.leave_call();
+    throw;
+  }
+  interp.leave_call();
+  return frame->return_value ? frame->return_value : none();
+}
+
+CodeState& Runtime::resume_state(CodeState& parent, ResumeKey key, int line, std::optional<StatementPath> start,
+                                 std::vector<const Expression*> replayed) {
+  auto& slot = parent.resumes[key];
+  if (!slot) {
+    slot = std::make_unique<CodeState>();
+    std::string original = parent.co_name;
+    if (original.rfind("torch_dynamo_resume_in_", 0) == 0) {
+      original = original.substr(std::string("torch_dynamo_resume_in_").size());
+      original = original.substr(0, original.rfind("_at_"));
+    }
+    slot->co_name = "torch_dynamo_resume_in_" + original + "_at_" + std::to_string(line);
+    slot->co_filename = parent.co_filename;
+    slot->co_firstlineno = line;
+    slot->function = parent.function;
+    slot->start = std::move(start);
+    slot->replayed = std::move(replayed);
+  }
+  return *slot;
+}
+
+}  // namespace kiln::capture

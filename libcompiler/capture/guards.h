@@ -1,0 +1,74 @@
+#pragma once
+// The guards of one compiled entry (Dynamo's guard manager): what must still hold of a frame's
+// inputs for the entry to run. A cache hit checks them all; a miss reports the first that failed
+// in Dynamo's words ("tensor 'x' size mismatch at index 0. expected 3, actual 4", "c == 1.5").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcompiler/capture/source.h"
+#include "libcompiler/tensor/device.h"
+#include "libcompiler/tensor/dtype.h"
+
+namespace kiln::capture {
+
+enum class GuardKind {
+  TensorMatch,     // dtype, device, requires_grad, sizes and strides (None where dynamic)
+  EqualsMatch,     // a constant: int, float, bool, str, None
+  IdMatch,         // the same object
+  TypeMatch,       // an object of the same type
+  LengthCheck,     // a list or tuple of that length
+  DictKeys,        // a dict with those keys, in that order
+  SizeLowerBound,  // 2 <= source.size()[dim] (dynamic sizes are never 0 or 1)
+  SizeEquality,    // source.size()[dim] == other.size()[other_dim] (duck sizing)
+  StrideEquality,  // source.stride()[dim] == other.size()[other_dim] (contiguous dynamic tensors)
+  GradMode,        // torch.is_grad_enabled() as when compiled
+};
+
+struct Guard {
+  GuardKind kind;
+  SourceRef source;
+  python::Ref expected;  // EqualsMatch, IdMatch, TypeMatch (the type)
+  // TensorMatch
+  tensor::DType dtype = tensor::DType::Float32;
+  tensor::Device device;
+  bool requires_grad = false;
+  std::vector<std::optional<int64_t>> sizes, strides;
+  // LengthCheck / DictKeys
+  int64_t length = 0;
+  std::vector<python::Ref> keys;
+  // Size guards
+  int64_t dim = 0;
+  SourceRef other;
+  int64_t other_dim = 0;
+  bool grad_mode = true;
+  std::string value_type;  // the guarded value's class ("torch.Tensor", "float"), for printing
+  // The user code that needed it: "return x + 1  # home/user/x.py:5 in fn" (empty for the
+  // framework's own guards).
+  std::string user_code;
+
+  // The guard as Dynamo prints it: "L['c'] == 1.5", "check_tensor(L['x'], Tensor, ...)".
+  std::string code() const;
+};
+
+class GuardSet {
+ public:
+  void add(Guard guard);
+  const std::vector<Guard>& guards() const { return guards_; }
+  size_t size() const { return guards_.size(); }
+  void truncate(size_t size) { guards_.resize(size); }
+  // Whether a guard on `source` of this kind is already there.
+  bool has(GuardKind kind, const std::string& source_text) const;
+
+  // nullopt when every guard holds; otherwise why the first failing one failed.
+  std::optional<std::string> check(python::Interpreter& interp, const FrameInputs& inputs) const;
+
+ private:
+  std::vector<Guard> guards_;
+};
+
+// Dynamo's "<code><padding>  # <user code>" line of a guard (code left-justified to 60 columns).
+std::string guard_line(const Guard& guard);
+
+}  // namespace kiln::capture

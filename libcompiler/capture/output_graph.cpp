@@ -1,0 +1,354 @@
+#include "libcompiler/capture/output_graph.h"
+
+#include <algorithm>
+
+#include "libcompiler/capture/graph_break.h"
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/python/interp/protocols.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+namespace {
+
+ir::Dtype ir_dtype(tensor::DType dtype) { return *ir::dtypeFromTorchName(tensor::dtype_name(dtype)); }
+
+ir::Device ir_device(const tensor::Device& device) {
+  ir::Device out;
+  out.type = std::string(tensor::device_type_name(device.type));
+  if (device.index >= 0) out.index = device.index;
+  return out;
+}
+
+ir::TensorMeta concrete_meta(const tensor::Tensor& t, const tensor::Device& device) {
+  ir::TensorMeta meta;
+  meta.dtype = ir_dtype(t.dtype());
+  for (int64_t s : t.sizes()) meta.sizes.push_back(ir::SymExpr::integer(s));
+  for (int64_t s : t.strides()) meta.strides.push_back(ir::SymExpr::integer(s));
+  meta.device = ir_device(device);
+  meta.requiresGrad = t.requires_grad();
+  return meta;
+}
+
+bool contains_tensor(const Ref& value) {
+  if (is_tensor(value)) return true;
+  if (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) {
+    const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+    return std::any_of(items.begin(), items.end(), contains_tensor);
+  }
+  return false;
+}
+
+}  // namespace
+
+OutputGraph::OutputGraph(Interpreter& interp, FrameInputs inputs, GuardSet& guards, ShapeEnv& shapes, Sites sites)
+    : interp_(interp),
+      frame_inputs_(std::move(inputs)),
+      guards_(guards),
+      shapes_(shapes),
+      sites_(std::move(sites)),
+      module_(std::make_unique<ir::GraphModule>()) {}
+
+bool OutputGraph::is_fake(const Ref& value) {
+  return is_tensor(value) && dynamic_cast<CaptureProxy*>(static_cast<TensorObject&>(*value).proxy.get());
+}
+
+ir::Node* OutputGraph::node_of(const Ref& fake) {
+  return static_cast<CaptureProxy&>(*static_cast<TensorObject&>(*fake).proxy).node;
+}
+
+ir::Node* OutputGraph::add_placeholder(const std::string& name, ir::FakeValue value, GraphInput input) {
+  ir::Node* before = nullptr;
+  for (ir::Node* n : module_->graph.nodes())
+    if (n->op() != ir::OpCode::Placeholder) {
+      before = n;
+      break;
+    }
+  ir::Node* node = module_->graph.createNode(ir::OpCode::Placeholder, name, {}, {}, name, before);
+  node->meta.value = std::move(value);
+  inputs_.push_back(std::move(input));
+  placeholder_nodes_.push_back(node);
+  return node;
+}
+
+ir::TensorMeta OutputGraph::placeholder_meta(const SourceRef& source, const tensor::Tensor& real) {
+  ir::TensorMeta meta = concrete_meta(real, real.device());
+  Guard guard{GuardKind::TensorMatch, source};
+  guard.dtype = real.dtype();
+  guard.device = real.device();
+  guard.requires_grad = real.requires_grad();
+  guard.value_type = "torch.Tensor";
+  guard.user_code = sites_.guard ? sites_.guard() : "";
+  bool any_dynamic = false;
+  for (size_t d = 0; d < real.sizes().size(); ++d) {
+    int64_t size = real.sizes()[d];
+    if (!is_dynamic || size < 2 || !is_dynamic(source->text(), static_cast<int64_t>(d), size)) {
+      guard.sizes.emplace_back(size);
+      continue;
+    }
+    any_dynamic = true;
+    guard.sizes.emplace_back(std::nullopt);
+    bool created = false;
+    const SizeSymbol& symbol = shapes_.size_symbol(source, static_cast<int64_t>(d), size, created);
+    meta.sizes[d] = ir::SymExpr::symbol(symbol.name);
+    if (created) {
+      add_placeholder(symbol.name, ir::SymScalar{ir::SymExpr::symbol(symbol.name)},
+                      GraphInput{GraphInput::Kind::SizeOf, source, static_cast<int64_t>(d)});
+      Guard bound{GuardKind::SizeLowerBound, source};
+      bound.dim = static_cast<int64_t>(d);
+      bound.user_code = guard.user_code;
+      deferred_guards_.push_back(std::move(bound));
+    } else {
+      Guard equal{GuardKind::SizeEquality, source};
+      equal.dim = static_cast<int64_t>(d);
+      equal.other = symbol.source;
+      equal.other_dim = symbol.dim;
+      deferred_guards_.push_back(std::move(equal));
+    }
+  }
+  if (any_dynamic && real.is_contiguous()) {
+    meta.strides = ir::TensorMeta::contiguousStrides(meta.sizes);
+    for (size_t d = 0; d < meta.strides.size(); ++d) {
+      if (meta.strides[d].constant()) {
+        guard.strides.emplace_back(*meta.strides[d].constant());
+        continue;
+      }
+      guard.strides.emplace_back(std::nullopt);
+      // A stride that is one size (the next dimension's) is guarded to stay so.
+      for (size_t e = d + 1; e < meta.sizes.size(); ++e)
+        if (meta.strides[d] == meta.sizes[e] && !meta.sizes[e].constant()) {
+          Guard stride{GuardKind::StrideEquality, source};
+          stride.dim = static_cast<int64_t>(d);
+          stride.other = source;
+          stride.other_dim = static_cast<int64_t>(e);
+          deferred_guards_.push_back(std::move(stride));
+          break;
+        }
+    }
+  } else {
+    for (int64_t s : real.strides()) guard.strides.emplace_back(s);
+  }
+  guards_.add(std::move(guard));
+  return meta;
+}
+
+Ref OutputGraph::fake_of(const Ref& tensor_ref) {
+  if (is_fake(tensor_ref)) return tensor_ref;
+  const tensor::Tensor& real = static_cast<TensorObject&>(*tensor_ref).value;
+  if (auto it = fake_index_.find(real.impl()); it != fake_index_.end()) return it->second;
+  SourceRef source = find_source(interp_, frame_inputs_, tensor_ref);
+  if (!source)
+    throw GraphBreak(BreakKind::Unsupported, {"a tensor that cannot be reached from the frame's inputs (kiln follows locals, globals, "
+                                              "module parameters and buffers, attributes and container items)"},
+                     "");
+  ir::TensorMeta meta = placeholder_meta(source, real);
+  ir::Node* node = add_placeholder(source->placeholder_name(), meta, GraphInput{GraphInput::Kind::Value, source});
+  ops::TensorMeta shape{real.sizes(), real.strides(), real.dtype(), tensor::Device{tensor::DeviceType::Meta}};
+  Ref fake = wrap_tensor(ops::allocate_outputs({shape}).at(0));
+  static_cast<TensorObject&>(*fake).proxy = std::make_shared<CaptureProxy>(static_cast<TensorObject&>(*tensor_ref).device(), node);
+  fakes_.emplace_back(real.impl(), fake);
+  fake_index_[real.impl()] = fake;
+  return fake;
+}
+
+void OutputGraph::realize_parameters(const Ref& module) {
+  if (module->kind != ObjectKind::Instance) return;
+  const auto& dict = as<InstanceObject>(module).dict;
+  auto it = dict.find("_parameters");
+  if (it == dict.end() || it->second->kind != ObjectKind::Dict) return;
+  for (const auto* e : as<DictObject>(it->second).entries())
+    if (is_tensor(e->value)) fake_of(e->value);
+}
+
+TypeObject* symbolic_float_type() {
+  static TypeObject* type = make_builtin_type("SymFloat", {}, "torch");
+  return type;
+}
+
+SymbolicFloatObject::SymbolicFloatObject(SourceRef source, double hint)
+    : NativeObject(symbolic_float_type()), source_(std::move(source)), hint_(hint) {}
+
+ir::Node* SymbolicFloatObject::node(OutputGraph& graph) {
+  if (!node_) node_ = graph.symbolic_float(source_);
+  return node_;
+}
+
+ir::Node* OutputGraph::symbolic_float(const SourceRef& source) {
+  ir::TensorMeta meta;
+  meta.dtype = ir::Dtype::Float64;
+  ir::Node* holder = add_placeholder(source->placeholder_name(), meta, GraphInput{GraphInput::Kind::FloatAsTensor, source});
+  ir::Node* item = module_->graph.createNode(ir::OpCode::CallMethod, "item", {ir::Argument::node(holder)});
+  item->meta.value = ir::SymScalar{ir::SymExpr::symbol(shapes_.float_symbol(source))};
+  item->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
+  replay_[item] = ReplayCall{torch_types().tensor->lookup("item"), {ReplayValue{ReplayValue::Kind::Node, holder, nullptr, {}}}, {}, std::nullopt};
+  return item;
+}
+
+ir::Argument OutputGraph::argument(const Ref& value) {
+  if (is_tensor(value)) return ir::Argument::node(node_of(fake_of(value)));
+  if (auto* symbolic = dynamic_cast<SymbolicFloatObject*>(value.get())) return ir::Argument::node(symbolic->node(*this));
+  switch (value->kind) {
+    case ObjectKind::None: return ir::Argument::none();
+    case ObjectKind::Bool: return ir::Argument::boolean(as<BoolObject>(value).value);
+    case ObjectKind::Int: return ir::Argument::integer(as<IntObject>(value).value);
+    case ObjectKind::Float: return ir::Argument::floating(as<FloatObject>(value).value);
+    case ObjectKind::Str: return ir::Argument::string(as<StrObject>(value).value);
+    case ObjectKind::Ellipsis: return ir::Argument::ellipsis();
+    case ObjectKind::List:
+    case ObjectKind::Tuple: {
+      std::vector<ir::Argument> items;
+      const auto& source = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      for (const auto& item : source) items.push_back(argument(item));
+      return value->kind == ObjectKind::List ? ir::Argument::list(std::move(items)) : ir::Argument::tuple(std::move(items));
+    }
+    case ObjectKind::Slice: {
+      const auto& s = as<SliceObject>(value);
+      return ir::Argument::slice(argument(s.lower), argument(s.upper), argument(s.step));
+    }
+    default: break;
+  }
+  if (value->type == torch_types().dtype) return ir::Argument::dtype(ir_dtype(to_dtype(value)));
+  if (value->type == torch_types().device) return ir::Argument::device(ir_device(to_device(value)));
+  if (value->type == torch_types().size) {
+    std::vector<ir::Argument> items;
+    for (const auto& item : to_vector(interp_, value)) items.push_back(argument(item));
+    return ir::Argument::tuple(std::move(items));
+  }
+  throw GraphBreak(BreakKind::Unsupported, {"passing a " + type_name(value) + " object into a graph"}, "");
+}
+
+ReplayValue OutputGraph::replay_value(const Ref& value) {
+  if (is_tensor(value)) return ReplayValue{ReplayValue::Kind::Node, node_of(fake_of(value)), nullptr, {}};
+  if (auto* symbolic = dynamic_cast<SymbolicFloatObject*>(value.get()))
+    return ReplayValue{ReplayValue::Kind::Node, symbolic->node(*this), nullptr, {}};
+  if ((value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) && contains_tensor(value)) {
+    ReplayValue out{value->kind == ObjectKind::List ? ReplayValue::Kind::List : ReplayValue::Kind::Tuple, nullptr, nullptr, {}};
+    const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+    for (const auto& item : items) out.items.push_back(replay_value(item));
+    return out;
+  }
+  return ReplayValue{ReplayValue::Kind::Constant, nullptr, value, {}};
+}
+
+CallArgs OutputGraph::fake_arguments(const CallArgs& args) {
+  std::function<Ref(const Ref&)> convert = [&](const Ref& value) -> Ref {
+    if (is_tensor(value)) return fake_of(value);
+    if (auto* symbolic = dynamic_cast<SymbolicFloatObject*>(value.get())) return py_float(symbolic->hint());
+    if ((value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) && contains_tensor(value)) {
+      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      std::vector<Ref> converted;
+      for (const auto& item : items) converted.push_back(convert(item));
+      return value->kind == ObjectKind::List ? py_list(std::move(converted)) : py_tuple(std::move(converted));
+    }
+    return value;
+  };
+  CallArgs out;
+  for (const auto& a : args.args) out.args.push_back(convert(a));
+  for (const auto& [k, v] : args.kwargs) out.kwargs.emplace_back(k, convert(v));
+  return out;
+}
+
+Ref OutputGraph::attach(const Ref& result, ir::Node* node, const tensor::Device& device) {
+  if (is_tensor(result)) {
+    auto& object = static_cast<TensorObject&>(*result);
+    node->meta.value = concrete_meta(object.value, device);
+    if (object.proxy) return result;  // an in-place op returns its (already traced) self
+    if (object.value.device().type != tensor::DeviceType::Meta) {
+      // A factory ran for real: its graph value is a fake of the same shape.
+      const tensor::Tensor& real = object.value;
+      ops::TensorMeta shape{real.sizes(), real.strides(), real.dtype(), tensor::Device{tensor::DeviceType::Meta}};
+      Ref fake = wrap_tensor(ops::allocate_outputs({shape}).at(0));
+      static_cast<TensorObject&>(*fake).proxy = std::make_shared<CaptureProxy>(real.device(), node);
+      return fake;
+    }
+    object.proxy = std::make_shared<CaptureProxy>(device, node);
+    return result;
+  }
+  if (result->kind != ObjectKind::List && result->kind != ObjectKind::Tuple) return result;  // torch._C calls returning None
+  const auto& items = result->kind == ObjectKind::List ? as<ListObject>(result).items : as<TupleObject>(result).items;
+  ir::TensorTuple tuple;
+  std::vector<Ref> attached;
+  for (size_t i = 0; i < items.size(); ++i) {
+    ir::Node* getitem =
+        module_->graph.createNode(ir::OpCode::CallFunction, "operator.getitem", {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
+    getitem->meta.sourceSummary = node->meta.sourceSummary;
+    replay_[getitem] = ReplayCall{nullptr, {ReplayValue{ReplayValue::Kind::Node, node, nullptr, {}}}, {}, static_cast<int64_t>(i)};
+    attached.push_back(is_tensor(items[i]) ? attach(items[i], getitem, device) : items[i]);
+    if (const auto* meta = std::get_if<ir::TensorMeta>(&getitem->meta.value)) tuple.elements.push_back(*meta);
+  }
+  node->meta.value = std::move(tuple);
+  return result->kind == ObjectKind::List ? py_list(std::move(attached)) : py_tuple(std::move(attached));
+}
+
+Ref OutputGraph::record(const NodeTarget& target, const std::vector<Ref>& printed_args,
+                        const std::vector<std::pair<std::string, Ref>>& printed_kwargs, const Ref& callee, const CallArgs& args,
+                        Ref fake_result) {
+  std::vector<ir::Argument> ir_args;
+  for (const auto& a : printed_args) ir_args.push_back(argument(a));
+  std::vector<ir::KeywordArgument> ir_kwargs;
+  for (const auto& [k, v] : printed_kwargs) ir_kwargs.push_back({k, argument(v)});
+  ReplayCall replay{callee, {}, {}, std::nullopt};
+  tensor::Device device = tensor::kCPU;
+  for (const auto& a : args.args) {
+    replay.args.push_back(replay_value(a));
+    if (is_fake(a)) device = static_cast<TensorObject&>(*a).device();
+  }
+  for (const auto& [k, v] : args.kwargs) replay.kwargs.emplace_back(k, replay_value(v));
+  ir::Node* node = module_->graph.createNode(target.op, target.target, std::move(ir_args), std::move(ir_kwargs));
+  node->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
+  replay_[node] = std::move(replay);
+  return attach(fake_result, node, device);
+}
+
+void OutputGraph::name_hint(const std::string& variable, const Ref& value) {
+  if (!is_fake(value)) return;
+  ir::Node* node = node_of(value);
+  if (node->op() == ir::OpCode::Placeholder || named_[node]) return;
+  named_[node] = true;
+  module_->graph.rename(node, variable);
+}
+
+void OutputGraph::set_output(const std::vector<const ir::Node*>& values) {
+  for (Guard& guard : deferred_guards_) guards_.add(std::move(guard));
+  deferred_guards_.clear();
+  std::vector<ir::Argument> items;
+  for (const ir::Node* n : values) items.push_back(ir::Argument::node(const_cast<ir::Node*>(n)));
+  module_->graph.output(ir::Argument::tuple(std::move(items)));
+}
+
+int64_t OutputGraph::op_count() const {
+  int64_t count = 0;
+  for (const ir::Node* n : module_->graph.nodes())
+    if (n->op() == ir::OpCode::CallFunction || n->op() == ir::OpCode::CallMethod || n->op() == ir::OpCode::CallModule) ++count;
+  return count;
+}
+
+OutputGraph::Checkpoint OutputGraph::checkpoint() const {
+  return {module_->graph.size() - placeholder_nodes_.size(), placeholder_nodes_.size(), guards_.size(), fakes_.size(),
+          deferred_guards_.size()};
+}
+
+void OutputGraph::rollback(const Checkpoint& checkpoint) {
+  std::vector<ir::Node*> calls;
+  for (ir::Node* n : module_->graph.nodes())
+    if (n->op() != ir::OpCode::Placeholder) calls.push_back(n);
+  for (size_t i = calls.size(); i > checkpoint.nodes; --i) {
+    replay_.erase(calls[i - 1]);
+    named_.erase(calls[i - 1]);
+    module_->graph.erase(calls[i - 1]);
+  }
+  while (placeholder_nodes_.size() > checkpoint.inputs) {
+    module_->graph.erase(placeholder_nodes_.back());
+    placeholder_nodes_.pop_back();
+    inputs_.pop_back();
+  }
+  guards_.truncate(checkpoint.guards);
+  deferred_guards_.resize(checkpoint.deferred_guards);
+  while (fakes_.size() > checkpoint.fakes) {
+    fake_index_.erase(fakes_.back().first);
+    fakes_.pop_back();
+  }
+}
+
+}  // namespace kiln::capture

@@ -1,0 +1,161 @@
+#pragma once
+// The graph one capture builds (Dynamo's OutputGraph): placeholders made on first use of an
+// input tensor, one node per Python-level torch call (call_function torch.abs / operator.add /
+// torch.nn.functional.layer_norm, call_method sum), nodes renamed after the variable a result is
+// first stored to, and what the eager backend needs to run each node again: the Python callable
+// capture intercepted and the arguments it received.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libcompiler/capture/guards.h"
+#include "libcompiler/capture/shape_env.h"
+#include "libcompiler/capture/source.h"
+#include "libcompiler/ir/graph_module.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::capture {
+
+// The proxy of a fake tensor: the graph node whose value it stands for.
+struct CaptureProxy : python::TensorProxy {
+  CaptureProxy(tensor::Device device, ir::Node* node) : TensorProxy(std::move(device)), node(node) {}
+  ir::Node* node;
+};
+
+// How a placeholder's value is fetched from a frame's inputs.
+struct GraphInput {
+  enum class Kind { Value, FloatAsTensor, SizeOf };
+  Kind kind = Kind::Value;
+  SourceRef source;
+  int64_t dim = 0;  // SizeOf: which size of the tensor at source
+};
+
+// A value as the eager backend passes it to a node's callable: a node's value, a constant, or a
+// list/tuple of such.
+struct ReplayValue {
+  enum class Kind { Node, Constant, List, Tuple };
+  Kind kind = Kind::Constant;
+  const ir::Node* node = nullptr;
+  python::Ref constant;
+  std::vector<ReplayValue> items;
+};
+
+// What running a node means for the eager backend: calling `callee` (getitem: indexing the
+// producer's value).
+struct ReplayCall {
+  python::Ref callee;
+  std::vector<ReplayValue> args;
+  std::vector<std::pair<std::string, ReplayValue>> kwargs;
+  std::optional<int64_t> getitem;
+};
+
+// How a node is printed: its opcode and target, and its arguments in the printed order (a
+// reflected operator prints its operands swapped back).
+struct NodeTarget {
+  ir::OpCode op = ir::OpCode::CallFunction;
+  std::string target;  // "torch.abs", "operator.add", "sum"
+};
+
+class OutputGraph;
+
+// A float input that automatic dynamic made symbolic: it flows into torch calls as the `item`
+// node of a float64 placeholder made on its first use; used otherwise, it is its hint.
+class SymbolicFloatObject : public python::NativeObject {
+ public:
+  SymbolicFloatObject(SourceRef source, double hint);
+  double hint() const { return hint_; }
+  ir::Node* node(OutputGraph& graph);
+
+ private:
+  SourceRef source_;
+  double hint_;
+  ir::Node* node_ = nullptr;
+};
+
+class OutputGraph {
+ public:
+  // Where user code is now: the "File: ..." summary of a node made now, and the "code  # file:line
+  // in fn" comment of a guard made now.
+  struct Sites {
+    std::function<std::optional<std::string>()> node;
+    std::function<std::string()> guard;
+  };
+  OutputGraph(python::Interpreter& interp, FrameInputs inputs, GuardSet& guards, ShapeEnv& shapes, Sites sites);
+  OutputGraph(const OutputGraph&) = delete;
+  OutputGraph& operator=(const OutputGraph&) = delete;
+
+  ir::GraphModule& module() { return *module_; }
+  std::unique_ptr<ir::GraphModule> take_module() { return std::move(module_); }
+  const std::vector<GraphInput>& inputs() const { return inputs_; }
+  const std::unordered_map<const ir::Node*, ReplayCall>& replay() const { return replay_; }
+  const FrameInputs& frame_inputs() const { return frame_inputs_; }
+
+  // The fake of a tensor: itself when it is one, else the placeholder made for the real tensor
+  // (named after its source, with a TENSOR_MATCH guard). GraphBreak when the tensor cannot be
+  // reached from the frame's inputs.
+  python::Ref fake_of(const python::Ref& tensor);
+  static bool is_fake(const python::Ref& value);
+  static ir::Node* node_of(const python::Ref& fake);
+  // The placeholders of a module's direct parameters, in order (Dynamo wraps a module's own
+  // parameters when it is called, before its forward reads the input).
+  void realize_parameters(const python::Ref& module);
+  // A float input that automatic dynamic made symbolic: a placeholder holding it as a 0-dim
+  // float64 tensor and an `item` node whose value stands for it.
+  ir::Node* symbolic_float(const SourceRef& source);
+
+  // Records a Python-level call whose result `fake_result` was computed on fakes: a node with
+  // `target` and the printed arguments, the result's tensors pointed at it (tuples through
+  // getitem nodes). `callee`/`args` are what the eager backend calls again.
+  python::Ref record(const NodeTarget& target, const std::vector<python::Ref>& printed_args,
+                     const std::vector<std::pair<std::string, python::Ref>>& printed_kwargs, const python::Ref& callee,
+                     const python::CallArgs& args, python::Ref fake_result);
+  // The arguments with every tensor replaced by its fake (and symbolic floats by their hints),
+  // for running a call on fakes.
+  python::CallArgs fake_arguments(const python::CallArgs& args);
+
+  // Whether dim `dim` (now `size`) of the tensor at a source gets a symbolic size.
+  std::function<bool(const std::string& source_text, int64_t dim, int64_t size)> is_dynamic;
+
+  // A stored variable names the node of its value, once (Dynamo's set_name_hint).
+  void name_hint(const std::string& variable, const python::Ref& value);
+
+  // The output node over these values (each a fake); returns the output's node list.
+  void set_output(const std::vector<const ir::Node*>& values);
+  // Number of call_function / call_method / call_module nodes.
+  int64_t op_count() const;
+
+  struct Checkpoint {
+    size_t nodes, inputs, guards, fakes, deferred_guards;
+  };
+  Checkpoint checkpoint() const;
+  // Forgets everything made after the checkpoint (a restart leaves a call out of the graph).
+  void rollback(const Checkpoint& checkpoint);
+
+ private:
+  ir::Argument argument(const python::Ref& value);
+  ReplayValue replay_value(const python::Ref& value);
+  python::Ref attach(const python::Ref& result, ir::Node* node, const tensor::Device& device);
+  ir::Node* add_placeholder(const std::string& name, ir::FakeValue value, GraphInput input);
+  ir::TensorMeta placeholder_meta(const SourceRef& source, const tensor::Tensor& real);
+
+  python::Interpreter& interp_;
+  FrameInputs frame_inputs_;
+  GuardSet& guards_;
+  ShapeEnv& shapes_;
+  Sites sites_;
+  std::unique_ptr<ir::GraphModule> module_;
+  std::vector<GraphInput> inputs_;
+  std::vector<ir::Node*> placeholder_nodes_;
+  std::unordered_map<const ir::Node*, ReplayCall> replay_;
+  // Real tensor -> its fake, in the order made (a rollback drops the newest).
+  std::vector<std::pair<const void*, python::Ref>> fakes_;
+  std::unordered_map<const void*, python::Ref> fake_index_;
+  std::unordered_map<const ir::Node*, bool> named_;  // nodes a store has named
+  // Guards of the shape environment, added after the tensor guards as Dynamo prints them.
+  std::vector<Guard> deferred_guards_;
+};
+
+}  // namespace kiln::capture

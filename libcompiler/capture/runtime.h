@@ -1,0 +1,73 @@
+#pragma once
+// torch.compile's runtime (Dynamo's eval-frame callback and convert_frame): while a compiled
+// function runs, every user function frame it starts is caught; a frame's cache entries are
+// checked, a miss captures it (tracer.h) into a cache entry, and the entry runs: its graph, then
+// what follows the graph (a return, or the breaking call run eagerly and a resume frame, or a
+// data-dependent branch and one of two resume frames).
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcompiler/capture/code_state.h"
+#include "libcompiler/capture/graph_break.h"
+#include "libcompiler/python/interp/eval_hooks.h"
+#include "libcompiler/python/interp/interpreter.h"
+
+namespace kiln::capture {
+
+struct CompileOptions {
+  python::Ref backend;            // a backend name (str) or a script-defined backend (callable)
+  bool fullgraph = false;
+  std::optional<bool> dynamic;    // None: automatic dynamic shapes
+  std::string mode = "default";
+};
+
+// One record of what was compiled, for explain() and tests: in the order compiles finished.
+struct CompileRecord {
+  std::string compile_id;
+  std::string co_name;
+  std::optional<int64_t> op_count;  // null: no graph was compiled
+  std::vector<std::string> ops;     // the graph's call targets
+  std::vector<std::string> break_reasons;
+  std::vector<UserFrame> break_stack;
+  std::vector<std::string> tensor_guards;  // the sources of its TENSOR_MATCH guards
+};
+
+class Runtime {
+ public:
+  static Runtime& instance();
+
+  // Calls `callable` with `args`; every user frame it starts is compiled with `options`.
+  python::Ref call_compiled(python::Interpreter& interp, const CompileOptions& options, const python::Ref& callable,
+                            python::CallArgs args);
+  // torch._dynamo.reset(): forgets every cache entry and frame id.
+  void reset();
+
+  const std::vector<CompileRecord>& records() const { return records_; }
+  void clear_records() { records_.clear(); }
+
+  // Frames a compiled function starts (FrameCatcher calls these).
+  python::Ref run_function(python::Interpreter& interp, const CompileOptions& options,
+                           const std::shared_ptr<python::FunctionObject>& function, python::CallArgs& args);
+
+ private:
+  python::Ref run_code(python::Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs);
+  python::Ref run_entry(python::Interpreter& interp, const CompileOptions& options, CacheEntry& entry, const FrameInputs& inputs);
+  python::Ref run_eager(python::Interpreter& interp, CodeState& code, const FrameInputs& inputs);
+  // Captures the frame into a new cache entry; null when the frame is to run eagerly for good.
+  CacheEntry* compile(python::Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
+                      const std::vector<std::pair<std::string, std::string>>& failures);
+  CodeState& resume_state(CodeState& parent, ResumeKey key, int line, std::optional<StatementPath> start,
+                          std::vector<const python::Expression*> replayed);
+
+  std::map<const void*, std::unique_ptr<CodeState>> codes_;
+  int next_frame_id_ = 0;
+  std::vector<CompileRecord> records_;
+};
+
+// The frame made to run a code state's function with these inputs (locals set by name).
+std::unique_ptr<python::Frame> frame_for(python::Interpreter& interp, const CodeState& code, const FrameInputs& inputs);
+
+}  // namespace kiln::capture

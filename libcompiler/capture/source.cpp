@@ -1,0 +1,155 @@
+#include "libcompiler/capture/source.h"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_set>
+
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/python_repr.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+Ref FrameInputs::local(const std::string& name) const {
+  for (const auto& [n, v] : locals)
+    if (n == name) return v;
+  return nullptr;
+}
+
+Source::Source(Kind kind, SourceRef base, std::string name, Ref key)
+    : kind_(kind), base_(std::move(base)), name_(std::move(name)), key_(std::move(key)) {}
+
+SourceRef Source::local(std::string name) { return SourceRef(new Source(Kind::Local, nullptr, std::move(name), nullptr)); }
+SourceRef Source::global(std::string name) { return SourceRef(new Source(Kind::Global, nullptr, std::move(name), nullptr)); }
+SourceRef Source::attribute(SourceRef base, std::string name) {
+  return SourceRef(new Source(Kind::Attribute, std::move(base), std::move(name), nullptr));
+}
+SourceRef Source::item(SourceRef base, Ref key) { return SourceRef(new Source(Kind::Item, std::move(base), "", std::move(key))); }
+
+std::string Source::text() const {
+  switch (kind_) {
+    case Kind::Local: return "L['" + name_ + "']";
+    case Kind::Global: return "G['" + name_ + "']";
+    case Kind::Attribute: return base_->text() + "." + name_;
+    case Kind::Item:
+      if (key_->kind == ObjectKind::Str) return base_->text() + "['" + as<StrObject>(key_).value + "']";
+      return base_->text() + "[" + std::to_string(as<IntObject>(key_).value) + "]";
+  }
+  return {};
+}
+
+std::string Source::placeholder_name() const {
+  std::string out;
+  bool in_run = false;
+  for (char c : text()) {
+    bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (word) {
+      out += c;
+      in_run = false;
+    } else if (!in_run) {
+      out += '_';
+      in_run = true;
+    }
+  }
+  return out;
+}
+
+std::string Source::guard_name() const { return kind_ == Kind::Local ? name_ : text(); }
+
+Ref Source::fetch(Interpreter& interp, const FrameInputs& inputs) const {
+  switch (kind_) {
+    case Kind::Local: return inputs.local(name_);
+    case Kind::Global: return inputs.globals ? inputs.globals->get(name_) : nullptr;
+    case Kind::Attribute: {
+      Ref base = base_->fetch(interp, inputs);
+      if (!base) return nullptr;
+      if (base->kind == ObjectKind::Instance) {
+        auto& dict = as<InstanceObject>(base).dict;
+        if (auto it = dict.find(name_); it != dict.end()) return it->second;
+      }
+      return try_getattr(interp, base, name_);
+    }
+    case Kind::Item: {
+      Ref base = base_->fetch(interp, inputs);
+      if (!base) return nullptr;
+      if (base->kind == ObjectKind::Dict) return as<DictObject>(base).get(interp, key_);
+      if (base->kind == ObjectKind::List || base->kind == ObjectKind::Tuple) {
+        const auto& items = base->kind == ObjectKind::List ? as<ListObject>(base).items : as<TupleObject>(base).items;
+        int64_t i = as<IntObject>(key_).value;
+        return i >= 0 && static_cast<size_t>(i) < items.size() ? items[static_cast<size_t>(i)] : nullptr;
+      }
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+constexpr int kSearchDepth = 6;
+
+// The children of a value that a search follows, with the source of each.
+void children(const Ref& value, const SourceRef& source, std::vector<std::pair<SourceRef, Ref>>& out) {
+  switch (value->kind) {
+    case ObjectKind::List:
+    case ObjectKind::Tuple: {
+      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      for (size_t i = 0; i < items.size(); ++i) out.emplace_back(Source::item(source, py_int(static_cast<int64_t>(i))), items[i]);
+      return;
+    }
+    case ObjectKind::Dict:
+      for (const auto* e : as<DictObject>(value).entries())
+        if (e->key->kind == ObjectKind::Str || e->key->kind == ObjectKind::Int)
+          out.emplace_back(Source::item(source, e->key), e->value);
+      return;
+    case ObjectKind::Instance: {
+      const auto& dict = as<InstanceObject>(value).dict;
+      // Modules first through their registries, as Dynamo names parameters and submodules.
+      for (const char* registry : {"_parameters", "_modules", "_buffers"})
+        if (auto it = dict.find(registry); it != dict.end()) out.emplace_back(Source::attribute(source, registry), it->second);
+      std::vector<std::string> names;
+      for (const auto& [name, v] : dict)
+        if (name != "_parameters" && name != "_modules" && name != "_buffers") names.push_back(name);
+      std::sort(names.begin(), names.end());
+      for (const auto& name : names) out.emplace_back(Source::attribute(source, name), dict.at(name));
+      return;
+    }
+    default: return;
+  }
+}
+
+bool searchable(const Ref& value) {
+  switch (value->kind) {
+    case ObjectKind::List:
+    case ObjectKind::Tuple:
+    case ObjectKind::Dict:
+    case ObjectKind::Instance: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+SourceRef find_source(Interpreter&, const FrameInputs& inputs, const Ref& target) {
+  std::deque<std::tuple<SourceRef, Ref, int>> queue;
+  std::unordered_set<const Object*> seen;
+  for (const auto& [name, value] : inputs.locals) queue.emplace_back(Source::local(name), value, 0);
+  if (inputs.globals)
+    for (const auto* e : inputs.globals->entries())
+      if (e->key->kind == ObjectKind::Str && (e->value == target || searchable(e->value)))
+        queue.emplace_back(Source::global(as<StrObject>(e->key).value), e->value, 0);
+  while (!queue.empty()) {
+    auto [source, value, depth] = std::move(queue.front());
+    queue.pop_front();
+    if (value == target) return source;
+    if (depth >= kSearchDepth || !searchable(value) || !seen.insert(value.get()).second) continue;
+    std::vector<std::pair<SourceRef, Ref>> next;
+    children(value, source, next);
+    for (auto& [s, v] : next) queue.emplace_back(std::move(s), std::move(v), depth + 1);
+  }
+  return nullptr;
+}
+
+}  // namespace kiln::capture

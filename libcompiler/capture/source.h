@@ -1,0 +1,60 @@
+#pragma once
+// Where a value that compiled code reads comes from, named as Dynamo names it: L['x'],
+// G['mod'], L['mod']._modules['0']._parameters['weight'], L['data'][0], L['___stack0']. Guards
+// are checked against sources, graph placeholders are named after them (L_x_), and the values of
+// a later call are fetched through them.
+#include <memory>
+#include <string>
+
+#include "libcompiler/python/interp/object.h"
+
+namespace kiln::capture {
+
+using python::Ref;
+
+// The values a frame starts with: its locals by name (arguments, or the live variables and stack
+// values a resume frame receives) and its globals.
+struct FrameInputs {
+  std::vector<std::pair<std::string, Ref>> locals;
+  std::shared_ptr<python::DictObject> globals;
+  Ref local(const std::string& name) const;
+};
+
+class Source;
+using SourceRef = std::shared_ptr<const Source>;
+
+class Source {
+ public:
+  enum class Kind { Local, Global, Attribute, Item };
+  static SourceRef local(std::string name);
+  static SourceRef global(std::string name);
+  static SourceRef attribute(SourceRef base, std::string name);
+  static SourceRef item(SourceRef base, Ref key);  // key: an int or a str
+
+  Kind kind() const { return kind_; }
+  const SourceRef& base() const { return base_; }
+  const std::string& name() const { return name_; }
+  // "L['x']", "G['mod']._parameters['weight']".
+  std::string text() const;
+  // The graph placeholder's name: every run of characters other than letters and digits becomes
+  // one '_' ("L['x']" -> "L_x_").
+  std::string placeholder_name() const;
+  // How guard failures name it: the variable for a local ("x"), else the full text.
+  std::string guard_name() const;
+  // The value now, or null when the path no longer leads anywhere.
+  Ref fetch(python::Interpreter& interp, const FrameInputs& inputs) const;
+
+ private:
+  Source(Kind kind, SourceRef base, std::string name, Ref key);
+  Kind kind_;
+  SourceRef base_;
+  std::string name_;
+  Ref key_;
+};
+
+// Finds where `target` can be reached from the frame's inputs: the locals in order, then the
+// globals, through module submodules/parameters/buffers, instance attributes, list/tuple items
+// and dict values, breadth first, a few levels deep. Null when it cannot be reached.
+SourceRef find_source(python::Interpreter& interp, const FrameInputs& inputs, const Ref& target);
+
+}  // namespace kiln::capture

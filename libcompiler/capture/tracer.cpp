@@ -1,0 +1,342 @@
+#include "libcompiler/capture/tracer.h"
+
+#include <cstdio>
+#include <unordered_map>
+
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+namespace {
+
+// Python operators on tensors, as Dynamo records them: operator.<name>; reflected dunders are
+// recorded with their operands in source order.
+struct OperatorTarget {
+  const char* target;
+  bool reflected;
+};
+const std::unordered_map<std::string, OperatorTarget>& operator_targets() {
+  static const std::unordered_map<std::string, OperatorTarget> table = {
+      {"__add__", {"operator.add", false}},       {"__radd__", {"operator.add", true}},
+      {"__sub__", {"operator.sub", false}},       {"__rsub__", {"operator.sub", true}},
+      {"__mul__", {"operator.mul", false}},       {"__rmul__", {"operator.mul", true}},
+      {"__truediv__", {"operator.truediv", false}}, {"__rtruediv__", {"operator.truediv", true}},
+      {"__floordiv__", {"operator.floordiv", false}}, {"__mod__", {"operator.mod", false}},
+      {"__pow__", {"operator.pow", false}},       {"__rpow__", {"operator.pow", true}},
+      {"__matmul__", {"operator.matmul", false}}, {"__rmatmul__", {"operator.matmul", true}},
+      {"__lt__", {"operator.lt", false}},         {"__le__", {"operator.le", false}},
+      {"__gt__", {"operator.gt", false}},         {"__ge__", {"operator.ge", false}},
+      {"__eq__", {"operator.eq", false}},         {"__ne__", {"operator.ne", false}},
+      {"__and__", {"operator.and_", false}},      {"__or__", {"operator.or_", false}},
+      {"__xor__", {"operator.xor", false}},       {"__neg__", {"operator.neg", false}},
+      {"__invert__", {"operator.invert", false}}, {"__pos__", {"operator.pos", false}},
+      {"__iadd__", {"operator.iadd", false}},     {"__isub__", {"operator.isub", false}},
+      {"__imul__", {"operator.imul", false}},     {"__itruediv__", {"operator.itruediv", false}},
+      {"__getitem__", {"operator.getitem", false}}, {"__setitem__", {"operator.setitem", false}},
+  };
+  return table;
+}
+
+// Tensor methods and properties that read only metadata: they run on the fake as they are.
+const std::unordered_set<std::string>& metadata_methods() {
+  static const std::unordered_set<std::string> names = {
+      "size", "dim", "numel", "shape", "dtype", "device", "ndim", "is_leaf", "is_cuda", "requires_grad", "grad",
+      "is_floating_point", "__len__", "__hash__", "__getattr__", "requires_grad_", "retain_grad", "stride", "nelement"};
+  return names;
+}
+
+// Tensor methods that read a tensor's data.
+const std::unordered_set<std::string>& data_methods() {
+  static const std::unordered_set<std::string> names = {"tolist", "__float__", "__int__", "__index__", "__repr__",
+                                                        "__str__", "__format__", "__iter__", "numpy"};
+  return names;
+}
+
+// torch functions that compute nothing a graph needs: they run as they are.
+const std::unordered_set<std::string>& eager_torch_functions() {
+  static const std::unordered_set<std::string> names = {"is_grad_enabled", "is_tensor", "numel", "typename",
+                                                        "initial_seed", "get_default_dtype", "is_floating_point"};
+  return names;
+}
+
+// Python functions of torch.nn.functional that PyTorch implements in C++: Dynamo prints them
+// under their torch._C._nn names.
+const std::unordered_map<std::string, std::string>& functional_targets() {
+  static const std::unordered_map<std::string, std::string> names = {{"linear", "torch._C._nn.linear"},
+                                                                    {"gelu", "torch._C._nn.gelu"}};
+  return names;
+}
+
+std::string module_name_of(const FunctionObject& f) {
+  if (!f.globals) return "";
+  Ref name = f.globals->get("__name__");
+  return name && name->kind == ObjectKind::Str ? as<StrObject>(name).value : "";
+}
+
+std::string argument_types(const CallArgs& args) {
+  std::string out = "[";
+  for (size_t i = 0; i < args.args.size(); ++i) out += (i ? ", '" : "'") + args.args[i]->type->name + "'";
+  return out + "]";
+}
+
+std::string function_repr(const Ref& f) {
+  char address[32];
+  std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(f.get())));
+  return "<function " + as<FunctionObject>(f).qualname + " at " + address + ">";
+}
+
+// Runs a call with no capture watching: what a torch call computes on fakes.
+class HookSuspended {
+ public:
+  explicit HookSuspended(Interpreter& interp) : interp_(interp), saved_(interp.call_hook) { interp.call_hook = nullptr; }
+  ~HookSuspended() { interp_.call_hook = saved_; }
+  HookSuspended(const HookSuspended&) = delete;
+  HookSuspended& operator=(const HookSuspended&) = delete;
+
+ private:
+  Interpreter& interp_;
+  CallHook* saved_;
+};
+
+bool is_module_instance(const Ref& value) {
+  return value->kind == ObjectKind::Instance && as<InstanceObject>(value).dict.count("_parameters");
+}
+
+std::string trimmed(std::string_view text) {
+  size_t start = text.find_first_not_of(" \t");
+  if (start == std::string_view::npos) return "";
+  size_t end = text.find_last_not_of(" \t\r");
+  return std::string(text.substr(start, end - start + 1));
+}
+
+}  // namespace
+
+bool is_library_code(const FunctionObject& function) {
+  std::string module = module_name_of(function);
+  return module == "torch" || module.rfind("torch.", 0) == 0;
+}
+
+Tracer::Tracer(OutputGraph& graph, Frame& root, std::string root_name, TracerConfig config)
+    : graph_(graph), root_(root), root_name_(std::move(root_name)), config_(config) {}
+
+bool Tracer::in_root_frame(Interpreter& interp) const { return interp.current_frame() == &root_; }
+
+const Frame* Tracer::user_frame(Interpreter& interp) const {
+  for (const Frame* f = interp.current_frame(); f; f = f->back) {
+    if (f == &root_) return f;
+    if (f->function && !is_library_code(*f->function) && f->where) return f;
+  }
+  return &root_;
+}
+
+std::optional<std::string> Tracer::node_site(Interpreter& interp) const {
+  const Frame* frame = user_frame(interp);
+  const Node* where = frame->where;
+  if (!where || !where->loc.file) return std::nullopt;
+  std::string name = frame == &root_ ? root_name_ : frame->code->name;
+  return "File: " + where->loc.file->name() + ":" + std::to_string(where->loc.line) + " in " + name +
+         ", code: " + trimmed(where->loc.file->line_text(where->loc.line));
+}
+
+std::string Tracer::guard_site(Interpreter& interp) const {
+  const Frame* frame = user_frame(interp);
+  const Node* where = frame->where;
+  if (!where || !where->loc.file) return "";
+  std::string file = where->loc.file->name();
+  if (!file.empty() && file[0] == '/') file.erase(0, 1);
+  std::string name = frame == &root_ ? root_name_ : frame->code->name;
+  return trimmed(where->loc.file->line_text(where->loc.line)) + "  # " + file + ":" + std::to_string(where->loc.line) +
+         " in " + name;
+}
+
+std::vector<UserFrame> Tracer::user_stack(Interpreter& interp) const {
+  std::vector<UserFrame> frames;
+  for (const Frame* f = interp.current_frame(); f; f = f->back) {
+    if (f->where && f->where->loc.file && (f == &root_ || !f->function || !is_library_code(*f->function))) {
+      const auto& loc = f->where->loc;
+      frames.push_back({loc.file->name(), static_cast<int>(loc.line), f == &root_ ? root_name_ : f->code->name,
+                        trimmed(loc.file->line_text(loc.line))});
+    }
+    if (f == &root_) break;
+  }
+  return {frames.rbegin(), frames.rend()};
+}
+
+void Tracer::break_graph(Interpreter& interp, GraphBreak graph_break, bool at_branch) {
+  graph_break.user_stack = user_stack(interp);
+  if (at_branch && in_root_frame(interp) && !in_root_call_ && statement_ && statement_->kind == NodeKind::If &&
+      stack_.empty()) {
+    site_.kind = BreakSite::Kind::Branch;
+    site_.statement = statement_;
+    site_.line = static_cast<int>(statement_->loc.line);
+  }
+  throw graph_break;
+}
+
+Ref Tracer::call_through(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  pass_through_ = true;
+  return call(interp, callee, std::move(args));
+}
+
+Ref Tracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  if (pass_through_) {
+    pass_through_ = false;
+    return nullptr;
+  }
+  bool root_call = !in_root_call_ && in_root_frame(interp) && !stack_.empty() && stack_.back()->kind == NodeKind::Call;
+  if (!root_call) return dispatch(interp, callee, args);
+  // A call the frame itself makes: if anything inside it breaks, the break is this call (Dynamo
+  // restarts the analysis and leaves the whole call out of the graph).
+  in_root_call_ = true;
+  OutputGraph::Checkpoint checkpoint = graph_.checkpoint();
+  CallArgs original = args;
+  try {
+    Ref result = dispatch(interp, callee, args);
+    if (!result) result = call_through(interp, callee, args);
+    in_root_call_ = false;
+    return result;
+  } catch (GraphBreak&) {
+    in_root_call_ = false;
+    if (site_.kind == BreakSite::Kind::Elsewhere) {
+      graph_.rollback(checkpoint);
+      site_.kind = BreakSite::Kind::Call;
+      site_.statement = statement_;
+      site_.call = stack_.back();
+      site_.callee = callee;
+      site_.args = std::move(original);
+      site_.line = static_cast<int>(site_.call->loc.line);
+      std::unordered_set<const Expression*> ancestors(stack_.begin(), stack_.end() - 1);
+      for (const Evaluated& e : evaluated_)
+        if (e.parent && ancestors.count(e.parent)) site_.stack.emplace_back(e.expr, e.value);
+    }
+    throw;
+  } catch (...) {
+    in_root_call_ = false;
+    throw;
+  }
+}
+
+Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref& callee, CallArgs& args, bool reflected) {
+  CallArgs fake = graph_.fake_arguments(args);
+  Ref result;
+  {
+    HookSuspended suspended(interp);
+    result = call(interp, callee, fake);
+  }
+  bool has_tensor = is_tensor(result) ||
+                    ((result->kind == ObjectKind::Tuple || result->kind == ObjectKind::List) && len(interp, result) > 0 &&
+                     is_tensor(to_vector(interp, result).front()));
+  if (!has_tensor) return result;
+  std::vector<Ref> printed = args.args;
+  if (reflected && printed.size() == 2) std::swap(printed[0], printed[1]);
+  return graph_.record(target, printed, args.kwargs, callee, args, result);
+}
+
+Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const Ref& callee, CallArgs& args) {
+  if (args.args.empty() || !is_tensor(args.args[0])) return nullptr;
+  if (metadata_methods().count(method)) return nullptr;
+  if (method == "item") {
+    break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
+  }
+  if (method == "backward")
+    break_graph(interp, GraphBreak(BreakKind::Backward, {}, "call_method TensorVariable() backward None None None None"));
+  if (method == "__bool__") {
+    site_.condition = args.args[0];
+    break_graph(interp, GraphBreak(BreakKind::DataDependentBranch, {}, "attempted to jump with TensorVariable()"), true);
+  }
+  if (data_methods().count(method))
+    break_graph(interp, GraphBreak(BreakKind::TensorData, {method}, "call_method TensorVariable() " + method));
+  if (auto op = operator_targets().find(method); op != operator_targets().end())
+    return record_call(interp, {ir::OpCode::CallFunction, op->second.target}, callee, args, op->second.reflected);
+  return record_call(interp, {ir::OpCode::CallMethod, method}, callee, args, false);
+}
+
+Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  switch (callee->kind) {
+    case ObjectKind::NativeFunction: {
+      const auto& native = as<NativeFunctionObject>(callee);
+      const std::string& q = native.qualname;
+      if (q.rfind("Tensor.", 0) == 0) return tensor_method(interp, q.substr(7), callee, args);
+      if (q.rfind("torch.", 0) == 0) {
+        std::string name = q.substr(6);
+        if (eager_torch_functions().count(name)) return nullptr;
+        if (name == "manual_seed")
+          break_graph(interp, GraphBreak(BreakKind::Unsupported, {"torch.manual_seed() inside a compiled region"}, ""));
+        if (name == "_set_grad_enabled" || name == "_log_api_usage_once") {
+          // Recorded for the graph and done now, so that what follows is traced in that mode.
+          Ref result = call_through(interp, callee, args);
+          graph_.record({ir::OpCode::CallFunction, "torch._C." + name}, args.args, args.kwargs, callee, args, result);
+          return result;
+        }
+        return record_call(interp, {ir::OpCode::CallFunction, q}, callee, args, false);
+      }
+      if (q == "print")
+        break_graph(interp, GraphBreak(BreakKind::BuiltinCall, {"print", argument_types(args), args.kwargs.empty() ? "False" : "True"},
+                                       "builtin print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] " +
+                                           std::string(args.kwargs.empty() ? "False" : "True")));
+      if (q == "deepcopy") break_graph(interp, GraphBreak(BreakKind::Deepcopy, {}, "copy.deepcopy(TensorVariable())"));
+      return nullptr;
+    }
+    case ObjectKind::Function: {
+      const auto& f = as<FunctionObject>(callee);
+      if (f.attrs.count("_torchdynamo_disable"))
+        break_graph(interp, GraphBreak(BreakKind::DisabledFunction, {function_repr(callee)}, function_repr(callee)));
+      std::string module = module_name_of(f);
+      if (module == "torch.nn.functional" && !f.name.empty() && f.name[0] != '_') {
+        auto mapped = functional_targets().find(f.name);
+        std::string target = mapped != functional_targets().end() ? mapped->second : "torch.nn.functional." + f.name;
+        return record_call(interp, {ir::OpCode::CallFunction, target}, callee, args, false);
+      }
+      if (module.rfind("torch.optim", 0) == 0 && f.name == "zero_grad")
+        break_graph(interp, GraphBreak(BreakKind::SkippedFunction, {"Optimizer.zero_grad"},
+                                       "qualname: Optimizer.zero_grad, name: inner, skip reason: skipped according trace_rules.lookup MOD_SKIPLIST"));
+      if (module.rfind("torch.optim", 0) == 0 && f.name == "step")
+        break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
+      if (module == "torch._dynamo" && f.name == "graph_break")
+        break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
+      return nullptr;
+    }
+    case ObjectKind::Type:
+      if (callee.get() == torch_types().parameter) break_graph(interp, GraphBreak(BreakKind::ParameterConstructor, {}, ""));
+      return nullptr;
+    case ObjectKind::Instance:
+      if (is_module_instance(callee)) graph_.realize_parameters(callee);
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
+void Tracer::stored(const std::string& name, const Ref& value) { graph_.name_hint(name, value); }
+
+Ref Tracer::replay(const Expression& expr) {
+  if (replay_.empty()) return nullptr;
+  auto it = replay_.find(&expr);
+  if (it == replay_.end()) return nullptr;
+  Ref value = std::move(it->second);
+  replay_.erase(it);
+  evaluated_.push_back({&expr, value, stack_.empty() ? nullptr : stack_.back()});
+  return value;
+}
+
+void Tracer::enter(const Expression& expr) { stack_.push_back(&expr); }
+
+void Tracer::leave(const Expression& expr, const Ref& value) {
+  if (!stack_.empty() && stack_.back() == &expr) stack_.pop_back();
+  evaluated_.push_back({&expr, value, stack_.empty() ? nullptr : stack_.back()});
+}
+
+void Tracer::statement(const Statement& stmt) {
+  statement_ = &stmt;
+  stack_.clear();
+  evaluated_.clear();
+}
+
+void Tracer::set_replay(std::vector<std::pair<const Expression*, Ref>> values) {
+  for (auto& [expr, value] : values) replay_[expr] = std::move(value);
+}
+
+}  // namespace kiln::capture

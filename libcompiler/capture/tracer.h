@@ -1,0 +1,103 @@
+#pragma once
+// The capture of one frame (Dynamo's InstructionTranslator, over Kiln's AST interpreter): the
+// frame runs in the ordinary evaluator with its tensors replaced by fakes, while this call hook
+// decides, for every call, whether it becomes a graph node (torch functions, Tensor methods and
+// operators), runs as Python (user functions and modules, inlined), or breaks the graph (print,
+// copy.deepcopy, .item(), .backward(), disabled functions, a tensor's truth value, ...). The
+// expression observer of the frame's own evaluator remembers what each statement has computed,
+// so that a break knows the values a resume frame must be given.
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "libcompiler/capture/graph_break.h"
+#include "libcompiler/capture/output_graph.h"
+#include "libcompiler/python/ast.h"
+#include "libcompiler/python/interp/eval_hooks.h"
+#include "libcompiler/python/interp/frame.h"
+
+namespace kiln::capture {
+
+struct TracerConfig {
+  bool capture_scalar_outputs = false;
+};
+
+// Where a graph break left the frame.
+struct BreakSite {
+  enum class Kind { Call, Branch, Elsewhere };
+  Kind kind = Kind::Elsewhere;
+  const python::Statement* statement = nullptr;  // the root frame's statement that broke
+  // Call: the root-level call that broke (or whose callee broke), with what it was called with.
+  const python::Expression* call = nullptr;
+  python::Ref callee;
+  python::CallArgs args;
+  // The values computed before the call that the rest of the statement still needs, with the
+  // expressions they are the values of (a resume frame's ___stack0, ___stack1, ...).
+  std::vector<std::pair<const python::Expression*, python::Ref>> stack;
+  // Branch: the `if` whose test is a tensor, and that tensor.
+  python::Ref condition;
+  int line = 0;  // the line the resume frame is named after
+};
+
+class Tracer : public python::CallHook, public python::ExpressionObserver {
+ public:
+  Tracer(OutputGraph& graph, python::Frame& root, std::string root_name, TracerConfig config);
+
+  // CallHook
+  python::Ref intercept(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args) override;
+  void stored(const std::string& name, const python::Ref& value) override;
+  // ExpressionObserver
+  python::Ref replay(const python::Expression& expr) override;
+  void enter(const python::Expression& expr) override;
+  void leave(const python::Expression& expr, const python::Ref& value) override;
+  void statement(const python::Statement& stmt) override;
+
+  // Values the frame's statement at the resume point computed before the break.
+  void set_replay(std::vector<std::pair<const python::Expression*, python::Ref>> values);
+
+  // Set when a GraphBreak leaves the frame.
+  const BreakSite& break_site() const { return site_; }
+  // The user stack at the break, outermost first.
+  std::vector<UserFrame> user_stack(python::Interpreter& interp) const;
+  // "File: /x.py:5 in fn, code: return x + 1" for a node made now.
+  std::optional<std::string> node_site(python::Interpreter& interp) const;
+  // "return x + 1  # x.py:5 in fn": the user code a guard made now is for.
+  std::string guard_site(python::Interpreter& interp) const;
+
+ private:
+  python::Ref dispatch(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref call_through(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref record_call(python::Interpreter& interp, const NodeTarget& target, const python::Ref& callee,
+                          python::CallArgs& args, bool reflected);
+  python::Ref tensor_method(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                            python::CallArgs& args);
+  [[noreturn]] void break_graph(python::Interpreter& interp, GraphBreak graph_break, bool at_branch = false);
+  bool in_root_frame(python::Interpreter& interp) const;
+  const python::Frame* user_frame(python::Interpreter& interp) const;
+
+  OutputGraph& graph_;
+  python::Frame& root_;
+  std::string root_name_;
+  TracerConfig config_;
+  BreakSite site_;
+  bool in_root_call_ = false;
+  bool pass_through_ = false;
+
+  // The root frame's current statement and what it has evaluated so far.
+  const python::Statement* statement_ = nullptr;
+  struct Evaluated {
+    const python::Expression* expr;
+    python::Ref value;
+    const python::Expression* parent;
+  };
+  std::vector<const python::Expression*> stack_;
+  std::vector<Evaluated> evaluated_;
+  std::unordered_map<const python::Expression*, python::Ref> replay_;
+};
+
+// Whether a function is Kiln's own library code (the embedded torch package), which capture
+// inlines but never compiles as a frame of its own.
+bool is_library_code(const python::FunctionObject& function);
+
+}  // namespace kiln::capture

@@ -1,0 +1,46 @@
+#pragma once
+// How graph capture (libcompiler/capture) watches and steers the interpreter without the
+// interpreter knowing about graphs: a call hook sees every call before it happens, an
+// expression observer sees every expression of the one frame it is attached to, and a
+// CaptureUnwind leaves the interpreter without being a Python exception (no `except` catches it,
+// `with` blocks still exit).
+#include <exception>
+#include <string>
+
+#include "libcompiler/python/interp/object.h"
+
+namespace kiln::python {
+
+struct Expression;
+struct Statement;
+
+// Thrown through interpreted code to abandon it (a graph break, a fake tensor's data being read).
+struct CaptureUnwind : std::exception {
+  const char* what() const noexcept override { return "graph capture stopped evaluating this frame"; }
+};
+
+class CallHook {
+ public:
+  virtual ~CallHook() = default;
+  // Called before every call made through protocols' call(); a non-null result is the call's
+  // result and the callee does not run.
+  virtual Ref intercept(Interpreter& interp, const Ref& callee, CallArgs& args) = 0;
+  // Called after a value is stored to a plain variable (`x = ...`).
+  virtual void stored(const std::string& name, const Ref& value) {
+    (void)name;
+    (void)value;
+  }
+};
+
+class ExpressionObserver {
+ public:
+  virtual ~ExpressionObserver() = default;
+  // A value to use instead of evaluating expr (a resumed frame replays what ran before the
+  // break), or null.
+  virtual Ref replay(const Expression& expr) = 0;
+  virtual void enter(const Expression& expr) = 0;
+  virtual void leave(const Expression& expr, const Ref& value) = 0;
+  virtual void statement(const Statement& stmt) = 0;
+};
+
+}  // namespace kiln::python
