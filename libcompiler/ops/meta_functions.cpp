@@ -160,6 +160,10 @@ std::vector<TensorMeta> meta_embedding_dense_backward(const Arguments& args) { r
 
 std::vector<TensorMeta> meta_eye(const Arguments& args) { return size_generic::meta_eye(args); }
 
+std::vector<TensorMeta> meta_iota(const Arguments& args) { return size_generic::meta_iota(args); }
+
+std::vector<TensorMeta> meta_xor_sum(const Arguments& args) { return size_generic::meta_xor_sum(args); }
+
 std::vector<TensorMeta> meta_arange(const Arguments& args) { return size_generic::meta_arange(args); }
 
 std::vector<TensorMeta> meta_linspace(const Arguments& args) { return size_generic::meta_linspace(args); }

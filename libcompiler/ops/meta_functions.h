@@ -80,6 +80,10 @@ std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args);
 std::vector<TensorMeta> meta_randint(const Arguments& args);
 // eye, eye.m: [n, m] (m defaults to n).
 std::vector<TensorMeta> meta_eye(const Arguments& args);
+// prims::iota: [length] of dtype= on device=.
+std::vector<TensorMeta> meta_iota(const Arguments& args);
+// prims::xor_sum: the reduction over dims (all when None), integer and bool inputs only.
+std::vector<TensorMeta> meta_xor_sum(const Arguments& args);
 // arange (all overloads), linspace: 1-D, int64 for integer bounds, the default float otherwise.
 std::vector<TensorMeta> meta_arange(const Arguments& args);
 std::vector<TensorMeta> meta_linspace(const Arguments& args);
@@ -874,6 +878,24 @@ std::vector<MetaOf<Args>> meta_eye(const Args& args) {
                                   SizeTraits<Size>::text(value));
   return {contiguous<Size>({n, m}, factory_dtype(args).value_or(tensor::default_float_dtype()),
                            factory_device(args))};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_iota(const Args& args) {
+  using Size = SizeOf<Args>;
+  const Size length = Size(size_argument(args, 0));
+  if (SizeTraits<Size>::less(length, SizeTraits<Size>::constant(0)))
+    tensor::throw_runtime_error("length must be >= 0, got " + SizeTraits<Size>::text(length));
+  return {contiguous<Size>({length}, args[3].to_dtype(), args[4].to_device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_xor_sum(const Args& args) {
+  const auto& self = args.tensor(0);
+  const DType dtype = args.optional_dtype(2).value_or(self.dtype());
+  if (tensor::is_floating_point(self.dtype()) || tensor::is_floating_point(dtype))
+    tensor::throw_runtime_error("\"xor_sum_cpu\" not implemented for '" + dtype_word(self.dtype()) + "'");
+  return {reduced_meta(self, reduction_mask(optional_dims(args, 1), self.dim()), false, dtype)};
 }
 
 // arange's length: ceil((end - start) / step). Integer bounds may be symbolic (the step's sign

@@ -43,7 +43,7 @@ const Index& index() {
     Index built;
     for (const OpInfo& op : all_ops()) {
       built.by_qualified_name[op.qualified_name()] = &op;
-      built.by_name[op.name()].push_back(&op);
+      built.by_name[op.schema.namespaced_name()].push_back(&op);
     }
     return built;
   }();

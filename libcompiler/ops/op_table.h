@@ -46,9 +46,10 @@ struct OpInfo {
 
 const OpInfo& op_info(OpId id);
 const std::vector<OpInfo>& all_ops();
-// "add.Tensor", "aten::add.Tensor" or "add" (the default overload); nullptr when unknown.
+// "add.Tensor", "aten::add.Tensor", "add" (the default overload) or "prims::xor_sum"; nullptr when
+// unknown.
 const OpInfo* find_op(std::string_view qualified_name);
-// Every overload of a name, in table order ("add" -> add.Tensor, add.Scalar).
+// Every overload of a name, in table order ("add" -> add.Tensor, add.Scalar; "prims::iota").
 std::vector<const OpInfo*> overloads_of(std::string_view name);
 
 }  // namespace kiln::ops

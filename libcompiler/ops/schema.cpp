@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <stdexcept>
+#include <utility>
 
 namespace kiln::ops {
 
@@ -34,6 +35,10 @@ class SchemaParser {
   FunctionSchema parse() {
     FunctionSchema schema;
     schema.name = identifier();
+    if (text_.substr(pos_).starts_with("::")) {
+      pos_ += 2;
+      schema.ns = std::exchange(schema.name, identifier());
+    }
     if (peek() == '.') {
       ++pos_;
       schema.overload = identifier();
@@ -232,7 +237,11 @@ std::string SchemaType::str() const {
   return out;
 }
 
-std::string FunctionSchema::qualified_name() const { return overload.empty() ? name : name + "." + overload; }
+std::string FunctionSchema::namespaced_name() const { return ns == "aten" ? name : ns + "::" + name; }
+
+std::string FunctionSchema::qualified_name() const {
+  return overload.empty() ? namespaced_name() : namespaced_name() + "." + overload;
+}
 
 std::string FunctionSchema::str() const {
   std::string out = qualified_name() + "(";
@@ -255,7 +264,9 @@ std::string FunctionSchema::str() const {
   return out + ")";
 }
 
-bool FunctionSchema::is_inplace() const { return !arguments.empty() && arguments[0].type.is_write; }
+bool FunctionSchema::is_inplace() const {
+  return !arguments.empty() && arguments[0].type.is_write && !arguments[0].type.is_list;
+}
 
 std::optional<size_t> FunctionSchema::argument_index(std::string_view arg_name) const {
   for (size_t i = 0; i < arguments.size(); ++i)

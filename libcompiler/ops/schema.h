@@ -39,16 +39,21 @@ struct SchemaReturn {
 };
 
 struct FunctionSchema {
+  std::string ns = "aten";  // the operator namespace: "prims" for prims::xor_sum
   std::string name;      // "add"
   std::string overload;  // "Tensor"; empty for the default overload
   std::vector<SchemaArgument> arguments;
   std::vector<SchemaReturn> returns;
 
-  // "add.Tensor", or "add" for the default overload.
+  // "add.Tensor", or "add" for the default overload; other namespaces than aten are spelled out
+  // ("prims::xor_sum"), so that no aten lookup finds them.
   std::string qualified_name() const;
+  // "add", or "prims::xor_sum": the name its overloads share.
+  std::string namespaced_name() const;
   // PyTorch's canonical text; parsing then printing gives the table's string back.
   std::string str() const;
-  // An in-place op: its first argument is written and returned (add_, copy_).
+  // An in-place op: its first argument is written and returned (add_, copy_). A written list
+  // (_foreach_add_) is not: its kernel writes each tensor through an in-place table op.
   bool is_inplace() const;
   std::optional<size_t> argument_index(std::string_view name) const;
 };

@@ -4,8 +4,10 @@
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/torch_error.h"
+#include "libcompiler/tensor/views.h"
 
 namespace kiln::ops {
 
@@ -52,6 +54,40 @@ std::vector<Tensor> kernel_bitwise_not(const Arguments& args) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) unary_loop<T, T>(out, self, [](bool x) { return !x; });
     else if constexpr (std::is_integral_v<T>) unary_loop<T, T>(out, self, [](T x) { return static_cast<T>(~x); });
+  });
+  return {out};
+}
+
+// prims::xor_sum, which PyTorch runs only under Inductor (its accuracy minifier then fails with
+// "xor_sum only implemented with inductor"); here the eager CPU reduction.
+std::vector<Tensor> kernel_xor_sum(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_xor_sum(args))[0];
+  const Tensor input = tensor::contiguous(tensor::to_dtype(args.tensor(0), out.dtype()));
+  const std::vector<bool> reduced =
+      reduction_mask(args[1].is_none() ? std::vector<int64_t>{} : args.int_list(1), input.dim());
+  tensor::fill_elements(out, 0);
+  // An input element's output offset: its index with the reduced dims left out.
+  std::vector<int64_t> out_strides(input.dim(), 0);
+  int64_t running = 1;
+  for (int64_t d = input.dim(); d-- > 0;) {
+    if (reduced[d]) continue;
+    out_strides[d] = running;
+    running *= input.sizes()[d];
+  }
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      const T* in = input.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      for (int64_t i = 0; i < input.numel(); ++i) {
+        int64_t rest = i, offset = 0;
+        for (int64_t d = input.dim(); d-- > 0;) {
+          offset += (rest % input.sizes()[d]) * out_strides[d];
+          rest /= input.sizes()[d];
+        }
+        o[offset] = static_cast<T>(o[offset] ^ in[i]);
+      }
+    }
   });
   return {out};
 }

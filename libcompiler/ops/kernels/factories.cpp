@@ -63,6 +63,17 @@ std::vector<Tensor> kernel_arange(const Arguments& args) {
   return {out};
 }
 
+std::vector<Tensor> kernel_iota(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_iota(args))[0];
+  const int64_t start = args.int_value(1), step = args.int_value(2);
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* o = out.data_ptr<T>();
+    for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<T>(start + i * step);
+  });
+  return {out};
+}
+
 std::vector<Tensor> kernel_linspace(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_linspace(args))[0];
   const DType dtype = out.dtype();

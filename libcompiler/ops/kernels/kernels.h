@@ -61,6 +61,14 @@ std::vector<Tensor> kernel_bitwise_and(const Arguments& args);
 std::vector<Tensor> kernel_bitwise_or(const Arguments& args);
 std::vector<Tensor> kernel_bitwise_xor(const Arguments& args);
 std::vector<Tensor> kernel_bitwise_not(const Arguments& args);
+std::vector<Tensor> kernel_xor_sum(const Arguments& args);
+std::vector<Tensor> kernel_iota(const Arguments& args);
+std::vector<Tensor> kernel_foreach_add(const Arguments& args);
+std::vector<Tensor> kernel_foreach_mul(const Arguments& args);
+std::vector<Tensor> kernel_foreach_sqrt(const Arguments& args);
+std::vector<Tensor> kernel_foreach_lerp_(const Arguments& args);
+std::vector<Tensor> kernel_foreach_addcmul_(const Arguments& args);
+std::vector<Tensor> kernel_foreach_addcdiv_(const Arguments& args);
 
 // random_factories.cpp: randint, randint.low through the CPU generator
 std::vector<Tensor> kernel_randint(const Arguments& args);
