@@ -1,6 +1,6 @@
 // Finite-difference gradient checks in float64 for every op of ops.def with a backward formula.
 // The test walks the table: an op with a formula and no sample here fails, so a new formula
-// cannot go unchecked.
+// cannot go unchecked, and a sample of an op without a formula fails too.
 #include <cmath>
 #include <functional>
 #include <map>
@@ -203,6 +203,11 @@ TEST(Gradcheck, EveryFormulaOfTheTable) {
     ++checked;
   }
   EXPECT_GE(checked, 80);
+  // And the other way: a sample for an op that lost its formula (or left the table) is stale.
+  for (const auto& [name, make] : all_samples) {
+    const OpInfo* op = find_op(name);
+    EXPECT_TRUE(op && op->grad == GradKind::Formula) << name << " has a sample but no formula";
+  }
 }
 
 // Composite ops have no formula of their own: their gradients come from the ops they call.
