@@ -71,6 +71,10 @@ std::vector<Ref> run_captured_graph(Interpreter& interp, const CapturedGraph& gr
         break;
       default: {
         const ReplayCall& call_info = graph.replay.at(node);
+        if (!call_info.callee && !call_info.getitem) {  // get_attr: the value the node reads
+          values[node] = value_of(call_info.args.at(0), values);
+          break;
+        }
         if (call_info.getitem) {
           values[node] = getitem(interp, values.at(call_info.args.at(0).node), py_int(*call_info.getitem));
           break;

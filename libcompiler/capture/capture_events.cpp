@@ -262,9 +262,10 @@ void compilation_metrics(const CompileMetrics& m, const CodeState& code) {
   TraceJson metrics = TraceJson::object();
   metrics["compile_id"] = ids.frame_compile_text();
   metrics["frame_key"] = std::to_string(ids.frame_id + 1);
-  metrics["co_name"] = code.co_name;
-  metrics["co_filename"] = code.co_filename;
-  metrics["co_firstlineno"] = code.co_firstlineno;
+  bool refused = m.refused;
+  metrics["co_name"] = refused ? TraceJson(nullptr) : TraceJson(code.co_name);
+  metrics["co_filename"] = refused ? TraceJson(nullptr) : TraceJson(code.co_filename);
+  metrics["co_firstlineno"] = refused ? TraceJson(nullptr) : TraceJson(code.co_firstlineno);
   metrics["cache_size"] = code.entries.size();
   metrics["accumulated_cache_size"] = code.entries.size();
   metrics["guard_count"] = m.guard_count;

@@ -133,6 +133,10 @@ class TemplateBuilder {
       for (const auto& item : items) t.items.push_back(of(item));
       return t;
     }
+    if (value->kind == ObjectKind::BoundMethod) {
+      const auto& method = as<BoundMethodObject>(value);
+      return ValueTemplate{ValueTemplate::Kind::BoundMethod, 0, nullptr, method.function, {of(method.self)}};
+    }
     if (is_tensor(value) || value->kind == ObjectKind::Instance || value->kind == ObjectKind::Dict)
       if (SourceRef source = find_source(interp_, graph_.frame_inputs(), value))
         return ValueTemplate{ValueTemplate::Kind::FromSource, 0, source, nullptr, {}};
@@ -208,6 +212,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     events::cache_limit_hit(metrics.ids, code, config.cache_size_limit, failures.front());
     metrics.fail_type = "Unsupported";
     metrics.fail_reason = "cache_size_limit reached";
+    metrics.refused = true;
     events::compilation_metrics(metrics, code);
     code.skip = true;
     return nullptr;
@@ -372,6 +377,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
                                                                  : script_backend(options.backend);
       entry->compiled = backend(interp, captured, example);
     } catch (PyException& error) {
+      metrics.graph_op_count.reset();
       metrics.fail_type = "BackendCompilerFailed";
       metrics.fail_reason = exception_summary(interp, error.exception);
       events::compilation_metrics(metrics, code);

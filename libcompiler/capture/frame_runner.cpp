@@ -98,6 +98,7 @@ Ref build(Interpreter& interp, const ValueTemplate& t, const std::vector<Ref>& o
       return value ? value : none();
     }
     case ValueTemplate::Kind::Constant: return t.constant;
+    case ValueTemplate::Kind::BoundMethod: return std::make_shared<BoundMethodObject>(build(interp, t.items.at(0), outputs, inputs), t.constant);
     case ValueTemplate::Kind::List:
     case ValueTemplate::Kind::Tuple: {
       std::vector<Ref> items;

@@ -1,6 +1,7 @@
 #include "libcompiler/capture/output_graph.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/ops/dispatch.h"
@@ -31,6 +32,19 @@ ir::TensorMeta concrete_meta(const tensor::Tensor& t, const tensor::Device& devi
   return meta;
 }
 
+// FX's _snake_case, which names a placeholder after its target: "L_x_" -> "l_x_".
+std::string snake_case(const std::string& text) {
+  std::string out;
+  bool previous_lower = false;
+  for (char c : text) {
+    char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (previous_lower && lower != c) out += '_';
+    else previous_lower = true;
+    out += lower;
+  }
+  return out;
+}
+
 bool contains_tensor(const Ref& value) {
   if (is_tensor(value)) return true;
   if (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) {
@@ -50,6 +64,41 @@ OutputGraph::OutputGraph(Interpreter& interp, FrameInputs inputs, GuardSet& guar
       sites_(std::move(sites)),
       module_(std::make_unique<ir::GraphModule>()) {}
 
+OutputGraph::OutputGraph(Interpreter& interp, GuardSet& guards, ShapeEnv& shapes, Sites sites, std::string class_name)
+    : OutputGraph(interp, FrameInputs{}, guards, shapes, std::move(sites)) {
+  module_->className = std::move(class_name);
+  subgraph_ = true;
+}
+
+Ref OutputGraph::subgraph_input(const Ref& outer_fake) {
+  const std::string& outer = node_of(outer_fake)->name();
+  ir::Node* node = module_->graph.createNode(ir::OpCode::Placeholder, outer, {}, {}, outer + "_1", nullptr);
+  node->meta.value = node_of(outer_fake)->meta.value;
+  inputs_.push_back(GraphInput{});
+  placeholder_nodes_.push_back(node);
+  const tensor::Tensor& t = static_cast<TensorObject&>(*outer_fake).value;
+  ops::TensorMeta shape{t.sizes(), t.strides(), t.dtype(), tensor::Device{tensor::DeviceType::Meta}};
+  Ref fake = wrap_tensor(ops::allocate_outputs({shape}).at(0));
+  static_cast<TensorObject&>(*fake).proxy = std::make_shared<CaptureProxy>(static_cast<TensorObject&>(*outer_fake).device(), node);
+  return fake;
+}
+
+std::string OutputGraph::submodule_name(const std::string& base) {
+  for (int i = 0;; ++i) {
+    std::string name = base + "_" + std::to_string(i);
+    if (!module_->submodule(name)) return name;
+  }
+}
+
+ir::Node* OutputGraph::add_submodule(const std::string& name, std::unique_ptr<ir::GraphModule> module, Ref value) {
+  module->className = name;
+  module_->addSubmodule(name, std::move(module));
+  ir::Node* node = module_->graph.createNode(ir::OpCode::GetAttr, name, {}, {}, name);
+  node->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
+  replay_[node] = ReplayCall{nullptr, {ReplayValue{ReplayValue::Kind::Constant, nullptr, std::move(value), {}}}, {}, std::nullopt};
+  return node;
+}
+
 bool OutputGraph::is_fake(const Ref& value) {
   return is_tensor(value) && dynamic_cast<CaptureProxy*>(static_cast<TensorObject&>(*value).proxy.get());
 }
@@ -65,7 +114,7 @@ ir::Node* OutputGraph::add_placeholder(const std::string& name, ir::FakeValue va
       before = n;
       break;
     }
-  ir::Node* node = module_->graph.createNode(ir::OpCode::Placeholder, name, {}, {}, name, before);
+  ir::Node* node = module_->graph.createNode(ir::OpCode::Placeholder, name, {}, {}, snake_case(name), before);
   node->meta.value = std::move(value);
   inputs_.push_back(std::move(input));
   placeholder_nodes_.push_back(node);
@@ -134,7 +183,9 @@ ir::TensorMeta OutputGraph::placeholder_meta(const SourceRef& source, const tens
 }
 
 Ref OutputGraph::fake_of(const Ref& tensor_ref) {
-  if (is_fake(tensor_ref)) return tensor_ref;
+  if (is_fake(tensor_ref) && &node_of(tensor_ref)->graph() == &module_->graph) return tensor_ref;
+  if (is_fake(tensor_ref) || subgraph_)
+    throw GraphBreak(BreakKind::Unsupported, {"a tensor from outside a torch.cond branch used inside it"}, "");
   const tensor::Tensor& real = static_cast<TensorObject&>(*tensor_ref).value;
   if (auto it = fake_index_.find(real.impl()); it != fake_index_.end()) return it->second;
   SourceRef source = find_source(interp_, frame_inputs_, tensor_ref);
@@ -296,6 +347,14 @@ Ref OutputGraph::record(const NodeTarget& target, const std::vector<Ref>& printe
   }
   for (const auto& [k, v] : args.kwargs) replay.kwargs.emplace_back(k, replay_value(v));
   ir::Node* node = module_->graph.createNode(target.op, target.target, std::move(ir_args), std::move(ir_kwargs));
+  node->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
+  replay_[node] = std::move(replay);
+  return attach(fake_result, node, device);
+}
+
+Ref OutputGraph::record_node(const NodeTarget& target, std::vector<ir::Argument> args, ReplayCall replay, Ref fake_result,
+                             const tensor::Device& device) {
+  ir::Node* node = module_->graph.createNode(target.op, target.target, std::move(args));
   node->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
   replay_[node] = std::move(replay);
   return attach(fake_result, node, device);

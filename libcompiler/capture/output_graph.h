@@ -84,6 +84,11 @@ class OutputGraph {
     std::function<std::string()> guard;
   };
   OutputGraph(python::Interpreter& interp, FrameInputs inputs, GuardSet& guards, ShapeEnv& shapes, Sites sites);
+  // The graph of a branch of torch.cond (class `class_name`): its inputs are made with
+  // subgraph_input; any other tensor is refused.
+  OutputGraph(python::Interpreter& interp, GuardSet& guards, ShapeEnv& shapes, Sites sites, std::string class_name);
+  // A placeholder of a branch graph standing for an operand of the parent graph.
+  python::Ref subgraph_input(const python::Ref& outer_fake);
   OutputGraph(const OutputGraph&) = delete;
   OutputGraph& operator=(const OutputGraph&) = delete;
 
@@ -112,6 +117,13 @@ class OutputGraph {
   python::Ref record(const NodeTarget& target, const std::vector<python::Ref>& printed_args,
                      const std::vector<std::pair<std::string, python::Ref>>& printed_kwargs, const python::Ref& callee,
                      const python::CallArgs& args, python::Ref fake_result);
+  // The same with the node's arguments and replay given as they are (higher-order ops).
+  python::Ref record_node(const NodeTarget& target, std::vector<ir::Argument> args, ReplayCall replay, python::Ref fake_result,
+                          const tensor::Device& device);
+  // A get_attr node reading a submodule (a torch.cond branch); its eager value is `value`.
+  ir::Node* add_submodule(const std::string& name, std::unique_ptr<ir::GraphModule> module, python::Ref value);
+  // A fresh name for a submodule: "cond_true_0", "cond_true_1", ...
+  std::string submodule_name(const std::string& base);
   // The arguments with every tensor replaced by its fake (and symbolic floats by their hints),
   // for running a call on fakes.
   python::CallArgs fake_arguments(const python::CallArgs& args);
@@ -156,6 +168,7 @@ class OutputGraph {
   std::unordered_map<const ir::Node*, bool> named_;  // nodes a store has named
   // Guards of the shape environment, added after the tensor guards as Dynamo prints them.
   std::vector<Guard> deferred_guards_;
+  bool subgraph_ = false;
 };
 
 }  // namespace kiln::capture

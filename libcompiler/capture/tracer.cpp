@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -121,7 +122,7 @@ bool is_library_code(const FunctionObject& function) {
 }
 
 Tracer::Tracer(OutputGraph& graph, Frame& root, std::string root_name, TracerConfig config)
-    : graph_(graph), root_(root), root_name_(std::move(root_name)), config_(config) {}
+    : graph_(&graph), root_(root), root_name_(std::move(root_name)), config_(config) {}
 
 bool Tracer::in_root_frame(Interpreter& interp) const { return interp.current_frame() == &root_; }
 
@@ -192,7 +193,7 @@ Ref Tracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args) {
   // A call the frame itself makes: if anything inside it breaks, the break is this call (Dynamo
   // restarts the analysis and leaves the whole call out of the graph).
   in_root_call_ = true;
-  OutputGraph::Checkpoint checkpoint = graph_.checkpoint();
+  OutputGraph::Checkpoint checkpoint = graph_->checkpoint();
   CallArgs original = args;
   try {
     Ref result = dispatch(interp, callee, args);
@@ -202,7 +203,7 @@ Ref Tracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args) {
   } catch (GraphBreak&) {
     in_root_call_ = false;
     if (site_.kind == BreakSite::Kind::Elsewhere) {
-      graph_.rollback(checkpoint);
+      graph_->rollback(checkpoint);
       site_.kind = BreakSite::Kind::Call;
       site_.statement = statement_;
       site_.call = stack_.back();
@@ -221,7 +222,7 @@ Ref Tracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args) {
 }
 
 Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref& callee, CallArgs& args, bool reflected) {
-  CallArgs fake = graph_.fake_arguments(args);
+  CallArgs fake = graph_->fake_arguments(args);
   Ref result;
   {
     HookSuspended suspended(interp);
@@ -233,7 +234,7 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
   if (!has_tensor) return result;
   std::vector<Ref> printed = args.args;
   if (reflected && printed.size() == 2) std::swap(printed[0], printed[1]);
-  return graph_.record(target, printed, args.kwargs, callee, args, result);
+  return graph_->record(target, printed, args.kwargs, callee, args, result);
 }
 
 Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const Ref& callee, CallArgs& args) {
@@ -269,7 +270,7 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
         if (name == "_set_grad_enabled" || name == "_log_api_usage_once") {
           // Recorded for the graph and done now, so that what follows is traced in that mode.
           Ref result = call_through(interp, callee, args);
-          graph_.record({ir::OpCode::CallFunction, "torch._C." + name}, args.args, args.kwargs, callee, args, result);
+          graph_->record({ir::OpCode::CallFunction, "torch._C." + name}, args.args, args.kwargs, callee, args, result);
           return result;
         }
         return record_call(interp, {ir::OpCode::CallFunction, q}, callee, args, false);
@@ -286,6 +287,9 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
       if (f.attrs.count("_torchdynamo_disable"))
         break_graph(interp, GraphBreak(BreakKind::DisabledFunction, {function_repr(callee)}, function_repr(callee)));
       std::string module = module_name_of(f);
+      if (module == "torch" && f.name == "cond") return trace_cond(interp, args);
+      if (module == "torch._tensor" && f.name == "backward")
+        break_graph(interp, GraphBreak(BreakKind::Backward, {}, "call_method TensorVariable() backward None None None None"));
       if (module == "torch.nn.functional" && !f.name.empty() && f.name[0] != '_') {
         auto mapped = functional_targets().find(f.name);
         std::string target = mapped != functional_targets().end() ? mapped->second : "torch.nn.functional." + f.name;
@@ -300,17 +304,83 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
         break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
       return nullptr;
     }
-    case ObjectKind::Type:
+    case ObjectKind::Type: {
       if (callee.get() == torch_types().parameter) break_graph(interp, GraphBreak(BreakKind::ParameterConstructor, {}, ""));
+      // Dynamo builds weighted loss modules (CrossEntropyLoss, NLLLoss) without tracing their
+      // constructors: their graphs have no usage-log node, unlike those of other modules.
+      for (const TypeObject* base : as<TypeObject>(callee).mro)
+        if (base->name == "_WeightedLoss" && base->module == "torch.nn") {
+          HookSuspended suspended(interp);
+          return call(interp, callee, std::move(args));
+        }
       return nullptr;
+    }
     case ObjectKind::Instance:
-      if (is_module_instance(callee)) graph_.realize_parameters(callee);
+      if (is_module_instance(callee)) graph_->realize_parameters(callee);
       return nullptr;
     default: return nullptr;
   }
 }
 
-void Tracer::stored(const std::string& name, const Ref& value) { graph_.name_hint(name, value); }
+Ref Tracer::trace_cond(Interpreter& interp, CallArgs& args) {
+  auto a = bind_native("cond", args, {{"pred"}, {"true_fn"}, {"false_fn"}, {"operands", false}});
+  if (!is_tensor(a[0])) return nullptr;  // a Python bool: the branch it picks runs as Python
+  Ref pred = graph_->fake_of(a[0]);
+  std::vector<Ref> operands = a[3] ? to_vector(interp, a[3]) : std::vector<Ref>{};
+  for (auto& operand : operands)
+    if (is_tensor(operand)) operand = graph_->fake_of(operand);
+  OutputGraph& parent = *graph_;
+  // Each branch becomes a graph of its own, traced on fakes of the operands.
+  auto branch = [&](const Ref& fn, const std::string& name, Ref& result) {
+    GuardSet unused_guards;
+    ShapeEnv unused_shapes(false);
+    OutputGraph sub(interp, unused_guards, unused_shapes, {[&] { return node_site(interp); }, nullptr}, name);
+    std::vector<Ref> inner;
+    for (const auto& operand : operands) inner.push_back(is_tensor(operand) ? sub.subgraph_input(operand) : operand);
+    graph_ = &sub;
+    try {
+      result = call(interp, fn, inner);
+    } catch (...) {
+      graph_ = &parent;
+      throw;
+    }
+    graph_ = &parent;
+    std::vector<const ir::Node*> outputs;
+    for (const auto& r : result->kind == ObjectKind::Tuple || result->kind == ObjectKind::List ? to_vector(interp, result) : std::vector<Ref>{result})
+      if (OutputGraph::is_fake(r)) outputs.push_back(OutputGraph::node_of(r));
+    sub.set_output(outputs);
+    return parent.add_submodule(name, sub.take_module(), fn);
+  };
+  Ref true_result, false_result;
+  ir::Node* true_node = branch(a[1], parent.submodule_name("cond_true"), true_result);
+  ir::Node* false_node = branch(a[2], parent.submodule_name("cond_false"), false_result);
+  // The result: fresh fakes shaped as the true branch's outputs.
+  std::vector<Ref> results;
+  for (const auto& r : true_result->kind == ObjectKind::Tuple ? to_vector(interp, true_result) : std::vector<Ref>{true_result}) {
+    const tensor::Tensor& t = static_cast<TensorObject&>(*r).value;
+    results.push_back(wrap_tensor(ops::allocate_outputs({ops::TensorMeta{t.sizes(), t.strides(), t.dtype(), tensor::Device{tensor::DeviceType::Meta}}}).at(0)));
+  }
+  std::vector<ir::Argument> operand_args;
+  ReplayValue operand_replay{ReplayValue::Kind::Tuple, nullptr, nullptr, {}};
+  for (const auto& operand : operands) {
+    operand_args.push_back(ir::Argument::node(OutputGraph::node_of(operand)));
+    operand_replay.items.push_back(ReplayValue{ReplayValue::Kind::Node, OutputGraph::node_of(operand), nullptr, {}});
+  }
+  // Run eagerly, the node picks a branch by the predicate's value and returns its outputs as a tuple.
+  Ref runner = native_function("cond", [](Interpreter& ip, CallArgs& c) {
+    Ref out = call(ip, truthy(ip, c.args.at(0)) ? c.args.at(1) : c.args.at(2), to_vector(ip, c.args.at(3)));
+    return out->kind == ObjectKind::Tuple ? out : py_tuple({out});
+  });
+  auto node_value = [](const ir::Node* n) { return ReplayValue{ReplayValue::Kind::Node, n, nullptr, {}}; };
+  ReplayCall replay{runner, {node_value(OutputGraph::node_of(pred)), node_value(true_node), node_value(false_node), operand_replay}, {}, std::nullopt};
+  Ref out = graph_->record_node({ir::OpCode::CallFunction, "torch.ops.higher_order.cond"},
+                               {ir::Argument::node(OutputGraph::node_of(pred)), ir::Argument::node(true_node),
+                                ir::Argument::node(false_node), ir::Argument::tuple(std::move(operand_args))},
+                               std::move(replay), py_tuple(std::move(results)), static_cast<TensorObject&>(*pred).device());
+  return true_result->kind == ObjectKind::Tuple ? out : to_vector(interp, out).at(0);
+}
+
+void Tracer::stored(const std::string& name, const Ref& value) { graph_->name_hint(name, value); }
 
 Ref Tracer::replay(const Expression& expr) {
   if (replay_.empty()) return nullptr;

@@ -72,11 +72,12 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
                           python::CallArgs& args, bool reflected);
   python::Ref tensor_method(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                             python::CallArgs& args);
+  python::Ref trace_cond(python::Interpreter& interp, python::CallArgs& args);
   [[noreturn]] void break_graph(python::Interpreter& interp, GraphBreak graph_break, bool at_branch = false);
   bool in_root_frame(python::Interpreter& interp) const;
   const python::Frame* user_frame(python::Interpreter& interp) const;
 
-  OutputGraph& graph_;
+  OutputGraph* graph_;  // the frame's graph, or a torch.cond branch's while one is traced
   python::Frame& root_;
   std::string root_name_;
   TracerConfig config_;

@@ -270,15 +270,6 @@ void install_tensor_methods() {
   method("item", [](Interpreter&, CallArgs& c) { return from_scalar(tensor::item(self_of(c))); });
   method("tolist", [](Interpreter&, CallArgs& c) { return tolist(self_of(c)); });
   method("is_floating_point", [](Interpreter&, CallArgs& c) { return py_bool(tensor::is_floating_point(self_of(c).dtype())); });
-  method("backward", [](Interpreter& ip, CallArgs& c) {
-    auto a = bind_native("backward", c, {{"self"}, {"gradient", false}, {"retain_graph", false}, {"create_graph", false}, {"inputs", false}});
-    const auto& t = static_cast<TensorObject&>(*a[0]).value;
-    std::vector<tensor::Tensor> grads{a[1] && !is_none(a[1]) ? to_tensor(a[1], "gradient") : tensor::Tensor()};
-    bool create = a[3] && truthy(ip, a[3]);
-    bool retain = a[2] && !is_none(a[2]) ? truthy(ip, a[2]) : create;
-    ops::backward({t}, grads, retain, create);
-    return none();
-  });
   method("requires_grad_", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("requires_grad_", c, {{"self"}, {"requires_grad", false}});
     static_cast<TensorObject&>(*a[0]).value.set_requires_grad(!a[1] || truthy(ip, a[1]));

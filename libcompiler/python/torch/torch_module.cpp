@@ -1,5 +1,6 @@
 #include "libcompiler/python/torch/torch_module.h"
 
+#include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/interp/exceptions.h"
@@ -177,6 +178,23 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   def(m, "initial_seed", [](Interpreter&, CallArgs&) {
     return py_int(static_cast<int64_t>(tensor::default_cpu_generator().initial_seed()));
   });
+  // The engine behind torch.autograd.backward (python/torch/autograd/__init__.py).
+  def(m, "_run_backward", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_run_backward", c, {{"tensors"}, {"grad_tensors"}, {"retain_graph"}, {"create_graph"}});
+    std::vector<tensor::Tensor> tensors, grads;
+    for (const auto& t : to_vector(ip, a[0])) tensors.push_back(to_tensor(t, "tensors"));
+    for (const auto& g : to_vector(ip, a[1])) grads.push_back(is_none(g) ? tensor::Tensor() : to_tensor(g, "gradient"));
+    ops::backward(tensors, grads, truthy(ip, a[2]), truthy(ip, a[3]));
+    return none();
+  });
+  // Tensor methods that torch/_tensor.py writes in Python (the type is immutable to scripts).
+  def(m, "_add_tensor_method", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("_add_tensor_method", c, {{"name"}, {"function"}});
+    torch_types().tensor->attrs[to_str(a[0], "name")] = a[1];
+    return none();
+  });
+  // Usage logging PyTorch does when modules are made; graphs record it, nothing is logged.
+  def(m, "_log_api_usage_once", [](Interpreter&, CallArgs&) { return none(); });
   def(m, "is_grad_enabled", [](Interpreter&, CallArgs&) { return py_bool(ops::GradMode::is_enabled()); });
   def(m, "_set_grad_enabled", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("_set_grad_enabled", c, {{"mode"}});

@@ -61,6 +61,8 @@ def cond(pred, true_fn, false_fn, operands=()):
     return false_fn(*operands)
 
 
+import torch._tensor
+import torch.autograd
 import torch.nn
 import torch.optim
 import torch.compiler

@@ -16,6 +16,7 @@ def _addindent(s_, numSpaces):
 
 class Module:
     def __init__(self, *args, **kwargs):
+        torch._log_api_usage_once("python.nn_module")
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_buffers", {})
@@ -472,17 +473,23 @@ class _Loss(Module):
         self.reduction = reduction
 
 
-class CrossEntropyLoss(_Loss):
+class _WeightedLoss(_Loss):
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+
+
+class CrossEntropyLoss(_WeightedLoss):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                  label_smoothing=0.0):
-        super().__init__(reduction)
-        self.weight = weight
+        super().__init__(weight, reduction)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
     def forward(self, input, target):
-        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                               reduction=self.reduction, label_smoothing=self.label_smoothing)
+        # All eight arguments, as torch.compile graphs print this call.
+        return F.cross_entropy(input, target, self.weight, None, self.ignore_index, None, self.reduction,
+                               self.label_smoothing)
 
 
 class MSELoss(_Loss):
@@ -490,10 +497,9 @@ class MSELoss(_Loss):
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
-class NLLLoss(_Loss):
+class NLLLoss(_WeightedLoss):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-        super().__init__(reduction)
-        self.weight = weight
+        super().__init__(weight, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input, target):

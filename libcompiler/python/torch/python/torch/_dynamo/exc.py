@@ -1,0 +1,17 @@
+# torch._dynamo.exc: the errors torch.compile raises.
+
+
+class TorchDynamoException(RuntimeError):
+    pass
+
+
+class Unsupported(TorchDynamoException):
+    pass
+
+
+class BackendCompilerFailed(TorchDynamoException):
+    pass
+
+
+class InvalidBackend(TorchDynamoException):
+    pass
