@@ -198,7 +198,15 @@ void recompile(const CompileIds& ids, const CodeState& code, const std::vector<s
   if (writer.enabled()) writer.artifact("recompile_reasons", trace::ArtifactEncoding::Json, reasons, context(ids));
   std::string message = "Recompiling function " + code.co_name + " in " + code.co_filename + ":" +
                         std::to_string(code.co_firstlineno) + "\n    triggered by the following guard failure(s):";
-  for (const auto& [id, reason] : failures) message += "\n    - " + id + ": " + reason;
+  for (const auto& [id, reason] : failures) {
+    std::string text = id + ": " + reason;
+    for (size_t start = 0; start <= text.size();) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      message += "\n    - " + text.substr(start, end - start);
+      start = end + 1;
+    }
+  }
   log_lines(log::Artifact::recompiles, {"torch/_dynamo/guards.py", 4760}, ids.text(), message);
   log_lines(log::Artifact::recompiles_verbose, {"torch/_dynamo/guards.py", 4760}, ids.text(), message);
 }

@@ -40,16 +40,20 @@ Explanation explain(const std::vector<CompileRecord>& records) {
       breaks += "  Break Reason " + std::to_string(e.graph_break_count) + ":\n    Reason: " + r.break_reasons.front() + "\n    User Stack:\n";
       if (!r.break_stack.empty()) {
         const UserFrame& f = r.break_stack.back();
-        breaks += "      <FrameSummary file " + f.filename + ", line " + std::to_string(f.line) + " in " + f.function + ">\n";
+        breaks += "      <FrameSummary file " + f.filename + ", line " + std::to_string(f.line) + " in " +
+                  (f.compiled ? r.co_name : f.function) + ">\n";
       }
       continue;
     }
     if (!r.op_count || *r.op_count == 0) continue;
     ++e.graph_count;
-    e.op_count += *r.op_count;
     ops += "  Ops " + std::to_string(e.graph_count) + ":\n";
+    // The ops explain counts and lists are the call_function nodes (method calls are not).
     for (const std::string& target : r.ops)
-      if (target.find('.') != std::string::npos) ops += "    " + target_repr(target) + "\n";
+      if (target.find('.') != std::string::npos) {
+        ++e.op_count;
+        ops += "    " + target_repr(target) + "\n";
+      }
     for (const char* global : {"SHAPE_ENV", "DETERMINISTIC_ALGORITHMS", "GRAD_MODE", "DEFAULT_DEVICE", "GLOBAL_STATE",
                                "TORCH_FUNCTION_STATE", "AUTOGRAD_SAVED_TENSORS_HOOKS"}) {
       std::string function = global;

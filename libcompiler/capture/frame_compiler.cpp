@@ -110,6 +110,20 @@ void add_input_guards(GuardSet& guards, const SourceRef& source, const Ref& valu
   }
 }
 
+// Dynamo names, with a guard on an input, the user code that first used the input.
+void attribute_to_first_use(GuardSet& guards, size_t from, const CodeState& code, const std::string& name) {
+  if (!code.function->body) return;
+  const Statement* use = first_statement_reading(code.start ? *code.start : whole_body(code), name);
+  if (!use || !use->loc.file) return;
+  std::string_view text = use->loc.file->line_text(use->loc.line);
+  size_t start = text.find_first_not_of(" \t");
+  std::string line(start == std::string_view::npos ? "" : text.substr(start));
+  std::string file = use->loc.file->name();
+  std::string shown = !file.empty() && file[0] == '/' ? file.substr(1) : file;
+  UserFrame frame{file, static_cast<int>(use->loc.line), code.function->code->name, line, true};
+  guards.attribute(from, line + "  # " + shown + ":" + std::to_string(use->loc.line) + " in " + code.co_name, frame);
+}
+
 // Builds the templates of the values a frame goes on with, collecting the graph outputs.
 class TemplateBuilder {
  public:
@@ -185,8 +199,10 @@ Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& m
 
 std::string user_code_trailer(const std::vector<UserFrame>& stack) {
   std::string out = "\n\nfrom user code:\n";
+  bool inside = false;
   for (const UserFrame& f : stack)
-    out += "   File \"" + f.filename + "\", line " + std::to_string(f.line) + ", in " + f.function + "\n    " + f.code + "\n";
+    if ((inside = inside || f.compiled))
+      out += "   File \"" + f.filename + "\", line " + std::to_string(f.line) + ", in " + f.function + "\n    " + f.code + "\n";
   out += "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're reporting a bug to "
          "PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n";
   return out;
@@ -243,7 +259,9 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     bool symbolic = value->kind == ObjectKind::Float && options.dynamic.value_or(true) && config.automatic_dynamic_shapes &&
                     history != code.history.end() && history->second.dynamic_float;
     if (!symbolic) {
+      size_t before = entry->guards.size();
       add_input_guards(entry->guards, source, value, 0);
+      attribute_to_first_use(entry->guards, before, code, name);
       continue;
     }
     Guard type{GuardKind::TypeMatch, source, builtin_type_ref(value->type)};

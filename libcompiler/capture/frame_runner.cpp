@@ -171,7 +171,7 @@ Ref Runtime::run_function(Interpreter& interp, const CompileOptions& options, co
       const auto& loc = function->body->front()->loc;
       slot->co_filename = loc.file ? loc.file->name() : "";
     }
-    slot->co_firstlineno = function->params ? static_cast<int>(function->params->loc.line) : 0;
+    slot->co_firstlineno = function->first_line;
   }
   slot->function = function;  // the same code may run as another closure
   std::unique_ptr<Frame> bound = interp.make_call_frame(function, args);

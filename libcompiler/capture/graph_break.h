@@ -22,8 +22,9 @@ enum class BreakKind {
 struct UserFrame {
   std::string filename;
   int line = 0;
-  std::string function;
+  std::string function;  // the code's own name (a resume frame's function, not the resume name)
   std::string code;
+  bool compiled = false;  // the frame being compiled
 };
 
 struct GraphBreak : python::CaptureUnwind {

@@ -122,6 +122,13 @@ void GuardSet::add(Guard guard) {
   guards_.push_back(std::move(guard));
 }
 
+void GuardSet::attribute(size_t from, const std::string& user_code, const UserFrame& frame) {
+  for (size_t i = from; i < guards_.size(); ++i) {
+    guards_[i].user_code = user_code;
+    guards_[i].user_frame = frame;
+  }
+}
+
 bool GuardSet::has(GuardKind kind, const std::string& source_text) const {
   for (const Guard& g : guards_)
     if (g.kind == kind && g.source && g.source->text() == source_text) return true;
@@ -165,7 +172,13 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
         break;
       case GuardKind::GradMode: break;
     }
-    if (!holds) return with_local_names(guard_line(g));
+    if (!holds) {
+      std::string reason = with_local_names(guard_line(g));
+      if (g.user_frame)
+        reason += "\nUser stack trace:\n  File \"" + g.user_frame->filename + "\", line " + std::to_string(g.user_frame->line) +
+                  ", in " + g.user_frame->function + "\n    " + g.user_frame->code;
+      return reason;
+    }
   }
   return std::nullopt;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "libcompiler/capture/graph_break.h"
 #include "libcompiler/capture/source.h"
 #include "libcompiler/tensor/device.h"
 #include "libcompiler/tensor/dtype.h"
@@ -47,6 +48,8 @@ struct Guard {
   // The user code that needed it: "return x + 1  # home/user/x.py:5 in fn" (empty for the
   // framework's own guards).
   std::string user_code;
+  // The user frame shown with a failure of a guard on a Python value ("User stack trace:").
+  std::optional<UserFrame> user_frame;
 
   // The guard as Dynamo prints it: "L['c'] == 1.5", "check_tensor(L['x'], Tensor, ...)".
   std::string code() const;
@@ -58,6 +61,8 @@ class GuardSet {
   const std::vector<Guard>& guards() const { return guards_; }
   size_t size() const { return guards_.size(); }
   void truncate(size_t size) { guards_.resize(size); }
+  // Gives the guards from index `from` on the user code they are for.
+  void attribute(size_t from, const std::string& user_code, const UserFrame& frame);
   // Whether a guard on `source` of this kind is already there.
   bool has(GuardKind kind, const std::string& source_text) const;
 

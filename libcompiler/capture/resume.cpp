@@ -245,6 +245,19 @@ Flow run_continuation(Evaluator& evaluator, const StatementPath& path) {
   return Flow::Normal;
 }
 
+const Statement* first_statement_reading(const StatementPath& path, const std::string& name) {
+  const std::unordered_set<const Expression*> none;
+  for (size_t level = path.size(); level-- > 0;) {
+    const auto& [block, index] = path[level];
+    for (size_t i = level + 1 == path.size() ? index : index + 1; i < block->size(); ++i) {
+      NameLoads loads(none);
+      loads.stmt(*(*block)[i]);
+      if (loads.names.count(name)) return (*block)[i].get();
+    }
+  }
+  return nullptr;
+}
+
 std::set<std::string> names_read(const StatementPath& path, const std::unordered_set<const Expression*>& replayed) {
   NameLoads loads(replayed);
   for (size_t level = path.size(); level-- > 0;) {

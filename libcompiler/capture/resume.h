@@ -30,6 +30,9 @@ std::optional<StatementPath> resumable_path(const python::StmtList& body, const 
 // Runs the statement at the innermost position, then what follows it in each enclosing block.
 python::Flow run_continuation(python::Evaluator& evaluator, const StatementPath& path);
 
+// The first statement of a continuation (in order, compound statements whole) that reads `name`.
+const python::Statement* first_statement_reading(const StatementPath& path, const std::string& name);
+
 // The names a continuation reads (over-approximated: every load in what is left to run, except
 // inside the replayed expressions).
 std::set<std::string> names_read(const StatementPath& path, const std::unordered_set<const python::Expression*>& replayed);

@@ -157,12 +157,9 @@ std::string Tracer::guard_site(Interpreter& interp) const {
 std::vector<UserFrame> Tracer::user_stack(Interpreter& interp) const {
   std::vector<UserFrame> frames;
   for (const Frame* f = interp.current_frame(); f; f = f->back) {
-    if (f->where && f->where->loc.file && (f == &root_ || !f->function || !is_library_code(*f->function))) {
-      const auto& loc = f->where->loc;
-      frames.push_back({loc.file->name(), static_cast<int>(loc.line), f == &root_ ? root_name_ : f->code->name,
-                        trimmed(loc.file->line_text(loc.line))});
-    }
-    if (f == &root_) break;
+    if (!f->where || !f->where->loc.file || (f != &root_ && f->function && is_library_code(*f->function))) continue;
+    const auto& loc = f->where->loc;
+    frames.push_back({loc.file->name(), static_cast<int>(loc.line), f->code->name, trimmed(loc.file->line_text(loc.line)), f == &root_});
   }
   return {frames.rbegin(), frames.rend()};
 }

@@ -223,6 +223,7 @@ Ref Evaluator::make_function(const Node& node, const Arguments& params, std::str
   function->params = &params;
   function->code = &code;
   function->is_generator = code.is_generator;
+  function->first_line = static_cast<int>(node.loc.line);
   for (const auto& d : params.defaults) function->defaults.push_back(eval(*d));
   for (const auto& d : params.kw_defaults) function->kw_defaults.push_back(d ? eval(*d) : nullptr);
   function->closure = frame_.scope;
@@ -237,6 +238,7 @@ Flow Evaluator::visit_FunctionDef(const FunctionDef& node) {
   for (const auto& d : node.decorator_list) decorators.push_back(eval(*d));
   Ref function = make_function(node, *node.args, node.name);
   as<FunctionObject>(function).body = &node.body;
+  if (!node.decorator_list.empty()) as<FunctionObject>(function).first_line = static_cast<int>(node.decorator_list.front()->loc.line);
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
     frame_.where = &node;
     function = call(interp_, *it, std::vector<Ref>{function});

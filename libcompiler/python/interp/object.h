@@ -156,6 +156,7 @@ struct FunctionObject : Object {
   const Expression* lambda_body = nullptr;                         // for lambda
   bool is_generator = false;
   const CodeInfo* code = nullptr;
+  int first_line = 0;                     // co_firstlineno: the first decorator's line, else the def's
   std::vector<Ref> defaults;              // for the last positional parameters
   std::vector<Ref> kw_defaults;           // one per keyword-only parameter (null: required)
   std::shared_ptr<Scope> closure;
