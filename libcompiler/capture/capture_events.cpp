@@ -16,7 +16,11 @@ using trace::TraceWriter;
 
 std::string CompileIds::frame_compile_text() const { return std::to_string(frame_id) + "/" + std::to_string(frame_compile_id); }
 
-std::string CompileIds::text() const { return frame_compile_text() + (attempt ? "_" + std::to_string(attempt) : ""); }
+std::string CompileIds::text() const {
+  std::string text = frame_compile_text();
+  if (attempt) text.append("_").append(std::to_string(attempt));
+  return text;
+}
 
 trace::CompileId CompileIds::trace_id() const {
   trace::CompileId id;

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/explain.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -63,9 +64,13 @@ void install_capture(Interpreter& interp) {
     m.globals->set("optimize", native_function("optimize", optimize));
     m.globals->set("reset", native_function("reset", [](Interpreter&, CallArgs&) {
                      Runtime::instance().reset();
+                     compile_times().clear();
                      return none();
                    }));
     m.globals->set("explain", native_function("explain", explain_native));
+    m.globals->set("compile_times", native_function("compile_times", [](Interpreter&, CallArgs&) {
+                     return py_str(compile_times().table());
+                   }));
     m.globals->set("list_backends", native_function("list_backends", [](Interpreter&, CallArgs&) {
                      std::vector<Ref> names;
                      for (const auto& name : backend_names()) names.push_back(py_str(name));

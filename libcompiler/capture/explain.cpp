@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "libcompiler/capture/compile_times.h"
+
 namespace kiln::capture {
 
 namespace {
@@ -69,7 +71,7 @@ Explanation explain(const std::vector<CompileRecord>& records) {
   }
   e.text = "Graph Count: " + std::to_string(e.graph_count) + "\nGraph Break Count: " + std::to_string(e.graph_break_count) +
            "\nOp Count: " + std::to_string(e.op_count) + "\nBreak Reasons:\n" + breaks + "Ops per Graph:\n" + ops + "Out Guards:\n" +
-           guards;
+           guards + "Compile Times: " + compile_times().table();
   return e;
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "libcompiler/capture/capture_events.h"
+#include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/capture/tracer.h"
@@ -414,12 +415,14 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       throw wrapped;
     }
     metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
+    compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
     entry->graph = std::move(captured);
   }
   entry->compile_id = metrics.ids.frame_compile_text();
   metrics.guard_count = static_cast<int64_t>(entry->guards.size());
   events::guards(metrics.ids, entry->guards);
   events::compilation_metrics(metrics, code);
+  compile_times().add("_compile.compile_inner", std::chrono::duration<double>(std::chrono::system_clock::now() - metrics.start).count());
   std::vector<std::string> tensor_guards;
   for (const Guard& g : entry->guards.guards())
     if (g.kind == GuardKind::TensorMatch) tensor_guards.push_back(g.source->text());

@@ -28,6 +28,8 @@ enum class GuardKind {
 };
 
 struct Guard {
+  Guard(GuardKind kind, SourceRef source, python::Ref expected = nullptr)
+      : kind(kind), source(std::move(source)), expected(std::move(expected)) {}
   GuardKind kind;
   SourceRef source;
   python::Ref expected;  // EqualsMatch, IdMatch, TypeMatch (the type)
@@ -60,7 +62,7 @@ class GuardSet {
   void add(Guard guard);
   const std::vector<Guard>& guards() const { return guards_; }
   size_t size() const { return guards_.size(); }
-  void truncate(size_t size) { guards_.resize(size); }
+  void truncate(size_t size) { guards_.erase(guards_.begin() + static_cast<long>(size), guards_.end()); }
   // Gives the guards from index `from` on the user code they are for.
   void attribute(size_t from, const std::string& user_code, const UserFrame& frame);
   // Whether a guard on `source` of this kind is already there.

@@ -403,7 +403,7 @@ void OutputGraph::rollback(const Checkpoint& checkpoint) {
     inputs_.pop_back();
   }
   guards_.truncate(checkpoint.guards);
-  deferred_guards_.resize(checkpoint.deferred_guards);
+  deferred_guards_.erase(deferred_guards_.begin() + static_cast<long>(checkpoint.deferred_guards), deferred_guards_.end());
   while (fakes_.size() > checkpoint.fakes) {
     fake_index_.erase(fakes_.back().first);
     fakes_.pop_back();

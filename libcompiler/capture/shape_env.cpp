@@ -35,11 +35,12 @@ const SizeSymbol& ShapeEnv::size_symbol(const SourceRef& source, int64_t dim, in
         return *symbol;
       }
   std::string source_name = source->text() + ".size()[" + std::to_string(dim) + "]";
-  symbols_.push_back(std::make_unique<SizeSymbol>(SizeSymbol{"s" + std::to_string(unique_id(source_name)), hint, source, dim}));
+  std::string name = std::string("s").append(std::to_string(unique_id(source_name)));
+  symbols_.push_back(std::make_unique<SizeSymbol>(SizeSymbol{name, hint, source, dim}));
   created = true;
   return *symbols_.back();
 }
 
-std::string ShapeEnv::float_symbol(const SourceRef& source) { return "zf" + std::to_string(unique_id(source->text())); }
+std::string ShapeEnv::float_symbol(const SourceRef& source) { return std::string("zf").append(std::to_string(unique_id(source->text()))); }
 
 }  // namespace kiln::capture

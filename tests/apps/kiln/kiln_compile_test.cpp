@@ -1,0 +1,135 @@
+// torch.compile end to end on the real PyTorch programs of ../shared: under kiln with TORCH_TRACE,
+// each program compiles what PyTorch compiled (co_name and graph op count of every non-library
+// compile, in order), prints what PyTorch printed, writes a trace our tlparse accepts with
+// --strict, and logs its graph breaks and recompiles in PyTorch's words.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <regex>
+
+#include "tests/apps/kiln/kiln_run.h"
+#include "tests/apps/kiln/trace_compiles.h"
+#include "tests/support/shared_data.h"
+
+namespace fs = std::filesystem;
+using namespace kiln::test;
+
+namespace {
+
+// The programs of real/pytorch-2.11 that torch.compile things (minify_model is the minifier's).
+const std::vector<std::string>& compiled_programs() {
+  static const std::vector<std::string> names = {
+      "backend_error_dynamo", "cache_limit", "cond_model",       "deepcopy_break", "disable_fn",
+      "dynamic_true",         "float_const", "fullgraph_error",  "graph_breaks_toy", "item_break",
+      "layernorm_debug",      "lr_sched",    "recompile_shape",  "train_mlp"};
+  return names;
+}
+
+// PyTorch's recordings name the programs' folder /home/user/examples; object addresses differ run
+// to run.
+std::string normalized(std::string text, const fs::path& program_dir) {
+  std::string dir = fs::canonical(program_dir).string();
+  for (size_t pos; (pos = text.find(dir)) != std::string::npos;) text.replace(pos, dir.size(), "/home/user/examples");
+  std::string relative = dir.substr(1);  // guards name files without the leading slash
+  for (size_t pos; (pos = text.find(relative)) != std::string::npos;) text.replace(pos, relative.size(), "home/user/examples");
+  static const std::regex address("0x[0-9a-f]+");
+  return std::regex_replace(text, address, "0xADDR");
+}
+
+struct ProgramRun {
+  RunResult result;
+  fs::path trace;
+  fs::path dir;
+};
+
+ProgramRun run_program(const std::string& name, const std::string& logs = "") {
+  fs::path program = realPath("pytorch-2.11/programs/" + name + ".py");
+  fs::path trace = scratchDir("compile_" + name) / "trace";
+  fs::remove_all(trace);
+  std::string environment = "TORCH_TRACE=" + quoted(trace) + " " + (logs.empty() ? "" : "TORCH_LOGS=" + logs + " ");
+  return {run(kiln_binary(), quoted(program), program.parent_path(), environment), trace, program.parent_path()};
+}
+
+nlohmann::json expected(const std::string& name) {
+  return nlohmann::json::parse(read_file(realPath("pytorch-2.11/expected/" + name + ".json")));
+}
+
+std::vector<std::string> expected_user_compiles(const nlohmann::json& recorded) {
+  std::vector<std::string> out;
+  for (const auto& c : recorded["compiles"])
+    if (!c["library"].get<bool>())
+      out.push_back(compile_key(c["co_name"].is_string() ? std::optional(c["co_name"].get<std::string>()) : std::nullopt,
+                                c["ops"].is_number() ? std::optional(c["ops"].get<int64_t>()) : std::nullopt));
+  return out;
+}
+
+// explain()'s guard list and compile times are PyTorch's internals and timings: compared are the
+// lines before them and the lines after the report, which ends with a blank line.
+std::vector<std::string> comparable_stdout(const std::vector<std::string>& lines) {
+  std::vector<std::string> kept;
+  bool skipping = false;
+  for (const auto& line : lines) {
+    if (line == "Out Guards:") skipping = true;
+    if (skipping) {
+      if (line.empty()) skipping = false;
+      continue;
+    }
+    kept.push_back(line);
+  }
+  return kept;
+}
+
+TEST(KilnCompile, RealProgramsCompileWhatPyTorchCompiled) {
+  KILN_REQUIRE_SHARED();
+  for (const auto& name : compiled_programs()) {
+    SCOPED_TRACE(name);
+    ProgramRun p = run_program(name);
+    nlohmann::json recorded = expected(name);
+    EXPECT_EQ(p.result.status, name == "backend_error_dynamo" ? 1 : 0) << p.result.err;
+    EXPECT_EQ(user_compiles(compiles_in(p.trace)), expected_user_compiles(recorded));
+    std::vector<std::string> want = recorded["stdout"].get<std::vector<std::string>>();
+    std::vector<std::string> got = lines_of(normalized(p.result.out, p.dir));
+    for (auto& line : want) line = normalized(line, p.dir);
+    if (name == "train_mlp") continue;  // losses agree to 1e-5 (kiln_scripts_test); last digits differ
+    EXPECT_EQ(comparable_stdout(got), comparable_stdout(want));
+  }
+}
+
+TEST(KilnCompile, TracesPassStrictTlparse) {
+  KILN_REQUIRE_SHARED();
+  for (const auto& name : compiled_programs()) {
+    SCOPED_TRACE(name);
+    ProgramRun p = run_program(name);
+    fs::path report = p.trace.parent_path() / "report";
+    std::vector<fs::path> logs;
+    for (const auto& entry : fs::directory_iterator(p.trace)) logs.push_back(entry.path());
+    ASSERT_EQ(logs.size(), 1u);
+    RunResult parsed = run(tlparse_binary(), quoted(logs[0]) + " --strict --overwrite -o " + quoted(report), p.dir);
+    EXPECT_EQ(parsed.status, 0) << parsed.out << parsed.err;
+  }
+}
+
+// The graph_breaks and recompiles logs of kiln and of PyTorch (logs/<program>.err) say the same,
+// line for line, where the break happens in user code (PyTorch's breaks inside its own library
+// frames show frames Kiln's library does not have).
+TEST(KilnCompile, GraphBreakAndRecompileLogsMatchPyTorch) {
+  KILN_REQUIRE_SHARED();
+  static const std::regex prefix(R"(^[VIWEC]\d{4} [0-9:.]+ +\d+ [^\]]+\] )");
+  auto stage_lines = [](const std::string& text) {
+    std::vector<std::string> kept;
+    for (const auto& line : lines_of(text))
+      if (line.find("[__graph_breaks]") != std::string::npos || line.find("[__recompiles]") != std::string::npos)
+        kept.push_back(std::regex_replace(line, prefix, ""));
+    return kept;
+  };
+  for (const char* name : {"recompile_shape", "float_const", "cache_limit", "deepcopy_break", "item_break", "graph_breaks_toy",
+                           "disable_fn"}) {
+    SCOPED_TRACE(name);
+    ProgramRun p = run_program(name, "graph_breaks,recompiles");
+    std::vector<std::string> got = stage_lines(normalized(p.result.err, p.dir));
+    std::vector<std::string> want = stage_lines(normalized(read_file(realPath(std::string("pytorch-2.11/logs/") + name + ".err")), p.dir));
+    EXPECT_EQ(got, want);
+  }
+}
+
+}  // namespace

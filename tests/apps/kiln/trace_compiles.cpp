@@ -1,0 +1,68 @@
+#include "tests/apps/kiln/trace_compiles.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace kiln::test {
+namespace {
+
+std::string compile_id(const nlohmann::json& record) {
+  auto part = [&](const char* key) {
+    return record.contains(key) && !record[key].is_null() ? std::to_string(record[key].get<int64_t>()) : std::string("None");
+  };
+  int64_t attempt = record.contains("attempt") && !record["attempt"].is_null() ? record["attempt"].get<int64_t>() : 0;
+  return part("frame_id") + "/" + part("frame_compile_id") + (attempt ? "_" + std::to_string(attempt) : "");
+}
+
+}  // namespace
+
+std::vector<CompileSummary> compiles_in(const fs::path& trace_dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(trace_dir))
+    if (entry.path().extension() == ".log") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::set<std::string> graphs;
+  std::vector<CompileSummary> compiles;
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+      size_t start = line.find("] {");
+      if (line.empty() || line[0] == '\t' || start == std::string::npos) continue;
+      nlohmann::json record = nlohmann::json::parse(line.substr(start + 2), nullptr, false);
+      if (record.is_discarded()) continue;
+      if (record.contains("dynamo_output_graph")) graphs.insert(compile_id(record));
+      if (!record.contains("compilation_metrics")) continue;
+      const auto& m = record["compilation_metrics"];
+      CompileSummary c;
+      c.id = compile_id(record);
+      if (m["co_name"].is_string()) c.co_name = m["co_name"].get<std::string>();
+      if (m["graph_op_count"].is_number()) c.ops = m["graph_op_count"].get<int64_t>();
+      std::string filename = m["co_filename"].is_string() ? m["co_filename"].get<std::string>() : "";
+      c.library = filename.find("/torch/") != std::string::npos || filename.find("/site-packages/") != std::string::npos ||
+                  filename.find("/dist-packages/") != std::string::npos;
+      c.graph = graphs.count(c.id) > 0;
+      if (m["fail_type"].is_string()) c.fail_type = m["fail_type"].get<std::string>();
+      compiles.push_back(std::move(c));
+    }
+  }
+  return compiles;
+}
+
+std::string compile_key(const std::optional<std::string>& co_name, std::optional<int64_t> ops) {
+  // Built with append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+  return std::string("(").append(co_name.value_or("None")).append(", ").append(ops ? std::to_string(*ops) : "None").append(")");
+}
+
+std::vector<std::string> user_compiles(const std::vector<CompileSummary>& compiles) {
+  std::vector<std::string> out;
+  for (const auto& c : compiles)
+    if (!c.library) out.push_back(compile_key(c.co_name, c.ops));
+  return out;
+}
+
+}  // namespace kiln::test

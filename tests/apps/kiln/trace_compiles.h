@@ -1,0 +1,27 @@
+#pragma once
+// The compiles a TORCH_TRACE folder records, summarised as ../shared/tools/tracestats.py does:
+// one entry per compilation_metrics record, in order.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::test {
+
+struct CompileSummary {
+  std::string id;                    // "0/0", "1/0_1"
+  std::optional<std::string> co_name;
+  std::optional<int64_t> ops;        // graph_op_count
+  bool library = false;              // a frame of torch's own code
+  bool graph = false;                // a dynamo_output_graph was written
+  std::optional<std::string> fail_type;
+  friend bool operator==(const CompileSummary&, const CompileSummary&) = default;
+};
+
+std::vector<CompileSummary> compiles_in(const std::filesystem::path& trace_dir);
+// "(co_name, ops)", the form the fidelity checks compare ("None" for what is absent).
+std::string compile_key(const std::optional<std::string>& co_name, std::optional<int64_t> ops);
+// The keys of the non-library compiles.
+std::vector<std::string> user_compiles(const std::vector<CompileSummary>& compiles);
+
+}  // namespace kiln::test
