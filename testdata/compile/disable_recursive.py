@@ -1,0 +1,16 @@
+# disable() (recursive) skips the function and everything it calls: nothing inside compiles.
+import torch
+
+def inner(x):
+    return x.sin() + 1
+
+@torch.compiler.disable
+def outer(x):
+    return inner(x) * 2
+
+@torch.compile(backend="eager")
+def fn(x):
+    y = x.cos()
+    return outer(y) - 1
+
+print([round(v, 4) for v in fn(torch.arange(3.0)).tolist()])
