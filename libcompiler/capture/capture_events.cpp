@@ -1,6 +1,8 @@
 #include "libcompiler/capture/capture_events.h"
 
+#include <cstdio>
 #include <map>
+#include <random>
 #include <thread>
 
 #include "libcompiler/ir/readable_printer.h"
@@ -113,6 +115,35 @@ void log_lines(log::Artifact artifact, log::SourceSite site, const std::string& 
   if (log::is_enabled(artifact)) log::emit(artifact, log::Level::Debug, site, id, text);
 }
 
+std::string uuid4_with_underscores() {
+  static std::mt19937_64 random{std::random_device{}()};
+  char text[40];
+  uint64_t a = random(), b = random();
+  std::snprintf(text, sizeof text, "%08x_%04x_4%03x_%04x_%012llx", static_cast<unsigned>(a >> 32), static_cast<unsigned>(a >> 16 & 0xffff),
+                static_cast<unsigned>(a & 0xfff), static_cast<unsigned>(0x8000 | (b >> 48 & 0x3fff)),
+                static_cast<unsigned long long>(b & 0xffffffffffffull));
+  return text;
+}
+
+// The user frames (not Kiln's torch library) from the outermost to the current one.
+std::vector<trace::TraceFrame> user_stack_frames(python::Interpreter& interp) {
+  std::vector<trace::TraceFrame> stack;
+  for (const python::Frame* f = interp.current_frame(); f; f = f->back) {
+    if (!f->where || !f->where->loc.file) continue;
+    if (f->function && f->function->globals) {
+      python::Ref module = f->function->globals->get("__name__");
+      if (module && module->kind == python::ObjectKind::Str && python::as<python::StrObject>(module).value.rfind("torch", 0) == 0)
+        continue;
+    }
+    const auto& loc = f->where->loc;
+    std::string line(loc.file->line_text(loc.line));
+    size_t start = line.find_first_not_of(" \t");
+    stack.insert(stack.begin(), trace::TraceFrame{loc.file->name(), static_cast<int32_t>(loc.line), f->code->name,
+                                                   start == std::string::npos ? "" : line.substr(start)});
+  }
+  return stack;
+}
+
 }  // namespace
 
 std::string guard_tree(const GuardSet& guards) {
@@ -165,23 +196,11 @@ std::string graph_break_report(const GraphBreak& b) {
 namespace events {
 
 void compile_start(python::Interpreter& interp, const CompileIds& ids, const CodeState& code) {
+  create_env(ids);
   TraceWriter& writer = TraceWriter::from_environment();
   if (!writer.enabled()) return;
   writer.chromium_event("dynamo", trace::ChromiumPhase::Begin, context(ids));
-  std::vector<trace::TraceFrame> stack;
-  for (const python::Frame* f = interp.current_frame(); f; f = f->back) {
-    if (!f->where || !f->where->loc.file) continue;
-    if (f->function && f->function->globals) {
-      python::Ref module = f->function->globals->get("__name__");
-      if (module && module->kind == python::ObjectKind::Str && python::as<python::StrObject>(module).value.rfind("torch", 0) == 0)
-        continue;
-    }
-    const auto& loc = f->where->loc;
-    std::string line(loc.file->line_text(loc.line));
-    size_t start = line.find_first_not_of(" \t");
-    stack.insert(stack.begin(), trace::TraceFrame{loc.file->name(), static_cast<int32_t>(loc.line), f->code->name,
-                                                   start == std::string::npos ? "" : line.substr(start)});
-  }
+  std::vector<trace::TraceFrame> stack = user_stack_frames(interp);
   stack.push_back(trace::TraceFrame{code.co_filename, code.co_firstlineno, code.co_name, std::nullopt});
   TraceJson metadata = TraceJson::object();
   metadata["stack"] = writer.frame_list(stack);
@@ -243,12 +262,16 @@ void output_graph(const CompileIds& ids, const ir::GraphModule& module) {
     metadata["sizes"] = sizes;
     writer.record("dynamo_output_graph", metadata, context(ids), code);
   }
+  // Dynamo names each compiled graph __compiled_fn_<odd counter>_<uuid4>.
+  static int counter = -1;
+  counter += 2;
+  std::string name = "__compiled_fn_" + std::to_string(counter) + "_" + uuid4_with_underscores();
   if (log::is_enabled(log::Artifact::graph_code)) {
-    std::string text = "TRACED GRAPH\n ===== __compiled_fn_" + std::to_string(ids.frame_id) + " =====\n " + code;
+    std::string text = "TRACED GRAPH\n ===== " + name + " =====\n torch/fx/_lazy_graph_module.py " + code;
     log::emit(log::Artifact::graph_code, log::Level::Debug, {"torch/_dynamo/output_graph.py", 2417}, ids.text(), text);
   }
   if (log::is_enabled(log::Artifact::graph_sizes)) {
-    std::string text = "TRACED GRAPH TENSOR SIZES\n===== __compiled_fn_" + std::to_string(ids.frame_id) + " =====\n";
+    std::string text = "TRACED GRAPH TENSOR SIZES\n===== " + name + " =====\n";
     for (const ir::Node* n : module.graph.nodes())
       if (const auto* meta = std::get_if<ir::TensorMeta>(&n->meta.value)) {
         text += n->name() + ": (";
@@ -259,7 +282,34 @@ void output_graph(const CompileIds& ids, const ir::GraphModule& module) {
   }
 }
 
+void create_env(const CompileIds& ids) {
+  log::emit(log::Component::dynamic, log::Level::Info, {"torch/fx/experimental/symbolic_shapes.py", 3945}, ids.text(), "create_env");
+}
+
+void produce_guards(const CompileIds& ids) {
+  log::emit(log::Component::dynamic, log::Level::Info, {"torch/fx/experimental/symbolic_shapes.py", 5523}, ids.text(), "produce_guards");
+}
+
+void create_symbol(python::Interpreter& interp, const CompileIds& ids, const std::string& symbol, const std::string& value,
+                   const std::string& range, const std::string& source, const std::string& user_code) {
+  TraceWriter& writer = TraceWriter::from_environment();
+  if (writer.enabled()) {
+    TraceJson metadata = TraceJson::object();
+    metadata["symbol"] = symbol;
+    metadata["val"] = value;
+    metadata["vr"] = range;
+    metadata["source"] = source;
+    metadata["user_stack"] = writer.frame_list(user_stack_frames(interp));
+    writer.record("create_symbol", metadata, context(ids));
+  }
+  log::emit(log::Component::dynamic, log::Level::Info, {"torch/fx/experimental/symbolic_shapes.py", 5377}, ids.text(),
+            "create_symbol " + symbol + " = " + value + " for " + source + " " + range + " " + user_code +
+                " (_dynamo/variables/builder.py:4049 in <lambda>), for more info run with TORCHDYNAMO_EXTENDED_DEBUG_CREATE_SYMBOL=\"" +
+                symbol + "\" or to suppress this message run with TORCHDYNAMO_EXTENDED_ADVICE=\"0\"");
+}
+
 void guards(const CompileIds& ids, const GuardSet& guards) {
+  produce_guards(ids);
   std::string tree = guard_tree(guards);
   TraceWriter& writer = TraceWriter::from_environment();
   if (writer.enabled()) writer.record("dynamo_cpp_guards_str", TraceJson::object(), context(ids), tree + "\nGuard latency = 1.00 us");

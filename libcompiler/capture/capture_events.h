@@ -43,6 +43,11 @@ void graph_break(const CompileIds& ids, const CodeState& code, const GraphBreak&
 void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures);
 void cache_limit_hit(const CompileIds& ids, const CodeState& code, int64_t limit, const std::pair<std::string, std::string>& last);
 void output_graph(const CompileIds& ids, const ir::GraphModule& module);
+// The shape environment: made per compile, a symbol made, guards produced.
+void create_env(const CompileIds& ids);
+void create_symbol(python::Interpreter& interp, const CompileIds& ids, const std::string& symbol, const std::string& value,
+                   const std::string& range, const std::string& source, const std::string& user_code);
+void produce_guards(const CompileIds& ids);
 void guards(const CompileIds& ids, const GuardSet& guards);
 void compilation_metrics(const CompileMetrics& metrics, const CodeState& code);
 

@@ -35,6 +35,8 @@ class CodeState;
 struct FrameExit {
   enum class Kind { Return, Call, Branch };
   Kind kind = Kind::Return;
+  // Logging calls (reorderable_logging_functions) run right after the graph: callee, then args.
+  std::vector<std::vector<ValueTemplate>> logging_calls;
   ValueTemplate value;  // Return: the returned value; Branch: the condition
   // Call: the call that broke, run eagerly, then the resume frame with the stack and result.
   ValueTemplate callee;

@@ -15,6 +15,7 @@ DynamoConfig read_dynamo_config(Interpreter& interp) {
   if (Ref v = read("suppress_errors")) config.suppress_errors = truthy(interp, v);
   if (Ref v = read("capture_scalar_outputs")) config.capture_scalar_outputs = truthy(interp, v);
   if (Ref v = read("automatic_dynamic_shapes")) config.automatic_dynamic_shapes = truthy(interp, v);
+  if (Ref v = read("reorderable_logging_functions")) config.reorderable_logging_functions = to_vector(interp, v);
   return config;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // torch._dynamo.config as scripts set it, read when a frame is compiled.
 #include <cstdint>
+#include <vector>
 
 #include "libcompiler/python/interp/interpreter.h"
 
@@ -11,6 +12,7 @@ struct DynamoConfig {
   bool suppress_errors = false;
   bool capture_scalar_outputs = false;
   bool automatic_dynamic_shapes = true;
+  std::vector<python::Ref> reorderable_logging_functions;
 };
 
 DynamoConfig read_dynamo_config(python::Interpreter& interp);

@@ -243,13 +243,16 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   Tracer* tracer_ptr = nullptr;
   OutputGraph graph(interp, inputs, entry->guards, shapes,
                     {[&] { return tracer_ptr->node_site(interp); }, [&] { return tracer_ptr->guard_site(interp); }});
+  graph.on_symbol = [&](const std::string& symbol, const std::string& value, const std::string& range, const std::string& source) {
+    events::create_symbol(interp, metrics.ids, symbol, value, range, source, tracer_ptr->guard_site(interp));
+  };
   graph.is_dynamic = [&](const std::string& source, int64_t dim, int64_t) {
     if (options.dynamic) return *options.dynamic;
     if (!config.automatic_dynamic_shapes) return false;
     auto it = code.history.find(source);
     return it != code.history.end() && it->second.dynamic_dims.count(dim) > 0;
   };
-  Tracer tracer(graph, *frame, code.co_name, {config.capture_scalar_outputs});
+  Tracer tracer(graph, *frame, code.co_name, {config.capture_scalar_outputs, config.reorderable_logging_functions});
   tracer_ptr = &tracer;
   std::vector<std::pair<const Expression*, Ref>> replay;
   for (size_t i = 0; i < code.replayed.size(); ++i) replay.emplace_back(code.replayed[i], inputs.local("___stack" + std::to_string(i)));
@@ -269,7 +272,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     type.value_type = "float";
     entry->guards.add(std::move(type));
     for (size_t i = 0; i < frame->code->slot_names.size(); ++i)
-      if (frame->code->slot_names[i] == name) frame->scope->slots[i] = std::make_shared<SymbolicFloatObject>(source, as<FloatObject>(value).value);
+      if (frame->code->slot_names[i] == name) frame->scope->slots[i] = std::make_shared<SymbolicScalarObject>(source, as<FloatObject>(value).value);
   }
   Guard grad{GuardKind::GradMode, nullptr};
   grad.grad_mode = ops::GradMode::is_enabled();
@@ -371,6 +374,11 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     exit.resume_false = &resume_state(code, {site.statement, 0}, site.line, when_false, {});
   }
 
+  for (const ReorderedCall& logged : tracer.reordered_calls()) {
+    std::vector<ValueTemplate> call{templates.of(logged.callee)};
+    for (const auto& a : logged.args.args) call.push_back(templates.of(a));
+    exit.logging_calls.push_back(std::move(call));
+  }
   graph.set_output(templates.outputs);
   ir::eliminateDeadCode(graph.module().graph);
   int64_t ops = graph.op_count();

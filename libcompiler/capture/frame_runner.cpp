@@ -1,5 +1,6 @@
 // Running frames of compiled functions: the frame catcher, cache lookups, cache entries, and the
 // eager runs of skipped frames.
+#include <cstdlib>
 #include <iostream>
 
 #include "libcompiler/capture/capture_events.h"
@@ -31,6 +32,13 @@ class FrameCatcher : public CallHook {
     if (callee->kind != ObjectKind::Function) return nullptr;
     auto function = std::static_pointer_cast<FunctionObject>(callee);
     if (function->is_generator || function->lambda_body || is_library_code(*function)) return nullptr;
+    // TORCHDYNAMO_DEBUG_FUNCTION: only functions of that name are compiled (their callees are
+    // still caught).
+    static const char* only = std::getenv("TORCHDYNAMO_DEBUG_FUNCTION");
+    if (only && *only && function->code->name != only) {
+      pass_through_ = true;
+      return call(interp, callee, std::move(args));
+    }
     if (auto it = function->attrs.find("_torchdynamo_disable"); it != function->attrs.end()) {
       // A disabled function runs eagerly; recursive=True also leaves its callees uncompiled.
       if (truthy(interp, it->second)) {
@@ -204,6 +212,11 @@ Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, Cache
     outputs = entry.compiled(interp, values);
   }
   const FrameExit& exit = entry.exit;
+  for (const auto& logged : exit.logging_calls) {
+    std::vector<Ref> args;
+    for (size_t i = 1; i < logged.size(); ++i) args.push_back(build(interp, logged[i], outputs, inputs));
+    call(interp, build(interp, logged[0], outputs, inputs), std::move(args));
+  }
   switch (exit.kind) {
     case FrameExit::Kind::Return: return build(interp, exit.value, outputs, inputs);
     case FrameExit::Kind::Call: {

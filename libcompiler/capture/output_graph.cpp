@@ -6,6 +6,7 @@
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/python_repr.h"
 
 namespace kiln::capture {
 
@@ -142,6 +143,7 @@ ir::TensorMeta OutputGraph::placeholder_meta(const SourceRef& source, const tens
     const SizeSymbol& symbol = shapes_.size_symbol(source, static_cast<int64_t>(d), size, created);
     meta.sizes[d] = ir::SymExpr::symbol(symbol.name);
     if (created) {
+      if (on_symbol) on_symbol(symbol.name, std::to_string(size), "[2, int_oo]", source->text() + ".size()[" + std::to_string(d) + "]");
       add_placeholder(symbol.name, ir::SymScalar{ir::SymExpr::symbol(symbol.name)},
                       GraphInput{GraphInput::Kind::SizeOf, source, static_cast<int64_t>(d)});
       Guard bound{GuardKind::SizeLowerBound, source};
@@ -212,25 +214,52 @@ void OutputGraph::realize_parameters(const Ref& module) {
     if (is_tensor(e->value)) fake_of(e->value);
 }
 
-TypeObject* symbolic_float_type() {
-  static TypeObject* type = make_builtin_type("SymFloat", {}, "torch");
+TypeObject* symbolic_scalar_type() {
+  static TypeObject* type = [] {
+    TypeObject* t = make_builtin_type("SymFloat", {}, "torch");
+    // Python arithmetic, comparisons and conversions of a symbolic number are not traced.
+    for (const char* dunder : {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+                               "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__", "__bool__", "__float__", "__int__",
+                               "__index__", "__repr__", "__str__", "__format__", "__neg__", "__pow__", "__rpow__"})
+      add_method(t, dunder, [name = std::string(dunder)](Interpreter&, CallArgs&) -> Ref {
+        throw GraphBreak(BreakKind::Unsupported, {"Python's " + name + " on a symbolic number (a float input made dynamic, or "
+                                                                     "a .item() value)"},
+                         "");
+      });
+    return t;
+  }();
   return type;
 }
 
-SymbolicFloatObject::SymbolicFloatObject(SourceRef source, double hint)
-    : NativeObject(symbolic_float_type()), source_(std::move(source)), hint_(hint) {}
+SymbolicScalarObject::SymbolicScalarObject(SourceRef source, double hint)
+    : NativeObject(symbolic_scalar_type()), source_(std::move(source)), hint_(py_float(hint)) {}
 
-ir::Node* SymbolicFloatObject::node(OutputGraph& graph) {
-  if (!node_) node_ = graph.symbolic_float(source_);
+SymbolicScalarObject::SymbolicScalarObject(ir::Node* node, Ref hint)
+    : NativeObject(symbolic_scalar_type()), hint_(std::move(hint)), node_(node) {}
+
+ir::Node* SymbolicScalarObject::node(OutputGraph& graph) {
+  if (!node_) node_ = graph.symbolic_float(source_, as<FloatObject>(hint_).value);
   return node_;
 }
 
-ir::Node* OutputGraph::symbolic_float(const SourceRef& source) {
+Ref OutputGraph::scalar_item(const Ref& fake, const Ref& callee) {
+  ir::Node* item = module_->graph.createNode(ir::OpCode::CallMethod, "item", {ir::Argument::node(node_of(fake))});
+  bool integral = tensor::is_integral(static_cast<TensorObject&>(*fake).value.dtype(), true);
+  std::string symbol = shapes_.unbacked_symbol(integral);
+  item->meta.value = ir::SymScalar{ir::SymExpr::symbol(symbol)};
+  item->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
+  replay_[item] = ReplayCall{callee, {ReplayValue{ReplayValue::Kind::Node, node_of(fake), nullptr, {}}}, {}, std::nullopt};
+  return std::make_shared<SymbolicScalarObject>(item, integral ? py_int(0) : py_float(0.0));
+}
+
+ir::Node* OutputGraph::symbolic_float(const SourceRef& source, double hint) {
   ir::TensorMeta meta;
   meta.dtype = ir::Dtype::Float64;
   ir::Node* holder = add_placeholder(source->placeholder_name(), meta, GraphInput{GraphInput::Kind::FloatAsTensor, source});
   ir::Node* item = module_->graph.createNode(ir::OpCode::CallMethod, "item", {ir::Argument::node(holder)});
-  item->meta.value = ir::SymScalar{ir::SymExpr::symbol(shapes_.float_symbol(source))};
+  std::string symbol = shapes_.float_symbol(source);
+  item->meta.value = ir::SymScalar{ir::SymExpr::symbol(symbol)};
+  if (on_symbol) on_symbol(symbol, repr_float(hint), "[-oo, oo]", source->text());
   item->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
   replay_[item] = ReplayCall{torch_types().tensor->lookup("item"), {ReplayValue{ReplayValue::Kind::Node, holder, nullptr, {}}}, {}, std::nullopt};
   return item;
@@ -238,7 +267,7 @@ ir::Node* OutputGraph::symbolic_float(const SourceRef& source) {
 
 ir::Argument OutputGraph::argument(const Ref& value) {
   if (is_tensor(value)) return ir::Argument::node(node_of(fake_of(value)));
-  if (auto* symbolic = dynamic_cast<SymbolicFloatObject*>(value.get())) return ir::Argument::node(symbolic->node(*this));
+  if (auto* symbolic = dynamic_cast<SymbolicScalarObject*>(value.get())) return ir::Argument::node(symbolic->node(*this));
   switch (value->kind) {
     case ObjectKind::None: return ir::Argument::none();
     case ObjectKind::Bool: return ir::Argument::boolean(as<BoolObject>(value).value);
@@ -271,7 +300,7 @@ ir::Argument OutputGraph::argument(const Ref& value) {
 
 ReplayValue OutputGraph::replay_value(const Ref& value) {
   if (is_tensor(value)) return ReplayValue{ReplayValue::Kind::Node, node_of(fake_of(value)), nullptr, {}};
-  if (auto* symbolic = dynamic_cast<SymbolicFloatObject*>(value.get()))
+  if (auto* symbolic = dynamic_cast<SymbolicScalarObject*>(value.get()))
     return ReplayValue{ReplayValue::Kind::Node, symbolic->node(*this), nullptr, {}};
   if ((value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) && contains_tensor(value)) {
     ReplayValue out{value->kind == ObjectKind::List ? ReplayValue::Kind::List : ReplayValue::Kind::Tuple, nullptr, nullptr, {}};
@@ -285,7 +314,7 @@ ReplayValue OutputGraph::replay_value(const Ref& value) {
 CallArgs OutputGraph::fake_arguments(const CallArgs& args) {
   std::function<Ref(const Ref&)> convert = [&](const Ref& value) -> Ref {
     if (is_tensor(value)) return fake_of(value);
-    if (auto* symbolic = dynamic_cast<SymbolicFloatObject*>(value.get())) return py_float(symbolic->hint());
+    if (auto* symbolic = dynamic_cast<SymbolicScalarObject*>(value.get())) return symbolic->hint();
     if ((value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) && contains_tensor(value)) {
       const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
       std::vector<Ref> converted;

@@ -61,17 +61,19 @@ struct NodeTarget {
 
 class OutputGraph;
 
-// A float input that automatic dynamic made symbolic: it flows into torch calls as the `item`
-// node of a float64 placeholder made on its first use; used otherwise, it is its hint.
-class SymbolicFloatObject : public python::NativeObject {
+// A symbolic Python number: a float input that automatic dynamic made symbolic (it flows into
+// torch calls as the `item` node of a float64 placeholder made on its first use), or the result
+// of .item() with capture_scalar_outputs (its node given). Used otherwise, it is its hint.
+class SymbolicScalarObject : public python::NativeObject {
  public:
-  SymbolicFloatObject(SourceRef source, double hint);
-  double hint() const { return hint_; }
+  SymbolicScalarObject(SourceRef source, double hint);
+  SymbolicScalarObject(ir::Node* node, python::Ref hint);
+  const python::Ref& hint() const { return hint_; }
   ir::Node* node(OutputGraph& graph);
 
  private:
   SourceRef source_;
-  double hint_;
+  python::Ref hint_;
   ir::Node* node_ = nullptr;
 };
 
@@ -107,9 +109,11 @@ class OutputGraph {
   // The placeholders of a module's direct parameters, in order (Dynamo wraps a module's own
   // parameters when it is called, before its forward reads the input).
   void realize_parameters(const python::Ref& module);
+  // A .item() of a fake recorded as a node (capture_scalar_outputs): an unbacked symbol.
+  python::Ref scalar_item(const python::Ref& fake, const python::Ref& callee);
   // A float input that automatic dynamic made symbolic: a placeholder holding it as a 0-dim
   // float64 tensor and an `item` node whose value stands for it.
-  ir::Node* symbolic_float(const SourceRef& source);
+  ir::Node* symbolic_float(const SourceRef& source, double hint);
 
   // Records a Python-level call whose result `fake_result` was computed on fakes: a node with
   // `target` and the printed arguments, the result's tensors pointed at it (tuples through
@@ -127,6 +131,10 @@ class OutputGraph {
   // The arguments with every tensor replaced by its fake (and symbolic floats by their hints),
   // for running a call on fakes.
   python::CallArgs fake_arguments(const python::CallArgs& args);
+
+  // Called when a symbol is made: its name, its value now, its range and what it stands for.
+  std::function<void(const std::string& symbol, const std::string& value, const std::string& range, const std::string& source)>
+      on_symbol;
 
   // Whether dim `dim` (now `size`) of the tensor at a source gets a symbolic size.
   std::function<bool(const std::string& source_text, int64_t dim, int64_t size)> is_dynamic;

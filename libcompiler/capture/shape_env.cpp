@@ -43,4 +43,9 @@ const SizeSymbol& ShapeEnv::size_symbol(const SourceRef& source, int64_t dim, in
 
 std::string ShapeEnv::float_symbol(const SourceRef& source) { return std::string("zf").append(std::to_string(unique_id(source->text()))); }
 
+std::string ShapeEnv::unbacked_symbol(bool integral) {
+  return integral ? std::string("u").append(std::to_string(unbacked_ints_++))
+                  : std::string("zuf").append(std::to_string(unbacked_floats_++));
+}
+
 }  // namespace kiln::capture

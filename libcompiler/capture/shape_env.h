@@ -38,6 +38,8 @@ class ShapeEnv {
   const SizeSymbol& size_symbol(const SourceRef& source, int64_t dim, int64_t hint, bool& created);
   // A fresh float symbol for a float input ("zf78").
   std::string float_symbol(const SourceRef& source);
+  // A fresh unbacked symbol for a value read from a tensor: u0, u1 (ints), zuf0 (floats).
+  std::string unbacked_symbol(bool integral);
 
   // Symbols in creation order (std::deque-like stability: pointers stay valid).
   const std::vector<std::unique_ptr<SizeSymbol>>& symbols() const { return symbols_; }
@@ -47,6 +49,7 @@ class ShapeEnv {
   int unique_id(const std::string& source_name);
   bool duck_sizing_;
   std::set<int> ids_;
+  int unbacked_ints_ = 0, unbacked_floats_ = 0;
   std::vector<std::unique_ptr<SizeSymbol>> symbols_;
   std::vector<SizeEquality> equalities_;
 };

@@ -191,6 +191,7 @@ Ref Tracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args) {
   // restarts the analysis and leaves the whole call out of the graph).
   in_root_call_ = true;
   OutputGraph::Checkpoint checkpoint = graph_->checkpoint();
+  size_t reordered = reordered_.size();
   CallArgs original = args;
   try {
     Ref result = dispatch(interp, callee, args);
@@ -201,6 +202,7 @@ Ref Tracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args) {
     in_root_call_ = false;
     if (site_.kind == BreakSite::Kind::Elsewhere) {
       graph_->rollback(checkpoint);
+      reordered_.resize(reordered);
       site_.kind = BreakSite::Kind::Call;
       site_.statement = statement_;
       site_.call = stack_.back();
@@ -238,6 +240,7 @@ Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const 
   if (args.args.empty() || !is_tensor(args.args[0])) return nullptr;
   if (metadata_methods().count(method)) return nullptr;
   if (method == "item") {
+    if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]), callee);
     break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
   }
   if (method == "backward")
@@ -254,6 +257,11 @@ Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const 
 }
 
 Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  for (const Ref& f : config_.reorderable_logging_functions)
+    if (f == callee) {
+      reordered_.push_back({callee, args});
+      return none();
+    }
   switch (callee->kind) {
     case ObjectKind::NativeFunction: {
       const auto& native = as<NativeFunctionObject>(callee);

@@ -21,6 +21,14 @@ namespace kiln::capture {
 
 struct TracerConfig {
   bool capture_scalar_outputs = false;
+  // Calls that do not break the graph but run after it (torch._dynamo.config's set).
+  std::vector<python::Ref> reorderable_logging_functions;
+};
+
+// A logging call moved after the graph, with the arguments it was given.
+struct ReorderedCall {
+  python::Ref callee;
+  python::CallArgs args;
 };
 
 // Where a graph break left the frame.
@@ -55,6 +63,8 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
 
   // Values the frame's statement at the resume point computed before the break.
   void set_replay(std::vector<std::pair<const python::Expression*, python::Ref>> values);
+
+  const std::vector<ReorderedCall>& reordered_calls() const { return reordered_; }
 
   // Set when a GraphBreak leaves the frame.
   const BreakSite& break_site() const { return site_; }
@@ -95,6 +105,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   std::vector<const python::Expression*> stack_;
   std::vector<Evaluated> evaluated_;
   std::unordered_map<const python::Expression*, python::Ref> replay_;
+  std::vector<ReorderedCall> reordered_;
 };
 
 // Whether a function is Kiln's own library code (the embedded torch package), which capture
