@@ -142,6 +142,11 @@ Runtime& Runtime::instance() {
   return runtime;
 }
 
+const CodeState* Runtime::code_state(const FunctionObject& function) const {
+  auto it = codes_.find(function.code);
+  return it == codes_.end() ? nullptr : it->second.get();
+}
+
 void Runtime::reset() {
   codes_.clear();
   next_frame_id_ = 0;

@@ -46,6 +46,8 @@ class Runtime {
   void reset();
 
   const std::vector<CompileRecord>& records() const { return records_; }
+  // The state of a function's code once it was called compiled (null before).
+  const CodeState* code_state(const python::FunctionObject& function) const;
   void clear_records() { records_.clear(); }
 
   // Frames a compiled function starts (FrameCatcher calls these).
