@@ -1,7 +1,8 @@
 #include "libcompiler/capture/compile_times.h"
 
-#include <algorithm>
 #include <cstdio>
+
+#include "libcompiler/capture/tabulate.h"
 
 namespace kiln::capture {
 
@@ -15,8 +16,7 @@ void CompileTimes::add(const std::string& phase, double seconds) {
 }
 
 std::string CompileTimes::table() const {
-  std::vector<std::pair<std::string, std::string>> rows;
-  size_t name_width = std::string("Function").size(), times_width = std::string("Runtimes (s)").size();
+  std::vector<std::vector<std::string>> rows;
   for (const auto& [name, times] : phases_) {
     std::string text;
     for (double t : times) {
@@ -24,18 +24,9 @@ std::string CompileTimes::table() const {
       std::snprintf(value, sizeof value, "%.4f", t);
       text += (text.empty() ? "" : ", ") + std::string(value);
     }
-    name_width = std::max(name_width, name.size());
-    times_width = std::max(times_width, text.size());
-    rows.emplace_back(name, text);
+    rows.push_back({name, text});
   }
-  auto padded = [](std::string text, size_t width) {
-    text.resize(std::max(text.size(), width), ' ');
-    return text;
-  };
-  std::string out = "TorchDynamo compilation metrics:\n" + padded("Function", name_width) + "  Runtimes (s)\n" +
-                    std::string(name_width, '-') + "  " + std::string(times_width, '-') + "\n";
-  for (const auto& [name, text] : rows) out += padded(name, name_width) + "  " + text + "\n";
-  return out;
+  return "TorchDynamo compilation metrics:\n" + tabulate({{"Function"}, {"Runtimes (s)"}}, rows);
 }
 
 CompileTimes& compile_times() {

@@ -4,6 +4,7 @@
 
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/explain.h"
+#include "libcompiler/capture/profiler_report.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/python/interp/protocols.h"
 
@@ -68,6 +69,9 @@ void install_capture(Interpreter& interp) {
                      return none();
                    }));
     m.globals->set("explain", native_function("explain", explain_native));
+    m.globals->set("profiler_report", native_function("profiler_report", [](Interpreter&, CallArgs&) {
+                     return py_str(profiler_report(Runtime::instance()));
+                   }));
     m.globals->set("compile_times", native_function("compile_times", [](Interpreter&, CallArgs&) {
                      return py_str(compile_times().table());
                    }));

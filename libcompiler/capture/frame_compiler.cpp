@@ -1,5 +1,6 @@
 // Compiling one frame into a cache entry (Dynamo's convert_frame._compile): automatic dynamic
 // shapes, the capture itself, what the frame does after its graph, and the backend.
+#include <algorithm>
 #include <chrono>
 
 #include "libcompiler/capture/capture_events.h"
@@ -224,7 +225,10 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   CompileMetrics metrics;
   metrics.ids = {*code.frame_id, code.compiles++, 0};
   metrics.start = std::chrono::system_clock::now();
-  if (!failures.empty()) events::recompile(metrics.ids, code, failures);
+  if (!failures.empty()) {
+    events::recompile(metrics.ids, code, failures);
+    guard_failures_.push_back({&code, failures.front().second});
+  }
   if (static_cast<int64_t>(code.entries.size()) >= config.cache_size_limit) {
     events::cache_limit_hit(metrics.ids, code, config.cache_size_limit, failures.front());
     metrics.fail_type = "Unsupported";
@@ -310,6 +314,10 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   std::optional<StatementPath> path;
   if (broke) {
     events::graph_break(metrics.ids, code, *broke);
+    auto counted = std::find_if(graph_break_counts_.begin(), graph_break_counts_.end(),
+                                [&](const auto& entry) { return entry.first == broke->title(); });
+    if (counted == graph_break_counts_.end()) graph_break_counts_.emplace_back(broke->title(), 1);
+    else ++counted->second;
     if (broke->restarts()) metrics.restart_reasons.push_back(broke->message());
     std::string reason = broke->kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke->message();
     records_.push_back({metrics.ids.text(), code.co_name, std::nullopt, {}, {reason}, broke->user_stack, {}});

@@ -104,6 +104,7 @@ std::string Guard::code() const {
     case GuardKind::StrideEquality:
       return source->text() + ".stride()[" + std::to_string(dim) + "] == " + size_text(other, other_dim);
     case GuardKind::GradMode: return std::string("___check_global_state() grad_mode=") + (grad_mode ? "True" : "False");
+    case GuardKind::DuplicateInput: return source->text() + " is " + other->text();
   }
   return {};
 }
@@ -117,7 +118,7 @@ std::string guard_line(const Guard& guard) {
 
 void GuardSet::add(Guard guard) {
   if (guard.source && guard.kind != GuardKind::SizeEquality && guard.kind != GuardKind::StrideEquality &&
-      has(guard.kind, guard.source->text()))
+      guard.kind != GuardKind::DuplicateInput && has(guard.kind, guard.source->text()))
     return;
   guards_.push_back(std::move(guard));
 }
@@ -170,6 +171,7 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
       case GuardKind::StrideEquality:
         holds = tensor_stride(value, g.dim) == tensor_size(g.other->fetch(interp, inputs), g.other_dim);
         break;
+      case GuardKind::DuplicateInput: holds = value == g.other->fetch(interp, inputs); break;
       case GuardKind::GradMode: break;
     }
     if (!holds) {

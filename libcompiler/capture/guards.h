@@ -25,6 +25,7 @@ enum class GuardKind {
   SizeEquality,    // source.size()[dim] == other.size()[other_dim] (duck sizing)
   StrideEquality,  // source.stride()[dim] == other.size()[other_dim] (contiguous dynamic tensors)
   GradMode,        // torch.is_grad_enabled() as when compiled
+  DuplicateInput,  // source is other: one tensor reached two ways is one graph input
 };
 
 struct Guard {
@@ -41,7 +42,7 @@ struct Guard {
   // LengthCheck / DictKeys
   int64_t length = 0;
   std::vector<python::Ref> keys;
-  // Size guards
+  // Size guards; DuplicateInput (other)
   int64_t dim = 0;
   SourceRef other;
   int64_t other_dim = 0;

@@ -196,6 +196,13 @@ Ref OutputGraph::fake_of(const Ref& tensor_ref) {
                                               "module parameters and buffers, attributes and container items)"},
                      "");
   ir::TensorMeta meta = placeholder_meta(source, real);
+  for (const SourceRef& alias : local_sources(frame_inputs_, tensor_ref))
+    if (alias->text() != source->text()) {
+      Guard duplicate{GuardKind::DuplicateInput, source};
+      duplicate.other = alias;
+      duplicate.user_code = sites_.guard ? sites_.guard() : "";
+      guards_.add(std::move(duplicate));
+    }
   ir::Node* node = add_placeholder(source->placeholder_name(), meta, GraphInput{GraphInput::Kind::Value, source});
   ops::TensorMeta shape{real.sizes(), real.strides(), real.dtype(), tensor::Device{tensor::DeviceType::Meta}};
   Ref fake = wrap_tensor(ops::allocate_outputs({shape}).at(0));
@@ -208,10 +215,33 @@ Ref OutputGraph::fake_of(const Ref& tensor_ref) {
 void OutputGraph::realize_parameters(const Ref& module) {
   if (module->kind != ObjectKind::Instance) return;
   const auto& dict = as<InstanceObject>(module).dict;
+  guard_constant_attributes(module);
   auto it = dict.find("_parameters");
   if (it == dict.end() || it->second->kind != ObjectKind::Dict) return;
   for (const auto* e : as<DictObject>(it->second).entries())
     if (is_tensor(e->value)) fake_of(e->value);
+}
+
+void OutputGraph::guard_constant_attributes(const Ref& module) {
+  // Dynamo guards the attributes a module's forward reads; kiln does not see attribute reads, so
+  // every constant attribute of the script's own module classes is guarded (torch's modules keep
+  // only sizes and flags there, which their forward reads through their tensors).
+  if (module->type->qualified_name().rfind("torch.", 0) == 0) return;
+  SourceRef source = find_source(interp_, frame_inputs_, module);
+  if (!source) return;
+  std::vector<std::string> names;
+  for (const auto& [name, value] : as<InstanceObject>(module).dict)
+    if (value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
+        value->kind == ObjectKind::Float || value->kind == ObjectKind::Str)
+      names.push_back(name);
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    const Ref& value = as<InstanceObject>(module).dict.at(name);
+    Guard guard{GuardKind::EqualsMatch, Source::attribute(source, name), value};
+    guard.value_type = value->type->qualified_name();
+    guard.user_code = sites_.guard ? sites_.guard() : "";
+    guards_.add(std::move(guard));
+  }
 }
 
 TypeObject* symbolic_scalar_type() {

@@ -107,7 +107,8 @@ class OutputGraph {
   static bool is_fake(const python::Ref& value);
   static ir::Node* node_of(const python::Ref& fake);
   // The placeholders of a module's direct parameters, in order (Dynamo wraps a module's own
-  // parameters when it is called, before its forward reads the input).
+  // parameters when it is called, before its forward reads the input), and the guards of its
+  // constant attributes.
   void realize_parameters(const python::Ref& module);
   // A .item() of a fake recorded as a node (capture_scalar_outputs): an unbacked symbol.
   python::Ref scalar_item(const python::Ref& fake, const python::Ref& callee);
@@ -155,6 +156,9 @@ class OutputGraph {
   void rollback(const Checkpoint& checkpoint);
 
  private:
+  // EQUALS_MATCH guards on the int, float, bool, str and None attributes of a module of the
+  // script's own classes (self.scale read by its forward).
+  void guard_constant_attributes(const python::Ref& module);
   ir::Argument argument(const python::Ref& value);
   ReplayValue replay_value(const python::Ref& value);
   python::Ref attach(const python::Ref& result, ir::Node* node, const tensor::Device& device);

@@ -35,6 +35,12 @@ struct CompileRecord {
   std::vector<std::string> tensor_guards;  // the sources of its TENSOR_MATCH guards
 };
 
+// A recompile, as CompileProfiler reports it: which code, and the guard failure that caused it.
+struct GuardFailure {
+  const CodeState* code;
+  std::string reason;
+};
+
 class Runtime {
  public:
   static Runtime& instance();
@@ -46,6 +52,9 @@ class Runtime {
   void reset();
 
   const std::vector<CompileRecord>& records() const { return records_; }
+  const std::vector<GuardFailure>& guard_failures() const { return guard_failures_; }
+  // Graph-break titles in order of first occurrence, with how often each happened.
+  const std::vector<std::pair<std::string, int64_t>>& graph_break_counts() const { return graph_break_counts_; }
   // The state of a function's code once it was called compiled (null before).
   const CodeState* code_state(const python::FunctionObject& function) const;
   void clear_records() { records_.clear(); }
@@ -67,6 +76,8 @@ class Runtime {
   std::map<const void*, std::unique_ptr<CodeState>> codes_;
   int next_frame_id_ = 0;
   std::vector<CompileRecord> records_;
+  std::vector<GuardFailure> guard_failures_;
+  std::vector<std::pair<std::string, int64_t>> graph_break_counts_;
 };
 
 // The frame made to run a code state's function with these inputs (locals set by name).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 #include <unordered_set>
 
 #include "libcompiler/python/interp/protocols.h"
@@ -132,24 +133,53 @@ bool searchable(const Ref& value) {
 
 }  // namespace
 
-SourceRef find_source(Interpreter&, const FrameInputs& inputs, const Ref& target) {
-  std::deque<std::tuple<SourceRef, Ref, int>> queue;
+namespace {
+
+using SearchQueue = std::deque<std::tuple<SourceRef, Ref, int>>;
+
+// Breadth first, a few levels deep: the sources that reach `target`, nearest first, at most `limit`.
+std::vector<SourceRef> search(SearchQueue queue, const Ref& target, size_t limit) {
+  std::vector<SourceRef> found;
   std::unordered_set<const Object*> seen;
-  for (const auto& [name, value] : inputs.locals) queue.emplace_back(Source::local(name), value, 0);
-  if (inputs.globals)
-    for (const auto* e : inputs.globals->entries())
-      if (e->key->kind == ObjectKind::Str && (e->value == target || searchable(e->value)))
-        queue.emplace_back(Source::global(as<StrObject>(e->key).value), e->value, 0);
-  while (!queue.empty()) {
+  while (!queue.empty() && found.size() < limit) {
     auto [source, value, depth] = std::move(queue.front());
     queue.pop_front();
-    if (value == target) return source;
+    if (value == target) {
+      found.push_back(source);
+      continue;
+    }
     if (depth >= kSearchDepth || !searchable(value) || !seen.insert(value.get()).second) continue;
     std::vector<std::pair<SourceRef, Ref>> next;
     children(value, source, next);
     for (auto& [s, v] : next) queue.emplace_back(std::move(s), std::move(v), depth + 1);
   }
-  return nullptr;
+  return found;
+}
+
+SearchQueue local_roots(const FrameInputs& inputs) {
+  SearchQueue roots;
+  for (const auto& [name, value] : inputs.locals) roots.emplace_back(Source::local(name), value, 0);
+  return roots;
+}
+
+}  // namespace
+
+SourceRef find_source(Interpreter&, const FrameInputs& inputs, const Ref& target) {
+  // All of the locals before any global: a tensor passed in a list or dict argument is read
+  // through the argument (L['xs'][0]), even when the script also holds it in a global, and a
+  // later call passes other tensors in that argument.
+  if (auto found = search(local_roots(inputs), target, 1); !found.empty()) return found.front();
+  SearchQueue globals;
+  if (inputs.globals)
+    for (const auto* e : inputs.globals->entries())
+      if (e->key->kind == ObjectKind::Str && (e->value == target || searchable(e->value)))
+        globals.emplace_back(Source::global(as<StrObject>(e->key).value), e->value, 0);
+  auto found = search(std::move(globals), target, 1);
+  return found.empty() ? nullptr : found.front();
+}
+
+std::vector<SourceRef> local_sources(const FrameInputs& inputs, const Ref& target) {
+  return search(local_roots(inputs), target, std::numeric_limits<size_t>::max());
 }
 
 }  // namespace kiln::capture

@@ -5,6 +5,7 @@
 // a later call are fetched through them.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "libcompiler/python/interp/object.h"
 
@@ -56,5 +57,8 @@ class Source {
 // globals, through module submodules/parameters/buffers, instance attributes, list/tuple items
 // and dict values, breadth first, a few levels deep. Null when it cannot be reached.
 SourceRef find_source(python::Interpreter& interp, const FrameInputs& inputs, const Ref& target);
+// Every way the frame's locals reach `target`, nearest first: one tensor passed twice
+// (fn([x, x])) is one graph input, and the entry holds only while the two stay one object.
+std::vector<SourceRef> local_sources(const FrameInputs& inputs, const Ref& target);
 
 }  // namespace kiln::capture

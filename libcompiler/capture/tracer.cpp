@@ -273,9 +273,11 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
         if (name == "manual_seed")
           break_graph(interp, GraphBreak(BreakKind::Unsupported, {"torch.manual_seed() inside a compiled region"}, ""));
         if (name == "_set_grad_enabled" || name == "_log_api_usage_once") {
-          // Recorded for the graph and done now, so that what follows is traced in that mode.
+          // Recorded for the graph and done now, so that what follows is traced in that mode
+          // (call_through consumes the arguments the node is recorded with).
+          CallArgs recorded = args;
           Ref result = call_through(interp, callee, args);
-          graph_->record({ir::OpCode::CallFunction, "torch._C." + name}, args.args, args.kwargs, callee, args, result);
+          graph_->record({ir::OpCode::CallFunction, "torch._C." + name}, recorded.args, recorded.kwargs, callee, recorded, result);
           return result;
         }
         return record_call(interp, {ir::OpCode::CallFunction, q}, callee, args, false);

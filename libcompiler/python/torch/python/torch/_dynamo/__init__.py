@@ -4,6 +4,7 @@ import torch
 import torch._dynamo.config as config
 import torch._dynamo.exc as exc
 import torch._dynamo._kiln as _kiln
+import torch._dynamo.utils as utils
 
 
 class OptimizedModule:
