@@ -4,6 +4,8 @@
 #include <unordered_map>
 
 #include "libcompiler/ops/dispatch.h"
+#include "libcompiler/python/ast_unparse.h"
+#include "libdiag/log/logger.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -399,7 +401,13 @@ Ref Tracer::replay(const Expression& expr) {
   return value;
 }
 
-void Tracer::enter(const Expression& expr) { stack_.push_back(&expr); }
+void Tracer::enter(const Expression& expr) {
+  stack_.push_back(&expr);
+  // Kiln traces the tree, not bytecode: the trace_bytecode log names each expression it evaluates.
+  if (log::is_enabled(log::Artifact::trace_bytecode))
+    log::emit(log::Artifact::trace_bytecode, log::Level::Debug, {"torch/_dynamo/symbolic_convert.py", 1414}, config_.compile_id,
+              "TRACE " + std::string(python_name(expr.kind)) + " " + unparse(expr));
+}
 
 void Tracer::leave(const Expression& expr, const Ref& value) {
   if (!stack_.empty() && stack_.back() == &expr) stack_.pop_back();
@@ -407,6 +415,12 @@ void Tracer::leave(const Expression& expr, const Ref& value) {
 }
 
 void Tracer::statement(const Statement& stmt) {
+  if (log::is_enabled(log::Artifact::trace_source) && stmt.loc.file && (!statement_ || statement_->loc.line != stmt.loc.line)) {
+    std::string_view line = stmt.loc.file->line_text(stmt.loc.line);
+    log::emit(log::Artifact::trace_source, log::Level::Debug, {"torch/_dynamo/symbolic_convert.py", 1378}, config_.compile_id,
+              "TRACE starts_line " + stmt.loc.file->name() + ":" + std::to_string(stmt.loc.line) + "\n    " +
+                  std::string(line.substr(0, line.find_last_not_of(" \t\r") + 1)));
+  }
   statement_ = &stmt;
   stack_.clear();
   evaluated_.clear();
