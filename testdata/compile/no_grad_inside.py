@@ -1,7 +1,7 @@
 # `with torch.no_grad():` inside a compiled function is traced, not a graph break.
 import torch
 
-w = torch.ones(3, requires_grad=True)
+w = torch.ones(3).requires_grad_()
 
 @torch.compile(backend="eager")
 def fn(x):

@@ -7,7 +7,7 @@ def fn(x):
 
 a = torch.arange(3.0)
 print("%.2f" % fn(a).item())
-b = torch.arange(3.0, requires_grad=True)
+b = torch.arange(3.0).requires_grad_()
 y = fn(b)
 y.backward()
 print("%.2f" % y.item(), b.grad.tolist())
