@@ -208,6 +208,20 @@ void compile_start(python::Interpreter& interp, const CompileIds& ids, const Cod
 }
 
 void graph_break(const CompileIds& ids, const CodeState&, const GraphBreak& b) {
+  if (b.kind == BreakKind::Item) {
+    // PyTorch warns about .item() breaks once, whatever TORCH_LOGS says.
+    static bool warned = false;
+    if (!warned) {
+      warned = true;
+      std::string where;
+      for (const UserFrame& f : b.user_stack)
+        if (f.compiled) where = "  File \"" + f.filename + "\", line " + std::to_string(f.line) + ", in " + f.function + "\n    " + f.code;
+      log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/variables/tensor.py", 1379}, ids.text(),
+                "Graph break from `Tensor.item()`, consider setting:\n    torch._dynamo.config.capture_scalar_outputs = True\nor:\n"
+                "    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\nto include these operations in the captured graph.\n\n"
+                "Graph break: from user code at:\n" + where + "\n\n");
+    }
+  }
   std::string report = graph_break_report(b);
   TraceWriter& writer = TraceWriter::from_environment();
   if (writer.enabled()) writer.artifact("dynamo_graph_break_reason", trace::ArtifactEncoding::String, report, context(ids));
@@ -280,6 +294,23 @@ void output_graph(const CompileIds& ids, const ir::GraphModule& module) {
       }
     log::emit(log::Artifact::graph_sizes, log::Level::Debug, {"torch/_dynamo/output_graph.py", 2420}, ids.text(), text);
   }
+}
+
+void tracing(const CompileIds& ids, const CodeState& code, const std::string& phase) {
+  std::string message = phase == "start" ? "Step 1: torchdynamo start tracing " + code.co_name + " " + code.co_filename + ":" +
+                                               std::to_string(code.co_firstlineno)
+                                         : "Step 1: torchdynamo done tracing " + code.co_name + " (RETURN_VALUE)";
+  log::emit(log::Component::dynamo, log::Level::Info, {"torch/_dynamo/symbolic_convert.py", 4530}, ids.text(), message);
+}
+
+void restart(const CompileIds& ids, const GraphBreak& graph_break) {
+  log::emit(log::Component::dynamo, log::Level::Debug, {"torch/_dynamo/convert_frame.py", 1098}, ids.text(),
+            "Restarting analysis due to " + graph_break.title());
+}
+
+void backend(const CompileIds& ids, const std::string& backend, const std::string& phase) {
+  log::emit(log::Component::dynamo, log::Level::Info, {"torch/_dynamo/output_graph.py", 2470}, ids.text(),
+            "Step 2: " + std::string(phase == "calling" ? "calling" : "done") + " compiler function " + backend);
 }
 
 void create_env(const CompileIds& ids) {

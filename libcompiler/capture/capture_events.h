@@ -48,6 +48,10 @@ void create_env(const CompileIds& ids);
 void create_symbol(python::Interpreter& interp, const CompileIds& ids, const std::string& symbol, const std::string& value,
                    const std::string& range, const std::string& source, const std::string& user_code);
 void produce_guards(const CompileIds& ids);
+// The dynamo component's progress messages (TORCH_LOGS=dynamo / +dynamo).
+void tracing(const CompileIds& ids, const CodeState& code, const std::string& phase);  // "start" or "done"
+void restart(const CompileIds& ids, const GraphBreak& graph_break);
+void backend(const CompileIds& ids, const std::string& backend, const std::string& phase);  // "calling" or "done"
 void guards(const CompileIds& ids, const GuardSet& guards);
 void compilation_metrics(const CompileMetrics& metrics, const CodeState& code);
 

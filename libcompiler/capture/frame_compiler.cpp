@@ -256,7 +256,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     auto it = code.history.find(source);
     return it != code.history.end() && it->second.dynamic_dims.count(dim) > 0;
   };
-  Tracer tracer(graph, *frame, code.co_name, {config.capture_scalar_outputs, config.reorderable_logging_functions});
+  Tracer tracer(graph, *frame, code.co_name, {metrics.ids.text(), config.capture_scalar_outputs, config.reorderable_logging_functions});
   tracer_ptr = &tracer;
   std::vector<std::pair<const Expression*, Ref>> replay;
   for (size_t i = 0; i < code.replayed.size(); ++i) replay.emplace_back(code.replayed[i], inputs.local("___stack" + std::to_string(i)));
@@ -284,6 +284,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
 
   std::optional<GraphBreak> broke;
   bool completed = false;
+  events::tracing(metrics.ids, code, "start");
   {
     HookScope scope(interp, &tracer);
     interp.enter_call();
@@ -310,6 +311,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     interp.leave_call();
   }
 
+  if (completed) events::tracing(metrics.ids, code, "done");
   const BreakSite& site = tracer.break_site();
   std::optional<StatementPath> path;
   if (broke) {
@@ -336,7 +338,10 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       code.skip = true;
       return nullptr;
     }
-    if (broke->restarts()) metrics.ids.attempt = 1;
+    if (broke->restarts()) {
+      events::restart(metrics.ids, *broke);
+      metrics.ids.attempt = 1;
+    }
   }
 
   TemplateBuilder templates(interp, graph);
@@ -405,6 +410,8 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs()});
     std::vector<Ref> example;
     for (const GraphInput& input : captured->inputs) example.push_back(input.source->fetch(interp, inputs));
+    std::string backend_name = options.backend->kind == ObjectKind::Str ? as<StrObject>(options.backend).value : type_name(options.backend);
+    events::backend(metrics.ids, backend_name, "calling");
     auto backend_started = std::chrono::steady_clock::now();
     try {
       HookScope no_capture(interp, nullptr);
@@ -420,8 +427,6 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
         code.skip = true;
         return nullptr;
       }
-      std::string backend_name = options.backend->kind == ObjectKind::Str ? as<StrObject>(options.backend).value
-                                                                         : as<FunctionObject>(options.backend).name;
       PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
                                            "backend='" + backend_name + "' raised:\n" + exception_summary(interp, error.exception) +
                                                "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially "
@@ -432,6 +437,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     }
     metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
     compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
+    events::backend(metrics.ids, backend_name, "done");
     entry->graph = std::move(captured);
   }
   entry->compile_id = metrics.ids.frame_compile_text();

@@ -20,6 +20,7 @@
 namespace kiln::capture {
 
 struct TracerConfig {
+  std::string compile_id;  // for the trace_source and trace_bytecode logs
   bool capture_scalar_outputs = false;
   // Calls that do not break the graph but run after it (torch._dynamo.config's set).
   std::vector<python::Ref> reorderable_logging_functions;
