@@ -59,6 +59,15 @@ const std::unordered_set<std::string>& data_methods() {
   return names;
 }
 
+// Methods of builtin containers that change them.
+const std::unordered_set<std::string>& mutating_methods() {
+  static const std::unordered_set<std::string> names = {
+      "list.append", "list.extend", "list.insert", "list.pop",     "list.remove", "list.clear",     "list.sort",
+      "list.reverse", "dict.update", "dict.pop",   "dict.popitem", "dict.clear",  "dict.setdefault", "set.add",
+      "set.discard",  "set.remove",  "set.update", "set.clear",    "set.pop"};
+  return names;
+}
+
 // torch functions that compute nothing a graph needs: they run as they are.
 const std::unordered_set<std::string>& eager_torch_functions() {
   static const std::unordered_set<std::string> names = {"is_grad_enabled", "is_tensor", "numel", "typename",
@@ -284,6 +293,7 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
         }
         return record_call(interp, {ir::OpCode::CallFunction, q}, callee, args, false);
       }
+      if (mutating_methods().count(q) && !args.args.empty()) mutating(interp, args.args[0]);
       if (q == "print")
         break_graph(interp, GraphBreak(BreakKind::BuiltinCall, {"print", argument_types(args), args.kwargs.empty() ? "False" : "True"},
                                        "builtin print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] " +
@@ -387,6 +397,18 @@ Ref Tracer::trace_cond(Interpreter& interp, CallArgs& args) {
                                 ir::Argument::node(false_node), ir::Argument::tuple(std::move(operand_args))},
                                std::move(replay), py_tuple(std::move(results)), static_cast<TensorObject&>(*pred).device());
   return true_result->kind == ObjectKind::Tuple ? out : to_vector(interp, out).at(0);
+}
+
+void Tracer::mutating(Interpreter& interp, const Ref& target) {
+  if (target->kind != ObjectKind::Instance && target->kind != ObjectKind::List && target->kind != ObjectKind::Dict &&
+      target->kind != ObjectKind::Set)
+    return;
+  // Dynamo replays such side effects after the graph; Kiln does not, so code that changes an
+  // object the frame did not create is not compiled.
+  if (SourceRef source = find_source(interp, graph_->frame_inputs(), target))
+    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"changing " + source->text() + " (Kiln does not replay side effects on "
+                                                                                         "objects that outlive the compiled frame)"},
+                                   ""));
 }
 
 void Tracer::stored(const std::string& name, const Ref& value) { graph_->name_hint(name, value); }

@@ -56,6 +56,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   // CallHook
   python::Ref intercept(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args) override;
   void stored(const std::string& name, const python::Ref& value) override;
+  void mutating(python::Interpreter& interp, const python::Ref& target) override;
   // ExpressionObserver
   python::Ref replay(const python::Expression& expr) override;
   void enter(const python::Expression& expr) override;

@@ -25,6 +25,12 @@ class CallHook {
   // Called before every call made through protocols' call(); a non-null result is the call's
   // result and the callee does not run.
   virtual Ref intercept(Interpreter& interp, const Ref& callee, CallArgs& args) = 0;
+  // Called before an object's attributes or items change (setattr, setitem, delattr, delitem):
+  // capture cannot replay such side effects on objects that outlive the frame.
+  virtual void mutating(Interpreter& interp, const Ref& target) {
+    (void)interp;
+    (void)target;
+  }
   // Called after a value is stored to a plain variable (`x = ...`).
   virtual void stored(const std::string& name, const Ref& value) {
     (void)name;

@@ -349,6 +349,7 @@ Ref getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
 }
 
 void generic_setattr(Interpreter& interp, const Ref& obj, const std::string& name, Ref value) {
+  if (interp.call_hook) interp.call_hook->mutating(interp, obj);
   if (Ref attr = obj->type->lookup(name); attr && attr->kind == ObjectKind::Property) {
     const auto& property = as<PropertyObject>(attr);
     if (!property.setter)
@@ -385,6 +386,7 @@ void setattr(Interpreter& interp, const Ref& obj, const std::string& name, Ref v
 }
 
 void delattr(Interpreter& interp, const Ref& obj, const std::string& name) {
+  if (interp.call_hook) interp.call_hook->mutating(interp, obj);
   if (obj->kind == ObjectKind::Instance) {
     if (auto [hook, owner] = special_method(*obj, "__delattr__"); hook) {
       call_bound(interp, hook, obj, {py_str(name)});
@@ -647,6 +649,7 @@ Ref getitem(Interpreter& interp, const Ref& container, const Ref& key) {
 }
 
 void setitem(Interpreter& interp, const Ref& container, const Ref& key, Ref value) {
+  if (interp.call_hook) interp.call_hook->mutating(interp, container);
   switch (container->kind) {
     case ObjectKind::List: {
       auto& items = as<ListObject>(container).items;
@@ -678,6 +681,7 @@ void setitem(Interpreter& interp, const Ref& container, const Ref& key, Ref valu
 }
 
 void delitem(Interpreter& interp, const Ref& container, const Ref& key) {
+  if (interp.call_hook) interp.call_hook->mutating(interp, container);
   switch (container->kind) {
     case ObjectKind::List: {
       auto& items = as<ListObject>(container).items;
