@@ -151,7 +151,8 @@ std::string guard_tree(const GuardSet& guards) {
   Manager globals;
   std::vector<const Guard*> lambdas;
   for (const Guard& g : guards.guards()) {
-    if (g.kind == GuardKind::SizeLowerBound || g.kind == GuardKind::SizeEquality || g.kind == GuardKind::StrideEquality) {
+    if (g.kind == GuardKind::SizeLowerBound || g.kind == GuardKind::SizeEquality || g.kind == GuardKind::StrideEquality ||
+        g.kind == GuardKind::DuplicateInput) {
       lambdas.push_back(&g);
       continue;
     }

@@ -51,6 +51,11 @@ struct FrameExit {
 
 struct CacheEntry {
   std::string compile_id;  // "0/1"
+  // What it was compiled with: another torch.compile of the same function (another backend,
+  // other dynamic/fullgraph settings) does not use it (Dynamo's backend check).
+  python::Ref backend;
+  std::optional<bool> dynamic;
+  bool fullgraph = false;
   GuardSet guards;
   std::shared_ptr<const CapturedGraph> graph;  // null when the frame has no graph
   CompiledGraph compiled;
@@ -90,6 +95,9 @@ class CodeState {
   std::vector<std::unique_ptr<CacheEntry>> entries;
   bool skip = false;  // run eagerly from now on (no tensors, a break in a loop, the cache limit)
   std::map<std::string, InputHistory> history;
+  // Resume frames belong to the function's own state (Dynamo makes one code object per resume
+  // point of the original code, however the frame got there).
+  CodeState* root = this;
   std::map<ResumeKey, std::unique_ptr<CodeState>> resumes;
 };
 

@@ -441,6 +441,9 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     entry->graph = std::move(captured);
   }
   entry->compile_id = metrics.ids.frame_compile_text();
+  entry->backend = options.backend;
+  entry->dynamic = options.dynamic;
+  entry->fullgraph = options.fullgraph;
   metrics.guard_count = static_cast<int64_t>(entry->guards.size());
   events::guards(metrics.ids, entry->guards);
   events::compilation_metrics(metrics, code);

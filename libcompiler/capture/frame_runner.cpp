@@ -199,7 +199,13 @@ Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeSt
   if (code.skip) return run_eager(interp, code, inputs);
   std::vector<std::pair<std::string, std::string>> failures;
   for (auto it = code.entries.rbegin(); it != code.entries.rend(); ++it) {
-    auto failure = (*it)->guards.check(interp, inputs);
+    const CacheEntry& entry = **it;
+    if (entry.backend != options.backend || entry.dynamic != options.dynamic || entry.fullgraph != options.fullgraph) {
+      failures.emplace_back(entry.compile_id, "___check_current_backend(" +
+                                                  std::to_string(reinterpret_cast<uintptr_t>(entry.backend.get())) + ")");
+      continue;
+    }
+    auto failure = entry.guards.check(interp, inputs);
     if (!failure) return run_entry(interp, options, **it, inputs);
     failures.emplace_back((*it)->compile_id, *failure);
   }
@@ -274,7 +280,7 @@ Ref Runtime::run_eager(Interpreter& interp, CodeState& code, const FrameInputs& 
 
 CodeState& Runtime::resume_state(CodeState& parent, ResumeKey key, int line, std::optional<StatementPath> start,
                                  std::vector<const Expression*> replayed) {
-  auto& slot = parent.resumes[key];
+  auto& slot = parent.root->resumes[key];
   if (!slot) {
     slot = std::make_unique<CodeState>();
     std::string original = parent.co_name;
@@ -288,6 +294,7 @@ CodeState& Runtime::resume_state(CodeState& parent, ResumeKey key, int line, std
     slot->function = parent.function;
     slot->start = std::move(start);
     slot->replayed = std::move(replayed);
+    slot->root = parent.root;
   }
   return *slot;
 }

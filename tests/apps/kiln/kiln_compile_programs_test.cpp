@@ -21,21 +21,11 @@ namespace {
 // difference is still there, so fixing one fails until its entry goes.
 const std::map<std::string, std::string>& known_differences() {
   static const std::map<std::string, std::string> differences = {
-      // Kiln compiles body once, PyTorch four times (the dynamic=True wrapper once, the
-      // dynamic=False one for each length): kiln's cache entries are per function, shared by its
-      // torch.compile wrappers, and an entry does not check the options it was compiled with, so
-      // the dynamic=False calls hit the dynamic entry. Outputs agree.
-      {"dynamic_shapes", "one compile of body where PyTorch has four"},
       // Kiln: (fn, 3) (fn, 3) (fn, 3); PyTorch: (fn, 3) (fn, 4) (fn, 4). When m.scale changes,
       // PyTorch's automatic dynamic makes the float attribute a graph input (one more `item` op);
       // kiln's automatic dynamic covers frame arguments only and recompiles with the new
       // constant. Outputs agree.
       {"module_attr_guard", "changed module attributes stay constants"},
-      // Kiln compiles torch_dynamo_resume_in_fn_at_17 a second time on the second call: its resume
-      // frames are kept per frame that broke, while Dynamo makes a resume of a resume from the
-      // original code, so the resume at line 17 reached through either branch of line 15 is one
-      // code object whose cache entry the second call hits. Outputs agree.
-      {"nested_branches", "an extra compile of the resume at line 17"},
   };
   return differences;
 }
