@@ -246,12 +246,23 @@ Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
   std::vector<ops::IValue> positional;
   for (const auto& a : args) positional.push_back(to_ivalue(interp, a));
   std::vector<ops::KeywordArgument> keywords;
+  // Factories (ops with a dtype= argument) take requires_grad= in Python, as PyTorch's bindings
+  // add it; the table's schemas, like ATen's, do not have it.
+  bool factory = false;
+  for (const auto& p : params) factory |= p.name == "dtype";
+  bool requires_grad = false;
   for (const auto& [k, v] : kwargs) {
+    if (k == "requires_grad" && factory) {
+      requires_grad = truthy(interp, v);
+      continue;
+    }
     if (k == "device" && v->kind == ObjectKind::Str) keywords.push_back({k, ops::IValue(to_device(v))});
     else keywords.push_back({k, to_ivalue(interp, v)});
   }
   auto [op, bound] = ops::resolve_overload(name, positional, keywords);
   std::vector<tensor::Tensor> results = ops::call(*op, bound);
+  if (requires_grad)
+    for (auto& r : results) r.set_requires_grad(true);
   const auto& returns = op->schema.returns;
   if (returns.size() == 1 && !returns[0].type.is_list) return wrap_tensor(results.at(0));
   std::vector<Ref> items;
