@@ -1,5 +1,7 @@
 // The methods, properties and operators of torch.Tensor. Whatever is not defined here is looked
 // up in the op table by name (Tensor.__getattr__), so every op the table gains is a method too.
+#include <algorithm>
+
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -36,6 +38,10 @@ Ref tolist(const tensor::Tensor& t) {
 // Basic indexing: ints, slices, None, Ellipsis and 1-D integer index tensors, dim by dim.
 tensor::Tensor index_tensor(Interpreter& ip, tensor::Tensor t, const Ref& key) {
   std::vector<Ref> keys = key->kind == ObjectKind::Tuple ? as<TupleObject>(key).items : std::vector<Ref>{key};
+  // Several index tensors index jointly (their elements pair up); one at a time they would index
+  // each dimension separately and give another result, so they are refused.
+  if (std::count_if(keys.begin(), keys.end(), [](const Ref& k) { return is_tensor(k); }) > 1)
+    raise_error(ExcType::NotImplementedError, "kiln does not support indexing a tensor with several index tensors (advanced indexing)");
   int64_t consumed = 0;
   for (const auto& k : keys)
     if (!is_none(k) && k.get() != ellipsis().get()) ++consumed;
