@@ -417,7 +417,10 @@ Flow Evaluator::visit_Raise(const Raise& node) {
     generic_setattr(interp_, value, "__cause__", cause);
   }
   PyException error(value);
-  if (!frame_.handling.empty()) error.context = frame_.handling.back()->exception;
+  if (!frame_.handling.empty()) {
+    error.context = frame_.handling.back()->exception;
+    generic_setattr(interp_, value, "__context__", error.context);
+  }
   throw error;
 }
 
@@ -697,6 +700,7 @@ Ref Evaluator::visit_Yield(const Yield& node) {
 Ref Evaluator::visit_YieldFrom(const YieldFrom& node) {
   Ref iterator = iter(interp_, eval(*node.value));
   while (Ref item = next(interp_, iterator)) frame_.generator->yield(item);
+  if (iterator->kind == ObjectKind::Generator) return static_cast<GeneratorObject&>(*iterator).return_value();
   return none();
 }
 

@@ -25,6 +25,8 @@ class GeneratorObject : public Object {
   // `yield value` inside the body: hands the value to next() and waits to be resumed.
   void yield(Ref value);
   const std::string& name() const { return name_; }
+  // What the body returned (StopIteration's value; `yield from` evaluates to it).
+  Ref return_value() const { return frame_->return_value ? frame_->return_value : none(); }
 
  private:
   Interpreter& interp_;
