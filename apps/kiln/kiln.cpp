@@ -1,6 +1,7 @@
 // kiln: runs a PyTorch-style Python script (DESIGN.md §4) with Kiln's interpreter and torch surface.
 //   kiln SCRIPT.py [ARGS...]     sys.argv = [SCRIPT.py, ARGS...]
 //   kiln -c CODE [ARGS...]       sys.argv = ['-c', ARGS...]
+//   kiln --replay RECORD         re-runs a compile recorded by replay_record_enabled
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "kiln_config.h"
 #include "libcompiler/backends/backends.h"
 #include "libcompiler/capture/dynamo_module.h"
+#include "libcompiler/capture/replay_record.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
 
@@ -19,7 +21,8 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   po::options_description visible("Usage: kiln [options] SCRIPT.py [ARGS...]\n       kiln -c CODE [ARGS...]\n\nOptions");
   visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(
-      "command,c", po::value<std::string>(), "run CODE instead of a script file");
+      "command,c", po::value<std::string>(), "run CODE instead of a script file")(
+      "replay", po::value<std::string>(), "re-run the compile a replay record (torch._dynamo.config.replay_record_enabled) holds");
   po::options_description all;
   all.add(visible);
   po::positional_options_description positional;
@@ -27,7 +30,7 @@ int main(int argc, char** argv) {
   int own = 1;
   while (own < argc) {
     std::string arg = argv[own];
-    if (arg == "-c" || arg == "--command") {
+    if (arg == "-c" || arg == "--command" || arg == "--replay") {
       own = std::min(own + 2, argc);
       break;
     }
@@ -59,6 +62,18 @@ int main(int argc, char** argv) {
     interp.argv = {"-c"};
     interp.argv.insert(interp.argv.end(), args.begin(), args.end());
     return interp.run_main_source(options["command"].as<std::string>(), "<string>", std::cerr);
+  }
+  if (options.count("replay")) {
+    std::string record = options["replay"].as<std::string>();
+    std::string source;
+    try {
+      source = kiln::capture::replay_source(record);
+    } catch (const std::exception& error) {
+      std::cerr << "kiln: --replay: " << error.what() << "\n";
+      return 2;
+    }
+    interp.argv = {record};
+    return interp.run_main_source(source, "<replay of " + record + ">", std::cerr);
   }
   if (args.empty()) {
     std::cerr << "kiln: no script given\n" << visible;

@@ -12,6 +12,7 @@ struct DynamoConfig {
   bool suppress_errors = false;
   bool capture_scalar_outputs = false;
   bool automatic_dynamic_shapes = true;
+  bool replay_record_enabled = false;
   std::vector<python::Ref> reorderable_logging_functions;
 };
 

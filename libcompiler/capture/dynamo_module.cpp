@@ -1,11 +1,14 @@
 #include "libcompiler/capture/dynamo_module.h"
 
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/explain.h"
 #include "libcompiler/capture/profiler_report.h"
 #include "libcompiler/capture/runtime.h"
+#include "libcompiler/python/ast.h"
 #include "libcompiler/python/interp/protocols.h"
 
 namespace kiln::capture {
@@ -58,6 +61,35 @@ Ref explain_native(Interpreter& interp, CallArgs& c) {
   return result;
 }
 
+// A script's definitions without its other top-level code (what a replay record needs of it): the
+// lines of every top-level statement other than imports, defs and classes are blanked, so that
+// line numbers stay those of the script.
+Ref load_definitions(Interpreter& interp, CallArgs& c) {
+  auto a = bind_native("load_definitions", c, {{"path"}});
+  const std::string& path = to_str(a[0], "path");
+  std::ifstream in(path);
+  if (!in) raise_error(ExcType::FileNotFoundError, "[Errno 2] No such file or directory: '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> lines;
+  std::istringstream split(text.str());
+  for (std::string line; std::getline(split, line);) lines.push_back(line);
+  auto parsed = interp.load(text.str(), path);
+  for (const auto& stmt : parsed->ast->body) {
+    NodeKind kind = stmt->kind;
+    if (kind == NodeKind::Import || kind == NodeKind::ImportFrom || kind == NodeKind::FunctionDef || kind == NodeKind::ClassDef) continue;
+    for (uint32_t line = stmt->loc.line; line <= std::max(stmt->loc.line, stmt->loc.end_line) && line <= lines.size(); ++line)
+      lines[line - 1].clear();
+  }
+  std::string kept;
+  for (const auto& line : lines) kept += line + "\n";
+  auto module = std::make_shared<ModuleObject>("__kiln_replay__");
+  module->globals = py_dict();
+  module->globals->set("__name__", py_str("__kiln_replay__"));
+  interp.exec_code(interp.load(kept, path), *module);
+  return module->globals;
+}
+
 }  // namespace
 
 void install_capture(Interpreter& interp) {
@@ -69,6 +101,7 @@ void install_capture(Interpreter& interp) {
                      return none();
                    }));
     m.globals->set("explain", native_function("explain", explain_native));
+    m.globals->set("load_definitions", native_function("load_definitions", load_definitions));
     m.globals->set("profiler_report", native_function("profiler_report", [](Interpreter&, CallArgs&) {
                      return py_str(profiler_report(Runtime::instance()));
                    }));

@@ -6,6 +6,7 @@
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/replay_record.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/capture/tracer.h"
 #include "libcompiler/ir/dead_code_elimination.h"
@@ -14,6 +15,7 @@
 #include "libcompiler/python/interp/evaluator.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libdiag/log/logger.h"
 
 namespace kiln::capture {
 
@@ -210,6 +212,16 @@ std::string user_code_trailer(const std::vector<UserFrame>& stack) {
   return out;
 }
 
+// With replay_record_enabled, a frame whose compile fails is recorded for `kiln --replay`.
+void record_for_replay(Interpreter& interp, const DynamoConfig& config, const CodeState& code, const FrameInputs& inputs,
+                       const CompileOptions& options) {
+  if (!config.replay_record_enabled) return;
+  ReplayRecordResult result = write_replay_record(interp, code, inputs, options);
+  if (!result.not_recorded.empty())
+    log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/convert_frame.py", 1312}, "",
+              "No replay record of " + code.co_name + ": " + result.not_recorded);
+}
+
 }  // namespace
 
 CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
@@ -324,6 +336,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     std::string reason = broke->kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke->message();
     records_.push_back({metrics.ids.text(), code.co_name, std::nullopt, {}, {reason}, broke->user_stack, {}});
     if (options.fullgraph) {
+      record_for_replay(interp, config, code, inputs, options);
       metrics.fail_type = "Unsupported";
       metrics.fail_reason = broke->message();
       events::compilation_metrics(metrics, code);
@@ -410,7 +423,9 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs()});
     std::vector<Ref> example;
     for (const GraphInput& input : captured->inputs) example.push_back(input.source->fetch(interp, inputs));
-    std::string backend_name = options.backend->kind == ObjectKind::Str ? as<StrObject>(options.backend).value : type_name(options.backend);
+    std::string backend_name = options.backend->kind == ObjectKind::Str        ? as<StrObject>(options.backend).value
+                               : options.backend->kind == ObjectKind::Function ? as<FunctionObject>(options.backend).name
+                                                                               : type_name(options.backend);
     events::backend(metrics.ids, backend_name, "calling");
     auto backend_started = std::chrono::steady_clock::now();
     try {
@@ -427,8 +442,10 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
         code.skip = true;
         return nullptr;
       }
+      record_for_replay(interp, config, code, inputs, options);
       PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
-                                           "backend='" + backend_name + "' raised:\n" + exception_summary(interp, error.exception) +
+                                           "backend='" + backend_name + "' raised:\n" + error.exception->type->name + ": " +
+                                               exception_message(interp, error.exception) +
                                                "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially "
                                                "if you're reporting a bug to PyTorch). For even more developer context, set "
                                                "TORCH_LOGS=\"+dynamo\"\n"));

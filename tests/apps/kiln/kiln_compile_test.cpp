@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <regex>
 
 #include "tests/apps/kiln/kiln_run.h"
@@ -130,6 +131,52 @@ TEST(KilnCompile, GraphBreakAndRecompileLogsMatchPyTorch) {
     std::vector<std::string> want = stage_lines(normalized(read_file(realPath(std::string("pytorch-2.11/logs/") + name + ".err")), p.dir));
     EXPECT_EQ(got, want);
   }
+}
+
+// The error a failing backend raises ends the program with PyTorch's last lines.
+TEST(KilnCompile, BackendFailureEndsAsInPyTorch) {
+  KILN_REQUIRE_SHARED();
+  ProgramRun p = run_program("backend_error_dynamo");
+  auto tail_from = [](const std::string& text) {
+    return text.substr(std::min(text.size(), text.rfind("torch._dynamo.exc.BackendCompilerFailed")));
+  };
+  std::string want = read_file(realPath("pytorch-2.11/logs/backend_error_dynamo.err"));
+  EXPECT_EQ(tail_from(p.result.err), tail_from(want));
+}
+
+// replay_record_enabled: a failed compile leaves a record that `kiln --replay` runs into the same
+// failure.
+TEST(KilnCompile, ReplayRecordReproducesTheFailure) {
+  fs::path dir = scratchDir("replay_record");
+  fs::remove_all(dir / "torch_compile_debug");
+  std::ofstream(dir / "failing.py") << "import torch\n"
+                                       "import torch._dynamo\n"
+                                       "torch._dynamo.config.replay_record_enabled = True\n"
+                                       "def toy_backend(gm, example_inputs):\n"
+                                       "    for node in gm.graph.nodes:\n"
+                                       "        if node.target == torch.relu:\n"
+                                       "            raise RuntimeError('toy_backend refuses relu')\n"
+                                       "    return gm\n"
+                                       "def fn(x, scale):\n"
+                                       "    return torch.relu(x * scale) + 1\n"
+                                       "print('ran')\n"
+                                       "torch.compile(fn, backend=toy_backend)(torch.arange(4.0), 2.0)\n";
+  RunResult first = run(kiln_binary(), "failing.py", dir);
+  EXPECT_EQ(first.status, 1);
+  const std::string failure = "BackendCompilerFailed: backend='toy_backend' raised:\nRuntimeError: toy_backend refuses relu";
+  EXPECT_NE(first.err.find(failure), std::string::npos) << first.err;
+  std::vector<fs::path> records;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "torch_compile_debug"))
+    if (entry.path().extension() == ".json") records.push_back(entry.path());
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].filename(), "fn.json");
+  RunResult replay = run(kiln_binary(), "--replay " + quoted(records[0]), dir);
+  EXPECT_EQ(replay.status, 1);
+  EXPECT_EQ(replay.out, "");  // the script's top-level code does not run again
+  EXPECT_NE(replay.err.find(failure), std::string::npos) << replay.err;
+  RunResult bad = run(kiln_binary(), "--replay failing.py", dir);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("is not a kiln replay record"), std::string::npos);
 }
 
 }  // namespace
