@@ -1,5 +1,6 @@
 #include "libcompiler/backends/backends.h"
 
+#include "libcompiler/aot/aot_autograd.h"
 #include "libcompiler/backends/fx_graph_module.h"
 #include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -13,6 +14,13 @@ namespace {
 // Runs the captured graph's own calls: torch.compile(backend="eager").
 capture::CompiledGraph eager(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>&) {
   return [graph](Interpreter& interp, const std::vector<Ref>& inputs) { return capture::run_captured_graph(interp, *graph, inputs); };
+}
+
+// AOT autograd's aten graphs run by the graph interpreter: torch.compile(backend="aot_eager").
+// Backends are not told the compile id yet, so the aot records carry none.
+capture::CompiledGraph aot_eager(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
+                                 const std::vector<Ref>& example) {
+  return aot::aot_compile(interp, *graph, example, std::nullopt);
 }
 
 // A Python callable given a torch.fx.GraphModule and the example inputs; what it returns is
@@ -31,9 +39,10 @@ capture::Backend script(const Ref& callable) {
 }  // namespace
 
 void install_backends() {
-  // aot_eager, aot_eager_decomp_partition and inductor run the graph eagerly until AOT autograd
-  // and inductor exist; their names are accepted so that scripts run unchanged.
-  for (const char* name : {"eager", "aot_eager", "aot_eager_decomp_partition", "inductor"}) capture::register_backend(name, eager);
+  // inductor runs the graph eagerly until it exists; its name is accepted so that scripts run
+  // unchanged. aot_eager_decomp_partition does not decompose or min-cut yet: it is aot_eager.
+  for (const char* name : {"eager", "inductor"}) capture::register_backend(name, eager);
+  for (const char* name : {"aot_eager", "aot_eager_decomp_partition"}) capture::register_backend(name, aot_eager);
   capture::set_script_backend_factory(script);
 }
 

@@ -1,5 +1,7 @@
 #include "libcompiler/ops/dispatch.h"
 
+#include <utility>
+
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/autograd/table_node.h"
@@ -21,6 +23,32 @@ std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas) {
 
 namespace {
 
+thread_local CallRecorder* active_recorder = nullptr;
+
+// Reports a call to the recorder, with the recorder switched off while the op runs so that the
+// table ops its kernel calls are not reported as well.
+class RecordedCall {
+ public:
+  explicit RecordedCall(const OpInfo& op)
+      : recorder_(op.grad == GradKind::Composite ? nullptr : active_recorder) {
+    if (recorder_) active_recorder = nullptr;
+  }
+  ~RecordedCall() {
+    if (recorder_) active_recorder = recorder_;
+  }
+  RecordedCall(const RecordedCall&) = delete;
+  RecordedCall& operator=(const RecordedCall&) = delete;
+  void report(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& outputs) {
+    if (!recorder_) return;
+    active_recorder = recorder_;
+    recorder_->record(op, args, outputs);
+    recorder_ = nullptr;
+  }
+
+ private:
+  CallRecorder* recorder_;
+};
+
 bool has_meta_tensor(const std::vector<Tensor>& slots) {
   for (const Tensor& t : slots)
     if (t.defined() && t.device().type == tensor::DeviceType::Meta) return true;
@@ -38,7 +66,10 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
 
 }  // namespace
 
+CallRecorder* set_call_recorder(CallRecorder* recorder) { return std::exchange(active_recorder, recorder); }
+
 std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
+  RecordedCall recorded(op);
   const std::vector<Tensor> slots = input_slots(args);
   const bool inplace = op.schema.is_inplace();
   bool requires_grad = false;
@@ -68,6 +99,7 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
     node->save_inputs(args, original_self, edges);
   }
   std::vector<Tensor> outputs = run(op, args, slots);
+  recorded.report(op, args, outputs);
   if (inplace) args.tensor(0).bump_version();
   if (op.id == OpId::detach) mark_non_differentiable_view(outputs[0]);
   if (!requires_grad) return outputs;

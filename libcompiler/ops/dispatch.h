@@ -15,6 +15,19 @@ std::vector<Tensor> call(OpId id, std::vector<IValue> args);
 // The single output of a one-output op.
 Tensor call_single(OpId id, std::vector<IValue> args);
 
+// Watches op calls for an aten-level tracer (make_fx): while installed on a thread, every
+// outermost call of a table op is reported with its bound arguments and outputs. Composite ops
+// (PyTorch's CompositeImplicitAutograd) are not reported themselves: the table ops their kernels
+// call are, as make_fx sees linear as t + addmm. Calls made inside a reported op (its kernel or
+// meta function calling other ops) are not reported again.
+class CallRecorder {
+ public:
+  virtual ~CallRecorder() = default;
+  virtual void record(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& outputs) = 0;
+};
+// Installs `recorder` (null: none) on this thread and returns the one it replaces.
+CallRecorder* set_call_recorder(CallRecorder* recorder);
+
 // Fresh tensors shaped as the meta function says (on the meta device they have no data).
 std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas);
 

@@ -1,0 +1,37 @@
+#include "libcompiler/aot/aot_autograd.h"
+
+#include "libcompiler/aot/aot_events.h"
+#include "libcompiler/aot/compiled_function.h"
+#include "libcompiler/aot/default_partition.h"
+#include "libcompiler/aot/trace_captured_graph.h"
+#include "libcompiler/ir/dead_code_elimination.h"
+
+namespace kiln::aot {
+
+capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
+                                   const std::vector<python::Ref>& example_inputs,
+                                   const std::optional<trace::CompileId>& compile_id) {
+  static int next_aot_id = 0;
+  const int aot_id = next_aot_id++;
+  if (!needs_autograd(example_inputs)) {
+    TracedGraph traced = trace_inference(interp, graph, example_inputs);
+    ir::eliminateDeadCode(traced.module->graph);
+    report_graph(AotGraphKind::Inference, *traced.module, aot_id, compile_id);
+    return inference_function(std::move(traced.module));
+  }
+  TracedGraph joint = trace_joint(interp, graph, example_inputs);
+  ir::eliminateDeadCode(joint.module->graph);
+  report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
+  PartitionedGraphs parts = default_partition(joint);
+  report_graph(AotGraphKind::Forward, *parts.forward, aot_id, compile_id);
+  report_graph(AotGraphKind::Backward, *parts.backward, aot_id, compile_id);
+  AutogradFunctionPlan plan;
+  plan.forward = std::move(parts.forward);
+  plan.backward = std::move(parts.backward);
+  plan.forward_outputs = joint.forward_outputs;
+  plan.input_requires_grad = joint.input_requires_grad;
+  plan.output_requires_grad = joint.output_requires_grad;
+  return autograd_function(std::move(plan));
+}
+
+}  // namespace kiln::aot

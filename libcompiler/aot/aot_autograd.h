@@ -1,0 +1,17 @@
+#pragma once
+// AOT autograd (torch._functorch.aot_autograd): a Dynamo graph traced to aten ops on fake
+// tensors, as an inference graph when no input requires grad, otherwise as a joint
+// forward/backward graph split by the default partition; the graphs are reported to traces and
+// logs and run by the graph interpreter (the aot_eager backend).
+#include <optional>
+
+#include "libcompiler/capture/backend_registry.h"
+#include "libdiag/trace/compile_id.h"
+
+namespace kiln::aot {
+
+capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
+                                   const std::vector<python::Ref>& example_inputs,
+                                   const std::optional<trace::CompileId>& compile_id);
+
+}  // namespace kiln::aot

@@ -1,0 +1,58 @@
+#include "libcompiler/aot/aot_events.h"
+
+#include "libcompiler/ir/readable_printer.h"
+#include "libdiag/log/logger.h"
+#include "libdiag/trace/trace_writer.h"
+
+namespace kiln::aot {
+
+namespace {
+
+struct GraphEvent {
+  const char* trace_key;
+  trace::CallSite trace_site;
+  log::Artifact artifact;
+  log::SourceSite log_site;
+  const char* title;   // "Forward" in "===== Forward graph 0 ====="
+  const char* origin;  // where PyTorch's printed module says its code lives
+};
+
+// Indexed by AotGraphKind. The sites are PyTorch's (graph_compile.py / graph_capture.py).
+const GraphEvent kEvents[] = {
+    {"aot_joint_graph", {"torch/_functorch/_aot_autograd/graph_compile.py", 1619}, log::Artifact::aot_joint_graph,
+     {"torch/_functorch/_aot_autograd/graph_compile.py", 1602}, "Joint", "torch/fx/_lazy_graph_module.py"},
+    {"aot_forward_graph", {"torch/_functorch/_aot_autograd/graph_compile.py", 1708}, log::Artifact::aot_graphs,
+     {"torch/_functorch/_aot_autograd/graph_compile.py", 1655}, "Forward", "torch/fx/_lazy_graph_module.py"},
+    {"aot_backward_graph", {"torch/_functorch/_aot_autograd/graph_compile.py", 1712}, log::Artifact::aot_graphs,
+     {"torch/_functorch/_aot_autograd/graph_compile.py", 1666}, "Backward", "<eval_with_key>"},
+    {"aot_inference_graph", {"torch/_functorch/_aot_autograd/graph_capture.py", 355}, log::Artifact::aot_graphs,
+     {"torch/_functorch/_aot_autograd/graph_capture.py", 322}, "Forward", "torch/fx/_lazy_graph_module.py"},
+};
+
+}  // namespace
+
+void report_graph(AotGraphKind kind, ir::GraphModule& module, int aot_id, const std::optional<trace::CompileId>& compile_id) {
+  const GraphEvent& event = kEvents[static_cast<int>(kind)];
+  // Trace payloads print one parameter per line with descriptors; the log prints the signature
+  // on one line.
+  ir::CodegenStyle& style = module.graph.codegen;
+  const bool expanded = style.expandedSignature;
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (writer.enabled()) {
+    style.expandedSignature = true;
+    writer.record(event.trace_key, trace::TraceJson::object(), {compile_id, {}}, ir::printReadable(module), event.trace_site);
+  }
+  if (log::is_enabled(event.artifact)) {
+    style.expandedSignature = false;
+    // FX numbers the modules it evaluates from source: the backward's origin is <eval_with_key>.N.
+    static int eval_key = 0;
+    std::string origin = event.origin;
+    if (origin == "<eval_with_key>") origin += "." + std::to_string(eval_key++);
+    const std::string text = std::string("TRACED GRAPH\n ===== ") + event.title + " graph " + std::to_string(aot_id) +
+                             " =====\n " + origin + " " + ir::printReadable(module);
+    log::emit(event.artifact, log::Level::Info, event.log_site, compile_id ? compile_id->pytorch_text() : "", text);
+  }
+  style.expandedSignature = expanded;
+}
+
+}  // namespace kiln::aot

@@ -1,0 +1,19 @@
+#pragma once
+// What AOT autograd reports: the aot_joint_graph, aot_forward_graph, aot_backward_graph and
+// aot_inference_graph trace records (payload: the readable graph with expanded signatures) and
+// the TORCH_LOGS aot_joint_graph / aot_graphs messages ("TRACED GRAPH", "===== Forward graph 0
+// =====", the graph with one-line signatures), as PyTorch 2.11 writes them.
+#include <optional>
+
+#include "libcompiler/ir/graph_module.h"
+#include "libdiag/trace/compile_id.h"
+
+namespace kiln::aot {
+
+enum class AotGraphKind { Joint, Forward, Backward, Inference };
+
+// `aot_id`: the number of this AOT compile in the process (PyTorch's aot_config id), which
+// names the graphs in the log ("Forward graph 0").
+void report_graph(AotGraphKind kind, ir::GraphModule& module, int aot_id, const std::optional<trace::CompileId>& compile_id);
+
+}  // namespace kiln::aot

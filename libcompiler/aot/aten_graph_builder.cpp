@@ -1,0 +1,152 @@
+#include "libcompiler/aot/aten_graph_builder.h"
+
+#include <stdexcept>
+
+#include "libcompiler/tensor/factories.h"
+
+namespace kiln::aot {
+
+namespace {
+
+ir::Dtype ir_dtype(tensor::DType dtype) { return *ir::dtypeFromTorchName(tensor::dtype_name(dtype)); }
+
+ir::Device ir_device(const tensor::Device& device) {
+  ir::Device out;
+  out.type = std::string(tensor::device_type_name(device.type));
+  if (device.index >= 0) out.index = device.index;
+  return out;
+}
+
+// make_fx leaves out arguments that equal their defaults (PyTorch's parseIValuesToPyArgsKwargs):
+// trailing positional ones and keyword-only ones.
+bool equals_default(const ops::IValue& value, const ops::SchemaArgument& schema) {
+  if (!schema.default_value) return false;
+  const ops::IValue& d = *schema.default_value;
+  if (value.is_none() || d.is_none()) return value.is_none() && d.is_none();
+  if (value.is_number() && d.is_number())
+    return value.is_bool() == d.is_bool() && value.is_double() == d.is_double() && value.to_double() == d.to_double();
+  if (value.is_string() && d.is_string()) return value.to_string() == d.to_string();
+  if (value.is_int_list() && d.is_int_list()) return value.to_int_list() == d.to_int_list();
+  if (value.is_bool_list() && d.is_bool_list()) return value.to_bool_list() == d.to_bool_list();
+  if (value.is_dtype() && d.is_dtype()) return value.to_dtype() == d.to_dtype();
+  return false;
+}
+
+std::string target_of(const ops::OpInfo& op) {
+  const ops::FunctionSchema& s = op.schema;
+  return "torch.ops." + s.ns + "." + s.name + "." + (s.overload.empty() ? "default" : s.overload);
+}
+
+}  // namespace
+
+AtenGraphBuilder::AtenGraphBuilder(ir::Graph& graph, ir::Device device) : graph_(graph), device_(std::move(device)) {}
+
+ir::TensorMeta AtenGraphBuilder::meta_of(const Tensor& fake) const {
+  ir::TensorMeta meta;
+  meta.dtype = ir_dtype(fake.dtype());
+  for (int64_t s : fake.sizes()) meta.sizes.push_back(ir::SymExpr::integer(s));
+  for (int64_t s : fake.strides()) meta.strides.push_back(ir::SymExpr::integer(s));
+  meta.device = fake.device().type == tensor::DeviceType::Meta ? device_ : ir_device(fake.device());
+  return meta;
+}
+
+void AtenGraphBuilder::bind(const Tensor& t, ir::Node* node) {
+  nodes_[t.impl()] = node;
+  traced_.push_back(t);
+}
+
+ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor) {
+  ir::Node* before = nullptr;
+  for (ir::Node* n : graph_.nodes())
+    if (n->op() != ir::OpCode::Placeholder) {
+      before = n;
+      break;
+    }
+  ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, before);
+  node->meta.value = meta_of(fake);
+  node->meta.descriptor = std::move(descriptor);
+  bind(fake, node);
+  return node;
+}
+
+ir::Node* AtenGraphBuilder::node_of(const Tensor& t) const {
+  if (!t.defined()) return nullptr;
+  auto it = nodes_.find(t.impl());
+  return it == nodes_.end() ? nullptr : it->second;
+}
+
+ir::Argument AtenGraphBuilder::tensor_argument(const Tensor& t, const ops::OpInfo& op) const {
+  if (!t.defined()) return ir::Argument::none();
+  if (ir::Node* node = node_of(t)) return ir::Argument::node(node);
+  // A Python number the caller wrapped (x + 1): the graph shows the number, as PyTorch's does.
+  if (t.is_wrapped_number()) {
+    const tensor::Scalar s = tensor::item(t);
+    if (s.is_floating()) return ir::Argument::floating(s.to<double>());
+    if (s.kind() == tensor::Scalar::Kind::Bool) return ir::Argument::boolean(s.to<bool>());
+    return ir::Argument::integer(s.to<int64_t>());
+  }
+  throw std::runtime_error("aot: " + op.qualified_name() +
+                           " reads a tensor the traced program neither received nor made (tensor constants are not lifted yet)");
+}
+
+ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo& op) const {
+  if (v.is_none()) return ir::Argument::none();
+  if (v.is_bool()) return ir::Argument::boolean(v.to_bool());
+  if (v.is_int()) return ir::Argument::integer(v.to_int());
+  if (v.is_double()) return ir::Argument::floating(v.to_double());
+  if (v.is_string()) return ir::Argument::string(v.to_string());
+  if (v.is_tensor()) return tensor_argument(v.to_tensor(), op);
+  if (v.is_dtype()) return ir::Argument::dtype(ir_dtype(v.to_dtype()));
+  if (v.is_device()) return ir::Argument::device(ir_device(v.to_device()));
+  std::vector<ir::Argument> items;
+  if (v.is_tensor_list())
+    for (const Tensor& t : v.to_tensor_list()) items.push_back(tensor_argument(t, op));
+  if (v.is_int_list())
+    for (int64_t i : v.to_int_list()) items.push_back(ir::Argument::integer(i));
+  if (v.is_bool_list())
+    for (bool b : v.to_bool_list()) items.push_back(ir::Argument::boolean(b));
+  if (v.is_double_list())
+    for (double d : v.to_double_list()) items.push_back(ir::Argument::floating(d));
+  return ir::Argument::list(std::move(items));
+}
+
+void AtenGraphBuilder::record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) {
+  const auto& schema_args = op.schema.arguments;
+  size_t positional_end = 0;
+  for (size_t i = 0; i < schema_args.size(); ++i)
+    if (!schema_args[i].kwarg_only && !equals_default(args[i], schema_args[i])) positional_end = i + 1;
+  std::vector<ir::Argument> positional;
+  std::vector<ir::KeywordArgument> keywords;
+  for (size_t i = 0; i < schema_args.size(); ++i) {
+    if (schema_args[i].kwarg_only) {
+      if (!equals_default(args[i], schema_args[i])) keywords.push_back({schema_args[i].name, argument(args[i], op)});
+    } else if (i < positional_end) {
+      positional.push_back(argument(args[i], op));
+    }
+  }
+  ir::Node* node = graph_.callFunction(target_of(op), std::move(positional), std::move(keywords));
+  node->meta.sourceSummary = source_;
+  const bool tuple = op.schema.returns.size() != 1 || op.schema.returns[0].type.is_list;
+  if (!tuple) {
+    node->meta.value = meta_of(outputs.at(0));
+    bind(outputs[0], node);
+    return;
+  }
+  ir::TensorTuple metas;
+  for (const Tensor& t : outputs) metas.elements.push_back(meta_of(t));
+  node->meta.value = metas;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    ir::Node* item = graph_.callFunction("operator.getitem", {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
+    item->meta.value = meta_of(outputs[i]);
+    item->meta.sourceSummary = source_;
+    bind(outputs[i], item);
+  }
+}
+
+void AtenGraphBuilder::set_output(const std::vector<ir::Node*>& values, bool as_list) {
+  std::vector<ir::Argument> items;
+  for (ir::Node* n : values) items.push_back(n ? ir::Argument::node(n) : ir::Argument::none());
+  graph_.output(as_list ? ir::Argument::list(std::move(items)) : ir::Argument::tuple(std::move(items)));
+}
+
+}  // namespace kiln::aot

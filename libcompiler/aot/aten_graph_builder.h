@@ -1,0 +1,64 @@
+#pragma once
+// The aten-level graph of a program run on fake tensors (make_fx's proxy tracing): installed as
+// the thread's call recorder (ops/dispatch.h), it turns every op call it is told of into a
+// call_function node `torch.ops.aten.<op>.<overload>` whose arguments name the nodes that made
+// the tensors, with the result's metadata as the node's value. Several outputs become getitem
+// nodes, as make_fx unpacks them.
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libcompiler/ir/graph.h"
+#include "libcompiler/ops/dispatch.h"
+
+namespace kiln::aot {
+
+using tensor::Tensor;
+
+class AtenGraphBuilder : public ops::CallRecorder {
+ public:
+  // `device`: the device the fakes stand for (they live on the meta device).
+  AtenGraphBuilder(ir::Graph& graph, ir::Device device);
+  AtenGraphBuilder(const AtenGraphBuilder&) = delete;
+  AtenGraphBuilder& operator=(const AtenGraphBuilder&) = delete;
+
+  // A placeholder for `fake`, placed after the existing placeholders and before every op node.
+  ir::Node* add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor);
+  void record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) override;
+  // The node whose value `t` is; nullptr when the trace did not make it.
+  ir::Node* node_of(const Tensor& t) const;
+  // The "File: ..." summary of the nodes recorded from now on (nullopt: none).
+  void set_source(std::optional<std::string> summary) { source_ = std::move(summary); }
+  // The output node over `values` (nullptr items print as None), a tuple or, for the pytree
+  // return of joint graphs, a list.
+  void set_output(const std::vector<ir::Node*>& values, bool as_list);
+
+  ir::TensorMeta meta_of(const Tensor& fake) const;
+
+ private:
+  ir::Argument argument(const ops::IValue& value, const ops::OpInfo& op) const;
+  ir::Argument tensor_argument(const Tensor& t, const ops::OpInfo& op) const;
+  void bind(const Tensor& t, ir::Node* node);
+
+  ir::Graph& graph_;
+  ir::Device device_;
+  std::unordered_map<const tensor::TensorImpl*, ir::Node*> nodes_;
+  // The traced tensors stay alive so that no later tensor reuses an address in nodes_.
+  std::vector<Tensor> traced_;
+  std::optional<std::string> source_;
+};
+
+// Installs a recorder on this thread for a scope.
+class ScopedCallRecorder {
+ public:
+  explicit ScopedCallRecorder(ops::CallRecorder* recorder) : previous_(ops::set_call_recorder(recorder)) {}
+  ~ScopedCallRecorder() { ops::set_call_recorder(previous_); }
+  ScopedCallRecorder(const ScopedCallRecorder&) = delete;
+  ScopedCallRecorder& operator=(const ScopedCallRecorder&) = delete;
+
+ private:
+  ops::CallRecorder* previous_;
+};
+
+}  // namespace kiln::aot

@@ -1,0 +1,68 @@
+#include "libcompiler/aot/compiled_function.h"
+
+#include "libcompiler/ir/graph_interpreter.h"
+#include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/autograd/function_node.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::aot {
+
+using namespace python;
+using tensor::Tensor;
+
+namespace {
+
+std::vector<ops::IValue> tensor_values(const std::vector<Ref>& inputs) {
+  std::vector<ops::IValue> values;
+  for (const Ref& input : inputs) values.emplace_back(to_tensor(input, "input"));
+  return values;
+}
+
+Tensor tensor_or_undefined(const ops::IValue& value) { return value.is_tensor() ? value.to_tensor() : Tensor(); }
+
+}  // namespace
+
+capture::CompiledGraph inference_function(std::shared_ptr<const ir::GraphModule> module) {
+  return [module](Interpreter&, const std::vector<Ref>& inputs) {
+    std::vector<Ref> outputs;
+    for (const ops::IValue& v : ir::GraphInterpreter(*module).run(tensor_values(inputs))) outputs.push_back(wrap_tensor(v.to_tensor()));
+    return outputs;
+  };
+}
+
+capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
+  auto shared = std::make_shared<const AutogradFunctionPlan>(std::move(plan));
+  return [shared](Interpreter&, const std::vector<Ref>& inputs) {
+    const AutogradFunctionPlan& p = *shared;
+    std::vector<ops::IValue> results;
+    {
+      ops::NoGradGuard no_grad;
+      results = ir::GraphInterpreter(*p.forward).run(tensor_values(inputs));
+    }
+    std::vector<Ref> outputs;
+    for (size_t i = 0; i < p.forward_outputs; ++i) outputs.push_back(wrap_tensor(results[i].to_tensor()));
+    if (!ops::GradMode::is_enabled()) return outputs;
+
+    std::vector<ops::IValue> saved(results.begin() + static_cast<long>(p.forward_outputs), results.end());
+    auto node = std::make_shared<ops::FunctionNode>("CompiledFunctionBackward", [shared, saved](const std::vector<Tensor>& grads) {
+      std::vector<ops::IValue> args = saved;
+      for (const Tensor& g : grads) args.emplace_back(g);
+      std::vector<Tensor> input_grads;
+      for (const ops::IValue& v : ir::GraphInterpreter(*shared->backward).run(args)) input_grads.push_back(tensor_or_undefined(v));
+      return input_grads;
+    });
+    std::vector<ops::Edge> edges;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      edges.push_back(p.input_requires_grad[i] ? ops::gradient_edge(to_tensor(inputs[i], "input")) : ops::Edge{});
+    node->set_next_edges(std::move(edges));
+    for (size_t i = 0; i < p.forward_outputs; ++i) {
+      if (!p.output_requires_grad[i]) continue;
+      const Tensor& out = to_tensor(outputs[i], "output");
+      ops::set_history(out, node, node->add_output(out));
+    }
+    return outputs;
+  };
+}
+
+}  // namespace kiln::aot

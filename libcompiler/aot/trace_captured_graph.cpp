@@ -1,0 +1,160 @@
+#include "libcompiler/aot/trace_captured_graph.h"
+
+#include <stdexcept>
+
+#include "libcompiler/aot/aten_graph_builder.h"
+#include "libcompiler/ops/autograd/engine.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/python/interp/eval_hooks.h"
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::aot {
+
+using namespace python;
+
+namespace {
+
+const Tensor& input_tensor(const Ref& value) {
+  if (!is_tensor(value)) throw std::runtime_error("aot: graph inputs other than tensors (symbolic sizes) are not supported yet");
+  return to_tensor(value, "input");
+}
+
+// A meta tensor with the input's geometry; Python code sees it on the input's device.
+Ref fake_of(const Tensor& real, bool requires_grad) {
+  Tensor fake = Tensor::empty(real.sizes(), real.dtype(), tensor::Device{tensor::DeviceType::Meta});
+  fake.impl()->strides = real.strides();
+  if (requires_grad) fake.set_requires_grad(true);
+  Ref object = wrap_tensor(fake);
+  static_cast<TensorObject&>(*object).proxy = std::make_shared<TensorProxy>(real.device());
+  return object;
+}
+
+ir::Device device_of(const std::vector<Ref>& inputs) {
+  ir::Device device;
+  for (const Ref& input : inputs) {
+    const tensor::Device d = input_tensor(input).device();
+    device.type = std::string(tensor::device_type_name(d.type));
+    if (d.index >= 0) device.index = d.index;
+    break;
+  }
+  return device;
+}
+
+// Gives the aten nodes the source summary of the Dynamo node whose call made them: the call hook
+// sees each node's callee called, in graph order, before its ops run.
+class SourceTracker : public CallHook {
+ public:
+  SourceTracker(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder)
+      : interp_(interp), builder_(builder), previous_(interp.call_hook) {
+    for (const ir::Node* node : graph.module->graph.nodes()) {
+      auto it = graph.replay.find(node);
+      if (it != graph.replay.end() && it->second.callee) calls_.push_back({it->second.callee.get(), node->meta.sourceSummary});
+    }
+    interp.call_hook = this;
+  }
+  ~SourceTracker() override { interp_.call_hook = previous_; }
+  SourceTracker(const SourceTracker&) = delete;
+  SourceTracker& operator=(const SourceTracker&) = delete;
+
+  Ref intercept(Interpreter&, const Ref& callee, CallArgs&) override {
+    if (next_ < calls_.size() && calls_[next_].callee == callee.get()) builder_.set_source(calls_[next_++].summary);
+    return nullptr;
+  }
+
+ private:
+  struct Call {
+    const Object* callee;
+    std::optional<std::string> summary;
+  };
+  Interpreter& interp_;
+  AtenGraphBuilder& builder_;
+  CallHook* previous_;
+  std::vector<Call> calls_;
+  size_t next_ = 0;
+};
+
+struct Run {
+  std::vector<Ref> fakes;
+  std::vector<Tensor> outputs;
+};
+
+Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder,
+                 const std::vector<Ref>& example_inputs, const std::string& prefix, bool with_grad) {
+  Run run;
+  for (size_t i = 0; i < example_inputs.size(); ++i) {
+    const Tensor& real = input_tensor(example_inputs[i]);
+    run.fakes.push_back(fake_of(real, with_grad && real.requires_grad()));
+    const std::string name = prefix == "arg" ? "arg" + std::to_string(i) + "_1" : prefix + "_" + std::to_string(i + 1);
+    builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), "PlainAOTInput(idx=" + std::to_string(i) + ")");
+  }
+  ScopedCallRecorder recording(&builder);
+  SourceTracker sources(interp, graph, builder);
+  for (const Ref& out : capture::run_captured_graph(interp, graph, run.fakes)) run.outputs.push_back(input_tensor(out));
+  return run;
+}
+
+}  // namespace
+
+bool needs_autograd(const std::vector<Ref>& example_inputs) {
+  if (!ops::GradMode::is_enabled()) return false;
+  for (const Ref& input : example_inputs)
+    if (is_tensor(input) && to_tensor(input, "input").requires_grad()) return true;
+  return false;
+}
+
+TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs) {
+  TracedGraph traced;
+  traced.module = std::make_unique<ir::GraphModule>("<lambda>");
+  AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
+  ops::NoGradGuard no_grad;
+  Run run = run_on_fakes(interp, graph, builder, example_inputs, "arg", /*with_grad=*/false);
+  std::vector<ir::Node*> outputs;
+  for (const Tensor& t : run.outputs) outputs.push_back(builder.node_of(t));
+  builder.set_output(outputs, /*as_list=*/false);
+  traced.forward_outputs = outputs.size();
+  traced.input_requires_grad.assign(example_inputs.size(), false);
+  traced.output_requires_grad.assign(outputs.size(), false);
+  return traced;
+}
+
+TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs) {
+  TracedGraph traced;
+  traced.module = std::make_unique<ir::GraphModule>("inner_f");
+  traced.module->graph.codegen.pytree = ir::PytreeSignature{{"primals", "tangents"}};
+  AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
+  Run run = run_on_fakes(interp, graph, builder, example_inputs, "primals", /*with_grad=*/true);
+
+  std::vector<ir::Node*> outputs;
+  std::vector<Tensor> differentiable, tangents, inputs;
+  for (size_t i = 0; i < run.outputs.size(); ++i) {
+    const Tensor& out = run.outputs[i];
+    outputs.push_back(builder.node_of(out));
+    traced.output_requires_grad.push_back(out.requires_grad());
+    if (!out.requires_grad()) continue;
+    Tensor tangent = Tensor::empty(out.sizes(), out.dtype(), tensor::Device{tensor::DeviceType::Meta});
+    builder.add_placeholder("tangents_" + std::to_string(tangents.size() + 1), tangent,
+                            "TangentAOTInput(output=PlainAOTOutput(idx=" + std::to_string(i) + "))");
+    differentiable.push_back(out);
+    tangents.push_back(tangent);
+  }
+  for (const Ref& fake : run.fakes) {
+    const Tensor& t = to_tensor(fake, "input");
+    traced.input_requires_grad.push_back(t.requires_grad());
+    if (t.requires_grad()) inputs.push_back(t);
+  }
+  std::vector<Tensor> grads;
+  if (!differentiable.empty()) {
+    ScopedCallRecorder recording(&builder);
+    builder.set_source(std::nullopt);
+    grads = ops::grad(differentiable, inputs, tangents, /*retain_graph=*/false, /*create_graph=*/false, /*allow_unused=*/true);
+  }
+  traced.forward_outputs = outputs.size();
+  size_t next_grad = 0;
+  for (bool wants_grad : traced.input_requires_grad)
+    outputs.push_back(wants_grad && next_grad < grads.size() ? builder.node_of(grads[next_grad++]) : nullptr);
+  builder.set_output(outputs, /*as_list=*/true);
+  return traced;
+}
+
+}  // namespace kiln::aot

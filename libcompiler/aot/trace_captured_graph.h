@@ -1,0 +1,36 @@
+#pragma once
+// make_fx over a Dynamo graph: the captured graph's nodes run again, eagerly, on fake (meta)
+// tensors standing for the example inputs, while AtenGraphBuilder records the aten ops they
+// reach. Without gradients that is the inference graph; when an input requires grad, the traced
+// forward is differentiated by the eager autograd engine on the fakes with fake tangents, and
+// the ops the table's backward formulas call make the backward half of the joint graph.
+#include <memory>
+#include <vector>
+
+#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/ir/graph_module.h"
+
+namespace kiln::aot {
+
+struct TracedGraph {
+  std::unique_ptr<ir::GraphModule> module;
+  // Joint graphs: the first `forward_outputs` outputs are the program's; then one gradient per
+  // input (None where the input needs none).
+  size_t forward_outputs = 0;
+  std::vector<bool> input_requires_grad;
+  // Which forward outputs got a tangent (they require grad).
+  std::vector<bool> output_requires_grad;
+};
+
+// Placeholders arg0_1, arg1_1, ...; output a tuple of the program's outputs.
+TracedGraph trace_inference(python::Interpreter& interp, const capture::CapturedGraph& graph,
+                            const std::vector<python::Ref>& example_inputs);
+// Placeholders primals_1.. and tangents_1..; output the list [outputs..., input gradients...],
+// printed in the pytree form of PyTorch's joint graphs.
+TracedGraph trace_joint(python::Interpreter& interp, const capture::CapturedGraph& graph,
+                        const std::vector<python::Ref>& example_inputs);
+
+// Whether any example input requires grad (and grad mode is on): the joint path is needed.
+bool needs_autograd(const std::vector<python::Ref>& example_inputs);
+
+}  // namespace kiln::aot
