@@ -76,44 +76,6 @@ bool has_tensor_in_frame(const CodeState& code, const FrameInputs& inputs) {
   return false;
 }
 
-// Guards on what a frame is given: constants by value, containers by length and keys, other
-// objects by identity. Tensors are guarded where they become graph inputs.
-void add_input_guards(GuardSet& guards, const SourceRef& source, const Ref& value, int depth) {
-  if (is_tensor(value) || depth > 2) return;
-  auto guard = [&](GuardKind kind) {
-    Guard g{kind, source, value};
-    g.value_type = value->type->qualified_name();
-    return g;
-  };
-  switch (value->kind) {
-    case ObjectKind::None:
-    case ObjectKind::Bool:
-    case ObjectKind::Int:
-    case ObjectKind::Float:
-    case ObjectKind::Str: guards.add(guard(GuardKind::EqualsMatch)); return;
-    case ObjectKind::List:
-    case ObjectKind::Tuple: {
-      Guard length = guard(GuardKind::LengthCheck);
-      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
-      length.length = static_cast<int64_t>(items.size());
-      guards.add(std::move(length));
-      for (size_t i = 0; i < items.size(); ++i)
-        add_input_guards(guards, Source::item(source, py_int(static_cast<int64_t>(i))), items[i], depth + 1);
-      return;
-    }
-    case ObjectKind::Dict: {
-      Guard keys = guard(GuardKind::DictKeys);
-      for (const auto* e : as<DictObject>(value).entries()) keys.keys.push_back(e->key);
-      guards.add(std::move(keys));
-      for (const auto* e : as<DictObject>(value).entries())
-        if (e->key->kind == ObjectKind::Str || e->key->kind == ObjectKind::Int)
-          add_input_guards(guards, Source::item(source, e->key), e->value, depth + 1);
-      return;
-    }
-    default: guards.add(guard(GuardKind::IdMatch)); return;
-  }
-}
-
 // Dynamo names, with a guard on an input, the user code that first used the input.
 void attribute_to_first_use(GuardSet& guards, size_t from, const CodeState& code, const std::string& name) {
   if (!code.function->body) return;
@@ -280,7 +242,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
                     history != code.history.end() && history->second.dynamic_float;
     if (!symbolic) {
       size_t before = entry->guards.size();
-      add_input_guards(entry->guards, source, value, 0);
+      guard_value(entry->guards, source, value);
       attribute_to_first_use(entry->guards, before, code, name);
       continue;
     }

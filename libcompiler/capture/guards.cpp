@@ -6,6 +6,7 @@
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/python/interp/interpreter.h"
 
 namespace kiln::capture {
 
@@ -183,6 +184,42 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
     }
   }
   return std::nullopt;
+}
+
+void guard_value(GuardSet& guards, const SourceRef& source, const Ref& value, int depth) {
+  if (is_tensor(value) || depth > 2) return;
+  auto guard = [&](GuardKind kind) {
+    Guard g{kind, source, value};
+    g.value_type = value->type->qualified_name();
+    return g;
+  };
+  switch (value->kind) {
+    case ObjectKind::None:
+    case ObjectKind::Bool:
+    case ObjectKind::Int:
+    case ObjectKind::Float:
+    case ObjectKind::Str: guards.add(guard(GuardKind::EqualsMatch)); return;
+    case ObjectKind::List:
+    case ObjectKind::Tuple: {
+      Guard length = guard(GuardKind::LengthCheck);
+      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      length.length = static_cast<int64_t>(items.size());
+      guards.add(std::move(length));
+      for (size_t i = 0; i < items.size(); ++i)
+        guard_value(guards, Source::item(source, py_int(static_cast<int64_t>(i))), items[i], depth + 1);
+      return;
+    }
+    case ObjectKind::Dict: {
+      Guard keys = guard(GuardKind::DictKeys);
+      for (const auto* e : as<DictObject>(value).entries()) keys.keys.push_back(e->key);
+      guards.add(std::move(keys));
+      for (const auto* e : as<DictObject>(value).entries())
+        if (e->key->kind == ObjectKind::Str || e->key->kind == ObjectKind::Int)
+          guard_value(guards, Source::item(source, e->key), e->value, depth + 1);
+      return;
+    }
+    default: guards.add(guard(GuardKind::IdMatch)); return;
+  }
 }
 
 }  // namespace kiln::capture

@@ -76,6 +76,10 @@ class GuardSet {
   std::vector<Guard> guards_;
 };
 
+// Guards on a value code depends on: constants by value, containers by length and keys (and
+// their items), other objects by identity. Tensors are guarded where they become graph inputs.
+void guard_value(GuardSet& guards, const SourceRef& source, const python::Ref& value, int depth = 0);
+
 // Dynamo's "<code><padding>  # <user code>" line of a guard (code left-justified to 60 columns).
 std::string guard_line(const Guard& guard);
 

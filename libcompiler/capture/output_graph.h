@@ -95,6 +95,7 @@ class OutputGraph {
   OutputGraph& operator=(const OutputGraph&) = delete;
 
   ir::GraphModule& module() { return *module_; }
+  GuardSet& guards() { return guards_; }
   std::unique_ptr<ir::GraphModule> take_module() { return std::move(module_); }
   const std::vector<GraphInput>& inputs() const { return inputs_; }
   const std::unordered_map<const ir::Node*, ReplayCall>& replay() const { return replay_; }

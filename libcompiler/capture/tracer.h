@@ -57,6 +57,10 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref intercept(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args) override;
   void stored(const std::string& name, const python::Ref& value) override;
   void mutating(python::Interpreter& interp, const python::Ref& target) override;
+  void read_global(python::Interpreter& interp, const python::DictObject& globals, const std::string& name,
+                   const python::Ref& value) override;
+  void read_attribute(python::Interpreter& interp, const python::Ref& object, const std::string& name,
+                      const python::Ref& value) override;
   // ExpressionObserver
   python::Ref replay(const python::Expression& expr) override;
   void enter(const python::Expression& expr) override;
@@ -108,6 +112,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   std::vector<Evaluated> evaluated_;
   std::unordered_map<const python::Expression*, python::Ref> replay_;
   std::vector<ReorderedCall> reordered_;
+  std::unordered_map<const python::Object*, SourceRef> sources_;  // of objects whose attributes were read
 };
 
 // Whether a function is Kiln's own library code (the embedded torch package), which capture

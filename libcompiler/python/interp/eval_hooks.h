@@ -31,6 +31,19 @@ class CallHook {
     (void)interp;
     (void)target;
   }
+  // Called after code reads a global variable or an attribute (capture guards what it read).
+  virtual void read_global(Interpreter& interp, const DictObject& globals, const std::string& name, const Ref& value) {
+    (void)interp;
+    (void)globals;
+    (void)name;
+    (void)value;
+  }
+  virtual void read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
+    (void)interp;
+    (void)object;
+    (void)name;
+    (void)value;
+  }
   // Called after a value is stored to a plain variable (`x = ...`).
   virtual void stored(const std::string& name, const Ref& value) {
     (void)name;

@@ -86,7 +86,10 @@ Ref Evaluator::load_name(const std::string& id) {
       if (Ref value = frame_.class_dict->get(id)) return value;
       [[fallthrough]];
     case NameKind::Global:
-      if (Ref value = frame_.globals->get(id)) return value;
+      if (Ref value = frame_.globals->get(id)) {
+        if (interp_.call_hook) interp_.call_hook->read_global(interp_, *frame_.globals, id, value);
+        return value;
+      }
       if (Ref value = interp_.builtins().get(id)) return value;
       raise_error(ExcType::NameError, "name '" + id + "' is not defined");
   }
@@ -770,7 +773,9 @@ Ref Evaluator::visit_Constant(const Constant& node) {
 Ref Evaluator::visit_Attribute(const Attribute& node) {
   Ref obj = eval(*node.value);
   frame_.where = &node;
-  return getattr(interp_, obj, node.attr);
+  Ref value = getattr(interp_, obj, node.attr);
+  if (interp_.call_hook) interp_.call_hook->read_attribute(interp_, obj, node.attr, value);
+  return value;
 }
 
 Ref Evaluator::visit_Subscript(const Subscript& node) {
