@@ -71,8 +71,17 @@ ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tenso
 
 ir::Node* AtenGraphBuilder::node_of(const Tensor& t) const {
   if (!t.defined()) return nullptr;
-  auto it = nodes_.find(t.impl());
-  return it == nodes_.end() ? nullptr : it->second;
+  if (auto it = nodes_.find(t.impl()); it != nodes_.end()) return it->second;
+  // Saved variables come back from the backward formulas as new handles of the same data (their
+  // tensor_data()): same version counter and geometry as the traced tensor they saved.
+  const tensor::TensorImpl& impl = *t.impl();
+  for (const Tensor& traced : traced_) {
+    const tensor::TensorImpl& other = *traced.impl();
+    if (other.version_counter == impl.version_counter && other.sizes == impl.sizes && other.strides == impl.strides &&
+        other.storage_offset == impl.storage_offset && other.dtype == impl.dtype)
+      return nodes_.at(&other);
+  }
+  return nullptr;
 }
 
 ir::Argument AtenGraphBuilder::tensor_argument(const Tensor& t, const ops::OpInfo& op) const {

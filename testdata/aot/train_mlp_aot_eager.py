@@ -1,0 +1,37 @@
+# The MLP training loop of real/pytorch-2.11/programs/train_mlp.py (without its LayerNorm, whose
+# backward has no meta function in the op table yet), twice from the same seed: eagerly and under
+# torch.compile(backend="aot_eager"); prints both losses per step and their difference.
+import torch
+
+
+def make():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.Linear(128, 10))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    return model, opt
+
+
+def step(model, opt, data):
+    opt.zero_grad(True)
+    pred = model(data[0])
+    loss = torch.nn.CrossEntropyLoss()(pred, data[1])
+    loss.backward()
+    opt.step()
+    return loss
+
+
+def losses(train):
+    model, opt = make()
+    torch.manual_seed(1)
+    out = []
+    for i in range(5):
+        x = torch.randn(32, 64)
+        y = torch.randint(0, 10, (32,))
+        out.append(float(train(model, opt, (x, y))))
+    return out
+
+
+eager = losses(step)
+compiled = losses(torch.compile(step, backend="aot_eager"))
+for e, c in zip(eager, compiled):
+    print("%.8f %.8f %.3g" % (e, c, abs(e - c)))
