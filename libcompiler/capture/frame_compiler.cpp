@@ -274,10 +274,12 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       completed = true;
     } catch (GraphBreak& b) {
       broke = std::move(b);
-    } catch (PyException&) {
+    } catch (PyException& error) {
       // Capture itself failed (an error the code raises, or one Kiln's capture cannot model):
       // this call runs eagerly, which raises the error if it is the code's own.
       interp.leave_call();
+      log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/convert_frame.py", 1380}, metrics.ids.text(),
+                "Capturing " + code.co_name + " failed (" + exception_summary(interp, error.exception) + "); it runs eagerly");
       metrics.fail_type = "Unsupported";
       events::compilation_metrics(metrics, code);
       return nullptr;
@@ -432,6 +434,9 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     if (g.kind == GuardKind::TensorMatch) tensor_guards.push_back(g.source->text());
   records_.push_back({metrics.ids.text(), code.co_name, metrics.graph_op_count, op_targets, {}, {}, tensor_guards});
   code.entries.push_back(std::move(entry));
+  // A frame that ran to its end with no ops is not compiled again: it runs eagerly from now on,
+  // as Dynamo skips a frame with nothing to compile.
+  if (completed && !code.entries.back()->graph && code.entries.back()->exit.logging_calls.empty()) code.skip = true;
   return code.entries.back().get();
 }
 

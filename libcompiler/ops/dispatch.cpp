@@ -56,6 +56,13 @@ bool has_meta_tensor(const std::vector<Tensor>& slots) {
 }
 
 std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots) {
+  // A kernel of its own would read the data meta tensors do not have; composite kernels only
+  // call other table ops, which do have metas, and view kernels only make new geometry.
+  const bool view = !op.schema.returns.empty() && !op.schema.returns[0].type.alias_set.empty() && !op.schema.returns[0].type.is_write;
+  if (!op.meta && op.grad != GradKind::Composite && !view && has_meta_tensor(slots))
+    throw tensor::TorchError(tensor::PyErrorKind::RuntimeError,
+                             "aten::" + op.schema.name + ": attempted to run this operator with Meta tensors, but there was no "
+                                                         "fake impl or Meta kernel registered.");
   if (op.meta && has_meta_tensor(slots)) {
     const std::vector<TensorMeta> metas = op.meta(args);
     if (op.schema.is_inplace()) return {args.tensor(0)};

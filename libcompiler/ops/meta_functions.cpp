@@ -127,6 +127,9 @@ std::vector<TensorMeta> meta_bmm(const Arguments& args) { return size_generic::m
 std::vector<TensorMeta> meta_dot(const Arguments& args) { return size_generic::meta_dot(args); }
 
 std::vector<TensorMeta> meta_native_layer_norm(const Arguments& args) { return size_generic::meta_native_layer_norm(args); }
+std::vector<TensorMeta> meta_native_layer_norm_backward(const Arguments& args) {
+  return size_generic::meta_native_layer_norm_backward(args);
+}
 
 std::vector<TensorMeta> meta_nll_loss_forward(const Arguments& args) { return size_generic::meta_nll_loss_forward(args); }
 

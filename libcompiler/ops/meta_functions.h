@@ -57,6 +57,7 @@ std::vector<TensorMeta> meta_bmm(const Arguments& args);
 std::vector<TensorMeta> meta_dot(const Arguments& args);
 
 std::vector<TensorMeta> meta_native_layer_norm(const Arguments& args);
+std::vector<TensorMeta> meta_native_layer_norm_backward(const Arguments& args);
 std::vector<TensorMeta> meta_nll_loss_forward(const Arguments& args);
 std::vector<TensorMeta> meta_mse_loss(const Arguments& args);
 std::vector<TensorMeta> meta_mse_loss_backward(const Arguments& args);
