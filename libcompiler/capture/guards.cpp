@@ -101,6 +101,7 @@ std::string Guard::code() const {
       return "list(" + source->text() + ".keys()) == [" + keys + "]";
     }
     case GuardKind::SizeLowerBound: return "2 <= " + size_text(source, dim);
+    case GuardKind::SizeValue: return size_text(source, dim) + " == " + std::to_string(length);
     case GuardKind::SizeEquality: return size_text(source, dim) + " == " + size_text(other, other_dim);
     case GuardKind::StrideEquality:
       return source->text() + ".stride()[" + std::to_string(dim) + "] == " + size_text(other, other_dim);
@@ -118,7 +119,11 @@ std::string guard_line(const Guard& guard) {
 }
 
 void GuardSet::add(Guard guard) {
+  if (guard.kind == GuardKind::SizeValue)
+    for (const Guard& g : guards_)
+      if (g.kind == GuardKind::SizeValue && g.dim == guard.dim && g.source->text() == guard.source->text()) return;
   if (guard.source && guard.kind != GuardKind::SizeEquality && guard.kind != GuardKind::StrideEquality &&
+      guard.kind != GuardKind::SizeValue &&
       guard.kind != GuardKind::DuplicateInput && has(guard.kind, guard.source->text()))
     return;
   guards_.push_back(std::move(guard));
@@ -168,6 +173,7 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
         break;
       }
       case GuardKind::SizeLowerBound: holds = tensor_size(value, g.dim) >= 2; break;
+      case GuardKind::SizeValue: holds = tensor_size(value, g.dim) == g.length; break;
       case GuardKind::SizeEquality: holds = tensor_size(value, g.dim) == tensor_size(g.other->fetch(interp, inputs), g.other_dim); break;
       case GuardKind::StrideEquality:
         holds = tensor_stride(value, g.dim) == tensor_size(g.other->fetch(interp, inputs), g.other_dim);

@@ -22,6 +22,7 @@ enum class GuardKind {
   LengthCheck,     // a list or tuple of that length
   DictKeys,        // a dict with those keys, in that order
   SizeLowerBound,  // 2 <= source.size()[dim] (dynamic sizes are never 0 or 1)
+  SizeValue,       // source.size()[dim] == length: a dynamic size that Python code read
   SizeEquality,    // source.size()[dim] == other.size()[other_dim] (duck sizing)
   StrideEquality,  // source.stride()[dim] == other.size()[other_dim] (contiguous dynamic tensors)
   GradMode,        // torch.is_grad_enabled() as when compiled
@@ -40,7 +41,7 @@ struct Guard {
   bool requires_grad = false;
   std::vector<std::optional<int64_t>> sizes, strides;
   // LengthCheck / DictKeys
-  int64_t length = 0;
+  int64_t length = 0;  // LengthCheck; SizeValue: the size
   std::vector<python::Ref> keys;
   // Size guards; DuplicateInput (other)
   int64_t dim = 0;

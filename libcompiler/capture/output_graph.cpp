@@ -419,6 +419,21 @@ Ref OutputGraph::record_node(const NodeTarget& target, std::vector<ir::Argument>
   return attach(fake_result, node, device);
 }
 
+void OutputGraph::pin_dynamic_sizes() {
+  for (const auto& symbol : shapes_.symbols()) {
+    Guard pinned(GuardKind::SizeValue, symbol->source);
+    pinned.dim = symbol->dim;
+    pinned.length = symbol->hint;
+    guards_.add(std::move(pinned));
+  }
+  for (const SizeEquality& tied : shapes_.equalities()) {
+    Guard pinned(GuardKind::SizeValue, tied.source);
+    pinned.dim = tied.dim;
+    pinned.length = tied.symbol->hint;
+    guards_.add(std::move(pinned));
+  }
+}
+
 void OutputGraph::name_hint(const std::string& variable, const Ref& value) {
   if (!is_fake(value)) return;
   ir::Node* node = node_of(value);

@@ -138,6 +138,10 @@ class OutputGraph {
   std::function<void(const std::string& symbol, const std::string& value, const std::string& range, const std::string& source)>
       on_symbol;
 
+  // Python code read a size of a fake: Kiln does not trace sizes symbolically, so every dynamic
+  // size is pinned to its value by a guard (a later size recompiles instead of being misread).
+  void pin_dynamic_sizes();
+
   // Whether dim `dim` (now `size`) of the tensor at a source gets a symbolic size.
   std::function<bool(const std::string& source_text, int64_t dim, int64_t size)> is_dynamic;
 

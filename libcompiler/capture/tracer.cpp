@@ -249,7 +249,14 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
 
 Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const Ref& callee, CallArgs& args) {
   if (args.args.empty() || !is_tensor(args.args[0])) return nullptr;
-  if (metadata_methods().count(method)) return nullptr;
+  if (metadata_methods().count(method)) {
+    if (method == "size" || method == "shape" || method == "numel" || method == "__len__" || method == "stride" ||
+        method == "nelement") {
+      graph_->fake_of(args.args[0]);  // an input read first: its sizes get their symbols now
+      graph_->pin_dynamic_sizes();
+    }
+    return nullptr;
+  }
   if (method == "item") {
     if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]), callee);
     break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
