@@ -2,20 +2,13 @@
 
 #include <stdexcept>
 
+#include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/tensor/factories.h"
 
 namespace kiln::aot {
 
 namespace {
 
-ir::Dtype ir_dtype(tensor::DType dtype) { return *ir::dtypeFromTorchName(tensor::dtype_name(dtype)); }
-
-ir::Device ir_device(const tensor::Device& device) {
-  ir::Device out;
-  out.type = std::string(tensor::device_type_name(device.type));
-  if (device.index >= 0) out.index = device.index;
-  return out;
-}
 
 // make_fx leaves out arguments that equal their defaults (PyTorch's parseIValuesToPyArgsKwargs):
 // trailing positional ones and keyword-only ones.
@@ -43,10 +36,10 @@ AtenGraphBuilder::AtenGraphBuilder(ir::Graph& graph, ir::Device device) : graph_
 
 ir::TensorMeta AtenGraphBuilder::meta_of(const Tensor& fake) const {
   ir::TensorMeta meta;
-  meta.dtype = ir_dtype(fake.dtype());
+  meta.dtype = ir::irDtype(fake.dtype());
   for (int64_t s : fake.sizes()) meta.sizes.push_back(ir::SymExpr::integer(s));
   for (int64_t s : fake.strides()) meta.strides.push_back(ir::SymExpr::integer(s));
-  meta.device = fake.device().type == tensor::DeviceType::Meta ? device_ : ir_device(fake.device());
+  meta.device = fake.device().type == tensor::DeviceType::Meta ? device_ : ir::irDevice(fake.device());
   return meta;
 }
 
@@ -105,8 +98,8 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
   if (v.is_double()) return ir::Argument::floating(v.to_double());
   if (v.is_string()) return ir::Argument::string(v.to_string());
   if (v.is_tensor()) return tensor_argument(v.to_tensor(), op);
-  if (v.is_dtype()) return ir::Argument::dtype(ir_dtype(v.to_dtype()));
-  if (v.is_device()) return ir::Argument::device(ir_device(v.to_device()));
+  if (v.is_dtype()) return ir::Argument::dtype(ir::irDtype(v.to_dtype()));
+  if (v.is_device()) return ir::Argument::device(ir::irDevice(v.to_device()));
   std::vector<ir::Argument> items;
   if (v.is_tensor_list())
     for (const Tensor& t : v.to_tensor_list()) items.push_back(tensor_argument(t, op));

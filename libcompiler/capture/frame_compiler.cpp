@@ -6,6 +6,7 @@
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/capture/replay_record.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/capture/tracer.h"
@@ -22,18 +23,6 @@ namespace kiln::capture {
 using namespace python;
 
 namespace {
-
-class HookScope {
- public:
-  HookScope(Interpreter& interp, CallHook* hook) : interp_(interp), saved_(interp.call_hook) { interp.call_hook = hook; }
-  ~HookScope() { interp_.call_hook = saved_; }
-  HookScope(const HookScope&) = delete;
-  HookScope& operator=(const HookScope&) = delete;
-
- private:
-  Interpreter& interp_;
-  CallHook* saved_;
-};
 
 bool has_tensor(const Ref& value, int depth) {
   if (depth > 4) return false;

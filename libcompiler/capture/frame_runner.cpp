@@ -5,6 +5,7 @@
 
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/capture/tracer.h"
 #include "libcompiler/python/interp/evaluator.h"
@@ -42,16 +43,8 @@ class FrameCatcher : public CallHook {
     if (auto it = function->attrs.find("_torchdynamo_disable"); it != function->attrs.end()) {
       // A disabled function runs eagerly; recursive=True also leaves its callees uncompiled.
       if (truthy(interp, it->second)) {
-        CallHook* saved = interp.call_hook;
-        interp.call_hook = nullptr;
-        try {
-          Ref result = call(interp, callee, std::move(args));
-          interp.call_hook = saved;
-          return result;
-        } catch (...) {
-          interp.call_hook = saved;
-          throw;
-        }
+        HookScope uncaptured(interp, nullptr);
+        return call(interp, callee, std::move(args));
       }
       pass_through_ = true;
       return call(interp, callee, std::move(args));
@@ -63,19 +56,6 @@ class FrameCatcher : public CallHook {
   Runtime& runtime_;
   const CompileOptions& options_;
   bool pass_through_ = false;
-};
-
-// Installs a call hook for a scope.
-class HookScope {
- public:
-  HookScope(Interpreter& interp, CallHook* hook) : interp_(interp), saved_(interp.call_hook) { interp.call_hook = hook; }
-  ~HookScope() { interp_.call_hook = saved_; }
-  HookScope(const HookScope&) = delete;
-  HookScope& operator=(const HookScope&) = delete;
-
- private:
-  Interpreter& interp_;
-  CallHook* saved_;
 };
 
 // The replaying part of a tracer, for a resume frame that runs eagerly.

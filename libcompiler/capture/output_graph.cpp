@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "libcompiler/capture/graph_break.h"
+#include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
@@ -14,21 +15,13 @@ using namespace python;
 
 namespace {
 
-ir::Dtype ir_dtype(tensor::DType dtype) { return *ir::dtypeFromTorchName(tensor::dtype_name(dtype)); }
-
-ir::Device ir_device(const tensor::Device& device) {
-  ir::Device out;
-  out.type = std::string(tensor::device_type_name(device.type));
-  if (device.index >= 0) out.index = device.index;
-  return out;
-}
 
 ir::TensorMeta concrete_meta(const tensor::Tensor& t, const tensor::Device& device) {
   ir::TensorMeta meta;
-  meta.dtype = ir_dtype(t.dtype());
+  meta.dtype = ir::irDtype(t.dtype());
   for (int64_t s : t.sizes()) meta.sizes.push_back(ir::SymExpr::integer(s));
   for (int64_t s : t.strides()) meta.strides.push_back(ir::SymExpr::integer(s));
-  meta.device = ir_device(device);
+  meta.device = ir::irDevice(device);
   meta.requiresGrad = t.requires_grad();
   return meta;
 }
@@ -318,8 +311,8 @@ ir::Argument OutputGraph::argument(const Ref& value) {
     }
     default: break;
   }
-  if (value->type == torch_types().dtype) return ir::Argument::dtype(ir_dtype(to_dtype(value)));
-  if (value->type == torch_types().device) return ir::Argument::device(ir_device(to_device(value)));
+  if (value->type == torch_types().dtype) return ir::Argument::dtype(ir::irDtype(to_dtype(value)));
+  if (value->type == torch_types().device) return ir::Argument::device(ir::irDevice(to_device(value)));
   if (value->type == torch_types().size) {
     std::vector<ir::Argument> items;
     for (const auto& item : to_vector(interp_, value)) items.push_back(argument(item));

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/ast_unparse.h"
 #include "libdiag/log/logger.h"
@@ -100,19 +101,6 @@ std::string function_repr(const Ref& f) {
   std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(f.get())));
   return "<function " + as<FunctionObject>(f).qualname + " at " + address + ">";
 }
-
-// Runs a call with no capture watching: what a torch call computes on fakes.
-class HookSuspended {
- public:
-  explicit HookSuspended(Interpreter& interp) : interp_(interp), saved_(interp.call_hook) { interp.call_hook = nullptr; }
-  ~HookSuspended() { interp_.call_hook = saved_; }
-  HookSuspended(const HookSuspended&) = delete;
-  HookSuspended& operator=(const HookSuspended&) = delete;
-
- private:
-  Interpreter& interp_;
-  CallHook* saved_;
-};
 
 bool is_module_instance(const Ref& value) {
   return value->kind == ObjectKind::Instance && as<InstanceObject>(value).dict.count("_parameters");
@@ -235,7 +223,7 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
   CallArgs fake = graph_->fake_arguments(args);
   Ref result;
   {
-    HookSuspended suspended(interp);
+    HookScope suspended(interp, nullptr);
     result = call(interp, callee, fake);
   }
   bool has_tensor = is_tensor(result) ||
@@ -336,7 +324,7 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
       // constructors: their graphs have no usage-log node, unlike those of other modules.
       for (const TypeObject* base : as<TypeObject>(callee).mro)
         if (base->name == "_WeightedLoss" && base->module == "torch.nn") {
-          HookSuspended suspended(interp);
+          HookScope suspended(interp, nullptr);
           return call(interp, callee, std::move(args));
         }
       return nullptr;

@@ -1,12 +1,16 @@
 // Cost of graph capture in kiln: a cold capture of a 10-op function (first call minus a cached
 // call), and the guard check of a cache hit for a function of 4 tensor arguments. Prints
 // microseconds as "cold_capture_us <v>" and "guard_check_us <v>"; capture_overhead.py runs it
-// beside PyTorch 2.11 on the same function.
+// beside PyTorch 2.11 on the same function (capture_overhead_model.py, or the file given).
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <chrono>
 #include <iostream>
 #include <vector>
 
+#include "kiln_config.h"
 #include "libcompiler/backends/backends.h"
 #include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/capture/runtime.h"
@@ -18,22 +22,6 @@ namespace {
 using namespace kiln;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kScript = R"(import torch
-import torch._dynamo
-def f(a, b, c, d):
-    x = a + b
-    x = x * c
-    x = x - d
-    x = x.relu()
-    x = x.sin()
-    x = x * 2
-    x = x + a
-    x = x.cos()
-    x = x / (d + 1)
-    return x.sum()
-compiled = torch.compile(f, backend="eager")
-args = [torch.ones(8), torch.ones(8), torch.ones(8), torch.ones(8)]
-)";
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -42,7 +30,11 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  std::filesystem::path model = argc > 1 ? argv[1] : std::filesystem::path(KILN_SOURCE_DIR) / "tests/bench/capture_overhead_model.py";
+  std::ifstream in(model);
+  std::stringstream source;
+  source << in.rdbuf();
   python::Interpreter interp;
   python::install_torch(interp);
   capture::install_capture(interp);
@@ -50,7 +42,7 @@ int main() {
   auto module = std::make_shared<python::ModuleObject>("__main__");
   module->globals = python::py_dict();
   module->globals->set("__name__", python::py_str("__main__"));
-  interp.exec_code(interp.load(kScript, "capture_overhead.py"), *module);
+  interp.exec_code(interp.load(source.str(), model.string()), *module);
   python::Ref compiled = module->globals->get("compiled");
   std::vector<python::Ref> args = python::to_vector(interp, module->globals->get("args"));
   python::Ref reset = python::getattr(interp, interp.import_module("torch._dynamo"), "reset");

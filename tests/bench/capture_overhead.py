@@ -15,22 +15,10 @@ import subprocess
 import tempfile
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PEER_SCRIPT = """import time
-import torch
-import torch._dynamo
-def f(a, b, c, d):
-    x = a + b
-    x = x * c
-    x = x - d
-    x = x.relu()
-    x = x.sin()
-    x = x * 2
-    x = x + a
-    x = x.cos()
-    x = x / (d + 1)
-    return x.sum()
-compiled = torch.compile(f, backend="eager")
-args = [torch.ones(8), torch.ones(8), torch.ones(8), torch.ones(8)]
+MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "capture_overhead_model.py")
+# The peer times the model's compiled function itself (the model file is shared with kiln's side).
+PEER_TIMING = """
+import time
 cold = []
 for _ in range(20):
     torch._dynamo.reset()
@@ -52,7 +40,7 @@ def kiln_numbers(build):
 
 def peer_numbers(python):
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(PEER_SCRIPT)
+        f.write(open(MODEL).read() + PEER_TIMING)
         script = f.name
     try:
         env = dict(os.environ, TORCH_LOGS="guards")

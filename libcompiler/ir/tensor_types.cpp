@@ -1,0 +1,16 @@
+#include "libcompiler/ir/tensor_types.h"
+
+#include <string>
+
+namespace kiln::ir {
+
+Dtype irDtype(tensor::DType dtype) { return *dtypeFromTorchName(tensor::dtype_name(dtype)); }
+
+Device irDevice(const tensor::Device& device) {
+  Device out;
+  out.type = std::string(tensor::device_type_name(device.type));
+  if (device.index >= 0) out.index = device.index;
+  return out;
+}
+
+}  // namespace kiln::ir
