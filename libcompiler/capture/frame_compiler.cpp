@@ -250,30 +250,20 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   events::tracing(metrics.ids, code, "start");
   {
     HookScope scope(interp, &tracer);
-    interp.enter_call();
     try {
-      Evaluator::run_frame(
-          interp, *frame,
-          [&](Evaluator& e) {
-            if (code.start) run_continuation(e, *code.start);
-            else if (code.function->lambda_body) frame->return_value = e.eval(*code.function->lambda_body);
-            else e.exec_block(*code.function->body);
-          },
-          &tracer);
+      run_frame_code(interp, *frame, code, &tracer);
       completed = true;
     } catch (GraphBreak& b) {
       broke = std::move(b);
     } catch (PyException& error) {
       // Capture itself failed (an error the code raises, or one Kiln's capture cannot model):
       // this call runs eagerly, which raises the error if it is the code's own.
-      interp.leave_call();
       log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/convert_frame.py", 1380}, metrics.ids.text(),
                 "Capturing " + code.co_name + " failed (" + exception_summary(interp, error.exception) + "); it runs eagerly");
       metrics.fail_type = "Unsupported";
       events::compilation_metrics(metrics, code);
       return nullptr;
     }
-    interp.leave_call();
   }
 
   if (completed) events::tracing(metrics.ids, code, "done");

@@ -237,24 +237,28 @@ Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, Cache
   return none();
 }
 
-Ref Runtime::run_eager(Interpreter& interp, CodeState& code, const FrameInputs& inputs) {
-  std::unique_ptr<Frame> frame = frame_for(interp, code, inputs);
-  ReplayObserver replay(replayed_values(code, inputs));
+void run_frame_code(Interpreter& interp, Frame& frame, const CodeState& code, ExpressionObserver* observer) {
   interp.enter_call();
   try {
     Evaluator::run_frame(
-        interp, *frame,
+        interp, frame,
         [&](Evaluator& e) {
           if (code.start) run_continuation(e, *code.start);
-          else if (code.function->lambda_body) frame->return_value = e.eval(*code.function->lambda_body);
+          else if (code.function->lambda_body) frame.return_value = e.eval(*code.function->lambda_body);
           else e.exec_block(*code.function->body);
         },
-        code.replayed.empty() ? nullptr : &replay);
+        observer);
   } catch (...) {
     interp.leave_call();
     throw;
   }
   interp.leave_call();
+}
+
+Ref Runtime::run_eager(Interpreter& interp, CodeState& code, const FrameInputs& inputs) {
+  std::unique_ptr<Frame> frame = frame_for(interp, code, inputs);
+  ReplayObserver replay(replayed_values(code, inputs));
+  run_frame_code(interp, *frame, code, code.replayed.empty() ? nullptr : &replay);
   return frame->return_value ? frame->return_value : none();
 }
 

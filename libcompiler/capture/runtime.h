@@ -80,6 +80,11 @@ class Runtime {
   std::vector<std::pair<std::string, int64_t>> graph_break_counts_;
 };
 
+// Runs a code state's code in `frame` as a call: the whole function, or the rest of it from the
+// resume point.
+void run_frame_code(python::Interpreter& interp, python::Frame& frame, const CodeState& code,
+                    python::ExpressionObserver* observer);
+
 // The frame made to run a code state's function with these inputs (locals set by name).
 std::unique_ptr<python::Frame> frame_for(python::Interpreter& interp, const CodeState& code, const FrameInputs& inputs);
 
