@@ -70,6 +70,7 @@ std::string accessor(const Source& source) {
   switch (source.kind()) {
     case Source::Kind::Local: return "FrameLocalsGuardAccessor(key='" + source.name() + "')";
     case Source::Kind::Global: return "DictGetItemGuardAccessor('" + source.name() + "')";
+    case Source::Kind::Builtins: return "DictGetItemGuardAccessor('__builtins_dict___1')";
     case Source::Kind::Attribute: return "GetAttrGuardAccessor(" + source.name() + ")";
     case Source::Kind::Item: {
       std::string text = source.text();
@@ -160,7 +161,7 @@ std::string guard_tree(const GuardSet& guards) {
     if (!g.source) continue;
     std::vector<SourceRef> chain;
     for (SourceRef s = g.source; s; s = s->base()) chain.insert(chain.begin(), s);
-    Manager* m = chain.front()->kind() == Source::Kind::Global ? &globals : &root;
+    Manager* m = chain.front()->kind() == Source::Kind::Global || chain.front()->kind() == Source::Kind::Builtins ? &globals : &root;
     for (const auto& s : chain) m = m->child(s);
     m->guards.push_back(&g);
   }

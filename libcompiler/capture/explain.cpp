@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "libcompiler/capture/compile_times.h"
+#include "libcompiler/python/interp/object.h"
 
 namespace kiln::capture {
 
@@ -24,10 +25,49 @@ std::string target_repr(const std::string& target) {
   return target;
 }
 
-void append_guard(std::string& out, size_t index, const std::string& name, const std::string& source, const std::string& function,
-                  const std::string& types, const std::string& code) {
-  out += "  Guard " + std::to_string(index) + ":\n    Name: " + name + "\n    Source: " + source + "\n    Create Function: " + function +
-         "\n    Guard Types: " + types + "\n    Code List: " + code + "\n    Object Weakref: None\n    Guarded Class Weakref: None\n";
+std::string weakref(const std::weak_ptr<python::Object>& object, const std::string& kind) {
+  static const int weakref_address = 0;
+  std::string head = "<weakref at " + address_of(&weakref_address) + "; ";
+  if (kind.empty()) return "None";
+  auto live = object.lock();
+  if (!live) return head + "dead>";
+  return head + "to '" + kind + "' at " + address_of(live.get()) + ">";
+}
+
+std::string class_weakref(const ExplainGuard& g) {
+  static const int weakref_address = 0;
+  if (g.class_kind.empty()) return "None";
+  return "<weakref at " + address_of(&weakref_address) + "; to '" + g.class_kind + "' at " + address_of(&g) + " (" + g.class_name +
+         ")>";
+}
+
+void append_guard(std::string& out, size_t index, const ExplainGuard& g) {
+  out += "  Guard " + std::to_string(index) + ":\n    Name: " + (g.name.empty() ? "''" : "\"" + g.name + "\"") + "\n    Source: " +
+         g.source + "\n    Create Function: " + g.create_function + "\n    Guard Types: " + g.guard_types + "\n    Code List: " +
+         g.code_list + "\n    Object Weakref: " + weakref(g.object, g.object_kind) + "\n    Guarded Class Weakref: " +
+         class_weakref(g) + "\n";
+}
+
+// Python's repr of the object an ID_MATCH guard names, as its Code List shows it.
+std::string object_repr(const python::Ref& value) {
+  using python::ObjectKind;
+  switch (value->kind) {
+    case ObjectKind::Module: {
+      const std::string& name = python::as<python::ModuleObject>(value).name;
+      std::string path = name;
+      for (char& c : path)
+        if (c == '.') c = '/';
+      return "<module '" + name + "' from '" + path + "/__init__.py'>";
+    }
+    case ObjectKind::NativeFunction: {
+      const auto& f = python::as<python::NativeFunctionObject>(value);
+      if (f.qualname.rfind("torch.", 0) == 0) return target_repr(f.qualname);
+      return "<built-in function " + f.name + ">";
+    }
+    case ObjectKind::Function:
+      return "<function " + python::as<python::FunctionObject>(value).qualname + " at " + address_of(value.get()) + ">";
+    default: return "<" + value->type->qualified_name() + " object at " + address_of(value.get()) + ">";
+  }
 }
 
 }  // namespace
@@ -56,23 +96,60 @@ Explanation explain(const std::vector<CompileRecord>& records) {
         ++e.op_count;
         ops += "    " + target_repr(target) + "\n";
       }
-    for (const char* global : {"SHAPE_ENV", "DETERMINISTIC_ALGORITHMS", "GRAD_MODE", "DEFAULT_DEVICE", "GLOBAL_STATE",
-                               "TORCH_FUNCTION_STATE", "AUTOGRAD_SAVED_TENSORS_HOOKS"}) {
-      std::string function = global;
-      bool has_code = function == "DEFAULT_DEVICE" || function == "AUTOGRAD_SAVED_TENSORS_HOOKS";
-      std::string code = function == "DEFAULT_DEVICE" ? "['utils_device.CURRENT_DEVICE == None']"
-                                                      : "['torch._functorch.aot_autograd.utils.top_saved_tensors_hooks ids == None']";
-      append_guard(guards, ++guard_index, "''", function == "SHAPE_ENV" ? "shape_env" : "global", function,
-                   has_code ? "['" + function + "']" : "None", has_code ? code : "None");
-    }
-    for (const std::string& tensor : r.tensor_guards)
-      append_guard(guards, ++guard_index, "\"" + tensor + "\"", tensor.rfind("G[", 0) == 0 ? "global" : "local", "TENSOR_MATCH",
-                   "['TENSOR_MATCH']", "[\"hasattr(" + tensor + ", '_dynamo_dynamic_indices') == False\"]");
+    for (const ExplainGuard& g : r.guards) append_guard(guards, ++guard_index, g);
   }
   e.text = "Graph Count: " + std::to_string(e.graph_count) + "\nGraph Break Count: " + std::to_string(e.graph_break_count) +
            "\nOp Count: " + std::to_string(e.op_count) + "\nBreak Reasons:\n" + breaks + "Ops per Graph:\n" + ops + "Out Guards:\n" +
            guards + "Compile Times: " + compile_times().table();
   return e;
+}
+
+std::vector<ExplainGuard> explain_guards(python::Interpreter& interp, const GuardSet& set, const FrameInputs& inputs) {
+  using python::ObjectKind;
+  std::vector<ExplainGuard> out;
+  for (const char* framework : {"SHAPE_ENV", "DETERMINISTIC_ALGORITHMS", "GRAD_MODE", "DEFAULT_DEVICE", "GLOBAL_STATE",
+                                "TORCH_FUNCTION_STATE", "AUTOGRAD_SAVED_TENSORS_HOOKS"}) {
+    std::string function = framework;
+    ExplainGuard g{"", function == "SHAPE_ENV" ? "shape_env" : "global", function, "None", "None", {}, "", "", ""};
+    if (function == "DEFAULT_DEVICE") {
+      g.guard_types = "['DEFAULT_DEVICE']";
+      g.code_list = "['utils_device.CURRENT_DEVICE == None']";
+    } else if (function == "AUTOGRAD_SAVED_TENSORS_HOOKS") {
+      g.guard_types = "['AUTOGRAD_SAVED_TENSORS_HOOKS']";
+      g.code_list = "['torch._functorch.aot_autograd.utils.top_saved_tensors_hooks ids == None']";
+    }
+    out.push_back(std::move(g));
+  }
+  for (const Guard& guard : set.guards()) {
+    if (guard.kind != GuardKind::TensorMatch && guard.kind != GuardKind::IdMatch) continue;
+    python::Ref value = guard.source->fetch(interp, inputs);
+    if (!value) continue;
+    ExplainGuard g;
+    g.name = guard.source->text();
+    g.source = guard.source->kind() == Source::Kind::Local || (guard.source->base() && guard.source->text()[0] == 'L') ? "local" : "global";
+    g.object = value;
+    if (guard.kind == GuardKind::TensorMatch) {
+      g.create_function = "TENSOR_MATCH";
+      g.guard_types = "['TENSOR_MATCH']";
+      g.code_list = "[\"hasattr(" + g.name + ", '_dynamo_dynamic_indices') == False\"]";
+      g.object_kind = "Tensor";
+      g.class_kind = "torch._C._TensorMeta";
+      g.class_name = "Tensor";
+    } else {
+      g.create_function = value->kind == ObjectKind::Module           ? "MODULE_MATCH"
+                          : value->kind == ObjectKind::NativeFunction ? "BUILTIN_MATCH"
+                          : value->kind == ObjectKind::Function       ? "FUNCTION_MATCH"
+                                                                      : "ID_MATCH";
+      g.guard_types = "['ID_MATCH']";
+      g.code_list = "[\"" + guard.code() + ", type=" + object_repr(value) + "\"]";
+      g.object_kind = value->kind == ObjectKind::Module ? "module" : value->kind == ObjectKind::NativeFunction ? "builtin_function_or_method"
+                                                                                                                 : value->type->name;
+      g.class_kind = "type";
+      g.class_name = g.object_kind;
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
 }
 
 }  // namespace kiln::capture

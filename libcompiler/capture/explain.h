@@ -17,4 +17,8 @@ struct Explanation {
 
 Explanation explain(const std::vector<CompileRecord>& records);
 
+// The guards of a compiled entry as explain() lists them: Dynamo's framework guards, then the
+// entry's own, with what they guard (read through the frame's inputs now).
+std::vector<ExplainGuard> explain_guards(python::Interpreter& interp, const GuardSet& guards, const FrameInputs& inputs);
+
 }  // namespace kiln::capture

@@ -6,6 +6,7 @@
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/explain.h"
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/capture/replay_record.h"
 #include "libcompiler/capture/runtime.h"
@@ -408,10 +409,8 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   events::guards(metrics.ids, entry->guards);
   events::compilation_metrics(metrics, code);
   compile_times().add("_compile.compile_inner", std::chrono::duration<double>(std::chrono::system_clock::now() - metrics.start).count());
-  std::vector<std::string> tensor_guards;
-  for (const Guard& g : entry->guards.guards())
-    if (g.kind == GuardKind::TensorMatch) tensor_guards.push_back(g.source->text());
-  records_.push_back({metrics.ids.text(), code.co_name, metrics.graph_op_count, op_targets, {}, {}, tensor_guards});
+  records_.push_back({metrics.ids.text(), code.co_name, metrics.graph_op_count, op_targets, {}, {},
+                      explain_guards(interp, entry->guards, inputs)});
   code.entries.push_back(std::move(entry));
   // A frame that ran to its end with no ops is not compiled again: it runs eagerly from now on,
   // as Dynamo skips a frame with nothing to compile.

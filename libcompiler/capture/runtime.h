@@ -24,6 +24,19 @@ struct CompileOptions {
   std::string mode = "default";
 };
 
+// A guard as explain() lists it under "Out Guards" (Dynamo's Guard objects).
+struct ExplainGuard {
+  std::string name;             // "G['torch']"; empty for the framework's own guards
+  std::string source;           // "local", "global", "shape_env"
+  std::string create_function;  // "TENSOR_MATCH", "MODULE_MATCH", "BUILTIN_MATCH", ...
+  std::string guard_types;      // "['ID_MATCH']" or "None"
+  std::string code_list;        // "[...]" or "None"
+  std::weak_ptr<python::Object> object;  // what is guarded, while it lives
+  std::string object_kind;      // its type's name ("module", "Tensor"); empty when there is none
+  std::string class_kind;       // the class of its class ("type", "torch._C._TensorMeta")
+  std::string class_name;       // its class ("module", "Tensor", "float")
+};
+
 // One record of what was compiled, for explain() and tests: in the order compiles finished.
 struct CompileRecord {
   std::string compile_id;
@@ -32,7 +45,7 @@ struct CompileRecord {
   std::vector<std::string> ops;     // the graph's call targets
   std::vector<std::string> break_reasons;
   std::vector<UserFrame> break_stack;
-  std::vector<std::string> tensor_guards;  // the sources of its TENSOR_MATCH guards
+  std::vector<ExplainGuard> guards;
 };
 
 // A recompile, as CompileProfiler reports it: which code, and the guard failure that caused it.

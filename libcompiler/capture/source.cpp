@@ -5,6 +5,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -24,6 +25,8 @@ Source::Source(Kind kind, SourceRef base, std::string name, Ref key)
 
 SourceRef Source::local(std::string name) { return SourceRef(new Source(Kind::Local, nullptr, std::move(name), nullptr)); }
 SourceRef Source::global(std::string name) { return SourceRef(new Source(Kind::Global, nullptr, std::move(name), nullptr)); }
+SourceRef Source::builtins() { return SourceRef(new Source(Kind::Builtins, nullptr, "", nullptr)); }
+
 SourceRef Source::attribute(SourceRef base, std::string name) {
   return SourceRef(new Source(Kind::Attribute, std::move(base), std::move(name), nullptr));
 }
@@ -33,6 +36,7 @@ std::string Source::text() const {
   switch (kind_) {
     case Kind::Local: return "L['" + name_ + "']";
     case Kind::Global: return "G['" + name_ + "']";
+    case Kind::Builtins: return "G['__builtins_dict___1']";
     case Kind::Attribute: return base_->text() + "." + name_;
     case Kind::Item:
       if (key_->kind == ObjectKind::Str) return base_->text() + "['" + as<StrObject>(key_).value + "']";
@@ -63,6 +67,7 @@ Ref Source::fetch(Interpreter& interp, const FrameInputs& inputs) const {
   switch (kind_) {
     case Kind::Local: return inputs.local(name_);
     case Kind::Global: return inputs.globals ? inputs.globals->get(name_) : nullptr;
+    case Kind::Builtins: return nullptr;  // its items are read through interp.builtins()
     case Kind::Attribute: {
       Ref base = base_->fetch(interp, inputs);
       if (!base) return nullptr;
@@ -73,6 +78,7 @@ Ref Source::fetch(Interpreter& interp, const FrameInputs& inputs) const {
       return try_getattr(interp, base, name_);
     }
     case Kind::Item: {
+      if (base_->kind() == Kind::Builtins) return interp.builtins().get(interp, key_);
       Ref base = base_->fetch(interp, inputs);
       if (!base) return nullptr;
       if (base->kind == ObjectKind::Dict) return as<DictObject>(base).get(interp, key_);

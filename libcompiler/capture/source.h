@@ -26,9 +26,11 @@ using SourceRef = std::shared_ptr<const Source>;
 
 class Source {
  public:
-  enum class Kind { Local, Global, Attribute, Item };
+  enum class Kind { Local, Global, Builtins, Attribute, Item };
   static SourceRef local(std::string name);
   static SourceRef global(std::string name);
+  // The builtins module's dict, as Dynamo reaches it: G['__builtins_dict___1'] (items only).
+  static SourceRef builtins();
   static SourceRef attribute(SourceRef base, std::string name);
   static SourceRef item(SourceRef base, Ref key);  // key: an int or a str
 

@@ -407,24 +407,32 @@ void Tracer::mutating(Interpreter& interp, const Ref& target) {
 }
 
 void Tracer::read_global(Interpreter& interp, const DictObject& globals, const std::string& name, const Ref& value) {
-  // Globals of the compiled frame's module that the code read: the graph assumes them.
-  if (&globals != graph_->frame_inputs().globals.get() || is_tensor(value)) return;
+  // Globals of the compiled frame's module, and the builtins it calls, that the code read: the
+  // graph assumes them.
+  SourceRef source;
+  if (&globals == graph_->frame_inputs().globals.get()) source = Source::global(name);
+  else if (&globals == &interp.builtins() && value->kind == ObjectKind::NativeFunction)
+    source = Source::item(Source::builtins(), py_str(name));
+  if (!source || is_tensor(value)) return;
   GuardSet& guards = graph_->guards();
   size_t before = guards.size();
-  guard_value(guards, Source::global(name), value);
+  guard_value(guards, source, value);
   std::vector<UserFrame> stack = user_stack(interp);
   if (guards.size() > before && !stack.empty()) guards.attribute(before, guard_site(interp), stack.back());
 }
 
 void Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
-  // A constant attribute of an object the frame can reach (self.scale, config.depth) is guarded.
+  // A constant attribute of an object the frame can reach (self.scale, config.depth) is guarded,
+  // and so is a function read from a module the frame names (torch.abs).
   bool constant = value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
                   value->kind == ObjectKind::Float || value->kind == ObjectKind::Str;
-  if (!constant || object->kind != ObjectKind::Instance) return;
+  bool module_function = object->kind == ObjectKind::Module &&
+                         (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function);
+  if (!(constant && object->kind == ObjectKind::Instance) && !module_function) return;
   auto cached = sources_.find(object.get());
   if (cached == sources_.end()) cached = sources_.emplace(object.get(), find_source(interp, graph_->frame_inputs(), object)).first;
   if (!cached->second) return;
-  Guard guard(GuardKind::EqualsMatch, Source::attribute(cached->second, name), value);
+  Guard guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, Source::attribute(cached->second, name), value);
   guard.value_type = value->type->qualified_name();
   guard.user_code = guard_site(interp);
   std::vector<UserFrame> stack = user_stack(interp);

@@ -90,7 +90,10 @@ Ref Evaluator::load_name(const std::string& id) {
         if (interp_.call_hook) interp_.call_hook->read_global(interp_, *frame_.globals, id, value);
         return value;
       }
-      if (Ref value = interp_.builtins().get(id)) return value;
+      if (Ref value = interp_.builtins().get(id)) {
+        if (interp_.call_hook) interp_.call_hook->read_global(interp_, interp_.builtins(), id, value);
+        return value;
+      }
       raise_error(ExcType::NameError, "name '" + id + "' is not defined");
   }
   std::abort();
