@@ -29,10 +29,15 @@ const std::vector<std::string>& compiled_programs() {
 // PyTorch's recordings name the programs' folder /home/user/examples; object addresses differ run
 // to run.
 std::string normalized(std::string text, const fs::path& program_dir) {
-  std::string dir = fs::canonical(program_dir).string();
-  for (size_t pos; (pos = text.find(dir)) != std::string::npos;) text.replace(pos, dir.size(), "/home/user/examples");
-  std::string relative = dir.substr(1);  // guards name files without the leading slash
-  for (size_t pos; (pos = text.find(relative)) != std::string::npos;) text.replace(pos, relative.size(), "home/user/examples");
+  // The folder as kiln names it (the path it was given, ../shared possibly a symbolic link) and
+  // as it really is.
+  for (const fs::path& form : {fs::absolute(program_dir).lexically_normal(), fs::canonical(program_dir)}) {
+    std::string dir = form.string();
+    if (!dir.empty() && dir.back() == '/') dir.pop_back();
+    for (size_t pos; (pos = text.find(dir)) != std::string::npos;) text.replace(pos, dir.size(), "/home/user/examples");
+    std::string relative = dir.substr(1);  // guards name files without the leading slash
+    for (size_t pos; (pos = text.find(relative)) != std::string::npos;) text.replace(pos, relative.size(), "home/user/examples");
+  }
   static const std::regex address("0x[0-9a-f]+");
   return std::regex_replace(text, address, "0xADDR");
 }
