@@ -20,7 +20,7 @@ capture::CompiledGraph eager(Interpreter&, std::shared_ptr<const capture::Captur
 // Backends are not told the compile id yet, so the aot records carry none.
 capture::CompiledGraph aot_eager(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
                                  const std::vector<Ref>& example) {
-  return aot::aot_compile(interp, *graph, example, std::nullopt);
+  return aot::aot_compile(interp, *graph, example, graph->compile_id);
 }
 
 // A Python callable given a torch.fx.GraphModule and the example inputs; what it returns is

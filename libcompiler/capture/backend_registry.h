@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libcompiler/capture/output_graph.h"
+#include "libdiag/trace/compile_id.h"
 
 namespace kiln::capture {
 
@@ -20,6 +21,7 @@ struct CapturedGraph {
   std::unique_ptr<ir::GraphModule> module;
   std::unordered_map<const ir::Node*, ReplayCall> replay;
   std::vector<GraphInput> inputs;
+  trace::CompileId compile_id;  // of the compile that made it: backends' trace records carry it
 };
 
 using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const CapturedGraph>,
