@@ -1,5 +1,6 @@
 #include "libcompiler/capture/resume.h"
 
+#include "libcompiler/python/ast_unparse.h"
 #include "libcompiler/python/ast_visitor.h"
 
 namespace kiln::capture {
@@ -9,6 +10,20 @@ using namespace python;
 namespace {
 
 enum class Search { Absent, Found, Unresumable };
+
+// A `with` a resume frame can enter again: its context managers are torch's grad-mode ones, which
+// entering again recreates (Dynamo resumes inside these too); anything else may not be entered twice.
+bool reenterable(const With& node) {
+  for (const auto& item : node.items) {
+    const auto* call = dyn_cast<Call>(item->context_expr.get());
+    if (!call || item->optional_vars) return false;
+    std::string callee = unparse(*call->func);
+    if (callee != "torch.no_grad" && callee != "torch.enable_grad" && callee != "torch.set_grad_enabled" &&
+        callee != "torch.inference_mode")
+      return false;
+  }
+  return true;
+}
 
 Search find(const StmtList& block, const Statement* target, StatementPath& path, bool resumable) {
   for (size_t i = 0; i < block.size(); ++i) {
@@ -32,7 +47,7 @@ Search find(const StmtList& block, const Statement* target, StatementPath& path,
         children = {{&s.body, false}, {&s.orelse, false}};
         break;
       }
-      case NodeKind::With: children = {{&cast<With>(*stmt).body, false}}; break;
+      case NodeKind::With: children = {{&cast<With>(*stmt).body, resumable && reenterable(cast<With>(*stmt))}}; break;
       case NodeKind::Try: {
         const auto& s = cast<Try>(*stmt);
         children = {{&s.body, false}, {&s.orelse, false}, {&s.finalbody, false}};
@@ -234,16 +249,30 @@ std::optional<StatementPath> resumable_path(const StmtList& body, const Statemen
   return path;
 }
 
-Flow run_continuation(Evaluator& evaluator, const StatementPath& path) {
-  for (size_t level = path.size(); level-- > 0;) {
-    const auto& [block, index] = path[level];
-    for (size_t i = level + 1 == path.size() ? index : index + 1; i < block->size(); ++i) {
-      Flow flow = evaluator.exec(*(*block)[i]);
-      if (flow != Flow::Normal) return flow;
-    }
+namespace {
+
+// The rest from path[level] on: the inner levels first (inside the `with` they are in, entered
+// again), then what follows in this level's block.
+Flow continue_at(Evaluator& evaluator, const StatementPath& path, size_t level) {
+  const auto& [block, index] = path[level];
+  size_t next = index;
+  if (level + 1 < path.size()) {
+    const Statement& compound = *(*block)[index];
+    auto inner = [&] { return continue_at(evaluator, path, level + 1); };
+    Flow flow = compound.kind == NodeKind::With ? evaluator.run_with_body(cast<With>(compound), inner) : inner();
+    if (flow != Flow::Normal) return flow;
+    next = index + 1;
+  }
+  for (size_t i = next; i < block->size(); ++i) {
+    Flow flow = evaluator.exec(*(*block)[i]);
+    if (flow != Flow::Normal) return flow;
   }
   return Flow::Normal;
 }
+
+}  // namespace
+
+Flow run_continuation(Evaluator& evaluator, const StatementPath& path) { return continue_at(evaluator, path, 0); }
 
 const Statement* first_statement_reading(const StatementPath& path, const std::string& name) {
   const std::unordered_set<const Expression*> none;

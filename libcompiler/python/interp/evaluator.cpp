@@ -381,10 +381,12 @@ Flow Evaluator::visit_If(const If& node) {
   return truthy(interp_, eval(*node.test)) ? exec_block(node.body) : exec_block(node.orelse);
 }
 
-Flow Evaluator::visit_With(const With& node) { return run_with(node, 0); }
+Flow Evaluator::visit_With(const With& node) {
+  return run_with(node, 0, [&] { return exec_block(node.body); });
+}
 
-Flow Evaluator::run_with(const With& node, size_t index) {
-  if (index == node.items.size()) return exec_block(node.body);
+Flow Evaluator::run_with(const With& node, size_t index, const std::function<Flow()>& body) {
+  if (index == node.items.size()) return body();
   const WithItem& item = *node.items[index];
   Ref manager = eval(*item.context_expr);
   Ref exit = try_getattr(interp_, manager, "__exit__");
@@ -395,7 +397,7 @@ Flow Evaluator::run_with(const With& node, size_t index) {
   Flow flow;
   try {
     if (item.optional_vars) assign(*item.optional_vars, value);
-    flow = run_with(node, index + 1);
+    flow = run_with(node, index + 1, body);
   } catch (PyException& error) {
     Ref suppress = call(interp_, exit, {type_of(error.exception), error.exception, none()});
     if (truthy(interp_, suppress)) return Flow::Normal;

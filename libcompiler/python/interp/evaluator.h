@@ -28,6 +28,9 @@ class Evaluator : public ExpressionVisitor<Evaluator, Ref>, public StatementVisi
     return StatementVisitor::visit(stmt);
   }
   Flow exec_block(const StmtList& body);
+  // Enters a `with` statement's context managers and runs `body` in place of its block (a resume
+  // frame continues there), exiting them as the statement would.
+  Flow run_with_body(const With& node, const std::function<Flow()>& body) { return run_with(node, 0, body); }
 
   // Runs a frame's body with the frame pushed, adding it to the traceback of an exception that
   // leaves it.
@@ -94,7 +97,7 @@ class Evaluator : public ExpressionVisitor<Evaluator, Ref>, public StatementVisi
   void delete_target(const Expression& target);
   std::vector<Ref> eval_elements(const ExprList& elements);
   Ref make_function(const Node& node, const Arguments& params, std::string name);
-  Flow run_with(const With& node, size_t item);
+  Flow run_with(const With& node, size_t item, const std::function<Flow()>& body);
   Flow run_try(const Try& node);
   bool handler_matches(const ExceptHandler& handler, const Ref& exception);
   // Runs a comprehension's loops in a frame of its own; `emit` is called for each element.

@@ -38,5 +38,23 @@ TEST(Resume, PathsIntoIfButNotLoops) {
   EXPECT_EQ(first_statement_reading({{&f.body, 0}}, "y"), f.body[1].get());
 }
 
+TEST(Resume, IntoGradModeWithBlocksOnly) {
+  auto module = parse_source(
+      "def f(x, path):\n"
+      "    with torch.no_grad():\n"
+      "        y = x + 1\n"
+      "    with open(path) as handle:\n"
+      "        z = handle\n"
+      "    return y\n",
+      "f.py");
+  const FunctionDef& f = function(*module);
+  const auto& grad_block = cast<With>(*f.body[0]);
+  auto inside = resumable_path(f.body, grad_block.body[0].get());
+  ASSERT_TRUE(inside);
+  EXPECT_EQ(inside->size(), 2u);
+  // open() may not be entered a second time: a resume frame cannot start inside it.
+  EXPECT_FALSE(resumable_path(f.body, cast<With>(*f.body[1]).body[0].get()));
+}
+
 }  // namespace
 }  // namespace kiln::capture
