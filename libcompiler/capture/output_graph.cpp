@@ -399,7 +399,7 @@ Ref OutputGraph::record(const NodeTarget& target, const std::vector<Ref>& printe
   }
   for (const auto& [k, v] : args.kwargs) replay.kwargs.emplace_back(k, replay_value(v));
   ir::Node* node = module_->graph.createNode(target.op, target.target, std::move(ir_args), std::move(ir_kwargs));
-  node->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
+  if (target.with_source && sites_.node) node->meta.sourceSummary = sites_.node();
   replay_[node] = std::move(replay);
   return attach(fake_result, node, device);
 }

@@ -57,6 +57,8 @@ struct ReplayCall {
 struct NodeTarget {
   ir::OpCode op = ir::OpCode::CallFunction;
   std::string target;  // "torch.abs", "operator.add", "sum"
+  // Whether the node names the user code it came from (Dynamo's grad-mode switches do not).
+  bool with_source = true;
 };
 
 class OutputGraph;

@@ -283,7 +283,8 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
           // (call_through consumes the arguments the node is recorded with).
           CallArgs recorded = args;
           Ref result = call_through(interp, callee, args);
-          graph_->record({ir::OpCode::CallFunction, "torch._C." + name}, recorded.args, recorded.kwargs, callee, recorded, result);
+          graph_->record({ir::OpCode::CallFunction, "torch._C." + name, name == "_log_api_usage_once"}, recorded.args,
+                         recorded.kwargs, callee, recorded, result);
           return result;
         }
         return record_call(interp, {ir::OpCode::CallFunction, q}, callee, args, false);
