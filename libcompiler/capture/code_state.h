@@ -31,12 +31,22 @@ struct ValueTemplate {
 
 class CodeState;
 
+// A change the frame made to an object it did not create, replayed after the graph on each run:
+// attributes or dict keys set (str names for attributes) and removed, items appended to a list.
+struct StateChange {
+  SourceRef source;
+  std::vector<std::pair<python::Ref, ValueTemplate>> set;
+  std::vector<python::Ref> removed;
+  std::vector<ValueTemplate> appended;
+};
+
 // How a frame goes on once its graph ran.
 struct FrameExit {
   enum class Kind { Return, Call, Branch };
   Kind kind = Kind::Return;
   // Logging calls (reorderable_logging_functions) run right after the graph: callee, then args.
   std::vector<std::vector<ValueTemplate>> logging_calls;
+  std::vector<StateChange> state_changes;
   ValueTemplate value;  // Return: the returned value; Branch: the condition
   // Call: the call that broke, run eagerly, then the resume frame with the stack and result.
   ValueTemplate callee;

@@ -248,6 +248,13 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
 
   std::optional<GraphBreak> broke;
   bool completed = false;
+  // Objects the capture changed are put back however compile() ends; the entry replays the
+  // changes after its graph (side_effects.h).
+  struct RestoreSideEffects {
+    SideEffects& effects;
+    Interpreter& interp;
+    ~RestoreSideEffects() { effects.restore(interp); }
+  } restore_side_effects{tracer.side_effects(), interp};
   events::tracing(metrics.ids, code, "start");
   {
     HookScope scope(interp, &tracer);
@@ -344,6 +351,18 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     exit.resume_false = &resume_state(code, {site.statement, 0}, site.line, when_false, {});
   }
 
+  for (const SideEffects::Change& change : tracer.side_effects().changes(interp)) {
+    if (!change.replayable) {
+      // A list changed other than by appending: the frame runs eagerly.
+      events::compilation_metrics(metrics, code);
+      code.skip = true;
+      return nullptr;
+    }
+    StateChange replayed{change.source, {}, change.removed, {}};
+    for (const auto& [key, value] : change.set) replayed.set.emplace_back(key, templates.of(value));
+    for (const auto& item : change.appended) replayed.appended.push_back(templates.of(item));
+    exit.state_changes.push_back(std::move(replayed));
+  }
   for (const ReorderedCall& logged : tracer.reordered_calls()) {
     std::vector<ValueTemplate> call{templates.of(logged.callee)};
     for (const auto& a : logged.args.args) call.push_back(templates.of(a));

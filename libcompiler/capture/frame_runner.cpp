@@ -208,6 +208,21 @@ Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, Cache
     for (size_t i = 1; i < logged.size(); ++i) args.push_back(build(interp, logged[i], outputs, inputs));
     call(interp, build(interp, logged[0], outputs, inputs), std::move(args));
   }
+  for (const StateChange& change : exit.state_changes) {
+    Ref target = change.source->fetch(interp, inputs);
+    if (!target) continue;
+    for (const auto& [key, t] : change.set) {
+      Ref value = build(interp, t, outputs, inputs);
+      if (target->kind == ObjectKind::Instance) as<InstanceObject>(target).dict[as<StrObject>(key).value] = value;
+      else if (target->kind == ObjectKind::Dict) as<DictObject>(target).set(interp, key, value);
+    }
+    for (const Ref& key : change.removed) {
+      if (target->kind == ObjectKind::Instance) as<InstanceObject>(target).dict.erase(as<StrObject>(key).value);
+      else if (target->kind == ObjectKind::Dict) as<DictObject>(target).erase(interp, key);
+    }
+    if (target->kind == ObjectKind::List)
+      for (const auto& t : change.appended) as<ListObject>(target).items.push_back(build(interp, t, outputs, inputs));
+  }
   switch (exit.kind) {
     case FrameExit::Kind::Return: return build(interp, exit.value, outputs, inputs);
     case FrameExit::Kind::Call: {

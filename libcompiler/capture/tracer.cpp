@@ -399,12 +399,13 @@ void Tracer::mutating(Interpreter& interp, const Ref& target) {
   if (target->kind != ObjectKind::Instance && target->kind != ObjectKind::List && target->kind != ObjectKind::Dict &&
       target->kind != ObjectKind::Set)
     return;
-  // Dynamo replays such side effects after the graph; Kiln does not, so code that changes an
-  // object the frame did not create is not compiled.
-  if (SourceRef source = find_source(interp, graph_->frame_inputs(), target))
-    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"changing " + source->text() + " (Kiln does not replay side effects on "
-                                                                                         "objects that outlive the compiled frame)"},
-                                   ""));
+  SourceRef source = find_source(interp, graph_->frame_inputs(), target);
+  if (!source) return;  // made by the frame itself
+  // Changes to an object that outlives the frame are replayed after the graph (side_effects.h);
+  // a set's are not.
+  if (target->kind == ObjectKind::Set)
+    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"changing the set " + source->text()}, ""));
+  side_effects_.changing(target, source);
 }
 
 void Tracer::read_global(Interpreter& interp, const DictObject& globals, const std::string& name, const Ref& value) {

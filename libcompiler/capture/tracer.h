@@ -13,6 +13,7 @@
 
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/capture/output_graph.h"
+#include "libcompiler/capture/side_effects.h"
 #include "libcompiler/python/ast.h"
 #include "libcompiler/python/interp/eval_hooks.h"
 #include "libcompiler/python/interp/frame.h"
@@ -71,6 +72,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   void set_replay(std::vector<std::pair<const python::Expression*, python::Ref>> values);
 
   const std::vector<ReorderedCall>& reordered_calls() const { return reordered_; }
+  SideEffects& side_effects() { return side_effects_; }
 
   // Set when a GraphBreak leaves the frame.
   const BreakSite& break_site() const { return site_; }
@@ -112,6 +114,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   std::vector<Evaluated> evaluated_;
   std::unordered_map<const python::Expression*, python::Ref> replay_;
   std::vector<ReorderedCall> reordered_;
+  SideEffects side_effects_;
   std::unordered_map<const python::Object*, SourceRef> sources_;  // of objects whose attributes were read
 };
 

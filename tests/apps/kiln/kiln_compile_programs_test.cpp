@@ -30,11 +30,6 @@ const std::map<std::string, std::string>& known_differences() {
       // global float and an attribute of a global object: PyTorch makes each a graph input when it
       // changes, kiln recompiles with the new constant. Outputs agree.
       {"global_and_attribute_guards", "changed globals and attributes stay constants"},
-      // PyTorch records the side effects (module counter, global list) and replays them after one
-      // graph per call; kiln does not replay side effects, so the code that changes objects the
-      // frame did not create runs eagerly (graph breaks and resume frames instead of one graph).
-      // Outputs agree.
-      {"side_effects", "side effects run eagerly instead of being replayed"},
       // PyTorch traces x.shape[0] as the symbol s77 and compiles twice (static, then dynamic);
       // kiln does not trace sizes symbolically, so a size Python reads is pinned by a guard and
       // every new size recompiles (four compiles). Outputs agree.
