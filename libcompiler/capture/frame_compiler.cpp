@@ -220,7 +220,12 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     auto it = code.history.find(source);
     return it != code.history.end() && it->second.dynamic_dims.count(dim) > 0;
   };
-  Tracer tracer(graph, *frame, code.co_name, {metrics.ids.text(), config.capture_scalar_outputs, config.reorderable_logging_functions});
+  std::set<std::string> dynamic_floats;
+  if (options.dynamic.value_or(true) && config.automatic_dynamic_shapes)
+    for (const auto& [source, history] : code.history)
+      if (history.dynamic_float) dynamic_floats.insert(source);
+  Tracer tracer(graph, *frame, code.co_name,
+                {metrics.ids.text(), config.capture_scalar_outputs, dynamic_floats, config.reorderable_logging_functions});
   tracer_ptr = &tracer;
   std::vector<std::pair<const Expression*, Ref>> replay;
   for (size_t i = 0; i < code.replayed.size(); ++i) replay.emplace_back(code.replayed[i], inputs.local("___stack" + std::to_string(i)));

@@ -185,8 +185,14 @@ Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeSt
                                                   std::to_string(reinterpret_cast<uintptr_t>(entry.backend.get())) + ")");
       continue;
     }
-    auto failure = entry.guards.check(interp, inputs);
+    const Guard* failed = nullptr;
+    auto failure = entry.guards.check(interp, inputs, &failed);
     if (!failure) return run_entry(interp, options, **it, inputs);
+    // Automatic dynamic for a float global or attribute: it changed, so the next compile reads it
+    // as a graph input (frame arguments are compared in update_history).
+    if (failed && failed->kind == GuardKind::EqualsMatch && failed->expected->kind == ObjectKind::Float &&
+        failed->source->kind() != Source::Kind::Local)
+      code.history[failed->source->text()].dynamic_float = true;
     failures.emplace_back((*it)->compile_id, *failure);
   }
   CacheEntry* entry = compile(interp, options, code, inputs, failures);

@@ -142,8 +142,9 @@ bool GuardSet::has(GuardKind kind, const std::string& source_text) const {
   return false;
 }
 
-std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInputs& inputs) const {
+std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInputs& inputs, const Guard** failed) const {
   for (const Guard& g : guards_) {
+    if (failed) *failed = &g;
     if (g.kind == GuardKind::GradMode) {
       if (ops::GradMode::is_enabled() != g.grad_mode) return std::string("___check_global_state()");
       continue;

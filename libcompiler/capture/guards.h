@@ -70,8 +70,9 @@ class GuardSet {
   // Whether a guard on `source` of this kind is already there.
   bool has(GuardKind kind, const std::string& source_text) const;
 
-  // nullopt when every guard holds; otherwise why the first failing one failed.
-  std::optional<std::string> check(python::Interpreter& interp, const FrameInputs& inputs) const;
+  // nullopt when every guard holds; otherwise why the first failing one failed (and, when asked,
+  // which guard it was).
+  std::optional<std::string> check(python::Interpreter& interp, const FrameInputs& inputs, const Guard** failed = nullptr) const;
 
  private:
   std::vector<Guard> guards_;

@@ -408,38 +408,55 @@ void Tracer::mutating(Interpreter& interp, const Ref& target) {
   side_effects_.changing(target, source);
 }
 
-void Tracer::read_global(Interpreter& interp, const DictObject& globals, const std::string& name, const Ref& value) {
+Ref Tracer::symbolic_stand_in(const SourceRef& source, const Ref& value) {
+  if (value->kind != ObjectKind::Float || !config_.dynamic_floats.count(source->text())) return nullptr;
+  auto& stand_in = symbolic_floats_[source->text()];
+  if (!stand_in) {
+    stand_in = std::make_shared<SymbolicScalarObject>(source, as<FloatObject>(value).value);
+    Guard type(GuardKind::TypeMatch, source, builtin_type_ref(value->type));
+    type.value_type = "float";
+    graph_->guards().add(std::move(type));
+  }
+  return stand_in;
+}
+
+Ref Tracer::read_global(Interpreter& interp, const DictObject& globals, const std::string& name, const Ref& value) {
   // Globals of the compiled frame's module, and the builtins it calls, that the code read: the
   // graph assumes them.
   SourceRef source;
   if (&globals == graph_->frame_inputs().globals.get()) source = Source::global(name);
   else if (&globals == &interp.builtins() && value->kind == ObjectKind::NativeFunction)
     source = Source::item(Source::builtins(), py_str(name));
-  if (!source || is_tensor(value)) return;
+  if (!source || is_tensor(value)) return nullptr;
+  if (Ref stand_in = symbolic_stand_in(source, value)) return stand_in;
   GuardSet& guards = graph_->guards();
   size_t before = guards.size();
   guard_value(guards, source, value);
   std::vector<UserFrame> stack = user_stack(interp);
   if (guards.size() > before && !stack.empty()) guards.attribute(before, guard_site(interp), stack.back());
+  return nullptr;
 }
 
-void Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
+Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
   // A constant attribute of an object the frame can reach (self.scale, config.depth) is guarded,
   // and so is a function read from a module the frame names (torch.abs).
   bool constant = value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
                   value->kind == ObjectKind::Float || value->kind == ObjectKind::Str;
   bool module_function = object->kind == ObjectKind::Module &&
                          (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function);
-  if (!(constant && object->kind == ObjectKind::Instance) && !module_function) return;
+  if (!(constant && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
   auto cached = sources_.find(object.get());
   if (cached == sources_.end()) cached = sources_.emplace(object.get(), find_source(interp, graph_->frame_inputs(), object)).first;
-  if (!cached->second) return;
-  Guard guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, Source::attribute(cached->second, name), value);
+  if (!cached->second) return nullptr;
+  SourceRef source = Source::attribute(cached->second, name);
+  if (Ref stand_in = symbolic_stand_in(source, value)) return stand_in;
+  Guard guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, value);
   guard.value_type = value->type->qualified_name();
   guard.user_code = guard_site(interp);
   std::vector<UserFrame> stack = user_stack(interp);
   if (!stack.empty()) guard.user_frame = stack.back();
   graph_->guards().add(std::move(guard));
+  return nullptr;
 }
 
 void Tracer::stored(const std::string& name, const Ref& value) { graph_->name_hint(name, value); }

@@ -6,7 +6,9 @@
 // copy.deepcopy, .item(), .backward(), disabled functions, a tensor's truth value, ...). The
 // expression observer of the frame's own evaluator remembers what each statement has computed,
 // so that a break knows the values a resume frame must be given.
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -23,6 +25,8 @@ namespace kiln::capture {
 struct TracerConfig {
   std::string compile_id;  // for the trace_source and trace_bytecode logs
   bool capture_scalar_outputs = false;
+  // Globals and attributes (by source text) automatic dynamic made symbolic floats.
+  std::set<std::string> dynamic_floats;
   // Calls that do not break the graph but run after it (torch._dynamo.config's set).
   std::vector<python::Ref> reorderable_logging_functions;
 };
@@ -58,10 +62,10 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref intercept(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args) override;
   void stored(const std::string& name, const python::Ref& value) override;
   void mutating(python::Interpreter& interp, const python::Ref& target) override;
-  void read_global(python::Interpreter& interp, const python::DictObject& globals, const std::string& name,
-                   const python::Ref& value) override;
-  void read_attribute(python::Interpreter& interp, const python::Ref& object, const std::string& name,
-                      const python::Ref& value) override;
+  python::Ref read_global(python::Interpreter& interp, const python::DictObject& globals, const std::string& name,
+                          const python::Ref& value) override;
+  python::Ref read_attribute(python::Interpreter& interp, const python::Ref& object, const std::string& name,
+                             const python::Ref& value) override;
   // ExpressionObserver
   python::Ref replay(const python::Expression& expr) override;
   void enter(const python::Expression& expr) override;
@@ -116,6 +120,8 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   std::vector<ReorderedCall> reordered_;
   SideEffects side_effects_;
   std::unordered_map<const python::Object*, SourceRef> sources_;  // of objects whose attributes were read
+  std::map<std::string, python::Ref> symbolic_floats_;             // one stand-in per dynamic source
+  python::Ref symbolic_stand_in(const SourceRef& source, const python::Ref& value);
 };
 
 // Whether a function is Kiln's own library code (the embedded torch package), which capture

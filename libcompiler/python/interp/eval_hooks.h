@@ -31,18 +31,21 @@ class CallHook {
     (void)interp;
     (void)target;
   }
-  // Called after code reads a global variable or an attribute (capture guards what it read).
-  virtual void read_global(Interpreter& interp, const DictObject& globals, const std::string& name, const Ref& value) {
+  // Called after code reads a global variable or an attribute (capture guards what it read); a
+  // non-null result is what the code gets instead (a symbolic stand-in for the value).
+  virtual Ref read_global(Interpreter& interp, const DictObject& globals, const std::string& name, const Ref& value) {
     (void)interp;
     (void)globals;
     (void)name;
     (void)value;
+    return nullptr;
   }
-  virtual void read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
+  virtual Ref read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
     (void)interp;
     (void)object;
     (void)name;
     (void)value;
+    return nullptr;
   }
   // Called after a value is stored to a plain variable (`x = ...`).
   virtual void stored(const std::string& name, const Ref& value) {

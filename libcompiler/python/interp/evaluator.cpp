@@ -87,7 +87,8 @@ Ref Evaluator::load_name(const std::string& id) {
       [[fallthrough]];
     case NameKind::Global:
       if (Ref value = frame_.globals->get(id)) {
-        if (interp_.call_hook) interp_.call_hook->read_global(interp_, *frame_.globals, id, value);
+        if (interp_.call_hook)
+          if (Ref stand_in = interp_.call_hook->read_global(interp_, *frame_.globals, id, value)) return stand_in;
         return value;
       }
       if (Ref value = interp_.builtins().get(id)) {
@@ -779,7 +780,8 @@ Ref Evaluator::visit_Attribute(const Attribute& node) {
   Ref obj = eval(*node.value);
   frame_.where = &node;
   Ref value = getattr(interp_, obj, node.attr);
-  if (interp_.call_hook) interp_.call_hook->read_attribute(interp_, obj, node.attr, value);
+  if (interp_.call_hook)
+    if (Ref stand_in = interp_.call_hook->read_attribute(interp_, obj, node.attr, value)) return stand_in;
   return value;
 }
 

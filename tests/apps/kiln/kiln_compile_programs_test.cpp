@@ -21,15 +21,6 @@ namespace {
 // difference is still there, so fixing one fails until its entry goes.
 const std::map<std::string, std::string>& known_differences() {
   static const std::map<std::string, std::string> differences = {
-      // Kiln: (fn, 3) (fn, 3) (fn, 3); PyTorch: (fn, 3) (fn, 4) (fn, 4). When m.scale changes,
-      // PyTorch's automatic dynamic makes the float attribute a graph input (one more `item` op);
-      // kiln's automatic dynamic covers frame arguments only and recompiles with the new
-      // constant. Outputs agree.
-      {"module_attr_guard", "changed module attributes stay constants"},
-      // Kiln: (fn, 2) (fn, 2) (fn, 2); PyTorch: (fn, 2) (fn, 3) (fn, 4). The same difference for a
-      // global float and an attribute of a global object: PyTorch makes each a graph input when it
-      // changes, kiln recompiles with the new constant. Outputs agree.
-      {"global_and_attribute_guards", "changed globals and attributes stay constants"},
       // PyTorch traces x.shape[0] as the symbol s77 and compiles twice (static, then dynamic);
       // kiln does not trace sizes symbolically, so a size Python reads is pinned by a guard and
       // every new size recompiles (four compiles). Outputs agree.
