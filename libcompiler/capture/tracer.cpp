@@ -49,7 +49,7 @@ const std::unordered_map<std::string, OperatorTarget>& operator_targets() {
 const std::unordered_set<std::string>& metadata_methods() {
   static const std::unordered_set<std::string> names = {
       "size", "dim", "numel", "shape", "dtype", "device", "ndim", "is_leaf", "is_cuda", "requires_grad", "grad",
-      "is_floating_point", "__len__", "__hash__", "__getattr__", "requires_grad_", "retain_grad", "stride", "nelement"};
+      "is_floating_point", "__len__", "__hash__", "__getattr__", "stride", "nelement"};
   return names;
 }
 
@@ -249,6 +249,8 @@ Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const 
     if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]), callee);
     break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
   }
+  if (method == "requires_grad_" || method == "retain_grad")
+    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor." + method + "() (it changes autograd state a graph does not replay)"}, ""));
   if (method == "backward")
     break_graph(interp, GraphBreak(BreakKind::Backward, {}, "call_method TensorVariable() backward None None None None"));
   if (method == "__bool__") {
