@@ -4,7 +4,6 @@
 
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/protocols.h"
-#include "libcompiler/python/python_repr.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/python/interp/interpreter.h"
 
@@ -25,14 +24,7 @@ std::string optional_list(const std::vector<std::optional<int64_t>>& values) {
 
 // repr() of the constants guards compare with.
 std::string python_repr_of_constant(const Ref& value) {
-  switch (value->kind) {
-    case ObjectKind::None: return "None";
-    case ObjectKind::Bool: return as<BoolObject>(value).value ? "True" : "False";
-    case ObjectKind::Int: return std::to_string(as<IntObject>(value).value);
-    case ObjectKind::Float: return repr_float(as<FloatObject>(value).value);
-    case ObjectKind::Str: return repr_str(as<StrObject>(value).value);
-    default: return "<" + value->type->qualified_name() + " object>";
-  }
+  return constant_repr(value).value_or("<" + value->type->qualified_name() + " object>");
 }
 
 std::string object_id(const Ref& value) { return std::to_string(reinterpret_cast<uintptr_t>(value.get())); }

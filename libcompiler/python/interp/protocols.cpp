@@ -140,13 +140,20 @@ Ref getattr_of_super(Interpreter& interp, const SuperObject& super, const std::s
 
 // ---- repr / str / truth ----
 
-std::string repr(Interpreter& interp, const Ref& value) {
+std::optional<std::string> constant_repr(const Ref& value) {
   switch (value->kind) {
     case ObjectKind::None: return "None";
     case ObjectKind::Bool: return as<BoolObject>(value).value ? "True" : "False";
     case ObjectKind::Int: return std::to_string(as<IntObject>(value).value);
     case ObjectKind::Float: return repr_float(as<FloatObject>(value).value);
     case ObjectKind::Str: return repr_str(as<StrObject>(value).value);
+    default: return std::nullopt;
+  }
+}
+
+std::string repr(Interpreter& interp, const Ref& value) {
+  if (auto constant = constant_repr(value)) return *constant;
+  switch (value->kind) {
     case ObjectKind::List: {
       ReprGuard guard(value.get());
       if (guard.recursive) return "[...]";

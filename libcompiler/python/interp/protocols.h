@@ -4,6 +4,7 @@
 // equality, repr/str — with dunder methods of user classes honoured. The interpreter and every
 // native module go through these, so a user class behaves the same wherever it is used.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 namespace kiln::python {
 
 std::string repr(Interpreter& interp, const Ref& value);
+// repr() of None, a bool, int, float or str (what needs no interpreter); nullopt for anything else.
+std::optional<std::string> constant_repr(const Ref& value);
 std::string str(Interpreter& interp, const Ref& value);
 bool truthy(Interpreter& interp, const Ref& value);
 
