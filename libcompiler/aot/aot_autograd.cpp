@@ -10,14 +10,14 @@ namespace kiln::aot {
 
 capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
                                    const std::vector<python::Ref>& example_inputs,
-                                   const std::optional<trace::CompileId>& compile_id) {
+                                   const std::optional<trace::CompileId>& compile_id, const AotOptions& options) {
   static int next_aot_id = 0;
   const int aot_id = next_aot_id++;
   if (!needs_autograd(example_inputs)) {
     TracedGraph traced = trace_inference(interp, graph, example_inputs);
     ir::eliminateDeadCode(traced.module->graph);
     report_graph(AotGraphKind::Inference, *traced.module, aot_id, compile_id);
-    return inference_function(std::move(traced.module));
+    return inference_function(options.compiler(std::move(traced.module), {AotGraphKind::Inference, aot_id, compile_id}));
   }
   TracedGraph joint = trace_joint(interp, graph, example_inputs);
   ir::eliminateDeadCode(joint.module->graph);
@@ -26,8 +26,8 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   report_graph(AotGraphKind::Forward, *parts.forward, aot_id, compile_id);
   report_graph(AotGraphKind::Backward, *parts.backward, aot_id, compile_id);
   AutogradFunctionPlan plan;
-  plan.forward = std::move(parts.forward);
-  plan.backward = std::move(parts.backward);
+  plan.forward = options.compiler(std::move(parts.forward), {AotGraphKind::Forward, aot_id, compile_id});
+  plan.backward = options.compiler(std::move(parts.backward), {AotGraphKind::Backward, aot_id, compile_id});
   plan.forward_outputs = joint.forward_outputs;
   plan.input_requires_grad = joint.input_requires_grad;
   plan.output_requires_grad = joint.output_requires_grad;

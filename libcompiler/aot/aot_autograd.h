@@ -2,16 +2,21 @@
 // AOT autograd (torch._functorch.aot_autograd): a Dynamo graph traced to aten ops on fake
 // tensors, as an inference graph when no input requires grad, otherwise as a joint
 // forward/backward graph split by the default partition; the graphs are reported to traces and
-// logs and run by the graph interpreter (the aot_eager backend).
+// logs and handed to the backend's compiler (the graph interpreter for aot_eager).
 #include <optional>
 
+#include "libcompiler/aot/aten_function.h"
 #include "libcompiler/capture/backend_registry.h"
 #include "libdiag/trace/compile_id.h"
 
 namespace kiln::aot {
 
+struct AotOptions {
+  AtenGraphCompiler compiler = interpret_aten_graph;
+};
+
 capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
                                    const std::vector<python::Ref>& example_inputs,
-                                   const std::optional<trace::CompileId>& compile_id);
+                                   const std::optional<trace::CompileId>& compile_id, const AotOptions& options = {});
 
 }  // namespace kiln::aot

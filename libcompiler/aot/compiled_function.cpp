@@ -23,10 +23,14 @@ Tensor tensor_or_undefined(const ops::IValue& value) { return value.is_tensor() 
 
 }  // namespace
 
-capture::CompiledGraph inference_function(std::shared_ptr<const ir::GraphModule> module) {
-  return [module](Interpreter&, const std::vector<Ref>& inputs) {
+AtenFunction interpret_aten_graph(std::shared_ptr<const ir::GraphModule> module, const AtenGraphContext&) {
+  return [module](const std::vector<ops::IValue>& inputs) { return ir::GraphInterpreter(*module).run(inputs); };
+}
+
+capture::CompiledGraph inference_function(AtenFunction function) {
+  return [function = std::move(function)](Interpreter&, const std::vector<Ref>& inputs) {
     std::vector<Ref> outputs;
-    for (const ops::IValue& v : ir::GraphInterpreter(*module).run(tensor_values(inputs))) outputs.push_back(wrap_tensor(v.to_tensor()));
+    for (const ops::IValue& v : function(tensor_values(inputs))) outputs.push_back(wrap_tensor(v.to_tensor()));
     return outputs;
   };
 }
@@ -38,7 +42,7 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
     std::vector<ops::IValue> results;
     {
       ops::NoGradGuard no_grad;
-      results = ir::GraphInterpreter(*p.forward).run(tensor_values(inputs));
+      results = p.forward(tensor_values(inputs));
     }
     std::vector<Ref> outputs;
     for (size_t i = 0; i < p.forward_outputs; ++i) outputs.push_back(wrap_tensor(results[i].to_tensor()));
@@ -49,7 +53,7 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
       std::vector<ops::IValue> args = saved;
       for (const Tensor& g : grads) args.emplace_back(g);
       std::vector<Tensor> input_grads;
-      for (const ops::IValue& v : ir::GraphInterpreter(*shared->backward).run(args)) input_grads.push_back(tensor_or_undefined(v));
+      for (const ops::IValue& v : shared->backward(args)) input_grads.push_back(tensor_or_undefined(v));
       return input_grads;
     });
     std::vector<ops::Edge> edges;

@@ -1,19 +1,17 @@
 #pragma once
-// The runtime of AOT-compiled graphs: the aten graphs run through the graph interpreter. A
-// training pair runs its forward without recording autograd and attaches one FunctionNode
+// The runtime of AOT-compiled graphs: the compiled aten functions called on the inputs' tensors.
+// A training pair runs its forward without recording autograd and attaches one FunctionNode
 // ("CompiledFunctionBackward") to the outputs that require grad; backward through them runs the
-// backward graph on the saved values and the incoming gradients.
-#include <memory>
-
-#include "libcompiler/aot/default_partition.h"
+// compiled backward on the saved values and the incoming gradients.
+#include "libcompiler/aot/aten_function.h"
 #include "libcompiler/capture/backend_registry.h"
 
 namespace kiln::aot {
 
-capture::CompiledGraph inference_function(std::shared_ptr<const ir::GraphModule> module);
+capture::CompiledGraph inference_function(AtenFunction function);
 
 struct AutogradFunctionPlan {
-  std::shared_ptr<const ir::GraphModule> forward, backward;
+  AtenFunction forward, backward;
   size_t forward_outputs = 0;
   std::vector<bool> input_requires_grad, output_requires_grad;
 };
