@@ -16,11 +16,25 @@ capture::CompiledGraph eager(Interpreter&, std::shared_ptr<const capture::Captur
   return [graph](Interpreter& interp, const std::vector<Ref>& inputs) { return capture::run_captured_graph(interp, *graph, inputs); };
 }
 
-// AOT autograd's aten graphs run by the graph interpreter: torch.compile(backend="aot_eager").
-// Backends are not told the compile id yet, so the aot records carry none.
-capture::CompiledGraph aot_eager(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
-                                 const std::vector<Ref>& example) {
-  return aot::aot_compile(interp, *graph, example, graph->compile_id);
+struct AotBackend {
+  const char* name;
+  aot::AtenGraphCompiler compiler;
+};
+
+const std::vector<AotBackend>& aot_backends() {
+  static const std::vector<AotBackend> table = {
+      {"aot_eager", aot::interpret_aten_graph},
+      {"aot_eager_decomp_partition", aot::interpret_aten_graph},
+  };
+  return table;
+}
+
+// AOT autograd's aten graphs handed to the backend's compiler: torch.compile(backend="aot_eager").
+capture::Backend aot_backend(const AotBackend& backend) {
+  aot::AotOptions options{backend.compiler};
+  return [options](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+    return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
+  };
 }
 
 // A Python callable given a torch.fx.GraphModule and the example inputs; what it returns is
@@ -42,8 +56,14 @@ void install_backends() {
   // inductor runs the graph eagerly until it exists; its name is accepted so that scripts run
   // unchanged. aot_eager_decomp_partition does not decompose or min-cut yet: it is aot_eager.
   for (const char* name : {"eager", "inductor"}) capture::register_backend(name, eager);
-  for (const char* name : {"aot_eager", "aot_eager_decomp_partition"}) capture::register_backend(name, aot_eager);
+  for (const AotBackend& backend : aot_backends()) capture::register_backend(backend.name, aot_backend(backend));
   capture::set_script_backend_factory(script);
+}
+
+const aot::AtenGraphCompiler* aten_compiler(const std::string& backend) {
+  for (const AotBackend& b : aot_backends())
+    if (backend == b.name) return &b.compiler;
+  return nullptr;
 }
 
 }  // namespace kiln::backends
