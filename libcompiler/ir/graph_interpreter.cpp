@@ -1,4 +1,6 @@
 #include "libcompiler/ir/graph_interpreter.h"
+#include "libcompiler/ir/literal_value.h"
+#include "libcompiler/ir/tensor_types.h"
 
 #include <functional>
 #include <stdexcept>
@@ -47,8 +49,8 @@ namespace {
                               " " + node.target() + "): " + what);
 }
 
-DType tensorDtype(Dtype dtype) {
-  const auto converted = tensor::dtype_from_name(dtypeTorchName(dtype));
+DType requireTensorDtype(Dtype dtype) {
+  const auto converted = ir::tensorDtype(dtype);
   if (!converted) throw std::invalid_argument("graph interpreter: no tensor dtype " + std::string(dtypeTorchName(dtype)));
   return *converted;
 }
@@ -275,11 +277,6 @@ class Run {
  private:
   IValue value(const Argument& argument) {
     const auto& v = argument.value;
-    if (std::holds_alternative<NoneValue>(v)) return IValue();
-    if (const auto* b = std::get_if<bool>(&v)) return IValue(*b);
-    if (const auto* i = std::get_if<int64_t>(&v)) return IValue(*i);
-    if (const auto* d = std::get_if<double>(&v)) return IValue(*d);
-    if (const auto* s = std::get_if<std::string>(&v)) return IValue(*s);
     if (const auto* n = std::get_if<Node*>(&v)) return values_.at(*n);
     if (const auto* seq = std::get_if<ArgumentSequence>(&v)) {
       std::vector<IValue> items;
@@ -289,15 +286,10 @@ class Run {
     if (const auto* d = std::get_if<Dtype>(&v)) {
       // cast_to_fp64 rewrites casts to floating types; factories with a floating dtype are
       // treated alike, or the reference would round to float32 midway.
-      const DType dtype = tensorDtype(*d);
+      const DType dtype = requireTensorDtype(*d);
       return IValue(options_.float64 && tensor::is_floating_point(dtype) ? DType::Float64 : dtype);
     }
-    if (const auto* d = std::get_if<Device>(&v)) return IValue(tensor::Device::parse(d->str()));
-    // torch.strided, torch.contiguous_format: layout and memory-format arguments, which the
-    // op table takes by name.
-    if (const auto* g = std::get_if<GlobalName>(&v)) return IValue(g->qualifiedName);
-    if (const auto* e = std::get_if<SymExpr>(&v))
-      if (const auto constant = e->constant()) return IValue(*constant);
+    if (auto literal = literalValue(argument)) return std::move(*literal);
     throw std::invalid_argument("graph interpreter: cannot evaluate argument " + argument.repr());
   }
 

@@ -1,4 +1,6 @@
 #include "libcompiler/ir/symbolic_shape_propagation.h"
+#include "libcompiler/ir/literal_value.h"
+#include "libcompiler/ir/tensor_types.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -21,8 +23,8 @@ struct Unsupported : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-tensor::DType tensorDtype(Dtype dtype) {
-  const auto converted = tensor::dtype_from_name(dtypeTorchName(dtype));
+tensor::DType requireTensorDtype(Dtype dtype) {
+  const auto converted = ir::tensorDtype(dtype);
   if (!converted) throw Unsupported("no tensor dtype " + std::string(dtypeTorchName(dtype)));
   return *converted;
 }
@@ -53,9 +55,9 @@ struct SymbolicTensor {
 class StandIns {
  public:
   IValue tensor(const TensorMeta& meta) {
-    ops::Tensor standIn = ops::Tensor::empty(tensor::Shape(meta.sizes.size(), 1), tensorDtype(meta.dtype),
+    ops::Tensor standIn = ops::Tensor::empty(tensor::Shape(meta.sizes.size(), 1), requireTensorDtype(meta.dtype),
                                              tensor::Device{tensor::DeviceType::Meta, -1});
-    tensors_[standIn.impl()] = SymbolicMeta{meta.sizes, meta.strides, tensorDtype(meta.dtype),
+    tensors_[standIn.impl()] = SymbolicMeta{meta.sizes, meta.strides, requireTensorDtype(meta.dtype),
                                             tensor::Device::parse(meta.device.str())};
     return IValue(standIn);
   }
@@ -188,15 +190,9 @@ class Propagation {
 
   IValue value(const Argument& argument, StandIns& standIns) const {
     const auto& v = argument.value;
-    if (std::holds_alternative<NoneValue>(v)) return IValue();
-    if (const auto* b = std::get_if<bool>(&v)) return IValue(*b);
-    if (const auto* i = std::get_if<int64_t>(&v)) return IValue(*i);
-    if (const auto* d = std::get_if<double>(&v)) return IValue(*d);
-    if (const auto* s = std::get_if<std::string>(&v)) return IValue(*s);
     if (const auto* e = std::get_if<SymExpr>(&v)) return standIns.integer(*e);
-    if (const auto* d = std::get_if<Dtype>(&v)) return IValue(tensorDtype(*d));
-    if (const auto* d = std::get_if<Device>(&v)) return IValue(tensor::Device::parse(d->str()));
-    if (const auto* g = std::get_if<GlobalName>(&v)) return IValue(g->qualifiedName);
+    if (const auto* d = std::get_if<Dtype>(&v)) return IValue(requireTensorDtype(*d));
+    if (auto literal = literalValue(argument)) return std::move(*literal);
     if (const auto* n = std::get_if<Node*>(&v)) {
       const auto it = known_.find(*n);
       const FakeValue* fake = it == known_.end() ? nullptr : &it->second;

@@ -6,6 +6,8 @@ namespace kiln::ir {
 
 Dtype irDtype(tensor::DType dtype) { return *dtypeFromTorchName(tensor::dtype_name(dtype)); }
 
+std::optional<tensor::DType> tensorDtype(Dtype dtype) { return tensor::dtype_from_name(dtypeTorchName(dtype)); }
+
 Device irDevice(const tensor::Device& device) {
   Device out;
   out.type = std::string(tensor::device_type_name(device.type));
