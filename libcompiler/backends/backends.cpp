@@ -2,7 +2,9 @@
 
 #include "libcompiler/aot/aot_autograd.h"
 #include "libcompiler/backends/fx_graph_module.h"
+#include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 
 namespace kiln::backends {
@@ -37,6 +39,28 @@ capture::Backend aot_backend(const AotBackend& backend) {
   };
 }
 
+inductor::InductorConfig read_inductor_config(Interpreter& interp) {
+  inductor::InductorConfig config;
+  Ref module = interp.import_module("torch._inductor.config");
+  if (Ref v = try_getattr(interp, module, "fallback_random")) config.fallback_random = truthy(interp, v);
+  if (Ref v = try_getattr(interp, module, "max_autotune")) config.max_autotune = truthy(interp, v);
+  if (Ref cpp = try_getattr(interp, module, "cpp"))
+    if (Ref bug = try_getattr(interp, cpp, "inject_relu_bug_TESTING_ONLY"); bug && !is_none(bug)) config.inject_relu_bug = to_str(bug, "cpp.inject_relu_bug_TESTING_ONLY");
+  return config;
+}
+
+// AOT autograd's graphs compiled by inductor with the configuration the script has set when the
+// frame compiles: torch.compile's default backend.
+capture::CompiledGraph inductor_backend(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
+                                        const std::vector<Ref>& example) {
+  const inductor::InductorConfig config = read_inductor_config(interp);
+  aot::AotOptions options;
+  options.compiler = [config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) {
+    return inductor::compile_fx_inner(std::move(module), context, config);
+  };
+  return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
+}
+
 // A Python callable given a torch.fx.GraphModule and the example inputs; what it returns is
 // called with the graph's inputs from then on.
 capture::Backend script(const Ref& callable) {
@@ -55,7 +79,8 @@ capture::Backend script(const Ref& callable) {
 void install_backends() {
   // inductor runs the graph eagerly until it exists; its name is accepted so that scripts run
   // unchanged. aot_eager_decomp_partition does not decompose or min-cut yet: it is aot_eager.
-  for (const char* name : {"eager", "inductor"}) capture::register_backend(name, eager);
+  capture::register_backend("eager", eager);
+  capture::register_backend("inductor", inductor_backend);
   for (const AotBackend& backend : aot_backends()) capture::register_backend(backend.name, aot_backend(backend));
   capture::set_script_backend_factory(script);
 }

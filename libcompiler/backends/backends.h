@@ -1,7 +1,8 @@
 #pragma once
 // The backends torch.compile hands captured graphs to, registered into capture's backend table:
-// eager (runs the graph's calls), aot_eager, aot_eager_decomp_partition and inductor (which run
-// the graph eagerly until AOT autograd and inductor land), and script-defined backends.
+// eager (runs the graph's calls), aot_eager and aot_eager_decomp_partition (AOT autograd's graphs
+// run by the graph interpreter), inductor (AOT autograd's graphs compiled to kernels), and
+// script-defined backends.
 #include <string>
 
 #include "libcompiler/aot/aten_function.h"

@@ -1,0 +1,36 @@
+#pragma once
+// Inductor's compile_fx_inner: one AOT aten graph (forward, backward or inference) to a compiled
+// function — lowering (graph_lowering.h), scheduling and fusion (scheduler.h), LLVM code
+// generation and JIT (codegen/cpu_llvm), and the wrapper that runs the kernels (wrapper.h).
+#include <memory>
+#include <string>
+
+#include "libcompiler/aot/aten_function.h"
+#include "libcompiler/inductor/inductor_config.h"
+#include "libcompiler/inductor/wrapper.h"
+
+namespace kiln::inductor {
+
+// What a compile made, kept for logs, traces and the debug folder.
+struct CompiledArtifacts {
+  std::string ir_pre_fusion;
+  std::string ir_post_fusion;
+  std::string output_code;
+  std::shared_ptr<const CompiledProgram> program;  // null when the graph runs interpreted
+};
+
+// Compiles the graph; a graph the lowering cannot take (symbolic sizes, non-tensor values) runs
+// in the graph interpreter instead, with a perf hint logged. Compile errors (the injected
+// compile_error bug among them) throw InductorError.
+CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config);
+
+aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
+                                   const InductorConfig& config);
+
+// A failure inside inductor's compile: PyTorch's torch._inductor.exc.InductorError, whose
+// message names the inner error ("CppCompileError: ...").
+struct InductorError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace kiln::inductor

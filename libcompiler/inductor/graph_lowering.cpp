@@ -1,0 +1,383 @@
+#include "libcompiler/inductor/graph_lowering.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "libcompiler/ir/graph_interpreter.h"
+#include "libcompiler/ir/literal_value.h"
+
+namespace kiln::inductor {
+
+namespace {
+
+// Inductor realizes a value read by several users when recomputing it would cost more than
+// storing it (config.realize_reads_threshold / realize_opcount_threshold play this part).
+constexpr size_t kRecomputeOpLimit = 12;
+constexpr size_t kInlineLoadLimit = 8;
+
+int64_t concrete(const ir::SymExpr& e, const char* what) {
+  if (auto c = e.constant()) return *c;
+  throw LoweringUnsupported(std::string("inductor: symbolic ") + what + " are not supported yet");
+}
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  for (size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>(sizes[i], 1);
+  return strides;
+}
+
+std::vector<IndexExpr> loop_vars(size_t count, int first = 0) {
+  std::vector<IndexExpr> vars;
+  for (size_t i = 0; i < count; ++i) vars.push_back(IndexExpr::var(first + static_cast<int>(i)));
+  return vars;
+}
+
+}  // namespace
+
+bool codegen_supports(ir::Dtype dtype) {
+  switch (dtype) {
+    case ir::Dtype::Float32:
+    case ir::Dtype::Float64:
+    case ir::Dtype::Int64:
+    case ir::Dtype::Int32:
+    case ir::Dtype::Bool: return true;
+    default: return false;
+  }
+}
+
+GraphLowering::GraphLowering(const ir::GraphModule& module) : module_(module) {}
+
+const ir::Argument& GraphLowering::arg(size_t i) const {
+  if (i >= node_->args().size()) throw UseFallback("missing argument");
+  return node_->args()[i];
+}
+
+const ir::Argument* GraphLowering::arg_or_kwarg(size_t i, const std::string& name) const {
+  if (i < node_->args().size()) return &node_->args()[i];
+  for (const ir::KeywordArgument& kw : node_->kwargs())
+    if (kw.name == name) return &kw.value;
+  return nullptr;
+}
+
+bool GraphLowering::is_tensor(const ir::Argument& argument) const {
+  const ir::Node* n = argument.asNode();
+  return n && values_.count(n) && values_.at(n).size() == 1;
+}
+
+TensorBox GraphLowering::tensor(const ir::Argument& argument) {
+  const ir::Node* n = argument.asNode();
+  if (!n) throw UseFallback("a tensor argument is not a node");
+  auto it = values_.find(n);
+  if (it == values_.end() || it->second.size() != 1) throw UseFallback("argument " + n->name() + " is not one tensor");
+  return it->second[0];
+}
+
+double GraphLowering::number(const ir::Argument& argument) const {
+  const auto& v = argument.value;
+  if (const auto* b = std::get_if<bool>(&v)) return *b;
+  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  throw UseFallback("argument " + argument.repr() + " is not a number");
+}
+
+int64_t GraphLowering::integer(const ir::Argument& argument) const {
+  const auto& v = argument.value;
+  if (const auto* i = std::get_if<int64_t>(&v)) return *i;
+  if (const auto* e = std::get_if<ir::SymExpr>(&v)) return concrete(*e, "arguments");
+  throw UseFallback("argument " + argument.repr() + " is not an int");
+}
+
+std::vector<int64_t> GraphLowering::integers(const ir::Argument& argument) const {
+  std::vector<int64_t> out;
+  if (const auto* seq = argument.asSequence()) {
+    for (const ir::Argument& item : seq->items) out.push_back(integer(item));
+    return out;
+  }
+  return {integer(argument)};
+}
+
+const ir::TensorMeta& GraphLowering::out_meta() const {
+  const auto* meta = std::get_if<ir::TensorMeta>(&node_->meta.value);
+  if (!meta) throw UseFallback("the node has no tensor metadata");
+  return *meta;
+}
+
+std::vector<int64_t> GraphLowering::out_sizes() const {
+  std::vector<int64_t> sizes;
+  for (const ir::SymExpr& s : out_meta().sizes) sizes.push_back(concrete(s, "sizes"));
+  return sizes;
+}
+
+BufferLayout GraphLowering::meta_layout(const ir::TensorMeta& meta) const {
+  BufferLayout layout;
+  layout.dtype = meta.dtype;
+  for (const ir::SymExpr& s : meta.sizes) layout.sizes.push_back(concrete(s, "sizes"));
+  for (const ir::SymExpr& s : meta.strides) layout.strides.push_back(concrete(s, "strides"));
+  return layout;
+}
+
+ExprRef GraphLowering::load(const TensorBox& box, const std::vector<IndexExpr>& index, const VarRanges& ranges) {
+  return box.loader(index, ranges);
+}
+
+TensorBox GraphLowering::pointwise(std::vector<int64_t> sizes, ir::Dtype dtype, Loader loader) const {
+  if (!codegen_supports(dtype)) throw UseFallback("dtype " + std::string(ir::dtypeTorchName(dtype)));
+  TensorBox box;
+  box.sizes = std::move(sizes);
+  box.dtype = dtype;
+  box.loader = std::move(loader);
+  return box;
+}
+
+TensorBox GraphLowering::from_buffer(int buffer, BufferLayout view) const {
+  TensorBox box;
+  box.sizes = view.sizes;
+  box.dtype = view.dtype;
+  box.buffer = buffer;
+  box.view = view;
+  box.loader = [buffer, view](const std::vector<IndexExpr>& index, const VarRanges&) {
+    IndexExpr offset = IndexExpr::constant(view.offset);
+    for (size_t i = 0; i < index.size(); ++i) offset = offset + index[i] * (view.sizes[i] == 1 ? 0 : view.strides[i]);
+    return Expr::load(buffer, view.dtype, offset);
+  };
+  return box;
+}
+
+TensorBox GraphLowering::broadcast_to(const TensorBox& box, const std::vector<int64_t>& sizes) {
+  if (box.sizes == sizes) return box;
+  const size_t lead = sizes.size() - box.sizes.size();
+  TensorBox out = box;
+  out.sizes = sizes;
+  out.buffer.reset();
+  if (box.buffer) {
+    out.buffer = box.buffer;
+    out.view.sizes = sizes;
+    out.view.strides.assign(lead, 0);
+    for (size_t i = 0; i < box.sizes.size(); ++i)
+      out.view.strides.push_back(box.sizes[i] == 1 && sizes[lead + i] != 1 ? 0 : box.view.strides[i]);
+  }
+  std::vector<int64_t> source = box.sizes;
+  Loader inner = box.loader;
+  out.loader = [inner, source, lead](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
+    std::vector<IndexExpr> mapped;
+    for (size_t i = 0; i < source.size(); ++i) mapped.push_back(source[i] == 1 ? IndexExpr::constant(0) : index[lead + i]);
+    return inner(mapped, ranges);
+  };
+  return out;
+}
+
+int GraphLowering::realize(const TensorBox& box) {
+  if (box.buffer && box.view.offset == 0 && box.view.strides == contiguous_strides(box.sizes) &&
+      box.view.storage_size() == program_.buffers[*box.buffer].layout.storage_size())
+    return *box.buffer;
+  ComputedNode node;
+  node.ranges = box.sizes;
+  VarRanges ranges = node.var_ranges();
+  node.body = box.loader(loop_vars(box.sizes.size()), ranges);
+  node.origin = node_ ? node_->name() : "";
+  Buffer buffer;
+  buffer.layout.dtype = box.dtype;
+  buffer.layout.sizes = box.sizes;
+  buffer.layout.strides = contiguous_strides(box.sizes);
+  node.output = program_.add_buffer(std::move(buffer));
+  const int out = node.output;
+  program_.nodes.emplace_back(std::move(node));
+  return out;
+}
+
+TensorBox GraphLowering::realized(const TensorBox& box) {
+  const int buffer = realize(box);
+  return from_buffer(buffer, program_.buffers[buffer].layout);
+}
+
+std::pair<int, BufferLayout> GraphLowering::strided(const TensorBox& box) {
+  if (box.buffer) return {*box.buffer, box.view};
+  const int buffer = realize(box);
+  return {buffer, program_.buffers[buffer].layout};
+}
+
+TensorBox GraphLowering::reduce(const TensorBox& input, std::vector<int64_t> dims, bool keepdim, ReductionType combine,
+                                ir::Dtype dtype) {
+  if (!codegen_supports(dtype) || !codegen_supports(input.dtype)) throw UseFallback("reduction dtype");
+  ComputedNode node;
+  std::vector<bool> reduced(input.sizes.size(), false);
+  for (int64_t d : dims) reduced[static_cast<size_t>(d)] = true;
+  std::vector<int64_t> out_sizes;
+  for (size_t i = 0; i < input.sizes.size(); ++i) {
+    if (reduced[i]) {
+      node.reduction_ranges.push_back(input.sizes[i]);
+      if (keepdim) out_sizes.push_back(1);
+    } else {
+      node.ranges.push_back(input.sizes[i]);
+      out_sizes.push_back(input.sizes[i]);
+    }
+  }
+  node.reduction = combine;
+  const VarRanges ranges = node.var_ranges();
+  std::vector<IndexExpr> index;
+  int kept = 0, red = static_cast<int>(node.ranges.size());
+  for (size_t i = 0; i < input.sizes.size(); ++i) index.push_back(IndexExpr::var(reduced[i] ? red++ : kept++));
+  node.body = Expr::cast(input.loader(index, ranges), dtype);
+  node.origin = node_ ? node_->name() : "";
+  Buffer buffer;
+  buffer.layout.dtype = dtype;
+  buffer.layout.sizes = out_sizes;
+  buffer.layout.strides = contiguous_strides(out_sizes);
+  node.output = program_.add_buffer(buffer);
+  const int out = node.output;
+  program_.nodes.emplace_back(std::move(node));
+  return from_buffer(out, program_.buffers[out].layout);
+}
+
+void GraphLowering::maybe_realize_for_reuse(const ir::Node& node, TensorBox& box) {
+  if (box.buffer || node.users().size() < 2) return;
+  ExprRef sample = box.loader(loop_vars(box.sizes.size()), [&] {
+    VarRanges r;
+    for (size_t i = 0; i < box.sizes.size(); ++i) r[static_cast<int>(i)] = box.sizes[i];
+    return r;
+  }());
+  if (expr_size(sample) <= kRecomputeOpLimit && !expr_is_costly(sample) && loaded_buffers(sample).size() <= kInlineLoadLimit) return;
+  box = realized(box);
+}
+
+ExternArgument GraphLowering::extern_argument(const ir::Argument& argument) {
+  ExternArgument out;
+  if (const ir::Node* n = argument.asNode()) {
+    auto [buffer, view] = strided(tensor(argument));
+    (void)n;
+    out.buffer = buffer;
+    out.view = view;
+    return out;
+  }
+  if (const auto* seq = argument.asSequence()) {
+    bool has_nodes = false;
+    argument.forEachNode([&](ir::Node*) { has_nodes = true; });
+    if (has_nodes) {
+      out.is_list = true;
+      for (const ir::Argument& item : seq->items) out.list.push_back(extern_argument(item));
+      return out;
+    }
+    std::vector<ops::IValue> items;
+    for (const ir::Argument& item : seq->items) {
+      auto v = ir::literalValue(item);
+      if (!v) throw LoweringUnsupported("inductor: fallback argument " + argument.repr());
+      items.push_back(*v);
+    }
+    if (std::all_of(items.begin(), items.end(), [](const ops::IValue& v) { return v.is_int(); })) {
+      ops::IValue::IntList ints;
+      for (const ops::IValue& v : items) ints.push_back(v.to_int());
+      out.value = ops::IValue(ints);
+    } else if (std::all_of(items.begin(), items.end(), [](const ops::IValue& v) { return v.is_number(); })) {
+      ops::IValue::DoubleList doubles;
+      for (const ops::IValue& v : items) doubles.push_back(v.to_double());
+      out.value = ops::IValue(doubles);
+    } else {
+      throw LoweringUnsupported("inductor: fallback argument " + argument.repr());
+    }
+    return out;
+  }
+  auto v = ir::literalValue(argument);
+  if (!v) throw LoweringUnsupported("inductor: fallback argument " + argument.repr());
+  out.value = *v;
+  return out;
+}
+
+void GraphLowering::lower_fallback(const ir::Node& node) {
+  auto direct = ir::directOpCall(node.target(), {}, {});
+  if (!direct || !direct->op) throw LoweringUnsupported("inductor: no lowering and no kernel for " + node.target());
+  ExternNode e;
+  e.op = direct->op;
+  const std::string prefix = "torch.ops.";
+  e.kernel_name = node.target().starts_with(prefix) ? node.target().substr(prefix.size()) : node.target();
+  e.origin = node.name();
+  for (const ir::Argument& a : node.args()) e.args.push_back(extern_argument(a));
+  for (const ir::KeywordArgument& kw : node.kwargs()) {
+    ExternArgument a = extern_argument(kw.value);
+    if (a.buffer || a.is_list) throw LoweringUnsupported("inductor: tensor keyword argument of " + node.target());
+    e.kwargs.push_back({kw.name, a.value});
+  }
+  std::vector<ir::TensorMeta> metas;
+  if (const auto* meta = std::get_if<ir::TensorMeta>(&node.meta.value)) metas.push_back(*meta);
+  else if (const auto* tuple = std::get_if<ir::TensorTuple>(&node.meta.value)) metas = tuple->elements;
+  else throw LoweringUnsupported("inductor: " + node.target() + " returns no tensor");
+  std::vector<TensorBox> boxes;
+  for (const ir::TensorMeta& meta : metas) {
+    if (!codegen_supports(meta.dtype) && meta.dtype != ir::Dtype::Float16 && meta.dtype != ir::Dtype::BFloat16 &&
+        meta.dtype != ir::Dtype::UInt8 && meta.dtype != ir::Dtype::Int8 && meta.dtype != ir::Dtype::Int16)
+      throw LoweringUnsupported("inductor: dtype " + std::string(ir::dtypeTorchName(meta.dtype)));
+    Buffer buffer;
+    buffer.kind = Buffer::Kind::Extern;
+    buffer.layout = meta_layout(meta);
+    const int b = program_.add_buffer(std::move(buffer));
+    e.outputs.push_back(b);
+    boxes.push_back(from_buffer(b, program_.buffers[b].layout));
+  }
+  program_.nodes.emplace_back(std::move(e));
+  values_[&node] = std::move(boxes);
+}
+
+void GraphLowering::lower_node(const ir::Node& node) {
+  node_ = &node;
+  if (node.target() == "operator.getitem") {
+    const ir::Node* tuple = node.args().at(0).asNode();
+    const int64_t index = std::get<int64_t>(node.args().at(1).value);
+    values_[&node] = {values_.at(tuple).at(static_cast<size_t>(index))};
+    return;
+  }
+  if (LoweringFn fn = find_lowering(node.target())) {
+    const size_t nodes_before = program_.nodes.size();
+    const size_t buffers_before = program_.buffers.size();
+    try {
+      std::vector<TensorBox> boxes = fn(*this);
+      if (boxes.size() == 1) maybe_realize_for_reuse(node, boxes[0]);
+      values_[&node] = std::move(boxes);
+      return;
+    } catch (const UseFallback&) {
+      // Undo what the lowering added before it gave up.
+      program_.nodes.resize(nodes_before);
+      program_.buffers.resize(buffers_before);
+    }
+  }
+  lower_fallback(node);
+}
+
+LoopProgram GraphLowering::run() {
+  for (const ir::Node* node : module_.graph.nodes()) {
+    switch (node->op()) {
+      case ir::OpCode::Placeholder: {
+        const auto* meta = std::get_if<ir::TensorMeta>(&node->meta.value);
+        if (!meta) throw LoweringUnsupported("inductor: graph input " + node->name() + " is not a tensor");
+        Buffer buffer;
+        buffer.name = node->name();
+        buffer.kind = Buffer::Kind::Input;
+        buffer.layout = meta_layout(*meta);
+        buffer.input = static_cast<int>(program_.inputs.size());
+        const int b = program_.add_buffer(std::move(buffer));
+        program_.inputs.push_back(b);
+        values_[node] = {from_buffer(b, program_.buffers[b].layout)};
+        break;
+      }
+      case ir::OpCode::CallFunction: lower_node(*node); break;
+      case ir::OpCode::Output: {
+        node_ = node;
+        const ir::Argument& result = node->args().at(0);
+        const auto* seq = result.asSequence();
+        std::vector<ir::Argument> items = seq ? seq->items : std::vector<ir::Argument>{result};
+        for (const ir::Argument& item : items) {
+          if (std::holds_alternative<ir::NoneValue>(item.value)) {
+            program_.outputs.push_back({});
+            continue;
+          }
+          if (!item.asNode()) throw LoweringUnsupported("inductor: a graph output that is not a tensor (" + item.repr() + ")");
+          auto [buffer, view] = strided(tensor(item));
+          program_.outputs.push_back({buffer, view});
+        }
+        break;
+      }
+      default: throw LoweringUnsupported("inductor: " + std::string(ir::opcodeName(node->op())) + " nodes are not supported");
+    }
+  }
+  return std::move(program_);
+}
+
+}  // namespace kiln::inductor

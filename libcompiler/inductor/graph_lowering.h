@@ -1,0 +1,98 @@
+#pragma once
+// Lowering of an aten graph to the loop IR (Inductor's GraphLowering): nodes in order, each by
+// its lowering in lowerings.def or, without one, as an extern fallback node that runs the op's
+// eager kernel. Pointwise results stay unrealized (a loader that computes one element) so that
+// chains of pointwise ops, and pointwise producers of reductions, become one loop; a value is
+// realized into a buffer when a reduction, an extern kernel or the graph output needs it stored,
+// or when several users would recompute a costly body.
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "libcompiler/inductor/loop_ir.h"
+#include "libcompiler/ir/graph_module.h"
+
+namespace kiln::inductor {
+
+// The loop variables' index expressions in, the element's scalar expression out.
+using Loader = std::function<ExprRef(const std::vector<IndexExpr>& index, const VarRanges& ranges)>;
+
+// A lowered tensor value (Inductor's TensorBox): its sizes and dtype, how to compute an element,
+// and, when it is a strided view of one buffer, which buffer and layout (what extern kernels
+// are given without a copy).
+struct TensorBox {
+  std::vector<int64_t> sizes;
+  ir::Dtype dtype = ir::Dtype::Float32;
+  Loader loader;
+  std::optional<int> buffer;
+  BufferLayout view;
+};
+
+// A graph this lowering cannot take at all (symbolic sizes, non-tensor outputs): the caller runs
+// the graph another way.
+struct LoweringUnsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// Thrown by a lowering for arguments it does not handle: the node becomes an extern fallback.
+struct UseFallback : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class GraphLowering {
+ public:
+  explicit GraphLowering(const ir::GraphModule& module);
+  LoopProgram run();
+
+  // For the lowerings: the node being lowered and its arguments.
+  const ir::Node& node() const { return *node_; }
+  const ir::Argument& arg(size_t i) const;
+  // An argument by position, or by keyword, or nullptr.
+  const ir::Argument* arg_or_kwarg(size_t i, const std::string& name) const;
+  TensorBox tensor(const ir::Argument& argument);
+  bool is_tensor(const ir::Argument& argument) const;
+  double number(const ir::Argument& argument) const;
+  int64_t integer(const ir::Argument& argument) const;
+  std::vector<int64_t> integers(const ir::Argument& argument) const;
+  // The node's value as its metadata gives it.
+  const ir::TensorMeta& out_meta() const;
+  std::vector<int64_t> out_sizes() const;
+
+  TensorBox pointwise(std::vector<int64_t> sizes, ir::Dtype dtype, Loader loader) const;
+  // Reduces `input` over `dims` (sorted, non-negative) with `combine`, in `dtype`.
+  TensorBox reduce(const TensorBox& input, std::vector<int64_t> dims, bool keepdim, ReductionType combine, ir::Dtype dtype);
+  TensorBox from_buffer(int buffer, BufferLayout view) const;
+  // A buffer holding the value (the box's own when it already is one).
+  int realize(const TensorBox& box);
+  // The value read back from a buffer that holds it.
+  TensorBox realized(const TensorBox& box);
+  // The value as a strided view of a buffer, realizing it contiguously when it is none.
+  std::pair<int, BufferLayout> strided(const TensorBox& box);
+
+  // Broadcasts a value to `sizes` (numpy rules, aligned right).
+  static TensorBox broadcast_to(const TensorBox& box, const std::vector<int64_t>& sizes);
+  static ExprRef load(const TensorBox& box, const std::vector<IndexExpr>& index, const VarRanges& ranges);
+
+ private:
+  void lower_node(const ir::Node& node);
+  void lower_fallback(const ir::Node& node);
+  ExternArgument extern_argument(const ir::Argument& argument);
+  BufferLayout meta_layout(const ir::TensorMeta& meta) const;
+  void maybe_realize_for_reuse(const ir::Node& node, TensorBox& box);
+
+  const ir::GraphModule& module_;
+  LoopProgram program_;
+  const ir::Node* node_ = nullptr;
+  std::map<const ir::Node*, std::vector<TensorBox>> values_;  // one box, or a tuple's elements
+};
+
+// One aten op's lowering: the values of the node (one for a tensor, several for a tuple).
+using LoweringFn = std::vector<TensorBox> (*)(GraphLowering& lowering);
+// The lowering of `torch.ops.aten.<op>.<overload>` (or prims.*), or nullptr.
+LoweringFn find_lowering(const std::string& target);
+
+bool codegen_supports(ir::Dtype dtype);
+
+}  // namespace kiln::inductor

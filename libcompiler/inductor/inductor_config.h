@@ -1,0 +1,20 @@
+#pragma once
+// The torch._inductor.config settings the code generator reads, taken when a graph compiles.
+#include <optional>
+#include <string>
+
+namespace kiln::inductor {
+
+struct InductorConfig {
+  // cpp.inject_relu_bug_TESTING_ONLY: None, "compile_error", "runtime_error" or "accuracy".
+  std::optional<std::string> inject_relu_bug;
+  bool fallback_random = false;
+  // max_autotune, or torch.compile(mode="max-autotune"): kernels are timed at a few vector
+  // widths and the fastest kept.
+  bool max_autotune = false;
+
+  // What the compile cache keys on.
+  std::string key() const;
+};
+
+}  // namespace kiln::inductor

@@ -1,0 +1,227 @@
+// View lowerings: no computation, only a new way to index the same elements. A view of a strided
+// buffer view stays a strided view when strides can express it (what extern kernels are given);
+// otherwise it indexes through floor divisions and moduli, which simplification mostly removes.
+#include <numeric>
+
+#include "libcompiler/inductor/lowerings.h"
+
+namespace kiln::inductor {
+
+namespace {
+
+using IndexMap = std::function<std::vector<IndexExpr>(const std::vector<IndexExpr>&, const VarRanges&)>;
+
+TensorBox remap(const TensorBox& in, std::vector<int64_t> sizes, IndexMap map, std::optional<BufferLayout> view) {
+  TensorBox out;
+  out.sizes = std::move(sizes);
+  out.dtype = in.dtype;
+  if (in.buffer && view) {
+    out.buffer = in.buffer;
+    out.view = *view;
+    out.view.dtype = in.dtype;
+  }
+  out.loader = [inner = in.loader, map](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
+    return inner(map(index, ranges), ranges);
+  };
+  return out;
+}
+
+// ATen's computeStride: the strides of a view with new sizes over old sizes/strides, when one exists.
+std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& old_sizes, const std::vector<int64_t>& old_strides,
+                                                 const std::vector<int64_t>& new_sizes) {
+  const int64_t numel = std::accumulate(old_sizes.begin(), old_sizes.end(), int64_t{1}, std::multiplies<>());
+  std::vector<int64_t> strides(new_sizes.size(), 1);
+  if (numel == 0) return strides;
+  int64_t view_d = static_cast<int64_t>(new_sizes.size()) - 1;
+  int64_t chunk_base_stride = old_strides.empty() ? 1 : old_strides.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(old_sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= old_sizes[d];
+    if (d == 0 || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d] == 1)) {
+        strides[view_d] = view_numel * chunk_base_stride;
+        view_numel *= new_sizes[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = old_strides[d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return strides;
+}
+
+std::vector<int64_t> contiguous(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  for (size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>(sizes[i], 1);
+  return strides;
+}
+
+BufferLayout with_geometry(const TensorBox& in, std::vector<int64_t> sizes, std::vector<int64_t> strides, int64_t offset) {
+  BufferLayout view = in.view;
+  view.sizes = std::move(sizes);
+  view.strides = std::move(strides);
+  view.offset = offset;
+  return view;
+}
+
+}  // namespace
+
+std::vector<TensorBox> lower_view(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  const std::vector<int64_t> sizes = lowering.out_sizes();
+  std::optional<BufferLayout> view;
+  if (in.buffer)
+    if (auto strides = view_strides(in.sizes, in.view.strides, sizes)) view = with_geometry(in, sizes, *strides, in.view.offset);
+  const std::vector<int64_t> new_strides = contiguous(sizes), old_strides = contiguous(in.sizes), old_sizes = in.sizes;
+  return {remap(in, sizes, [=](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
+    IndexExpr flat = IndexExpr::constant(0);
+    for (size_t i = 0; i < index.size(); ++i) flat = flat + index[i] * new_strides[i];
+    std::vector<IndexExpr> old;
+    for (size_t j = 0; j < old_sizes.size(); ++j) old.push_back(flat.floordiv(old_strides[j], ranges).mod(old_sizes[j], ranges));
+    return old;
+  }, view)};
+}
+
+std::vector<TensorBox> lower_alias(GraphLowering& lowering) { return {lowering.tensor(lowering.arg(0))}; }
+
+namespace {
+
+TensorBox permute(const TensorBox& in, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> sizes, strides;
+  for (int64_t d : dims) {
+    sizes.push_back(in.sizes[d]);
+    if (in.buffer) strides.push_back(in.view.strides[d]);
+  }
+  std::optional<BufferLayout> view;
+  if (in.buffer) view = with_geometry(in, sizes, strides, in.view.offset);
+  return remap(in, sizes, [dims](const std::vector<IndexExpr>& index, const VarRanges&) {
+    std::vector<IndexExpr> old(index.size());
+    for (size_t k = 0; k < dims.size(); ++k) old[dims[k]] = index[k];
+    return old;
+  }, view);
+}
+
+}  // namespace
+
+std::vector<TensorBox> lower_permute(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  std::vector<int64_t> dims = lowering.integers(lowering.arg(1));
+  for (int64_t& d : dims) d = wrap_dim(d, in.sizes.size());
+  return {permute(in, dims)};
+}
+
+std::vector<TensorBox> lower_t(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  if (in.sizes.size() < 2) return {in};
+  return {permute(in, {1, 0})};
+}
+
+std::vector<TensorBox> lower_transpose(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  std::vector<int64_t> dims(in.sizes.size());
+  std::iota(dims.begin(), dims.end(), 0);
+  if (dims.empty()) return {in};
+  std::swap(dims[wrap_dim(lowering.integer(lowering.arg(1)), in.sizes.size())],
+            dims[wrap_dim(lowering.integer(lowering.arg(2)), in.sizes.size())]);
+  return {permute(in, dims)};
+}
+
+std::vector<TensorBox> lower_expand(GraphLowering& lowering) {
+  return {GraphLowering::broadcast_to(lowering.tensor(lowering.arg(0)), lowering.out_sizes())};
+}
+
+std::vector<TensorBox> lower_unsqueeze(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  const size_t dim = static_cast<size_t>(wrap_dim(lowering.integer(lowering.arg(1)), in.sizes.size() + 1));
+  std::vector<int64_t> sizes = in.sizes;
+  sizes.insert(sizes.begin() + static_cast<long>(dim), 1);
+  std::optional<BufferLayout> view;
+  if (in.buffer) {
+    std::vector<int64_t> strides = in.view.strides;
+    strides.insert(strides.begin() + static_cast<long>(dim), dim < in.sizes.size() ? in.view.strides[dim] * in.sizes[dim] : 1);
+    view = with_geometry(in, sizes, strides, in.view.offset);
+  }
+  return {remap(in, sizes, [dim](const std::vector<IndexExpr>& index, const VarRanges&) {
+    std::vector<IndexExpr> old = index;
+    old.erase(old.begin() + static_cast<long>(dim));
+    return old;
+  }, view)};
+}
+
+std::vector<TensorBox> lower_squeeze(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  std::vector<bool> drop(in.sizes.size(), false);
+  if (lowering.node().args().size() > 1) {
+    for (int64_t d : lowering.integers(lowering.arg(1))) {
+      const size_t w = static_cast<size_t>(wrap_dim(d, in.sizes.size()));
+      if (w < in.sizes.size() && in.sizes[w] == 1) drop[w] = true;
+    }
+  } else {
+    for (size_t i = 0; i < in.sizes.size(); ++i) drop[i] = in.sizes[i] == 1;
+  }
+  std::vector<int64_t> sizes, strides;
+  for (size_t i = 0; i < in.sizes.size(); ++i) {
+    if (drop[i]) continue;
+    sizes.push_back(in.sizes[i]);
+    if (in.buffer) strides.push_back(in.view.strides[i]);
+  }
+  std::optional<BufferLayout> view;
+  if (in.buffer) view = with_geometry(in, sizes, strides, in.view.offset);
+  return {remap(in, sizes, [drop](const std::vector<IndexExpr>& index, const VarRanges&) {
+    std::vector<IndexExpr> old;
+    size_t k = 0;
+    for (bool d : drop) old.push_back(d ? IndexExpr::constant(0) : index[k++]);
+    return old;
+  }, view)};
+}
+
+std::vector<TensorBox> lower_select(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  const size_t dim = static_cast<size_t>(wrap_dim(lowering.integer(lowering.arg(1)), in.sizes.size()));
+  int64_t at = lowering.integer(lowering.arg(2));
+  if (at < 0) at += in.sizes[dim];
+  std::vector<int64_t> sizes = in.sizes, strides;
+  sizes.erase(sizes.begin() + static_cast<long>(dim));
+  std::optional<BufferLayout> view;
+  if (in.buffer) {
+    strides = in.view.strides;
+    strides.erase(strides.begin() + static_cast<long>(dim));
+    view = with_geometry(in, sizes, strides, in.view.offset + at * in.view.strides[dim]);
+  }
+  return {remap(in, sizes, [dim, at](const std::vector<IndexExpr>& index, const VarRanges&) {
+    std::vector<IndexExpr> old = index;
+    old.insert(old.begin() + static_cast<long>(dim), IndexExpr::constant(at));
+    return old;
+  }, view)};
+}
+
+std::vector<TensorBox> lower_slice(GraphLowering& lowering) {
+  const TensorBox in = lowering.tensor(lowering.arg(0));
+  const ir::Argument* dim_arg = lowering.arg_or_kwarg(1, "dim");
+  const ir::Argument* start_arg = lowering.arg_or_kwarg(2, "start");
+  const ir::Argument* step_arg = lowering.arg_or_kwarg(4, "step");
+  const size_t dim = static_cast<size_t>(wrap_dim(dim_arg ? lowering.integer(*dim_arg) : 0, in.sizes.size()));
+  int64_t start = start_arg && !std::holds_alternative<ir::NoneValue>(start_arg->value) ? lowering.integer(*start_arg) : 0;
+  const int64_t step = step_arg ? lowering.integer(*step_arg) : 1;
+  if (start < 0) start = std::max<int64_t>(start + in.sizes[dim], 0);
+  start = std::min(start, in.sizes[dim]);
+  const std::vector<int64_t> sizes = lowering.out_sizes();
+  std::optional<BufferLayout> view;
+  if (in.buffer) {
+    std::vector<int64_t> strides = in.view.strides;
+    strides[dim] *= step;
+    view = with_geometry(in, sizes, strides, in.view.offset + start * in.view.strides[dim]);
+  }
+  return {remap(in, sizes, [dim, start, step](const std::vector<IndexExpr>& index, const VarRanges&) {
+    std::vector<IndexExpr> old = index;
+    old[dim] = index[dim] * step + IndexExpr::constant(start);
+    return old;
+  }, view)};
+}
+
+}  // namespace kiln::inductor

@@ -1,0 +1,171 @@
+#include "libcompiler/inductor/wrapper.h"
+
+#include <atomic>
+#include <map>
+#include <stdexcept>
+
+#include "libcompiler/ir/tensor_types.h"
+#include "libcompiler/ops/argument_binding.h"
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::inductor {
+
+namespace {
+
+using tensor::Tensor;
+
+tensor::DType runtime_dtype(ir::Dtype dtype) {
+  auto d = ir::tensorDtype(dtype);
+  if (!d) throw std::logic_error("inductor: no runtime dtype for " + std::string(ir::dtypeTorchName(dtype)));
+  return *d;
+}
+
+tensor::Shape shape(const std::vector<int64_t>& v) { return tensor::Shape(v.begin(), v.end()); }
+
+Tensor view_of(const Tensor& base, const BufferLayout& view) {
+  if (view.offset == 0 && std::vector<int64_t>(base.sizes().begin(), base.sizes().end()) == view.sizes &&
+      std::vector<int64_t>(base.strides().begin(), base.strides().end()) == view.strides)
+    return base;
+  return Tensor::make_view(base, shape(view.sizes), shape(view.strides), base.storage_offset() + view.offset);
+}
+
+// A tensor laid out as `layout` (strides included) with fresh storage.
+Tensor allocate(const BufferLayout& layout) {
+  Tensor storage = Tensor::empty(tensor::Shape{std::max<int64_t>(layout.storage_size(), 1)}, runtime_dtype(layout.dtype));
+  return Tensor::make_view(storage, shape(layout.sizes), shape(layout.strides), layout.offset);
+}
+
+ops::IValue extern_value(const ExternArgument& arg, const std::vector<Tensor>& buffers) {
+  if (arg.buffer) return ops::IValue(view_of(buffers[*arg.buffer], arg.view));
+  if (arg.is_list) {
+    ops::IValue::TensorList list;
+    for (const ExternArgument& item : arg.list) list.push_back(view_of(buffers[*item.buffer], item.view));
+    return ops::IValue(list);
+  }
+  return arg.value;
+}
+
+bool same_layout(const Tensor& t, const BufferLayout& layout) {
+  if (static_cast<size_t>(t.dim()) != layout.sizes.size()) return false;
+  for (size_t i = 0; i < layout.sizes.size(); ++i) {
+    if (t.sizes()[i] != layout.sizes[i]) return false;
+    if (layout.sizes[i] > 1 && t.strides()[i] != layout.strides[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int64_t parallel_grain(const FusedKernel& kernel) {
+  int64_t work = 0;
+  for (const KernelMember& m : kernel.members) work += std::max<int64_t>(m.inner_size, 1);
+  return std::max<int64_t>(1, ops::kGrainSize / std::max<int64_t>(work, 1));
+}
+
+CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::vector<KernelFunction> kernels)
+    : program_(std::move(program)), schedule_(std::move(schedule)), kernels_(std::move(kernels)) {
+  plan_reuse();
+}
+
+void CompiledProgram::plan_reuse() {
+  const size_t n = program_.buffers.size();
+  reuse_.assign(n, -1);
+  std::vector<int> last_use(n, -1), first_write(n, -1);
+  std::vector<bool> pinned(n, false);
+  for (const ProgramOutput& out : program_.outputs)
+    if (out.buffer >= 0) pinned[out.buffer] = true;
+  for (size_t s = 0; s < schedule_.steps.size(); ++s) {
+    std::vector<int> touched;
+    if (const auto* k = std::get_if<FusedKernel>(&schedule_.steps[s])) {
+      touched = k->buffers;
+      for (const KernelMember& m : k->members) {
+        const int out = std::get<ComputedNode>(program_.nodes[m.node]).output;
+        if (first_write[out] < 0) first_write[out] = static_cast<int>(s);
+      }
+    } else {
+      // Extern kernels may return views of their arguments: those storages stay theirs.
+      const LoopNode& node = program_.nodes[std::get<ExternStep>(schedule_.steps[s]).node];
+      touched = node_reads(node);
+      for (int b : touched) pinned[b] = true;
+      for (int b : node_writes(node)) touched.push_back(b);
+    }
+    for (int b : touched) last_use[b] = static_cast<int>(s);
+  }
+  // Free storages per byte size, offered to later computed buffers of that size.
+  std::multimap<int64_t, int> free_storage;
+  std::vector<std::vector<int>> released(schedule_.steps.size());
+  for (size_t b = 0; b < n; ++b)
+    if (program_.buffers[b].kind == Buffer::Kind::Computed && !pinned[b] && last_use[b] >= 0) released[last_use[b]].push_back(static_cast<int>(b));
+  std::vector<int> storage_of(n);
+  for (size_t b = 0; b < n; ++b) storage_of[b] = static_cast<int>(b);
+  for (size_t s = 0; s < schedule_.steps.size(); ++s) {
+    if (const auto* k = std::get_if<FusedKernel>(&schedule_.steps[s])) {
+      for (const KernelMember& m : k->members) {
+        const int out = std::get<ComputedNode>(program_.nodes[m.node]).output;
+        const BufferLayout& layout = program_.buffers[out].layout;
+        const int64_t bytes = layout.storage_size() * static_cast<int64_t>(tensor::itemsize(runtime_dtype(layout.dtype)));
+        auto it = free_storage.find(bytes);
+        if (it == free_storage.end() || pinned[out]) continue;
+        reuse_[out] = it->second;
+        storage_of[out] = storage_of[it->second];
+        free_storage.erase(it);
+      }
+    }
+    for (int b : released[s]) {
+      const BufferLayout& layout = program_.buffers[b].layout;
+      free_storage.emplace(layout.storage_size() * static_cast<int64_t>(tensor::itemsize(runtime_dtype(layout.dtype))), b);
+    }
+  }
+}
+
+std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& inputs) const {
+  if (inputs.size() != program_.inputs.size())
+    throw std::invalid_argument("inductor: the compiled graph takes " + std::to_string(program_.inputs.size()) + " inputs, got " +
+                                std::to_string(inputs.size()));
+  std::vector<Tensor> buffers(program_.buffers.size());
+  for (size_t i = 0; i < inputs.size(); ++i) buffers[program_.inputs[i]] = inputs[i].to_tensor();
+  size_t next_kernel = 0;
+  for (const ScheduledStep& step : schedule_.steps) {
+    if (const auto* k = std::get_if<FusedKernel>(&step)) {
+      for (const KernelMember& m : k->members) {
+        const int out = std::get<ComputedNode>(program_.nodes[m.node]).output;
+        const BufferLayout& layout = program_.buffers[out].layout;
+        buffers[out] = reuse_[out] >= 0 ? Tensor::make_view(buffers[reuse_[out]], shape(layout.sizes), shape(layout.strides), buffers[reuse_[out]].storage_offset())
+                                         : allocate(layout);
+      }
+      std::vector<void*> pointers;
+      for (int b : k->buffers) pointers.push_back(buffers[b].data_ptr());
+      const KernelFunction fn = kernels_[next_kernel++];
+      std::atomic<int32_t> status{0};
+      ops::parallel_for(0, k->outer_size, parallel_grain(*k), [&](int64_t begin, int64_t end) {
+        if (int32_t s = fn(pointers.data(), begin, end)) status = s;
+      });
+      if (status != 0) throw tensor::TorchError(tensor::PyErrorKind::RuntimeError, "compiled kernel " + k->name + " failed (status " + std::to_string(status.load()) + ")");
+      continue;
+    }
+    const ExternNode& e = std::get<ExternNode>(program_.nodes[std::get<ExternStep>(step).node]);
+    std::vector<ops::IValue> positional;
+    for (const ExternArgument& a : e.args) positional.push_back(extern_value(a, buffers));
+    std::vector<Tensor> results = ops::call(*e.op, ops::bind_arguments(e.op->schema, positional, e.kwargs));
+    for (size_t i = 0; i < e.outputs.size() && i < results.size(); ++i) {
+      const int b = e.outputs[i];
+      if (b < 0) continue;
+      const BufferLayout& layout = program_.buffers[b].layout;
+      if (same_layout(results[i], layout)) {
+        buffers[b] = results[i];
+      } else {
+        buffers[b] = allocate(layout);
+        tensor::copy_(buffers[b], results[i]);
+      }
+    }
+  }
+  std::vector<ops::IValue> outputs;
+  for (const ProgramOutput& out : program_.outputs)
+    outputs.push_back(out.buffer < 0 ? ops::IValue() : ops::IValue(view_of(buffers[out.buffer], out.view)));
+  return outputs;
+}
+
+}  // namespace kiln::inductor

@@ -1,0 +1,42 @@
+#pragma once
+// The wrapper of a compiled graph (Inductor's generated `call(args)`): per call it binds the
+// inputs, allocates each computed buffer (reusing the storage of a buffer whose last reader has
+// run, when the byte sizes match: Inductor's "# reuse"), calls the kernels over their outer range
+// in parallel chunks and the extern kernels through the op table, and returns the outputs as
+// views of their buffers.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libcompiler/inductor/scheduler.h"
+#include "libcompiler/ops/ivalue.h"
+
+namespace kiln::inductor {
+
+using KernelFunction = int32_t (*)(void** buffers, int64_t begin, int64_t end);
+
+class CompiledProgram {
+ public:
+  CompiledProgram(LoopProgram program, Schedule schedule, std::vector<KernelFunction> kernels);
+
+  std::vector<ops::IValue> run(const std::vector<ops::IValue>& inputs) const;
+
+  const LoopProgram& program() const { return program_; }
+  const Schedule& schedule() const { return schedule_; }
+  // Per buffer, the earlier buffer whose storage it takes over (-1: a fresh allocation).
+  const std::vector<int>& reuse() const { return reuse_; }
+
+ private:
+  void plan_reuse();
+
+  LoopProgram program_;
+  Schedule schedule_;
+  std::vector<KernelFunction> kernels_;  // one per FusedKernel step, in order
+  std::vector<int> reuse_;
+};
+
+// Elements of the kernel's outer range each thread takes at least: about Inductor's grain size in
+// elements of work.
+int64_t parallel_grain(const FusedKernel& kernel);
+
+}  // namespace kiln::inductor
