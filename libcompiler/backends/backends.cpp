@@ -1,11 +1,13 @@
 #include "libcompiler/backends/backends.h"
 
 #include "libcompiler/aot/aot_autograd.h"
+#include "libcompiler/aot/aot_support.h"
 #include "libcompiler/backends/fx_graph_module.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libdiag/log/logger.h"
 
 namespace kiln::backends {
 
@@ -53,6 +55,11 @@ inductor::InductorConfig read_inductor_config(Interpreter& interp) {
 // frame compiles: torch.compile's default backend.
 capture::CompiledGraph inductor_backend(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
                                         const std::vector<Ref>& example) {
+  if (auto reason = aot::aot_unsupported_reason(*graph, example)) {
+    log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0}, graph->compile_id.display(),
+              "inductor does not compile " + *reason + " yet: the graph runs eagerly");
+    return eager(interp, graph, example);
+  }
   const inductor::InductorConfig config = read_inductor_config(interp);
   aot::AotOptions options;
   options.compiler = [config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) {

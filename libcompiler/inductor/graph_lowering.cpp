@@ -342,6 +342,16 @@ void GraphLowering::lower_node(const ir::Node& node) {
 }
 
 LoopProgram GraphLowering::run() {
+  try {
+    lower_nodes();
+  } catch (const UseFallback& e) {
+    // Outside a lowering (graph outputs, fallback arguments) there is no per-node way out.
+    throw LoweringUnsupported(std::string("inductor: ") + e.what());
+  }
+  return std::move(program_);
+}
+
+void GraphLowering::lower_nodes() {
   for (const ir::Node* node : module_.graph.nodes()) {
     switch (node->op()) {
       case ir::OpCode::Placeholder: {
@@ -377,7 +387,6 @@ LoopProgram GraphLowering::run() {
       default: throw LoweringUnsupported("inductor: " + std::string(ir::opcodeName(node->op())) + " nodes are not supported");
     }
   }
-  return std::move(program_);
 }
 
 }  // namespace kiln::inductor

@@ -76,6 +76,7 @@ class GraphLowering {
   static ExprRef load(const TensorBox& box, const std::vector<IndexExpr>& index, const VarRanges& ranges);
 
  private:
+  void lower_nodes();
   void lower_node(const ir::Node& node);
   void lower_fallback(const ir::Node& node);
   ExternArgument extern_argument(const ir::Argument& argument);

@@ -65,6 +65,7 @@ Tensor tensor_from_values(const std::vector<int64_t>& values, const Shape& sizes
 Scalar item(const Tensor& self) {
   if (self.numel() != 1)
     throw_runtime_error("a Tensor with " + std::to_string(self.numel()) + " elements cannot be converted to Scalar");
+  if (self.device().type == DeviceType::Meta) throw_runtime_error("Tensor.item() cannot be called on meta tensors");
   return visit_dtype(self.dtype(), [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     T value;

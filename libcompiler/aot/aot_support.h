@@ -1,0 +1,16 @@
+#pragma once
+// What AOT tracing does not take yet: graph inputs that are not tensors (symbolic sizes of
+// dynamic shapes) and higher-order ops (torch.cond), whose branches it cannot trace on fake
+// tensors. Backends run such graphs another way and say so.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "libcompiler/capture/backend_registry.h"
+
+namespace kiln::aot {
+
+// Why AOT cannot trace the graph, or nullopt when it can.
+std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs);
+
+}  // namespace kiln::aot
