@@ -174,7 +174,7 @@ int GraphLowering::realize(const TensorBox& box) {
   node.ranges = box.sizes;
   VarRanges ranges = node.var_ranges();
   node.body = box.loader(loop_vars(box.sizes.size()), ranges);
-  node.origin = node_ ? node_->name() : "";
+  node.origin = !box.origin.empty() ? box.origin : node_ ? node_->name() : "";
   Buffer buffer;
   buffer.layout.dtype = box.dtype;
   buffer.layout.sizes = box.sizes;
@@ -329,6 +329,8 @@ void GraphLowering::lower_node(const ir::Node& node) {
     const size_t buffers_before = program_.buffers.size();
     try {
       std::vector<TensorBox> boxes = fn(*this);
+      for (TensorBox& box : boxes)
+        if (box.origin.empty() && !box.buffer) box.origin = node.name();
       if (boxes.size() == 1) maybe_realize_for_reuse(node, boxes[0]);
       values_[&node] = std::move(boxes);
       return;

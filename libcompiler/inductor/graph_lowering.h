@@ -29,6 +29,7 @@ struct TensorBox {
   Loader loader;
   std::optional<int> buffer;
   BufferLayout view;
+  std::string origin;  // the aten node that computed it: names the loop that realizes it
 };
 
 // A graph this lowering cannot take at all (symbolic sizes, non-tensor outputs): the caller runs

@@ -51,6 +51,8 @@ struct Jit {
     builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     target = take(builder.createTargetMachine(), "creating the target machine");
     lljit = take(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(builder).create(), "creating the JIT");
+    // Link errors come back to the caller as exceptions; the session must not also print them.
+    lljit->getExecutionSession().setErrorReporter([](llvm::Error error) { llvm::consumeError(std::move(error)); });
   }
 };
 
