@@ -4,6 +4,7 @@
 #include "libcompiler/aot/aot_support.h"
 #include "libcompiler/backends/fx_graph_module.h"
 #include "libcompiler/inductor/compile_fx.h"
+#include "libcompiler/inductor/inductor_events.h"
 #include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -61,11 +62,17 @@ capture::CompiledGraph inductor_backend(Interpreter& interp, std::shared_ptr<con
     return eager(interp, graph, example);
   }
   const inductor::InductorConfig config = read_inductor_config(interp);
+  inductor::report_pre_grad_graph(*graph->module, graph->compile_id);
   aot::AotOptions options;
   options.compiler = [config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) {
     return inductor::compile_fx_inner(std::move(module), context, config);
   };
-  return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
+  try {
+    return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
+  } catch (const inductor::InductorError& error) {
+    Ref type = getattr(interp, interp.import_module("torch._inductor.exc"), "InductorError");
+    throw PyException(call(interp, type, std::vector<Ref>{py_str(error.what())}));
+  }
 }
 
 // A Python callable given a torch.fx.GraphModule and the example inputs; what it returns is

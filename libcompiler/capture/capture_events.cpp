@@ -373,6 +373,8 @@ void compilation_metrics(const CompileMetrics& m, const CodeState& code) {
   metrics["start_time"] = epoch_seconds(m.start);
   metrics["entire_frame_compile_time_s"] = duration;
   metrics["backend_compile_time_s"] = m.backend_compile_seconds;
+  if (m.inductor_compile_seconds) metrics["inductor_compile_time_s"] = *m.inductor_compile_seconds;
+  if (m.code_gen_seconds) metrics["code_gen_time_s"] = *m.code_gen_seconds;
   metrics["fail_type"] = m.fail_type ? TraceJson(*m.fail_type) : TraceJson(nullptr);
   metrics["fail_reason"] = m.fail_reason ? TraceJson(*m.fail_reason) : TraceJson(nullptr);
   metrics["restart_reasons"] = m.restart_reasons;

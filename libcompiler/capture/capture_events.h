@@ -33,6 +33,7 @@ struct CompileMetrics {
   std::vector<std::string> restart_reasons;
   std::optional<std::string> fail_type, fail_reason;
   double backend_compile_seconds = 0;
+  std::optional<double> inductor_compile_seconds, code_gen_seconds;  // what the backend reported
   bool refused = false;  // refused before it started (the cache limit): PyTorch names no code then
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "libcompiler/capture/backend_timings.h"
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
@@ -396,6 +397,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
                                                                                : type_name(options.backend);
     events::backend(metrics.ids, backend_name, "calling");
     auto backend_started = std::chrono::steady_clock::now();
+    current_backend_timings() = {};
     try {
       HookScope no_capture(interp, nullptr);
       Backend backend = options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(options.backend).value)
@@ -411,6 +413,8 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
         return nullptr;
       }
       record_for_replay(interp, config, code, inputs, options);
+      // Inductor's own errors reach the user unwrapped, as PyTorch raises them.
+      if (error.exception->type->name == "InductorError") throw;
       PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
                                            "backend='" + backend_name + "' raised:\n" + error.exception->type->name + ": " +
                                                exception_message(interp, error.exception) +
@@ -421,6 +425,8 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       throw wrapped;
     }
     metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
+    metrics.inductor_compile_seconds = current_backend_timings().inductor_compile_seconds;
+    metrics.code_gen_seconds = current_backend_timings().code_gen_seconds;
     compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
     events::backend(metrics.ids, backend_name, "done");
     entry->graph = std::move(captured);

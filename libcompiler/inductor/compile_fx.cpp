@@ -1,57 +1,102 @@
 #include "libcompiler/inductor/compile_fx.h"
 
+#include <chrono>
+
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include "libcompiler/capture/backend_timings.h"
 #include "libcompiler/inductor/codegen/cpu_llvm/kernel_codegen.h"
 #include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
 #include "libcompiler/inductor/graph_lowering.h"
+#include "libcompiler/inductor/inductor_events.h"
+#include "libcompiler/inductor/output_code.h"
 #include "libcompiler/inductor/scheduler.h"
 #include "libcompiler/ir/graph_interpreter.h"
+#include "libdiag/log/logger.h"
 
 namespace kiln::inductor {
 
-CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config) {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The kernels' object code: generated and compiled by LLVM.
+CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, const InductorConfig& config) {
+  llvm::LLVMContext context;
+  auto llvm_module = std::make_unique<llvm::Module>("kiln_kernels", context);
+  configure_module(*llvm_module);
+  CodegenOptions options;
+  options.inject_relu_bug = config.inject_relu_bug;
+  CacheEntry entry;
+  for (const ScheduledStep& step : schedule.steps) {
+    if (const auto* k = std::get_if<FusedKernel>(&step)) {
+      emit_kernel(*llvm_module, program, *k, options);
+      entry.kernel_names.push_back(k->name);
+    }
+  }
+  entry.object_code = compile_module(*llvm_module).object_code;
+  return entry;
+}
+
+}  // namespace
+
+CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label) {
   CompiledArtifacts out;
   LoopProgram program = GraphLowering(module).run();
   out.ir_pre_fusion = print_loop_program(program);
   Schedule schedule = schedule_program(program);
   out.ir_post_fusion = print_schedule(program, schedule);
 
-  llvm::LLVMContext context;
-  auto llvm_module = std::make_unique<llvm::Module>("kiln_kernels", context);
-  configure_module(*llvm_module);
-  CodegenOptions options;
-  options.inject_relu_bug = config.inject_relu_bug;
-  std::vector<std::string> names;
-  for (const ScheduledStep& step : schedule.steps) {
-    if (const auto* k = std::get_if<FusedKernel>(&step)) {
-      emit_kernel(*llvm_module, program, *k, options);
-      names.push_back(k->name);
-    }
-  }
+  const auto started = std::chrono::steady_clock::now();
+  out.cache_key = cache_key(module, config);
   std::vector<void*> addresses;
   try {
-    CompiledObject object = compile_module(*llvm_module);
-    addresses = link_object(object.object_code, names);
+    std::optional<CacheEntry> cached = cache_enabled() ? cache_lookup(out.cache_key) : std::nullopt;
+    if (cached) {
+      try {
+        addresses = link_object(cached->object_code, cached->kernel_names);
+        out.cache_hit = true;
+      } catch (const KernelCompileError&) {
+        // A damaged entry: compile again and replace it.
+      }
+    }
+    if (!out.cache_hit) {
+      CacheEntry entry = generate_code(program, schedule, config);
+      addresses = link_object(entry.object_code, entry.kernel_names);
+      if (cache_enabled()) cache_store(out.cache_key, entry);
+    }
   } catch (const KernelCompileError& e) {
     throw InductorError(std::string("CppCompileError: C++ compile error\n") + e.what());
   }
+  out.code_gen_seconds = seconds_since(started);
   std::vector<KernelFunction> kernels;
   for (void* a : addresses) kernels.push_back(reinterpret_cast<KernelFunction>(a));
-  out.program = std::make_shared<CompiledProgram>(std::move(program), std::move(schedule), std::move(kernels));
+  auto compiled = std::make_shared<CompiledProgram>(std::move(program), std::move(schedule), std::move(kernels));
+  out.output_code = render_output_code(*compiled, aot_label);
+  out.program = std::move(compiled);
   return out;
 }
 
-aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext&,
+aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                    const InductorConfig& config) {
-  std::shared_ptr<const CompiledProgram> program;
+  const auto started = std::chrono::steady_clock::now();
+  report_post_grad_graph(*module, context.compile_id);
+  CompiledArtifacts artifacts;
   try {
-    program = compile_graph(*module, config).program;
-  } catch (const LoweringUnsupported&) {
+    artifacts = compile_graph(*module, config, aot_label(context));
+  } catch (const LoweringUnsupported& e) {
+    log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0},
+              context.compile_id ? context.compile_id->pytorch_text() : "", std::string(e.what()) + ": the graph runs interpreted");
     return [module](const std::vector<ops::IValue>& inputs) { return ir::GraphInterpreter(*module).run(inputs); };
   }
-  return [program](const std::vector<ops::IValue>& inputs) { return program->run(inputs); };
+  report_compiled(*module, artifacts, artifacts.cache_key, artifacts.cache_hit, context);
+  capture::BackendTimings& timings = capture::current_backend_timings();
+  timings.code_gen_seconds = timings.code_gen_seconds.value_or(0) + artifacts.code_gen_seconds;
+  timings.inductor_compile_seconds = timings.inductor_compile_seconds.value_or(0) + seconds_since(started);
+  return [program = artifacts.program](const std::vector<ops::IValue>& inputs) { return program->run(inputs); };
 }
 
 }  // namespace kiln::inductor

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "libcompiler/aot/aten_function.h"
+#include "libcompiler/inductor/compile_cache.h"
 #include "libcompiler/inductor/inductor_config.h"
 #include "libcompiler/inductor/wrapper.h"
 
@@ -16,14 +17,20 @@ struct CompiledArtifacts {
   std::string ir_pre_fusion;
   std::string ir_post_fusion;
   std::string output_code;
-  std::shared_ptr<const CompiledProgram> program;  // null when the graph runs interpreted
+  std::shared_ptr<const CompiledProgram> program;
+  CacheKey cache_key;
+  bool cache_hit = false;
+  double code_gen_seconds = 0;  // LLVM code generation, optimization and linking
 };
 
-// Compiles the graph; a graph the lowering cannot take (symbolic sizes, non-tensor values) runs
-// in the graph interpreter instead, with a perf hint logged. Compile errors (the injected
-// compile_error bug among them) throw InductorError.
-CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config);
+// Lowers, schedules and generates code (or links the cached object code). Throws
+// LoweringUnsupported for a graph the lowering cannot take, and InductorError for compile
+// errors (the injected compile_error bug among them). `aot_label` names the graph in the output
+// code ("0_forward").
+CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label = "0_inference");
 
+// compile_graph with its reports (inductor_events.h); a graph the lowering cannot take runs in
+// the graph interpreter instead, with a perf hint logged.
 aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                    const InductorConfig& config);
 

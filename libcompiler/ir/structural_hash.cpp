@@ -11,23 +11,6 @@ namespace kiln::ir {
 
 namespace {
 
-std::string sha256Hex(const std::string& text) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(context.get(), text.data(), text.size()) != 1 ||
-      EVP_DigestFinal_ex(context.get(), digest, &length) != 1)
-    throw std::runtime_error("structuralHash: SHA-256 failed");
-  std::string hex;
-  char byte[3];
-  for (unsigned int i = 0; i < length; ++i) {
-    std::snprintf(byte, sizeof byte, "%02x", digest[i]);
-    hex += byte;
-  }
-  return hex;
-}
-
 std::string serialize(const Argument& a, const std::map<const Node*, size_t>& position) {
   if (const Node* n = a.asNode()) return std::string("%").append(std::to_string(position.at(n)));
   if (const auto* s = a.asSequence()) {
@@ -60,6 +43,23 @@ std::string canonicalText(const Graph& graph) {
 }
 
 }  // namespace
+
+std::string sha256Hex(const std::string& text) {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
+      EVP_DigestUpdate(context.get(), text.data(), text.size()) != 1 ||
+      EVP_DigestFinal_ex(context.get(), digest, &length) != 1)
+    throw std::runtime_error("sha256Hex: SHA-256 failed");
+  std::string hex;
+  char byte[3];
+  for (unsigned int i = 0; i < length; ++i) {
+    std::snprintf(byte, sizeof byte, "%02x", digest[i]);
+    hex += byte;
+  }
+  return hex;
+}
 
 std::string structuralHash(const Graph& graph) { return sha256Hex(canonicalText(graph)); }
 

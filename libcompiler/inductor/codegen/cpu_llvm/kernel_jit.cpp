@@ -63,6 +63,11 @@ Jit& jit() {
 
 }  // namespace
 
+std::string host_target() {
+  Jit& j = jit();
+  return j.target->getTargetTriple().str() + ";" + j.target->getTargetCPU().str() + ";" + j.target->getTargetFeatureString().str();
+}
+
 void configure_module(llvm::Module& module) {
   Jit& j = jit();
   module.setTargetTriple(j.target->getTargetTriple().str());

@@ -30,6 +30,9 @@ CompiledObject compile_module(llvm::Module& module);
 // KernelCompileError when a symbol is missing or undefined references remain.
 std::vector<void*> link_object(const std::string& object_code, const std::vector<std::string>& symbols);
 
+// The CPU and features object code is compiled for (part of the compile cache's key).
+std::string host_target();
+
 // Prepares a module for the host (triple and data layout).
 void configure_module(llvm::Module& module);
 

@@ -1,0 +1,138 @@
+#include "libcompiler/inductor/compile_cache.h"
+
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+
+#include "kiln_config.h"
+#include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
+#include "libcompiler/ir/structural_hash.h"
+
+namespace kiln::inductor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class Database {
+ public:
+  // A usable database handle for the cache file, or null when the cache cannot be used.
+  sqlite3* handle() {
+    std::lock_guard lock(mutex_);
+    if (db_ || failed_) return db_;
+    const fs::path dir = cache_dir();
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const fs::path file = dir / "fx_graph_cache.sqlite3";
+    if (!open(file)) {
+      // Not a database, or damaged: start over.
+      fs::remove(file, ec);
+      fs::remove(file.string() + "-wal", ec);
+      fs::remove(file.string() + "-shm", ec);
+      if (!open(file)) failed_ = true;
+    }
+    return db_;
+  }
+
+ private:
+  bool open(const fs::path& file) {
+    if (sqlite3_open(file.c_str(), &db_) != SQLITE_OK) return close();
+    sqlite3_busy_timeout(db_, 10000);
+    const char* schema =
+        "PRAGMA journal_mode=WAL;"
+        "CREATE TABLE IF NOT EXISTS fx_graph (key TEXT PRIMARY KEY, object BLOB NOT NULL, kernels TEXT NOT NULL);"
+        "SELECT count(*) FROM fx_graph;";
+    if (sqlite3_exec(db_, schema, nullptr, nullptr, nullptr) != SQLITE_OK) return close();
+    return true;
+  }
+  bool close() {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    return false;
+  }
+
+  std::mutex mutex_;
+  sqlite3* db_ = nullptr;
+  bool failed_ = false;
+};
+
+Database& database() {
+  static Database db;
+  return db;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : "\n") + s;
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    const size_t end = text.find('\n', start);
+    out.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string cache_dir() {
+  if (const char* dir = std::getenv("TORCHINDUCTOR_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return (fs::path(xdg) / "kiln" / "inductor").string();
+  if (const char* home = std::getenv("HOME"); home && *home) return (fs::path(home) / ".cache" / "kiln" / "inductor").string();
+  return (fs::temp_directory_path() / "kiln_inductor").string();
+}
+
+bool cache_enabled() {
+  const char* off = std::getenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES");
+  return !(off && std::string(off) == "1");
+}
+
+CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config) {
+  CacheKey key;
+  key.components = {"gm: " + ir::structuralHash(module), "inductor_config: " + config.key(),
+                    std::string("kiln_version: ") + KILN_VERSION, "host_target: " + host_target()};
+  key.key = "f" + ir::sha256Hex(join(key.components)).substr(0, 51);
+  return key;
+}
+
+std::optional<CacheEntry> cache_lookup(const CacheKey& key) {
+  sqlite3* db = database().handle();
+  if (!db) return std::nullopt;
+  sqlite3_stmt* stmt = nullptr;
+  std::optional<CacheEntry> entry;
+  if (sqlite3_prepare_v2(db, "SELECT object, kernels FROM fx_graph WHERE key = ?", -1, &stmt, nullptr) != SQLITE_OK) return std::nullopt;
+  sqlite3_bind_text(stmt, 1, key.key.c_str(), -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    CacheEntry e;
+    const auto* blob = static_cast<const char*>(sqlite3_column_blob(stmt, 0));
+    e.object_code.assign(blob ? blob : "", static_cast<size_t>(sqlite3_column_bytes(stmt, 0)));
+    const auto* kernels = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+    e.kernel_names = split_lines(kernels ? kernels : "");
+    entry = std::move(e);
+  }
+  sqlite3_finalize(stmt);
+  return entry;
+}
+
+void cache_store(const CacheKey& key, const CacheEntry& entry) {
+  sqlite3* db = database().handle();
+  if (!db) return;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO fx_graph (key, object, kernels) VALUES (?, ?, ?)", -1, &stmt, nullptr) != SQLITE_OK) return;
+  const std::string kernels = join(entry.kernel_names);
+  sqlite3_bind_text(stmt, 1, key.key.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_blob(stmt, 2, entry.object_code.data(), static_cast<int>(entry.object_code.size()), SQLITE_TRANSIENT);
+  sqlite3_bind_text(stmt, 3, kernels.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_step(stmt);
+  sqlite3_finalize(stmt);
+}
+
+}  // namespace kiln::inductor

@@ -1,0 +1,147 @@
+#include "libcompiler/inductor/inductor_events.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "libcompiler/capture/debug_dir.h"
+#include "libcompiler/inductor/output_code.h"
+#include "libcompiler/ir/readable_printer.h"
+#include "libcompiler/ir/runnable_printer.h"
+#include "libdiag/log/logger.h"
+#include "libdiag/trace/trace_writer.h"
+
+namespace kiln::inductor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+trace::TraceContext context_of(const std::optional<trace::CompileId>& id) { return {id, {}}; }
+std::string log_id(const std::optional<trace::CompileId>& id) { return id ? id->pytorch_text() : ""; }
+
+const char* kind_name(aot::AotGraphKind kind) {
+  switch (kind) {
+    case aot::AotGraphKind::Forward: return "forward";
+    case aot::AotGraphKind::Backward: return "backward";
+    default: return "inference";
+  }
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  std::ofstream(path) << text;
+}
+
+bool compile_debug_enabled() {
+  const char* v = std::getenv("TORCH_COMPILE_DEBUG");
+  return v && std::string(v) == "1";
+}
+
+// torchinductor/model__<aot id>_<kind>_<n>.<k>: n counts graphs in the process, k is the first
+// unused integer for that name.
+fs::path graph_debug_dir(const aot::AtenGraphContext& context) {
+  static int graphs = 0;
+  const fs::path root = capture::debug_run_dir() / "torchinductor";
+  const std::string stem = "model__" + std::to_string(context.aot_id) + "_" + kind_name(context.kind) + "_" + std::to_string(++graphs);
+  for (int k = 0;; ++k) {
+    fs::path dir = root / (stem + "." + std::to_string(k));
+    if (!fs::exists(dir)) return dir;
+  }
+}
+
+}  // namespace
+
+std::string aot_label(const aot::AtenGraphContext& context) { return std::to_string(context.aot_id) + "_" + kind_name(context.kind); }
+
+void report_pre_grad_graph(const ir::GraphModule& dynamo_graph, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
+  std::string text = ir::printReadable(dynamo_graph);
+  if (dynamo_graph.graphId) text += "\n\n" + *dynamo_graph.graphId;
+  writer.artifact("before_pre_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
+                  {"torch/_inductor/compile_fx.py", 2452});
+  writer.artifact("after_pre_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
+                  {"torch/_inductor/compile_fx.py", 2483});
+}
+
+void report_post_grad_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
+  writer.artifact("fx_graph_runnable", trace::ArtifactEncoding::String, ir::printRunnable(module), context_of(compile_id),
+                  {"torch/_inductor/compile_fx.py", 1279});
+  // Kiln runs no post-grad passes: the graph before and after them is the same.
+  const std::string text = ir::printReadable(module);
+  writer.artifact("before_post_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
+                  {"torch/_inductor/compile_fx.py", 1330});
+  writer.artifact("inductor_post_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
+                  {"torch/_inductor/compile_fx.py", 1368});
+}
+
+void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const CacheKey& key, bool cache_hit,
+                     const aot::AtenGraphContext& context) {
+  const fs::path module_path = fs::path(cache_dir()) / key.key.substr(1, 2) / ("c" + key.key.substr(1) + ".py");
+  write_file(module_path, artifacts.output_code);
+  const std::string id = log_id(context.compile_id);
+  if (log::is_enabled(log::Artifact::ir_pre_fusion))
+    log::emit(log::Artifact::ir_pre_fusion, log::Level::Debug, {"torch/_inductor/scheduler.py", 2700}, id, "BEFORE FUSION\n" + artifacts.ir_pre_fusion);
+  if (log::is_enabled(log::Artifact::ir_post_fusion))
+    log::emit(log::Artifact::ir_post_fusion, log::Level::Debug, {"torch/_inductor/scheduler.py", 2707}, id, "AFTER FUSION\n" + artifacts.ir_post_fusion);
+  if (artifacts.program && log::is_enabled(log::Artifact::schedule)) {
+    std::string text;
+    for (const ScheduledStep& step : artifacts.program->schedule().steps)
+      if (const auto* k = std::get_if<FusedKernel>(&step))
+        text += k->name + ": " + std::to_string(k->members.size()) + " nodes over outer range " + std::to_string(k->outer_size) + "\n";
+    log::emit(log::Artifact::schedule, log::Level::Debug, {"torch/_inductor/scheduler.py", 2480}, id, "scheduled kernels:\n" + text);
+  }
+  if (artifacts.program && log::is_enabled(log::Artifact::fusion)) {
+    std::string text;
+    for (const ScheduledStep& step : artifacts.program->schedule().steps)
+      if (const auto* k = std::get_if<FusedKernel>(&step); k && k->members.size() > 1) {
+        std::string names;
+        for (const KernelMember& m : k->members)
+          names += (names.empty() ? "" : ", ") + artifacts.program->program().buffers[std::get<ComputedNode>(artifacts.program->program().nodes[m.node]).output].name;
+        text += "fused " + names + " into " + k->name + " (row-local over " + std::to_string(k->outer_size) + ")\n";
+      }
+    log::emit(log::Artifact::fusion, log::Level::Debug, {"torch/_inductor/scheduler.py", 3200}, id, text.empty() ? "no fusions\n" : text);
+  }
+  if (artifacts.program && log::is_enabled(log::Artifact::kernel_code))
+    for (const ScheduledStep& step : artifacts.program->schedule().steps)
+      if (const auto* k = std::get_if<FusedKernel>(&step))
+        log::emit(log::Artifact::kernel_code, log::Level::Debug, {"torch/_inductor/codecache.py", 2280}, id,
+                  "Kernel " + k->name + ":\n" + render_kernel(artifacts.program->program(), *k));
+  if (log::is_enabled(log::Artifact::output_code)) {
+    log::emit(log::Artifact::output_code, log::Level::Debug, {"torch/_inductor/graph.py", 2552}, id, "Output code: \n" + artifacts.output_code);
+    log::emit(log::Artifact::output_code, log::Level::Debug, {"torch/_inductor/graph.py", 2563}, id,
+              "Output code written to: " + module_path.string());
+  }
+
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (writer.enabled()) {
+    trace::TraceJson metadata = trace::TraceJson::object();
+    metadata["filename"] = module_path.string();
+    metadata["file_path"] = module_path.string();
+    writer.record("inductor_output_code", metadata, context_of(context.compile_id), artifacts.output_code, {"torch/_inductor/graph.py", 2575});
+    trace::TraceJson cache = trace::TraceJson::object();
+    cache["cache_status_detailed"] = cache_hit ? "hit" : "full_miss";
+    cache["key"] = key.key;
+    cache["components"] = key.components;
+    cache["cache_state"] = cache_hit ? "hit" : "miss";
+    writer.artifact(cache_hit ? "fx_graph_cache_hit" : "fx_graph_cache_miss", trace::ArtifactEncoding::Json,
+                    trace::json_payload(cache), context_of(context.compile_id), {"torch/_inductor/compile_fx.py", 1120});
+  }
+
+  if (compile_debug_enabled()) {
+    const fs::path dir = graph_debug_dir(context);
+    write_file(dir / "fx_graph_readable.py", ir::printReadable(module));
+    write_file(dir / "fx_graph_runnable.py", ir::printRunnable(module));
+    write_file(dir / "fx_graph_transformed.py", ir::printReadable(module));
+    write_file(dir / "ir_pre_fusion.txt", "BEFORE FUSION\n" + artifacts.ir_pre_fusion);
+    write_file(dir / "ir_post_fusion.txt", "AFTER FUSION\n" + artifacts.ir_post_fusion);
+    write_file(dir / "output_code.py", artifacts.output_code);
+    write_file(dir / "debug.log", "graph " + aot_label(context) + ": " + (cache_hit ? "fx graph cache hit " : "compiled, key ") + key.key + "\n");
+  }
+}
+
+}  // namespace kiln::inductor

@@ -1,0 +1,5 @@
+# torch._inductor.exc: the errors inductor raises.
+
+
+class InductorError(RuntimeError):
+    pass
