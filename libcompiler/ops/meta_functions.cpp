@@ -84,6 +84,18 @@ std::vector<TensorMeta> meta_clamp(const Arguments& args) { return size_generic:
 
 std::vector<TensorMeta> meta_clone(const Arguments& args) { return size_generic::meta_clone(args); }
 
+std::vector<TensorMeta> meta_unsafe_view(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  TensorMeta out;
+  const tensor::Shape sizes = tensor::infer_size(args.int_list(1), self.numel());
+  out.sizes.assign(sizes.begin(), sizes.end());
+  out.strides.assign(out.sizes.size(), 1);
+  for (size_t i = out.sizes.size(); i-- > 1;) out.strides[i - 1] = out.strides[i] * std::max<int64_t>(out.sizes[i], 1);
+  out.dtype = self.dtype();
+  out.device = self.device();
+  return {out};
+}
+
 std::vector<TensorMeta> meta_to_copy(const Arguments& args) { return size_generic::meta_to_copy(args); }
 
 std::vector<TensorMeta> meta_inplace_unary(const Arguments& args) { return size_generic::meta_inplace_unary(args); }

@@ -29,6 +29,8 @@ std::vector<TensorMeta> meta_unary_predicate(const Arguments& args);   // bool r
 std::vector<TensorMeta> meta_where(const Arguments& args);
 std::vector<TensorMeta> meta_clamp(const Arguments& args);
 std::vector<TensorMeta> meta_clone(const Arguments& args);
+// _unsafe_view: a contiguous tensor of the new sizes (its input is always contiguous).
+std::vector<TensorMeta> meta_unsafe_view(const Arguments& args);
 std::vector<TensorMeta> meta_to_copy(const Arguments& args);
 // In-place: the result is self; the other operands must broadcast to it and their promoted dtype
 // must cast to self's.

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <regex>
+#include <cstdlib>
 
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/ir/graph_interpreter.h"
@@ -17,6 +17,9 @@
 namespace {
 
 using namespace kiln;
+
+// Every test compiles: none reads or fills the user's compile cache.
+const int kCacheOff = setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
 using tensor::Tensor;
 
 const char* kSoftmax = R"(class GraphModule(torch.nn.Module):

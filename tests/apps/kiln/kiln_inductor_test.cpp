@@ -1,0 +1,139 @@
+// The inductor backend end to end under kiln: compiled values against float64 eager references,
+// the relu-bug testing knob, the compile cache across processes (miss, then hit; a corrupt cache
+// file is rebuilt), TORCH_COMPILE_DEBUG's torchinductor folders, TORCH_LOGS=output_code, and the
+// trace records tlparse --strict reads.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <unistd.h>
+
+#include "tests/apps/kiln/kiln_run.h"
+#include "tests/support/shared_data.h"
+
+namespace fs = std::filesystem;
+using namespace kiln::test;
+
+namespace {
+
+// A fresh folder per test, removed at the end.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name)
+      : path_(fs::temp_directory_path() / ("kiln_inductor_" + name + "_" + std::to_string(getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~ScratchDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+RunResult run_script(const std::string& script, const std::string& args, const fs::path& dir, const std::string& environment) {
+  return run(kiln_binary(), quoted(testdataPath("inductor/" + script)) + args, dir, environment);
+}
+
+std::string cache_env(const ScratchDir& scratch) { return "TORCHINDUCTOR_CACHE_DIR=" + quoted(scratch.path() / "cache") + " "; }
+
+// The artifact names of a trace's records ("fx_graph_cache_miss", "inductor_output_code", ...).
+std::string trace_text(const fs::path& trace_dir) {
+  std::string text;
+  for (const auto& entry : fs::directory_iterator(trace_dir)) text += read_file(entry.path());
+  return text;
+}
+
+}  // namespace
+
+TEST(KilnInductor, CompiledValuesMatchFloat64References) {
+  ScratchDir scratch("values");
+  const RunResult r = run_script("compiled_matches_float64.py", "", scratch.path(), cache_env(scratch));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 8u) << r.out;
+  for (const std::string& line : lines) EXPECT_TRUE(line.ends_with(" ok")) << line;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(KilnInductor, ReluBugKnobBreaksReluAsPyTorchsDoes) {
+  ScratchDir scratch("relu_bug");
+  const RunResult compile = run_script("relu_bug.py", " compile_error", scratch.path(), cache_env(scratch));
+  EXPECT_EQ(compile.status, 1);
+  EXPECT_NE(compile.err.find("torch._inductor.exc.InductorError: CppCompileError: C++ compile error"), std::string::npos) << compile.err;
+
+  const RunResult runtime = run_script("relu_bug.py", " runtime_error", scratch.path(), cache_env(scratch));
+  EXPECT_EQ(runtime.status, 1);
+  EXPECT_NE(runtime.err.find("RuntimeError: compiled kernel"), std::string::npos) << runtime.err;
+
+  const RunResult accuracy = run_script("relu_bug.py", " accuracy", scratch.path(), cache_env(scratch));
+  EXPECT_EQ(accuracy.status, 0) << accuracy.err;
+  EXPECT_EQ(lines_of(accuracy.out), std::vector<std::string>{"max abs diff 1.000000238418579"});
+}
+
+TEST(KilnInductor, SecondProcessHitsTheCompileCache) {
+  ScratchDir scratch("cache");
+  const std::string env = cache_env(scratch);
+  const RunResult first = run_script("small_model.py", "", scratch.path(), env + "TORCH_TRACE=" + quoted(scratch.path() / "t1") + " ");
+  const RunResult second = run_script("small_model.py", "", scratch.path(), env + "TORCH_TRACE=" + quoted(scratch.path() / "t2") + " ");
+  ASSERT_EQ(first.status, 0) << first.err;
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(first.out, second.out);
+  const std::string t1 = trace_text(scratch.path() / "t1"), t2 = trace_text(scratch.path() / "t2");
+  EXPECT_NE(t1.find("\"fx_graph_cache_miss\""), std::string::npos);
+  EXPECT_EQ(t1.find("\"fx_graph_cache_hit\""), std::string::npos);
+  EXPECT_NE(t2.find("\"fx_graph_cache_hit\""), std::string::npos);
+  EXPECT_EQ(t2.find("\"fx_graph_cache_miss\""), std::string::npos);
+}
+
+TEST(KilnInductor, CorruptCacheFileIsRebuilt) {
+  ScratchDir scratch("corrupt");
+  fs::create_directories(scratch.path() / "cache");
+  std::ofstream(scratch.path() / "cache" / "fx_graph_cache.sqlite3") << "this is not a database";
+  const std::string env = cache_env(scratch);
+  const RunResult first = run_script("small_model.py", "", scratch.path(), env);
+  ASSERT_EQ(first.status, 0) << first.err;
+  const RunResult second = run_script("small_model.py", "", scratch.path(), env + "TORCH_TRACE=" + quoted(scratch.path() / "t") + " ");
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_NE(trace_text(scratch.path() / "t").find("\"fx_graph_cache_hit\""), std::string::npos);
+}
+
+TEST(KilnInductor, CompileDebugWritesTheGraphFolder) {
+  ScratchDir scratch("debug");
+  const RunResult r = run_script("small_model.py", "", scratch.path(), cache_env(scratch) + "TORCH_COMPILE_DEBUG=1 ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<fs::path> graph_dirs;
+  for (const auto& entry : fs::recursive_directory_iterator(scratch.path() / "torch_compile_debug"))
+    if (entry.is_directory() && entry.path().parent_path().filename() == "torchinductor") graph_dirs.push_back(entry.path());
+  ASSERT_EQ(graph_dirs.size(), 1u);
+  EXPECT_EQ(graph_dirs[0].filename(), "model__0_inference_1.0");
+  for (const char* file : {"fx_graph_readable.py", "fx_graph_runnable.py", "fx_graph_transformed.py", "ir_pre_fusion.txt",
+                           "ir_post_fusion.txt", "output_code.py", "debug.log"})
+    EXPECT_TRUE(fs::exists(graph_dirs[0] / file)) << file;
+  EXPECT_NE(read_file(graph_dirs[0] / "output_code.py").find("def call(args):"), std::string::npos);
+  EXPECT_EQ(read_file(graph_dirs[0] / "ir_post_fusion.txt").rfind("AFTER FUSION\n", 0), 0u);
+}
+
+TEST(KilnInductor, OutputCodeLogShowsKernelsAndWrapper) {
+  ScratchDir scratch("log");
+  const RunResult r = run_script("small_model.py", "", scratch.path(), cache_env(scratch) + "TORCH_LOGS=output_code ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("torch/_inductor/graph.py:2552] [0/0] [__output_code] Output code: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[__output_code] # AOT ID: ['0_inference']"), std::string::npos);
+  EXPECT_NE(r.err.find("[__output_code] def call(args):"), std::string::npos);
+  EXPECT_NE(r.err.find("[__output_code] Output code written to: "), std::string::npos);
+}
+
+TEST(KilnInductor, TraceHasInductorRecordsAndPassesStrictTlparse) {
+  ScratchDir scratch("trace");
+  const RunResult r = run_script("small_model.py", "", scratch.path(), cache_env(scratch) + "TORCH_TRACE=" + quoted(scratch.path() / "t") + " ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = trace_text(scratch.path() / "t");
+  for (const char* key : {"\"before_pre_grad_graph\"", "\"after_pre_grad_graph\"", "\"aot_inference_graph\"", "\"fx_graph_runnable\"",
+                          "\"before_post_grad_graph\"", "\"inductor_post_grad_graph\"", "\"inductor_output_code\"", "\"inductor_compile_time_s\"",
+                          "\"code_gen_time_s\""})
+    EXPECT_NE(text.find(key), std::string::npos) << key;
+  fs::path log;
+  for (const auto& entry : fs::directory_iterator(scratch.path() / "t")) log = entry.path();
+  const RunResult report = run(tlparse_binary(), quoted(log) + " -o " + quoted(scratch.path() / "report") + " --strict --no-browser", scratch.path());
+  EXPECT_EQ(report.status, 0) << report.err;
+}
