@@ -97,6 +97,12 @@ double relative_error(const Tensor& compiled, const Tensor& reference) {
   return worst / scale;
 }
 
+ir::InterpreterOptions float64_reference() {
+  ir::InterpreterOptions options;
+  options.float64 = true;
+  return options;
+}
+
 struct Compiled {
   inductor::CompiledArtifacts artifacts;
   std::unique_ptr<ir::GraphModule> module;
@@ -118,7 +124,7 @@ size_t kernel_count(const inductor::CompiledArtifacts& a) {
 void expect_matches_reference(const Compiled& c) {
   const std::vector<ops::IValue> inputs = random_inputs(*c.module);
   const std::vector<ops::IValue> got = c.artifacts.program->run(inputs);
-  const std::vector<ops::IValue> want = ir::GraphInterpreter(*c.module, {.float64 = true}).run(inputs);
+  const std::vector<ops::IValue> want = ir::GraphInterpreter(*c.module, float64_reference()).run(inputs);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(got[i].to_tensor().sizes(), want[i].to_tensor().sizes()) << "output " << i;
@@ -182,6 +188,6 @@ TEST(InductorCompile, InjectedReluBugsBreakRelu) {
   Compiled wrong = compile(kLayerNormRelu, config);
   const std::vector<ops::IValue> inputs = random_inputs(*wrong.module);
   const Tensor got = wrong.artifacts.program->run(inputs)[0].to_tensor();
-  const Tensor want = ir::GraphInterpreter(*wrong.module, {.float64 = true}).run(inputs)[0].to_tensor();
+  const Tensor want = ir::GraphInterpreter(*wrong.module, float64_reference()).run(inputs)[0].to_tensor();
   EXPECT_GT(relative_error(got, want), 0.1);
 }
