@@ -61,7 +61,9 @@ capture::CompiledGraph inductor_backend(Interpreter& interp, std::shared_ptr<con
               "inductor does not compile " + *reason + " yet: the graph runs eagerly");
     return eager(interp, graph, example);
   }
-  const inductor::InductorConfig config = read_inductor_config(interp);
+  inductor::InductorConfig config = read_inductor_config(interp);
+  // mode="reduce-overhead" means CUDA graphs in PyTorch: on the CPU it changes nothing.
+  if (graph->mode == "max-autotune" || graph->mode == "max-autotune-no-cudagraphs") config.max_autotune = true;
   inductor::report_pre_grad_graph(*graph->module, graph->compile_id);
   aot::AotOptions options;
   options.compiler = [config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) {

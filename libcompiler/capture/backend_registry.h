@@ -22,6 +22,7 @@ struct CapturedGraph {
   std::unordered_map<const ir::Node*, ReplayCall> replay;
   std::vector<GraphInput> inputs;
   trace::CompileId compile_id;  // of the compile that made it: backends' trace records carry it
+  std::string mode = "default";  // torch.compile(mode=...): "reduce-overhead", "max-autotune", ...
 };
 
 using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const CapturedGraph>,

@@ -83,6 +83,15 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 }  // namespace
 
+const char* cache_outcome_name(CacheOutcome outcome) {
+  switch (outcome) {
+    case CacheOutcome::Hit: return "hit";
+    case CacheOutcome::Miss: return "miss";
+    case CacheOutcome::Bypass: return "bypass";
+  }
+  return "";
+}
+
 std::string cache_dir() {
   if (const char* dir = std::getenv("TORCHINDUCTOR_CACHE_DIR"); dir && *dir) return dir;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return (fs::path(xdg) / "kiln" / "inductor").string();

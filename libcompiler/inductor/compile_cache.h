@@ -26,6 +26,11 @@ struct CacheKey {
   std::vector<std::string> components;  // what went into it, for the fx_graph_cache_* artifact
 };
 
+// What became of a compile's cache lookup: the fx_graph_cache_hit / _miss / _bypass artifacts.
+// max-autotune compiles bypass the cache: their kernel choice is made when they first run.
+enum class CacheOutcome { Hit, Miss, Bypass };
+const char* cache_outcome_name(CacheOutcome outcome);  // "hit", "miss", "bypass"
+
 CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config);
 
 // The cache folder; TORCHINDUCTOR_CACHE_DIR when set.

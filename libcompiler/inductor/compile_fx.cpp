@@ -23,13 +23,17 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The vector widths max-autotune tries per kernel (0: LLVM's own choice).
+constexpr unsigned kAutotuneWidths[] = {0, 4, 8, 16};
+
 // The kernels' object code: generated and compiled by LLVM.
-CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, const InductorConfig& config) {
+CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, const InductorConfig& config, unsigned vector_width) {
   llvm::LLVMContext context;
   auto llvm_module = std::make_unique<llvm::Module>("kiln_kernels", context);
   configure_module(*llvm_module);
   CodegenOptions options;
   options.inject_relu_bug = config.inject_relu_bug;
+  options.vector_width = vector_width;
   CacheEntry entry;
   for (const ScheduledStep& step : schedule.steps) {
     if (const auto* k = std::get_if<FusedKernel>(&step)) {
@@ -52,28 +56,38 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
 
   const auto started = std::chrono::steady_clock::now();
   out.cache_key = cache_key(module, config);
-  std::vector<void*> addresses;
+  // Per candidate (one unless autotuning), the kernels' addresses.
+  std::vector<std::vector<void*>> candidates;
   try {
-    std::optional<CacheEntry> cached = cache_enabled() ? cache_lookup(out.cache_key) : std::nullopt;
-    if (cached) {
-      try {
-        addresses = link_object(cached->object_code, cached->kernel_names);
-        out.cache_hit = true;
-      } catch (const KernelCompileError&) {
-        // A damaged entry: compile again and replace it.
+    if (config.max_autotune || !cache_enabled()) {
+      out.cache = CacheOutcome::Bypass;
+      for (unsigned width : kAutotuneWidths) {
+        CacheEntry entry = generate_code(program, schedule, config, width);
+        candidates.push_back(link_object(entry.object_code, entry.kernel_names));
+        if (!config.max_autotune) break;
       }
-    }
-    if (!out.cache_hit) {
-      CacheEntry entry = generate_code(program, schedule, config);
-      addresses = link_object(entry.object_code, entry.kernel_names);
-      if (cache_enabled()) cache_store(out.cache_key, entry);
+    } else {
+      if (std::optional<CacheEntry> cached = cache_lookup(out.cache_key)) {
+        try {
+          candidates.push_back(link_object(cached->object_code, cached->kernel_names));
+          out.cache = CacheOutcome::Hit;
+        } catch (const KernelCompileError&) {
+          // A damaged entry: compile again and replace it.
+        }
+      }
+      if (out.cache != CacheOutcome::Hit) {
+        CacheEntry entry = generate_code(program, schedule, config, 0);
+        candidates.push_back(link_object(entry.object_code, entry.kernel_names));
+        cache_store(out.cache_key, entry);
+      }
     }
   } catch (const KernelCompileError& e) {
     throw InductorError(std::string("CppCompileError: C++ compile error\n") + e.what());
   }
   out.code_gen_seconds = seconds_since(started);
-  std::vector<KernelFunction> kernels;
-  for (void* a : addresses) kernels.push_back(reinterpret_cast<KernelFunction>(a));
+  std::vector<std::vector<KernelFunction>> kernels(candidates.front().size());
+  for (const std::vector<void*>& addresses : candidates)
+    for (size_t k = 0; k < addresses.size(); ++k) kernels[k].push_back(reinterpret_cast<KernelFunction>(addresses[k]));
   auto compiled = std::make_shared<CompiledProgram>(std::move(program), std::move(schedule), std::move(kernels));
   out.output_code = render_output_code(*compiled, aot_label);
   out.program = std::move(compiled);
@@ -92,7 +106,7 @@ aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module
               context.compile_id ? context.compile_id->pytorch_text() : "", std::string(e.what()) + ": the graph runs interpreted");
     return [module](const std::vector<ops::IValue>& inputs) { return ir::GraphInterpreter(*module).run(inputs); };
   }
-  report_compiled(*module, artifacts, artifacts.cache_key, artifacts.cache_hit, context);
+  report_compiled(*module, artifacts, context);
   capture::BackendTimings& timings = capture::current_backend_timings();
   timings.code_gen_seconds = timings.code_gen_seconds.value_or(0) + artifacts.code_gen_seconds;
   timings.inductor_compile_seconds = timings.inductor_compile_seconds.value_or(0) + seconds_since(started);

@@ -19,7 +19,7 @@ struct CompiledArtifacts {
   std::string output_code;
   std::shared_ptr<const CompiledProgram> program;
   CacheKey cache_key;
-  bool cache_hit = false;
+  CacheOutcome cache = CacheOutcome::Miss;
   double code_gen_seconds = 0;  // LLVM code generation, optimization and linking
 };
 

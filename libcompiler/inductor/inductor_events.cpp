@@ -79,9 +79,13 @@ void report_post_grad_graph(const ir::GraphModule& module, const std::optional<t
                   {"torch/_inductor/compile_fx.py", 1368});
 }
 
-void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const CacheKey& key, bool cache_hit,
-                     const aot::AtenGraphContext& context) {
-  const fs::path module_path = fs::path(cache_dir()) / key.key.substr(1, 2) / ("c" + key.key.substr(1) + ".py");
+void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const aot::AtenGraphContext& context) {
+  const CacheKey& key = artifacts.cache_key;
+  const std::string outcome = cache_outcome_name(artifacts.cache);
+  // PyTorch's module path: <cache dir>/<key[1:3]>/c<key[1:]>.py.
+  std::string file_name = "c";
+  file_name.append(key.key, 1, std::string::npos).append(".py");
+  const fs::path module_path = fs::path(cache_dir()) / key.key.substr(1, 2) / file_name;
   write_file(module_path, artifacts.output_code);
   const std::string id = log_id(context.compile_id);
   if (log::is_enabled(log::Artifact::ir_pre_fusion))
@@ -124,11 +128,13 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     metadata["file_path"] = module_path.string();
     writer.record("inductor_output_code", metadata, context_of(context.compile_id), artifacts.output_code, {"torch/_inductor/graph.py", 2575});
     trace::TraceJson cache = trace::TraceJson::object();
-    cache["cache_status_detailed"] = cache_hit ? "hit" : "full_miss";
+    cache["cache_status_detailed"] = outcome == "miss" ? "full_miss" : outcome;
     cache["key"] = key.key;
     cache["components"] = key.components;
-    cache["cache_state"] = cache_hit ? "hit" : "miss";
-    writer.artifact(cache_hit ? "fx_graph_cache_hit" : "fx_graph_cache_miss", trace::ArtifactEncoding::Json,
+    cache["cache_state"] = outcome;
+    if (artifacts.cache == CacheOutcome::Bypass)
+      cache["cache_bypass_reason"] = cache_enabled() ? "max-autotune chooses kernels when they first run" : "caches disabled";
+    writer.artifact("fx_graph_cache_" + outcome, trace::ArtifactEncoding::Json,
                     trace::json_payload(cache), context_of(context.compile_id), {"torch/_inductor/compile_fx.py", 1120});
   }
 
@@ -140,7 +146,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     write_file(dir / "ir_pre_fusion.txt", "BEFORE FUSION\n" + artifacts.ir_pre_fusion);
     write_file(dir / "ir_post_fusion.txt", "AFTER FUSION\n" + artifacts.ir_post_fusion);
     write_file(dir / "output_code.py", artifacts.output_code);
-    write_file(dir / "debug.log", "graph " + aot_label(context) + ": " + (cache_hit ? "fx graph cache hit " : "compiled, key ") + key.key + "\n");
+    write_file(dir / "debug.log", "graph " + aot_label(context) + ": " + "fx graph cache " + outcome + ", key " + key.key + "\n");
   }
 }
 

@@ -17,8 +17,7 @@ namespace kiln::inductor {
 void report_pre_grad_graph(const ir::GraphModule& dynamo_graph, const std::optional<trace::CompileId>& compile_id);
 void report_post_grad_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id);
 // Writes the output code next to the cache (<cache dir>/<2 chars>/<key>.py) and reports it.
-void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const CacheKey& key, bool cache_hit,
-                     const aot::AtenGraphContext& context);
+void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const aot::AtenGraphContext& context);
 
 // "0_forward": the graph's name in output code headers and debug folders.
 std::string aot_label(const aot::AtenGraphContext& context);

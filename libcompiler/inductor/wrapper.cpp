@@ -1,6 +1,8 @@
 #include "libcompiler/inductor/wrapper.h"
 
 #include <atomic>
+#include <chrono>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -65,9 +67,48 @@ int64_t parallel_grain(const FusedKernel& kernel) {
   return std::max<int64_t>(1, ops::kGrainSize / std::max<int64_t>(work, 1));
 }
 
-CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::vector<KernelFunction> kernels)
-    : program_(std::move(program)), schedule_(std::move(schedule)), kernels_(std::move(kernels)) {
+CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels)
+    : program_(std::move(program)), schedule_(std::move(schedule)), kernels_(std::move(kernels)), chosen_(kernels_.size()) {
   plan_reuse();
+}
+
+std::vector<size_t> CompiledProgram::chosen() const {
+  std::lock_guard lock(tuning_);
+  std::vector<size_t> out;
+  for (const auto& c : chosen_) out.push_back(c.value_or(0));
+  return out;
+}
+
+void launch_kernel(KernelFunction fn, const FusedKernel& kernel, std::vector<void*>& pointers) {
+  std::atomic<int32_t> status{0};
+  ops::parallel_for(0, kernel.outer_size, parallel_grain(kernel), [&](int64_t begin, int64_t end) {
+    if (int32_t s = fn(pointers.data(), begin, end)) status = s;
+  });
+  if (status != 0)
+    throw tensor::TorchError(tensor::PyErrorKind::RuntimeError,
+                             "compiled kernel " + kernel.name + " failed (status " + std::to_string(status.load()) + ")");
+}
+
+KernelFunction CompiledProgram::kernel_for(size_t index, const FusedKernel& kernel, std::vector<void*>& pointers) const {
+  const std::vector<KernelFunction>& candidates = kernels_[index];
+  if (candidates.size() == 1) return candidates[0];
+  std::lock_guard lock(tuning_);
+  if (!chosen_[index]) {
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      double fastest = std::numeric_limits<double>::infinity();
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        const auto start = std::chrono::steady_clock::now();
+        launch_kernel(candidates[c], kernel, pointers);
+        fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+      if (fastest < best) {
+        best = fastest;
+        chosen_[index] = c;
+      }
+    }
+  }
+  return candidates[*chosen_[index]];
 }
 
 void CompiledProgram::plan_reuse() {
@@ -138,12 +179,7 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
       }
       std::vector<void*> pointers;
       for (int b : k->buffers) pointers.push_back(buffers[b].data_ptr());
-      const KernelFunction fn = kernels_[next_kernel++];
-      std::atomic<int32_t> status{0};
-      ops::parallel_for(0, k->outer_size, parallel_grain(*k), [&](int64_t begin, int64_t end) {
-        if (int32_t s = fn(pointers.data(), begin, end)) status = s;
-      });
-      if (status != 0) throw tensor::TorchError(tensor::PyErrorKind::RuntimeError, "compiled kernel " + k->name + " failed (status " + std::to_string(status.load()) + ")");
+      launch_kernel(kernel_for(next_kernel++, *k, pointers), *k, pointers);
       continue;
     }
     const ExternNode& e = std::get<ExternNode>(program_.nodes[std::get<ExternStep>(step).node]);

@@ -191,3 +191,16 @@ TEST(InductorCompile, InjectedReluBugsBreakRelu) {
   const Tensor want = ir::GraphInterpreter(*wrong.module, float64_reference()).run(inputs)[0].to_tensor();
   EXPECT_GT(relative_error(got, want), 0.1);
 }
+
+TEST(InductorCompile, MaxAutotuneTimesVectorWidthsAndKeepsOne) {
+  inductor::InductorConfig config;
+  config.max_autotune = true;
+  Compiled c = compile(kPointwiseChain, config);
+  EXPECT_EQ(c.artifacts.cache, inductor::CacheOutcome::Bypass);
+  expect_matches_reference(c);
+  const std::vector<size_t> chosen = c.artifacts.program->chosen();
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_LT(chosen[0], 4u);
+  // Later calls run the chosen kernel and still match.
+  expect_matches_reference(c);
+}
