@@ -107,6 +107,17 @@ aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module
     return [module](const std::vector<ops::IValue>& inputs) { return ir::GraphInterpreter(*module).run(inputs); };
   }
   report_compiled(*module, artifacts, context);
+  if (log::is_enabled(log::Component::inductor, log::Level::Debug)) {
+    const LoopProgram& program = artifacts.program->program();
+    size_t kernels = 0, externs = 0;
+    for (const ScheduledStep& step : artifacts.program->schedule().steps) (std::holds_alternative<FusedKernel>(step) ? kernels : externs)++;
+    log::emit(log::Component::inductor, log::Level::Debug, {"torch/_inductor/compile_fx.py", 1060},
+              context.compile_id ? context.compile_id->pytorch_text() : "",
+              "compiled graph " + aot_label(context) + ": " + std::to_string(program.nodes.size()) + " loop nodes, " +
+                  std::to_string(program.buffers.size()) + " buffers -> " + std::to_string(kernels) + " fused kernels, " +
+                  std::to_string(externs) + " extern kernels; fx graph cache " + cache_outcome_name(artifacts.cache) +
+                  "; code generation " + std::to_string(artifacts.code_gen_seconds * 1e3) + " ms");
+  }
   capture::BackendTimings& timings = capture::current_backend_timings();
   timings.code_gen_seconds = timings.code_gen_seconds.value_or(0) + artifacts.code_gen_seconds;
   timings.inductor_compile_seconds = timings.inductor_compile_seconds.value_or(0) + seconds_since(started);
