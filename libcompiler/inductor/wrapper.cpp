@@ -34,8 +34,11 @@ Tensor view_of(const Tensor& base, const BufferLayout& view) {
   return Tensor::make_view(base, shape(view.sizes), shape(view.strides), base.storage_offset() + view.offset);
 }
 
-// A tensor laid out as `layout` (strides included) with fresh storage.
+// A tensor laid out as `layout` (strides included) with fresh storage; a plain tensor, not a
+// view, when the layout is contiguous (what users get back must not have a _base).
 Tensor allocate(const BufferLayout& layout) {
+  if (layout.offset == 0 && tensor::is_contiguous_layout(shape(layout.sizes), shape(layout.strides)))
+    return Tensor::empty(shape(layout.sizes), runtime_dtype(layout.dtype));
   Tensor storage = Tensor::empty(tensor::Shape{std::max<int64_t>(layout.storage_size(), 1)}, runtime_dtype(layout.dtype));
   return Tensor::make_view(storage, shape(layout.sizes), shape(layout.strides), layout.offset);
 }
