@@ -48,7 +48,11 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
     for (size_t i = 0; i < p.forward_outputs; ++i) outputs.push_back(wrap_tensor(results[i].to_tensor()));
     if (!ops::GradMode::is_enabled()) return outputs;
 
-    std::vector<ops::IValue> saved(results.begin() + static_cast<long>(p.forward_outputs), results.end());
+    // Saved values keep their data only: one that is also an output gets this node as its
+    // grad_fn below, and holding it whole would make a node -> tensor -> node cycle.
+    std::vector<ops::IValue> saved;
+    for (auto it = results.begin() + static_cast<long>(p.forward_outputs); it != results.end(); ++it)
+      saved.emplace_back(it->is_tensor() ? ops::IValue(it->to_tensor().tensor_data()) : *it);
     auto node = std::make_shared<ops::FunctionNode>("CompiledFunctionBackward", [shared, saved](const std::vector<Tensor>& grads) {
       std::vector<ops::IValue> args = saved;
       for (const Tensor& g : grads) args.emplace_back(g);
