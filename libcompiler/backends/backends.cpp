@@ -2,6 +2,7 @@
 
 #include "libcompiler/aot/aot_autograd.h"
 #include "libcompiler/backends/fx_graph_module.h"
+#include "libcompiler/backends/testing_backends.h"
 #include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/python/interp/protocols.h"
 
@@ -18,21 +19,30 @@ capture::CompiledGraph eager(Interpreter&, std::shared_ptr<const capture::Captur
 
 struct AotBackend {
   const char* name;
-  aot::AtenGraphCompiler compiler;
+  // Made at each compile, so that it sees the config the script set before compiling.
+  std::function<aot::AtenGraphCompiler(Interpreter&)> make_compiler;
 };
+
+aot::AtenGraphCompiler graph_interpreter(Interpreter&) { return aot::interpret_aten_graph; }
 
 const std::vector<AotBackend>& aot_backends() {
   static const std::vector<AotBackend> table = {
-      {"aot_eager", aot::interpret_aten_graph},
-      {"aot_eager_decomp_partition", aot::interpret_aten_graph},
+      {"aot_eager", graph_interpreter},
+      {"aot_eager_decomp_partition", graph_interpreter},
+      {kReluBugAotBackend, relu_bug_aten_compiler},
   };
   return table;
 }
 
+AtenCompilerWrapper& compiler_wrapper() {
+  static AtenCompilerWrapper wrapper;
+  return wrapper;
+}
+
 // AOT autograd's aten graphs handed to the backend's compiler: torch.compile(backend="aot_eager").
 capture::Backend aot_backend(const AotBackend& backend) {
-  aot::AotOptions options{backend.compiler};
-  return [options](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+  return [backend](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+    aot::AotOptions options{aten_compiler(interp, backend.name)};
     return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
   };
 }
@@ -57,13 +67,19 @@ void install_backends() {
   // unchanged. aot_eager_decomp_partition does not decompose or min-cut yet: it is aot_eager.
   for (const char* name : {"eager", "inductor"}) capture::register_backend(name, eager);
   for (const AotBackend& backend : aot_backends()) capture::register_backend(backend.name, aot_backend(backend));
+  install_testing_backends();
   capture::set_script_backend_factory(script);
 }
 
-const aot::AtenGraphCompiler* aten_compiler(const std::string& backend) {
-  for (const AotBackend& b : aot_backends())
-    if (backend == b.name) return &b.compiler;
-  return nullptr;
+aot::AtenGraphCompiler aten_compiler(Interpreter& interp, const std::string& backend) {
+  for (const AotBackend& b : aot_backends()) {
+    if (backend != b.name) continue;
+    aot::AtenGraphCompiler compiler = b.make_compiler(interp);
+    return compiler_wrapper() ? compiler_wrapper()(interp, backend, std::move(compiler)) : compiler;
+  }
+  return {};
 }
+
+void set_aten_compiler_wrapper(AtenCompilerWrapper wrapper) { compiler_wrapper() = std::move(wrapper); }
 
 }  // namespace kiln::backends
