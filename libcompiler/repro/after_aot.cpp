@@ -74,7 +74,10 @@ aot::AtenGraphCompiler wrap_after_aot(Interpreter& interp, const std::string& ba
       }
       throw;
     }
-    return [dump, module, compiled, config, context](const std::vector<ops::IValue>& inputs) -> std::vector<ops::IValue> {
+    // Runs happen outside the compile: their log lines carry no compile id, as PyTorch's.
+    Dumper run_dump = dump;
+    run_dump.compile_id.clear();
+    return [dump = run_dump, module, compiled, config, context](const std::vector<ops::IValue>& inputs) -> std::vector<ops::IValue> {
       if (SuspendReproWrappers::active()) return compiled(inputs);
       const ReproState state{module, inputs};
       if (config.level == 3) dump.launcher(state, false);

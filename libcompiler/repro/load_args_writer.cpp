@@ -102,7 +102,7 @@ std::vector<std::string> load_args_lines(const ReproState& state, const LoadArgs
       const std::string number = value.is_int() ? std::to_string(value.to_int())
                                  : value.is_bool() ? (value.to_bool() ? "True" : "False")
                                                    : python::repr_float(value.to_double());
-      body.push_back("    reader.symint(" + number + ")  # " + placeholder.name());
+      body.push_back("    reader.symint(" + number + ")  # " + placeholder.target());
       continue;
     }
     TensorInput input;
@@ -137,7 +137,7 @@ std::vector<std::string> load_args_lines(const ReproState& state, const LoadArgs
     if (input.requires_grad) call += ", requires_grad=True";
     call += ", is_leaf=True)";
     if (embed) call = "embedded(" + call + ", " + values_text(*input.data) + ")";
-    body.push_back("    " + call + "  # " + placeholder.name());
+    body.push_back("    " + call + "  # " + placeholder.target());
   }
   std::vector<std::string> lines;
   if (embeds) {

@@ -16,7 +16,7 @@ namespace kiln::repro {
 
 struct LoadArgsOptions {
   std::optional<std::filesystem::path> store;
-  int64_t embed_limit = 64;
+  int64_t embed_limit = 16;
 };
 
 // An input that is None stands for "metadata only": its placeholder's annotation says what it is.

@@ -30,8 +30,8 @@ std::filesystem::path write_checkpoint(const std::filesystem::path& path, const 
 }  // namespace
 
 std::filesystem::path minifier_dir() {
-  if (const char* dir = std::getenv("TORCHDYNAMO_REPRO_DIR"); dir && *dir) return std::filesystem::absolute(dir);
-  return std::filesystem::absolute(capture::debug_run_dir()) / "minifier";
+  if (const char* dir = std::getenv("TORCHDYNAMO_REPRO_DIR"); dir && *dir) return std::filesystem::absolute(dir).lexically_normal();
+  return (std::filesystem::absolute(capture::debug_run_dir()) / "minifier").lexically_normal();
 }
 
 std::filesystem::path launcher_path() { return minifier_dir() / "minifier_launcher.py"; }
