@@ -38,6 +38,15 @@ std::string message_class(std::string_view message) {
   for (size_t i = 0; i < message.size();) {
     // A number, or a hex word holding a digit (a hash, an address), becomes one '#'.
     size_t end = i;
+    // A node's counter ("relu_3" of "relu") goes altogether: the same node may be renamed.
+    if (message[i] == '_' && i > 0 && std::isalnum(static_cast<unsigned char>(message[i - 1]))) {
+      size_t digits = i + 1;
+      while (digits < message.size() && is_digit(message[digits])) ++digits;
+      if (digits > i + 1 && (digits == message.size() || !std::isalnum(static_cast<unsigned char>(message[digits])))) {
+        i = digits;
+        continue;
+      }
+    }
     if (is_digit(message[i])) {
       while (end < message.size() && is_digit(message[end])) ++end;
     } else if (i == 0 || !std::isalnum(static_cast<unsigned char>(message[i - 1]))) {
