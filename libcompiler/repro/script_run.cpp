@@ -85,7 +85,7 @@ CaughtFailure catch_first_failure(ScriptCommand command, const std::filesystem::
   if (std::filesystem::exists(work_dir / "minifier_launcher.py")) {
     caught.repro_file = work_dir / "minifier_launcher.py";
   } else if (std::filesystem::exists(work_dir / "checkpoints")) {
-    std::filesystem::file_time_type newest{};
+    std::filesystem::file_time_type newest = std::filesystem::file_time_type::min();
     for (const auto& entry : std::filesystem::directory_iterator(work_dir / "checkpoints"))
       if (entry.path().extension() == ".py" && entry.last_write_time() >= newest) {
         newest = entry.last_write_time();
