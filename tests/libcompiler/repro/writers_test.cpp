@@ -12,6 +12,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
+#include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/python/torch/torch_module.h"
 #include "libcompiler/repro/content_store.h"
 #include "libcompiler/repro/input_reader.h"
@@ -143,6 +144,20 @@ TEST_F(WriterTest, AfterAotFileLayoutAndInputs) {
   EXPECT_TRUE(loaded[3].to_tensor().requires_grad());
   EXPECT_EQ(loaded[4].to_tensor().sizes(), (tensor::Shape{2, 3}));
   EXPECT_EQ(loaded[5].to_int(), 7);
+}
+
+TEST_F(WriterTest, GetArgsGivesTheModuleWhichRunsEagerly) {
+  // torch.ops.aten.<op>.<overload> calls run as Python code, on the inputs load_args makes.
+  state.inputs = {IValue(ops::neg(small)), IValue(weight), IValue(transposed), IValue(half), IValue(), IValue(int64_t{7})};
+  ReproScript script;
+  script.state = state;
+  script.save_dir = store;
+  python::Ref module = run(repro_script_text(interp, script) +
+                           "from torch._dynamo.repro.after_aot import run_repro\n"
+                           "gm, args = run_repro(mod, load_args, command='get_args', save_dir=" + python::repr_str(store.string()) + ")\n"
+                           "relu = gm(*args)[0]\n");
+  const Tensor relu = python::to_tensor(as<python::ModuleObject>(module).globals->get("relu"), "relu");
+  EXPECT_EQ(bytes_of(ops::contiguous(relu)), bytes_of(tensor::zeros({2, 2})));
 }
 
 TEST_F(WriterTest, InductorIsPyTorchsDefaultAndGoesUnnamed) {
