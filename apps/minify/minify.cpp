@@ -4,6 +4,10 @@
 //       reduces it (the launcher's minify command); the same command again resumes.
 //   minify REPRO.py [COMMAND] [FLAGS...]
 //       runs a repro file or minifier_launcher.py: its own command, or run, minify, analyze.
+//   minify --bisect SCRIPT.py [ARGS...]
+//       the compiler bisector: which backend, subsystem and application first breaks the script
+//       (a run is good when the script exits with status 0; add --after/--level to have the
+//       repro wrapper turn an accuracy failure into a failing exit).
 // The work is in libcompiler/repro.
 #include <unistd.h>
 
@@ -20,6 +24,7 @@
 #include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
+#include "libcompiler/repro/compiler_bisect.h"
 #include "libcompiler/repro/install.h"
 #include "libcompiler/repro/script_run.h"
 
@@ -53,7 +58,8 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   po::options_description visible(
       "Usage: minify --after=aot|dynamo [options] SCRIPT.py [ARGS...]\n"
-      "       minify REPRO.py [run|minify|analyze] [FLAGS...]\n\nOptions");
+      "       minify REPRO.py [run|minify|analyze] [FLAGS...]\n"
+      "       minify --bisect [--after=aot|dynamo --level=N] SCRIPT.py [ARGS...]\n\nOptions");
   visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(
       "after", po::value<std::string>(), "where to catch the failure: dynamo (the captured graph) or aot (the aten graphs)")(
       "level", po::value<int>()->default_value(2), "repro level: 1-3 a compile or run failure, 4 an accuracy failure")(
@@ -61,7 +67,8 @@ int main(int argc, char** argv) {
       "jobs,j", po::value<size_t>()->default_value(1), "candidates tested at once")(
       "timeout", po::value<double>(), "seconds a candidate may run (default: 10 times the first run, at least 5)")(
       "max-tests", po::value<size_t>(), "stop after this many tests (the same command again resumes)")(
-      "work-dir", po::value<std::string>(), "where the launcher, checkpoints and memo go (default: torch_compile_debug/minify/<script>-<hash>)");
+      "work-dir", po::value<std::string>(), "where the launcher, checkpoints and memo go (default: torch_compile_debug/minify/<script>-<hash>)")(
+      "bisect", "find the backend, subsystem and application that first break the script");
   // Flags end at the script: what follows is the script's (or the repro file's) own.
   int own = 1;
   while (own < argc && argv[own][0] == '-') {
@@ -97,11 +104,11 @@ int main(int argc, char** argv) {
     std::cerr << "minify: " << rest.front() << ": no such file\n";
     return 2;
   }
-  if (!options.count("after")) return run_repro_file(rest);
+  if (!options.count("after") && !options.count("bisect")) return run_repro_file(rest);
 
-  const std::string after = options["after"].as<std::string>();
+  const std::string after = options.count("after") ? options["after"].as<std::string>() : "";
   const int level = options["level"].as<int>();
-  if (after != "aot" && after != "dynamo") {
+  if (!(after == "aot" || after == "dynamo" || (after.empty() && options.count("bisect")))) {
     std::cerr << "minify: --after must be aot or dynamo, not '" << after << "'\n";
     return 2;
   }
@@ -119,8 +126,27 @@ int main(int argc, char** argv) {
   const fs::path work_dir = options.count("work-dir")
                                 ? fs::absolute(options["work-dir"].as<std::string>())
                                 : kiln::repro::work_dir_for(command.script, command.args,
-                                                            after + " " + std::to_string(level) + " " + backend.value_or(""));
+                                                            (options.count("bisect") ? "bisect " : "") + after + " " +
+                                                                std::to_string(level) + " " + backend.value_or(""));
   command.log = work_dir / "script.log";
+  if (options.count("bisect")) {
+    if (!after.empty()) {
+      command.environment["TORCHDYNAMO_REPRO_AFTER"] = after;
+      command.environment["TORCHDYNAMO_REPRO_LEVEL"] = std::to_string(level);
+      command.environment["TORCHDYNAMO_REPRO_DIR"] = (work_dir / "repro").string();
+    }
+    const fs::path bisect_dir = work_dir / "bisect";
+    std::optional<kiln::bisect::BisectionResult> result;
+    try {
+      result = kiln::repro::bisect_script(command, bisect_dir, std::cout);
+    } catch (const std::exception& error) {
+      std::cerr << "minify: " << error.what() << "\n";
+      return 1;
+    }
+    std::cout << (result ? result->repr() : "No backend breaks the script") << "\n";
+    std::cout << "minify: attempts' output in " << bisect_dir.string() << "\n";
+    return 0;
+  }
   const kiln::repro::CaughtFailure caught = kiln::repro::catch_first_failure(
       command, work_dir, after == "aot" ? kiln::repro::ReproAfter::Aot : kiln::repro::ReproAfter::Dynamo, level, backend);
   std::cout << "minify: " << command.script.string() << " exited with status " << caught.run.exit_status << " after "

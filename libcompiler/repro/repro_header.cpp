@@ -84,7 +84,7 @@ std::vector<std::string> environment_lines() {
 
 std::vector<std::string> config_lines(Interpreter& interp) {
   std::vector<std::string> lines;
-  for (const std::string module_name : {"torch._dynamo.config", "torch._inductor.config"}) {
+  for (const std::string module_name : {"torch._dynamo.config", "torch._inductor.config", "torch._functorch.config"}) {
     const auto current = module_values(interp, as<ModuleObject>(interp.import_module(module_name)));
     const auto defaults = default_values(interp, module_name);
     for (const auto& [name, value] : current) {

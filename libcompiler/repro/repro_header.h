@@ -1,8 +1,8 @@
 #pragma once
 // The top of a repro file (debug_tools.md §1.4): the environment variables that steer torch
 // (names holding TORCH, DYNAMO, INDUCTOR or TRITON), the imports, the config values the script
-// changed from their defaults (torch._dynamo.config and torch._inductor.config, nested classes
-// included), and Kiln's version and build in place of torch's.
+// changed from their defaults (torch._dynamo.config, torch._inductor.config and
+// torch._functorch.config, nested classes included), and Kiln's version and build in place of torch's.
 #include <string>
 #include <vector>
 

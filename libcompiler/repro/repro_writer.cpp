@@ -49,7 +49,7 @@ std::string repro_script_text(Interpreter& interp, const ReproScript& script) {
   if (!aot) text += "import torch._dynamo\n";
   text += "from torch._dynamo.testing import rand_strided\n";
   if (aot) text += "from math import inf\n";
-  text += "\nimport torch._dynamo.config\nimport torch._inductor.config\n";
+  text += "\nimport torch._dynamo.config\nimport torch._inductor.config\nimport torch._functorch.config\n";
   append(text, config_lines(interp));
   text += "\n";
   if (aot) text += "isolate_fails_code_str = None\n\n";
