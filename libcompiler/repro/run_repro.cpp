@@ -120,21 +120,8 @@ ReproRun parse_call(Interpreter& interp, CallArgs& c, ReproAfter after) {
   return run;
 }
 
-// The Repro class's graph, read back from the file that defines it.
-std::shared_ptr<const ir::GraphModule> repro_graph(Interpreter& interp, const Ref& mod) {
-  Ref forward = try_getattr(interp, type_of(mod), "forward");
-  if (!forward || forward->kind != ObjectKind::Function || !as<FunctionObject>(forward).loaded)
-    raise_error(ExcType::TypeError, "run_repro() needs the Repro module of a repro file");
-  const std::string& text = as<FunctionObject>(forward).loaded->ast->file->text();
-  try {
-    return ir::parseRunnable(text);
-  } catch (const std::exception& error) {
-    raise_error(ExcType::SyntaxError, std::string("run_repro: cannot read the Repro class: ") + error.what());
-  }
-}
-
 ReproState load_state(Interpreter& interp, const ReproRun& run) {
-  ReproState state{repro_graph(interp, run.mod), {}};
+  ReproState state{repro_module_graph(interp, run.mod), {}};
   Ref reader = make_input_reader(run.save_dir);
   call(interp, run.load_args, std::vector<Ref>{reader});
   state.inputs = reader_inputs(interp, reader);
@@ -249,6 +236,18 @@ void install_repro_module(Interpreter& interp, const char* name, ReproAfter afte
 }
 
 }  // namespace
+
+std::shared_ptr<const ir::GraphModule> repro_module_graph(Interpreter& interp, const Ref& mod) {
+  Ref forward = try_getattr(interp, type_of(mod), "forward");
+  if (!forward || forward->kind != ObjectKind::Function || !as<FunctionObject>(forward).loaded)
+    raise_error(ExcType::TypeError, "run_repro() needs the Repro module of a repro file");
+  const std::string& text = as<FunctionObject>(forward).loaded->ast->file->text();
+  try {
+    return ir::parseRunnable(text);
+  } catch (const std::exception& error) {
+    raise_error(ExcType::SyntaxError, std::string("cannot read the Repro class: ") + error.what());
+  }
+}
 
 void install_run_repro(Interpreter& interp) {
   interp.register_native_module("torch._dynamo.repro", [](Interpreter&, ModuleObject&) {});

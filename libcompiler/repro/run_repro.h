@@ -11,9 +11,16 @@
 //   analyze        the first node whose compiled value diverges (analyze.h)
 //   get_args       returns (mod, args)
 //   minifier-query exits 1 when the graph fails, else 0
+#include <memory>
+
+#include "libcompiler/ir/graph_module.h"
 #include "libcompiler/python/interp/interpreter.h"
 
 namespace kiln::repro {
+
+// The graph of a repro file's Repro module: its class block, read back from the file that defines
+// it (TypeError for another module, SyntaxError for a block the runnable parser cannot read).
+std::shared_ptr<const ir::GraphModule> repro_module_graph(python::Interpreter& interp, const python::Ref& mod);
 
 // Registers the torch._dynamo.repro modules, torch._dynamo.testing (rand_strided) and the
 // reader of load_args.

@@ -200,5 +200,33 @@ TEST_F(WriterTest, AfterDynamoCarriesTheScriptsBackend) {
   EXPECT_EQ(text.find("isolate_fails_code_str"), std::string::npos);
 }
 
+TEST_F(WriterTest, LegacyReprosRun) {
+  // The PyTorch 2.0 format: rand_strided inputs, make_fx, compile_fx_inner (here with the testing
+  // AOT backend standing in for inductor, which makes relu compute relu(x) + 1).
+  setenv("KILN_COMPILE_BACKEND", "aot_eager_relu_bug_TESTING_ONLY", 1);
+  python::Ref module = run("import torch\n"
+                           "from torch._dynamo.testing import rand_strided\n"
+                           "from torch.fx.experimental.proxy_tensor import make_fx\n"
+                           "import torch._inductor.config\n"
+                           "torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY = 'accuracy'\n"
+                           "from torch.nn import *\n"
+                           "class Repro(torch.nn.Module):\n"
+                           "    def __init__(self):\n"
+                           "        super().__init__()\n"
+                           "\n"
+                           "    def forward(self, arg0_1):\n"
+                           "        relu = torch.ops.aten.relu.default(arg0_1);  arg0_1 = None\n"
+                           "        return (relu,)\n"
+                           "\n"
+                           "args = [((2, 3), (3, 1), torch.float32, 'cpu')]\n"
+                           "args = [rand_strided(sh, st, dt, dev) for (sh, st, dt, dev) in args]\n"
+                           "mod = make_fx(Repro())(*args)\n"
+                           "from torch._inductor.compile_fx import compile_fx_inner\n"
+                           "compiled = compile_fx_inner(mod, args)\n"
+                           "difference = (compiled(args)[0] - mod(*args)[0]).sum().item()\n");
+  unsetenv("KILN_COMPILE_BACKEND");
+  EXPECT_EQ(python::to_double(interp, as<python::ModuleObject>(module).globals->get("difference")), 6.0);
+}
+
 }  // namespace
 }  // namespace kiln::repro
