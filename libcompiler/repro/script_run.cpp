@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,10 +31,15 @@ std::string last_non_empty_line(const std::filesystem::path& path) {
 ScriptResult run_script(const ScriptCommand& command) {
   std::filesystem::create_directories(command.log.parent_path());
   const auto started = std::chrono::steady_clock::now();
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     setpgid(0, 0);
+    // Its own process group keeps a timeout's kill to the script; this keeps an interrupted
+    // minify from leaving the script running.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     for (const auto& [name, value] : command.environment) setenv(name.c_str(), value.c_str(), 1);
     const int log = open(command.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (log >= 0) {

@@ -42,6 +42,8 @@ struct Case {
   const char* error;    // what `kiln repro.py` ends with
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class MinifyCase : public ::testing::TestWithParam<Case> {};
 
 TEST_P(MinifyCase, EndsWithATinyReproThatFailsTheSameWay) {
@@ -129,6 +131,11 @@ TEST(Minify, SharedMinifyModelDynamoBackend) {
   const RunResult repro = run(kiln_binary(), "repro.py", dir);
   EXPECT_NE(repro.status, 0);
   EXPECT_NE(repro.err.find("AssertionError: toy_compiler refuses relu"), std::string::npos) << repro.err;
+  // The file is PyTorch's format, and carries toy_compiler: real PyTorch fails the same way.
+  if (!std::filesystem::exists(reference_python())) GTEST_SKIP() << ".reference/ is absent: repro.py not run under PyTorch";
+  const RunResult under_pytorch = run(reference_python().string(), "repro.py", dir);
+  EXPECT_NE(under_pytorch.status, 0);
+  EXPECT_NE(under_pytorch.err.find("AssertionError: toy_compiler refuses relu"), std::string::npos) << under_pytorch.err;
 }
 
 // The three inductor cases, with the testing AOT backend standing in for inductor (which honours
