@@ -24,6 +24,7 @@
 #include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
+#include "libcompiler/repro/backend_override.h"
 #include "libcompiler/repro/compiler_bisect.h"
 #include "libcompiler/repro/install.h"
 #include "libcompiler/repro/script_run.h"
@@ -104,7 +105,10 @@ int main(int argc, char** argv) {
     std::cerr << "minify: " << rest.front() << ": no such file\n";
     return 2;
   }
-  if (!options.count("after") && !options.count("bisect")) return run_repro_file(rest);
+  if (!options.count("after") && !options.count("bisect")) {
+    if (options.count("backend")) setenv(kiln::repro::kCompileBackendVariable, options["backend"].as<std::string>().c_str(), 1);
+    return run_repro_file(rest);
+  }
 
   const std::string after = options.count("after") ? options["after"].as<std::string>() : "";
   const int level = options["level"].as<int>();

@@ -6,7 +6,7 @@
 #include "libcompiler/repro/after_dynamo.h"
 #include "libcompiler/repro/backend_override.h"
 #include "libcompiler/repro/compiler_bisect.h"
-#include "libcompiler/repro/legacy_repro.h"
+#include "libcompiler/repro/pytorch_repro_modules.h"
 #include "libcompiler/repro/run_repro.h"
 
 namespace kiln::repro {
@@ -30,7 +30,7 @@ void install_repro(Interpreter& interp) {
   });
   backends::set_aten_compiler_wrapper(wrap_after_aot);
   install_run_repro(interp);
-  install_legacy_repro(interp);
+  install_pytorch_repro_modules(interp);
 }
 
 }  // namespace kiln::repro

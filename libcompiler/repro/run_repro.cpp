@@ -10,6 +10,7 @@
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/repro/analyze.h"
+#include "libcompiler/repro/backend_override.h"
 #include "libcompiler/repro/graph_accuracy.h"
 #include "libcompiler/repro/input_reader.h"
 #include "libcompiler/repro/minifier.h"
@@ -114,6 +115,11 @@ ReproRun parse_call(Interpreter& interp, CallArgs& c, ReproAfter after) {
                     : value->kind == ObjectKind::Function ? as<FunctionObject>(value).name
                                                           : type_name(value);
     }
+  }
+  // The environment's override wins over the file (minify --backend), the command line over both.
+  if (const std::optional<std::string> chosen = overriding_backend()) {
+    run.backend = *chosen;
+    run.backend_spec = py_str(*chosen);
   }
   if (!run.backend_spec) run.backend_spec = py_str(run.backend);
   apply_command_line(interp, run);

@@ -154,5 +154,21 @@ TEST(Minify, SharedMinifyModelInductorCasesWithTheTestingBackend) {
   }
 }
 
+// The launcher PyTorch 2.11 wrote for the accuracy case (its own minifier crashed on it) runs
+// under kiln: its Repro class, load_args (whose storages are not here: random data) and run_repro.
+TEST(Minify, PyTorchsOwnLauncher) {
+  KILN_REQUIRE_SHARED();
+  const std::filesystem::path launcher = realPath("pytorch-2.11/minifier/accuracy_cpu/launcher_copy.py");
+  const std::filesystem::path dir = scratchDir("minify_pytorch_launcher");
+  const RunResult minified =
+      run(minify_binary(), "--backend aot_eager_relu_bug_TESTING_ONLY " + quoted(launcher) + " minify --save-dir saved", dir);
+  ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
+  EXPECT_NE(minified.out.find("Minified 83 -> 1 nodes (25 -> 1 inputs)"), std::string::npos) << minified.out;
+  EXPECT_LE(repro_call_nodes(dir / "repro.py"), 2u);
+  const RunResult repro = run(kiln_binary(), "repro.py", dir, "KILN_COMPILE_BACKEND=aot_eager_relu_bug_TESTING_ONLY ");
+  EXPECT_NE(repro.status, 0);
+  EXPECT_NE(repro.err.find("AccuracyError: Bad accuracy detected"), std::string::npos) << repro.err;
+}
+
 }  // namespace
 }  // namespace kiln::test

@@ -69,3 +69,4 @@ import torch.optim
 import torch.compiler
 import torch._dynamo
 import torch._inductor
+import torch._higher_order_ops

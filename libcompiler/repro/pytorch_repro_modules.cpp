@@ -1,4 +1,4 @@
-#include "libcompiler/repro/legacy_repro.h"
+#include "libcompiler/repro/pytorch_repro_modules.h"
 
 #include "libcompiler/backends/backends.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -67,8 +67,7 @@ Ref compile_fx_inner(Interpreter& interp, CallArgs& c) {
 
 }  // namespace
 
-void install_legacy_repro(Interpreter& interp) {
-  interp.register_native_module("torch.fx.experimental", [](Interpreter&, ModuleObject&) {});
+void install_pytorch_repro_modules(Interpreter& interp) {
   interp.register_native_module("torch.fx.experimental.proxy_tensor", [](Interpreter&, ModuleObject& m) {
     m.globals->set("make_fx", native_function("make_fx", make_fx));
   });

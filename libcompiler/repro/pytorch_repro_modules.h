@@ -1,6 +1,8 @@
 #pragma once
-// What repro files of the PyTorch 2.0 era call (debug_tools.md §1.4, "legacy format"): inputs
-// made with rand_strided, then
+// What PyTorch's repro files of the 2.0 era call (debug_tools.md §1.4, "legacy format"), so that
+// they run under kiln too (the current format's other imports are Python modules of the torch
+// surface: torch._inductor.inductor_prims and the like). They make their inputs with
+// rand_strided, then call
 //   mod = make_fx(Repro())(*args)            torch.fx.experimental.proxy_tensor
 //   compiled = compile_fx_inner(mod, args)   torch._inductor.compile_fx
 //   ref = compiled(args)
@@ -11,6 +13,6 @@
 
 namespace kiln::repro {
 
-void install_legacy_repro(python::Interpreter& interp);
+void install_pytorch_repro_modules(python::Interpreter& interp);
 
 }  // namespace kiln::repro
