@@ -166,8 +166,18 @@ MinifyResult minify(python::Interpreter& interp, const ReproState& start, const 
     memo.record(key_of(start), reduce::Outcome::Interesting);
   }
 
+  // The values cut nodes carry. A graph the interpreter cannot run eagerly has none: cutting
+  // then makes no candidate, and only the passes that cut nothing reduce it.
+  auto values_of = [&](const ReproState& state) {
+    try {
+      return node_values(state);
+    } catch (const std::exception& error) {
+      log << "No eager values of the graph's nodes (" << error.what() << "): nodes cannot be cut into inputs\n";
+      return NodeValues{};
+    }
+  };
   ReproState state = start;
-  NodeValues values = node_values(state);
+  NodeValues values = values_of(state);
   for (bool changed = true; changed;) {
     changed = false;
     for (const ReproPass* pass : repro_passes()) {
@@ -213,7 +223,7 @@ MinifyResult minify(python::Interpreter& interp, const ReproState& start, const 
       }
       log << "SUCCESS: Went from " << counts(state) << " to " << counts(*smaller) << "\n" << std::flush;
       state = std::move(*smaller);
-      values = node_values(state);
+      values = values_of(state);
       result.state = state;
       changed = true;
       if (options.on_smaller) options.on_smaller(state);
