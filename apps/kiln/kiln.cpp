@@ -14,6 +14,7 @@
 #include "libcompiler/capture/replay_record.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
+#include "libcompiler/repro/install.h"
 
 namespace po = boost::program_options;
 
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   kiln::python::install_torch(interp);
   kiln::capture::install_capture(interp);
   kiln::backends::install_backends();
+  kiln::repro::install_repro(interp);
   if (options.count("command")) {
     interp.argv = {"-c"};
     interp.argv.insert(interp.argv.end(), args.begin(), args.end());

@@ -3,9 +3,10 @@
 #include "libcompiler/aot/aot_autograd.h"
 #include "libcompiler/aot/aot_support.h"
 #include "libcompiler/backends/fx_graph_module.h"
+#include "libcompiler/backends/testing_backends.h"
+#include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/inductor_events.h"
-#include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libdiag/log/logger.h"
@@ -21,60 +22,77 @@ capture::CompiledGraph eager(Interpreter&, std::shared_ptr<const capture::Captur
   return [graph](Interpreter& interp, const std::vector<Ref>& inputs) { return capture::run_captured_graph(interp, *graph, inputs); };
 }
 
-struct AotBackend {
-  const char* name;
-  aot::AtenGraphCompiler compiler;
-};
-
-const std::vector<AotBackend>& aot_backends() {
-  static const std::vector<AotBackend> table = {
-      {"aot_eager", aot::interpret_aten_graph},
-      {"aot_eager_decomp_partition", aot::interpret_aten_graph},
-  };
-  return table;
-}
-
-// AOT autograd's aten graphs handed to the backend's compiler: torch.compile(backend="aot_eager").
-capture::Backend aot_backend(const AotBackend& backend) {
-  aot::AotOptions options{backend.compiler};
-  return [options](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
-    return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
-  };
-}
-
-inductor::InductorConfig read_inductor_config(Interpreter& interp) {
+inductor::InductorConfig read_inductor_config(Interpreter& interp, const std::string& mode) {
   inductor::InductorConfig config;
   Ref module = interp.import_module("torch._inductor.config");
   if (Ref v = try_getattr(interp, module, "fallback_random")) config.fallback_random = truthy(interp, v);
   if (Ref v = try_getattr(interp, module, "max_autotune")) config.max_autotune = truthy(interp, v);
   if (Ref cpp = try_getattr(interp, module, "cpp"))
     if (Ref bug = try_getattr(interp, cpp, "inject_relu_bug_TESTING_ONLY"); bug && !is_none(bug)) config.inject_relu_bug = to_str(bug, "cpp.inject_relu_bug_TESTING_ONLY");
+  // mode="reduce-overhead" means CUDA graphs in PyTorch: on the CPU it changes nothing.
+  if (mode == "max-autotune" || mode == "max-autotune-no-cudagraphs") config.max_autotune = true;
   return config;
 }
 
-// AOT autograd's graphs compiled by inductor with the configuration the script has set when the
-// frame compiles: torch.compile's default backend.
-capture::CompiledGraph inductor_backend(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
-                                        const std::vector<Ref>& example) {
-  if (auto reason = aot::aot_unsupported_reason(*graph, example)) {
-    log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0}, graph->compile_id.display(),
-              "inductor does not compile " + *reason + " yet: the graph runs eagerly");
-    return eager(interp, graph, example);
-  }
-  inductor::InductorConfig config = read_inductor_config(interp);
-  // mode="reduce-overhead" means CUDA graphs in PyTorch: on the CPU it changes nothing.
-  if (graph->mode == "max-autotune" || graph->mode == "max-autotune-no-cudagraphs") config.max_autotune = true;
-  inductor::report_pre_grad_graph(*graph->module, graph->compile_id);
-  aot::AotOptions options;
-  options.compiler = [config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) {
+struct AotBackend {
+  const char* name;
+  // Made at each compile, so that it sees the config the script set before compiling and the
+  // torch.compile mode.
+  std::function<aot::AtenGraphCompiler(Interpreter&, const std::string& mode)> make_compiler;
+};
+
+aot::AtenGraphCompiler graph_interpreter(Interpreter&, const std::string&) { return aot::interpret_aten_graph; }
+
+aot::AtenGraphCompiler inductor_compiler(Interpreter& interp, const std::string& mode) {
+  const inductor::InductorConfig config = read_inductor_config(interp, mode);
+  return [config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) {
     return inductor::compile_fx_inner(std::move(module), context, config);
   };
-  try {
+}
+
+const char* const kInductor = "inductor";
+
+const std::vector<AotBackend>& aot_backends() {
+  static const std::vector<AotBackend> table = {
+      {"aot_eager", graph_interpreter},
+      {"aot_eager_decomp_partition", graph_interpreter},
+      {kInductor, inductor_compiler},
+      {kReluBugAotBackend, [](Interpreter& interp, const std::string&) { return relu_bug_aten_compiler(interp); }},
+  };
+  return table;
+}
+
+AtenCompilerWrapper& compiler_wrapper() {
+  static AtenCompilerWrapper wrapper;
+  return wrapper;
+}
+
+// AOT autograd's aten graphs handed to the backend's compiler: torch.compile(backend="aot_eager").
+capture::Backend aot_backend(const AotBackend& backend) {
+  return [backend](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+    aot::AotOptions options{aten_compiler(interp, backend.name, graph->mode)};
     return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
-  } catch (const inductor::InductorError& error) {
-    Ref type = getattr(interp, interp.import_module("torch._inductor.exc"), "InductorError");
-    throw PyException(call(interp, type, std::vector<Ref>{py_str(error.what())}));
-  }
+  };
+}
+
+// torch.compile's default backend: AOT autograd's graphs compiled to kernels by inductor. Graphs
+// AOT cannot trace yet run eagerly (a perf hint says so); inductor's errors reach the script as
+// torch._inductor.exc.InductorError.
+capture::Backend inductor_backend(capture::Backend aot) {
+  return [aot](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+    if (auto reason = aot::aot_unsupported_reason(*graph, example)) {
+      log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0}, graph->compile_id.display(),
+                "inductor does not compile " + *reason + " yet: the graph runs eagerly");
+      return eager(interp, graph, example);
+    }
+    inductor::report_pre_grad_graph(*graph->module, graph->compile_id);
+    try {
+      return aot(interp, graph, example);
+    } catch (const inductor::InductorError& error) {
+      Ref type = getattr(interp, interp.import_module("torch._inductor.exc"), "InductorError");
+      throw PyException(call(interp, type, std::vector<Ref>{py_str(error.what())}));
+    }
+  };
 }
 
 // A Python callable given a torch.fx.GraphModule and the example inputs; what it returns is
@@ -93,18 +111,22 @@ capture::Backend script(const Ref& callable) {
 }  // namespace
 
 void install_backends() {
-  // inductor runs the graph eagerly until it exists; its name is accepted so that scripts run
-  // unchanged. aot_eager_decomp_partition does not decompose or min-cut yet: it is aot_eager.
   capture::register_backend("eager", eager);
-  capture::register_backend("inductor", inductor_backend);
-  for (const AotBackend& backend : aot_backends()) capture::register_backend(backend.name, aot_backend(backend));
+  for (const AotBackend& backend : aot_backends())
+    capture::register_backend(backend.name, backend.name == kInductor ? inductor_backend(aot_backend(backend)) : aot_backend(backend));
+  install_testing_backends();
   capture::set_script_backend_factory(script);
 }
 
-const aot::AtenGraphCompiler* aten_compiler(const std::string& backend) {
-  for (const AotBackend& b : aot_backends())
-    if (backend == b.name) return &b.compiler;
-  return nullptr;
+aot::AtenGraphCompiler aten_compiler(Interpreter& interp, const std::string& backend, const std::string& mode) {
+  for (const AotBackend& b : aot_backends()) {
+    if (backend != b.name) continue;
+    aot::AtenGraphCompiler compiler = b.make_compiler(interp, mode);
+    return compiler_wrapper() ? compiler_wrapper()(interp, backend, std::move(compiler)) : compiler;
+  }
+  return {};
 }
+
+void set_aten_compiler_wrapper(AtenCompilerWrapper wrapper) { compiler_wrapper() = std::move(wrapper); }
 
 }  // namespace kiln::backends

@@ -23,6 +23,11 @@ ScriptBackendFactory& script_factory() {
   return factory;
 }
 
+BackendWrapper& backend_wrapper() {
+  static BackendWrapper wrapper;
+  return wrapper;
+}
+
 Ref value_of(const ReplayValue& v, const std::unordered_map<const ir::Node*, Ref>& values) {
   switch (v.kind) {
     case ReplayValue::Kind::Node: return values.at(v.node);
@@ -53,6 +58,12 @@ std::vector<std::string> backend_names() {
 }
 
 void set_script_backend_factory(ScriptBackendFactory factory) { script_factory() = std::move(factory); }
+
+void set_backend_wrapper(BackendWrapper wrapper) { backend_wrapper() = std::move(wrapper); }
+
+Backend wrap_backend(Backend inner, const std::string& name, const Ref& spec) {
+  return backend_wrapper() ? backend_wrapper()(std::move(inner), name, spec) : inner;
+}
 
 Backend script_backend(const Ref& callable) {
   if (!script_factory()) throw std::logic_error("no script backend factory installed");

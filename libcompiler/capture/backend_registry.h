@@ -38,6 +38,14 @@ using ScriptBackendFactory = std::function<Backend(const python::Ref& callable)>
 void set_script_backend_factory(ScriptBackendFactory factory);
 Backend script_backend(const python::Ref& callable);
 
+// What every compile calls its backend through: the after-dynamo repro tools (libcompiler/repro)
+// install a wrapper that dumps and checks the graph, or substitutes the backend. `name` is how the
+// compile names its backend ("inductor", a script function's name); `spec` is what the script gave
+// torch.compile (a name or a callable). Without a wrapper the backend is called as it is.
+using BackendWrapper = std::function<Backend(Backend inner, const std::string& name, const python::Ref& spec)>;
+void set_backend_wrapper(BackendWrapper wrapper);
+Backend wrap_backend(Backend inner, const std::string& name, const python::Ref& spec);
+
 // Runs a captured graph node by node through the calls it was made from: the eager backend, and
 // the reference other backends are checked against.
 std::vector<python::Ref> run_captured_graph(python::Interpreter& interp, const CapturedGraph& graph,

@@ -154,6 +154,15 @@ Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& m
   return call(interp, getattr(interp, module, name), std::vector<Ref>{py_str(message)});
 }
 
+// The repro tools set minifier_path on the exception of a backend whose failure they dumped; the
+// message then says where the script is, as PyTorch's augment_exc_message does.
+std::string minifier_note(Interpreter& interp, const Ref& exception) {
+  Ref path = try_getattr(interp, exception, "minifier_path");
+  if (!path || path->kind != ObjectKind::Str) return "";
+  return "\nMinifier script written to " + as<StrObject>(path).value +
+         ". Run this script to find the smallest traced graph which reproduces this error.\n";
+}
+
 std::string user_code_trailer(const std::vector<UserFrame>& stack) {
   std::string out = "\n\nfrom user code:\n";
   bool inside = false;
@@ -400,8 +409,9 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     current_backend_timings() = {};
     try {
       HookScope no_capture(interp, nullptr);
-      Backend backend = options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(options.backend).value)
-                                                                 : script_backend(options.backend);
+      Backend backend = wrap_backend(options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(options.backend).value)
+                                                                              : script_backend(options.backend),
+                                     backend_name, options.backend);
       entry->compiled = backend(interp, captured, example);
     } catch (PyException& error) {
       metrics.graph_op_count.reset();
@@ -420,7 +430,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
                                                exception_message(interp, error.exception) +
                                                "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially "
                                                "if you're reporting a bug to PyTorch). For even more developer context, set "
-                                               "TORCH_LOGS=\"+dynamo\"\n"));
+                                               "TORCH_LOGS=\"+dynamo\"\n" + minifier_note(interp, error.exception)));
       wrapped.context = error.exception;
       throw wrapped;
     }

@@ -95,7 +95,9 @@ std::unique_ptr<GraphModule> parseRunnable(std::string_view text) {
       throw SyntaxError(std::string("expected '").append(expected).append("'"), lineNumber(i), 0);
     ++i;
   };
-  expectLine("    def __init__(self) -> None:");
+  // Repro files of the PyTorch 2.0 era wrote __init__ without its annotation.
+  if (i < lines.size() && lines[i] == "    def __init__(self):") ++i;
+  else expectLine("    def __init__(self) -> None:");
   expectLine("        super().__init__()");
   std::map<std::string, ModuleAttribute> attributes;
   for (; i < lines.size() && lines[i].starts_with("        "); ++i)

@@ -14,6 +14,7 @@ namespace {
 
 using Candidate = std::vector<size_t>;
 
+
 // `chunks` contiguous parts of near-equal size, the larger ones first: the same split every time.
 std::vector<Candidate> split(const Candidate& list, size_t chunks) {
   std::vector<Candidate> parts;
@@ -37,7 +38,7 @@ class DeltaRun {
   DeltaRun(size_t item_count, const ChildTest& test, const ReduceOptions& options)
       : options_(options),
         runner_(test, options.runner),
-        memo_(options.memo_path, options.problem),
+        memo_(options.memo_path, options.problem, options.content_key ? kContentScope : options.problem),
         progress_(options.progress),
         started_(std::chrono::steady_clock::now()) {
     result_.state.item_count = item_count;
@@ -114,7 +115,8 @@ class DeltaRun {
       }
       if (resolved == candidates.size()) return RoundEnd::NoneInteresting;
       while (runner_.has_free_slot() && next < candidates.size()) {
-        keys[next] = candidate_key(result_.state.item_count, candidates[next]);
+        keys[next] = options_.content_key ? options_.content_key(candidates[next])
+                                          : candidate_key(result_.state.item_count, candidates[next]);
         if (auto outcome = memo_.lookup(keys[next])) {
           outcomes[next++] = *outcome;
           ++stats.memo_hits;

@@ -6,14 +6,21 @@
 // candidates are tested speculatively in parallel. The run ends 1-minimal: no single item can be
 // removed without losing interestingness. The reducer knows nothing of what items are.
 #include <chrono>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "libdiag/reduce/candidate_key.h"
 #include "libdiag/reduce/outcome.h"
 #include "libdiag/reduce/test_runner.h"
 
 namespace kiln::reduce {
+
+// The memo scope of candidates keyed by content (ReduceOptions::content_key): one per memo file,
+// shared by every problem in it.
+inline constexpr const char* kContentScope = "content";
 
 struct ReduceOptions {
   RunnerOptions runner;
@@ -22,6 +29,10 @@ struct ReduceOptions {
   std::string problem;                 // names the reduction inside the memo file
   size_t max_tests = 0;                // 0: no limit; otherwise stop (resumably) after this many
   bool progress = true;                // a progress bar, when stderr is a terminal
+  // Names a candidate by what it is rather than by its indices, for callers whose candidates can
+  // coincide across reductions (the graph passes of libcompiler/repro): the memo then answers a
+  // candidate that any reduction in the file tested, and none is tested twice.
+  std::function<CandidateKey(std::span<const size_t> kept)> content_key;
 };
 
 // Where ddmin stands: enough to print, and (kept, granularity) to resume.

@@ -14,7 +14,8 @@ std::vector<uint64_t> to_words(const std::vector<size_t>& kept) { return {kept.b
 
 }  // namespace
 
-Memo::Memo(const std::string& path, std::string problem) : problem_(std::move(problem)) {
+Memo::Memo(const std::string& path, std::string problem, std::string candidate_scope)
+    : problem_(std::move(problem)), scope_(candidate_scope.empty() ? problem_ : std::move(candidate_scope)) {
   if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
@@ -52,7 +53,7 @@ sqlite3_stmt* Memo::prepare(const char* sql) {
 }
 
 std::optional<Outcome> Memo::lookup(const CandidateKey& key) {
-  sqlite3_bind_text(lookup_, 1, problem_.data(), int(problem_.size()), SQLITE_STATIC);
+  sqlite3_bind_text(lookup_, 1, scope_.data(), int(scope_.size()), SQLITE_STATIC);
   sqlite3_bind_blob(lookup_, 2, key.data(), int(key.size()), SQLITE_STATIC);
   const int status = sqlite3_step(lookup_);
   check(status, "lookup");
@@ -63,7 +64,7 @@ std::optional<Outcome> Memo::lookup(const CandidateKey& key) {
 }
 
 void Memo::record(const CandidateKey& key, Outcome outcome) {
-  sqlite3_bind_text(record_, 1, problem_.data(), int(problem_.size()), SQLITE_STATIC);
+  sqlite3_bind_text(record_, 1, scope_.data(), int(scope_.size()), SQLITE_STATIC);
   sqlite3_bind_blob(record_, 2, key.data(), int(key.size()), SQLITE_STATIC);
   sqlite3_bind_int(record_, 3, static_cast<int>(outcome));
   const int status = sqlite3_step(record_);

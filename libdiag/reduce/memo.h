@@ -23,8 +23,10 @@ struct Checkpoint {
 
 class Memo {
  public:
-  // `problem` names what is reduced (e.g. a hash of the input): one file can hold several.
-  Memo(const std::string& path, std::string problem);
+  // `problem` names what is reduced (e.g. a hash of the input): one file can hold several, each
+  // with its checkpoint. `candidate_scope` names the outcomes it sees: the problem's own by
+  // default; a scope shared by several problems whose candidate keys name content.
+  Memo(const std::string& path, std::string problem, std::string candidate_scope = {});
   ~Memo();
   Memo(const Memo&) = delete;
   Memo& operator=(const Memo&) = delete;
@@ -42,6 +44,7 @@ class Memo {
   void check(int status, const char* what);
 
   std::string problem_;
+  std::string scope_;
   sqlite3* db_ = nullptr;
   sqlite3_stmt* lookup_ = nullptr;
   sqlite3_stmt* record_ = nullptr;

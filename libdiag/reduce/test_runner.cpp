@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,8 +21,12 @@ namespace {
 // deadline without SIGCHLD handlers, which would reach into the caller's signal setup.
 int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
-[[noreturn]] void run_child(const ChildTest& test, std::span<const size_t> kept, bool quiet) {
+[[noreturn]] void run_child(const ChildTest& test, std::span<const size_t> kept, bool quiet, pid_t parent) {
   setpgid(0, 0);
+  // In its own process group the child would outlive a reducer killed by Ctrl-C (a hung
+  // candidate forever): it dies with its parent instead.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(125);
   // A crash must reach the parent as a signal, not as a sanitizer report turned exit status.
   for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(signal_number, SIG_DFL);
   const int null_fd = open("/dev/null", O_RDWR);
@@ -52,9 +57,10 @@ TestRunner::TestRunner(ChildTest test, RunnerOptions options) : test_(std::move(
 TestRunner::~TestRunner() { cancel_all(); }
 
 void TestRunner::start(size_t tag, std::span<const size_t> kept) {
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw_errno("fork");
-  if (pid == 0) run_child(test_, kept, options_.quiet);
+  if (pid == 0) run_child(test_, kept, options_.quiet, parent);
   // Also set in the parent, so that a timeout kill right after fork already reaches the group.
   setpgid(pid, pid);
   const int pidfd = open_pidfd(pid);

@@ -580,6 +580,13 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
     auto a = bind_native("vars", c, {{"object"}});
     return getattr(ip, a[0], "__dict__");
   });
+  // The caller's module namespace (the native call runs inside the caller's frame).
+  def(b, "globals", [](Interpreter& ip, CallArgs& c) -> Ref {
+    bind_native("globals", c, {});
+    Frame* frame = ip.current_frame();
+    if (!frame || !frame->globals) raise_error(ExcType::RuntimeError, "globals(): no current frame");
+    return frame->globals;
+  });
 }
 
 }  // namespace kiln::python

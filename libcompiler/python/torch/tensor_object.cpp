@@ -224,6 +224,19 @@ Ref from_scalar(const tensor::Scalar& value) {
   std::abort();
 }
 
+namespace {
+
+// One result bare, several as a tuple, as PyTorch's bindings return them.
+Ref wrap_results(const ops::OpInfo& op, const std::vector<tensor::Tensor>& results) {
+  const auto& returns = op.schema.returns;
+  if (returns.size() == 1 && !returns[0].type.is_list) return wrap_tensor(results.at(0));
+  std::vector<Ref> items;
+  for (const auto& r : results) items.push_back(wrap_tensor(r));
+  return py_tuple(std::move(items));
+}
+
+}  // namespace
+
 Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
             const std::vector<std::pair<std::string, Ref>>& kwargs) {
   auto overloads = ops::overloads_of(name);
@@ -263,11 +276,16 @@ Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
   std::vector<tensor::Tensor> results = ops::call(*op, bound);
   if (requires_grad)
     for (auto& r : results) r.set_requires_grad(true);
-  const auto& returns = op->schema.returns;
-  if (returns.size() == 1 && !returns[0].type.is_list) return wrap_tensor(results.at(0));
-  std::vector<Ref> items;
-  for (const auto& r : results) items.push_back(wrap_tensor(r));
-  return py_tuple(std::move(items));
+  return wrap_results(*op, results);
+}
+
+Ref call_overload(Interpreter& interp, const ops::OpInfo& op, const std::vector<Ref>& args,
+                  const std::vector<std::pair<std::string, Ref>>& kwargs) {
+  std::vector<ops::IValue> positional;
+  for (const auto& a : args) positional.push_back(to_ivalue(interp, a));
+  std::vector<ops::KeywordArgument> keywords;
+  for (const auto& [k, v] : kwargs) keywords.push_back({k, v->kind == ObjectKind::Str && k == "device" ? ops::IValue(to_device(v)) : to_ivalue(interp, v)});
+  return wrap_results(op, ops::call(op, ops::bind_arguments(op.schema, positional, keywords)));
 }
 
 }  // namespace kiln::python

@@ -3,6 +3,7 @@
 // torch.dtype and torch.device, and the conversions between Python values and the op table's
 // IValues. Functions here may throw tensor::TorchError; natives wrap them with torch_guard.
 #include "libcompiler/ops/ivalue.h"
+#include "libcompiler/ops/op_table.h"
 #include "libcompiler/python/interp/object.h"
 #include "libcompiler/tensor/tensor.h"
 
@@ -55,5 +56,8 @@ Ref from_scalar(const tensor::Scalar& value);
 // binding does it); one result is returned bare, several as a tuple.
 Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
             const std::vector<std::pair<std::string, Ref>>& kwargs);
+// Calls exactly this overload (torch.ops.aten.add.Tensor), its arguments bound to its schema.
+Ref call_overload(Interpreter& interp, const ops::OpInfo& op, const std::vector<Ref>& args,
+                  const std::vector<std::pair<std::string, Ref>>& kwargs);
 
 }  // namespace kiln::python

@@ -8,6 +8,7 @@
 #include "libcompiler/python/torch/embedded_sources.h"
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/python/torch/torch_ops.h"
 #include "libcompiler/tensor/cpu_generator.h"
 #include "libcompiler/tensor/distributions.h"
 #include "libcompiler/tensor/factories.h"
@@ -147,6 +148,7 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     if (auto dtype = tensor::dtype_from_name(name)) g.set(name, make_dtype(*dtype));
 
   def(m, "tensor", make_tensor);
+  g.set("ops", make_torch_ops());
   auto random_factory = [&](const char* name, tensor::Tensor (*fn)(const tensor::Shape&, tensor::DType, tensor::CpuGenerator&)) {
     def(m, name, [name, fn](Interpreter& ip, CallArgs& c) {
       FactoryOptions options = factory_options(ip, c, name);

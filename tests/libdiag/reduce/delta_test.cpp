@@ -220,5 +220,42 @@ TEST_F(ReduceTest, HangingCandidatesTimeOut) {
   EXPECT_GT(result.stats.timed_out, 0u);
 }
 
+TEST_F(ReduceTest, ContentKeysShareOutcomesAcrossProblems) {
+  // Two reductions whose candidates are the same things under other indices (the second list is
+  // the first reversed): with content keys, the second is answered entirely by the memo.
+  const Predicate needs = contains_all({3, 17});
+  ReduceOptions first = options();
+  first.memo_path = (dir_ / "memo.sqlite").string();
+  first.problem = "forward";
+  first.content_key = [](std::span<const size_t> kept) {
+    std::vector<size_t> items(kept.begin(), kept.end());
+    std::sort(items.begin(), items.end());
+    return candidate_key(20, items);
+  };
+  const ReduceResult forward = reduce(20, as_child_test(needs), first);
+  ASSERT_EQ(forward.state.kept, (std::vector<size_t>{3, 17}));
+
+  ReduceOptions second = first;
+  second.problem = "reversed";
+  second.content_key = [](std::span<const size_t> kept) {
+    std::vector<size_t> items;
+    for (size_t index : kept) items.push_back(19 - index);
+    std::sort(items.begin(), items.end());
+    return candidate_key(20, items);
+  };
+  // Index i of the reversed list is item 19 - i.
+  const Predicate reversed_needs = contains_all({19 - 17, 19 - 3});
+  const ReduceResult reversed = reduce(20, as_child_test(reversed_needs), second);
+  EXPECT_EQ(reversed.state.kept, (std::vector<size_t>{2, 16}));
+  EXPECT_GT(reversed.stats.memo_hits, 0u);
+  // Without content keys the other problem shares nothing, and tests more.
+  ReduceOptions unshared = second;
+  unshared.content_key = nullptr;
+  unshared.problem = "reversed, by index";
+  const ReduceResult by_index = reduce(20, as_child_test(reversed_needs), unshared);
+  EXPECT_EQ(by_index.state.kept, reversed.state.kept);
+  EXPECT_LT(reversed.stats.tests_run, by_index.stats.tests_run);
+}
+
 }  // namespace
 }  // namespace kiln::reduce

@@ -64,7 +64,9 @@ def cond(pred, true_fn, false_fn, operands=()):
 import torch._tensor
 import torch.autograd
 import torch.nn
+import torch._C
 import torch.optim
 import torch.compiler
 import torch._dynamo
 import torch._inductor
+import torch._higher_order_ops

@@ -1,11 +1,17 @@
 # torch._dynamo.config: the settings scripts assign (kept for the capture stage to read).
+import os
 cache_size_limit = 8
 accumulated_cache_size_limit = 256
 suppress_errors = False
 capture_scalar_outputs = False
 capture_dynamic_output_shape_ops = False
-repro_after = None
-repro_level = 2
+# The repro tools (libcompiler/repro), initialised from the environment as PyTorch does.
+repro_after = os.environ.get("TORCHDYNAMO_REPRO_AFTER", None)
+repro_level = int(os.environ.get("TORCHDYNAMO_REPRO_LEVEL", 2))
+repro_forward_only = os.environ.get("TORCHDYNAMO_REPRO_FORWARD_ONLY") == "1"
+repro_ignore_non_fp = os.environ.get("TORCHDYNAMO_REPRO_IGNORE_NON_FP") == "1"
+repro_tolerance = 1e-3
+same_two_models_use_fp64 = True
 replay_record_enabled = False
 reorderable_logging_functions = set()
 verbose = False

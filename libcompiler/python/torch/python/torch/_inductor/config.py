@@ -3,6 +3,9 @@ fallback_random = False
 debug = False
 max_autotune = False
 freezing = False
+emulate_precision_casts = False
+layout_optimization = True
+comprehensive_padding = True
 
 
 class cpp:

@@ -1,0 +1,171 @@
+// minify: turns a failing torch.compile into a minimal repro.py (DESIGN.md §1).
+//   minify --after=aot|dynamo [--level=N] [--backend NAME] [-j N] SCRIPT.py [ARGS...]
+//       runs the script in a child kiln under the repro wrapper, catches its first failure and
+//       reduces it (the launcher's minify command); the same command again resumes.
+//   minify REPRO.py [COMMAND] [FLAGS...]
+//       runs a repro file or minifier_launcher.py: its own command, or run, minify, analyze.
+//   minify --bisect SCRIPT.py [ARGS...]
+//       the compiler bisector: which backend, subsystem and application first breaks the script
+//       (a run is good when the script exits with status 0; add --after/--level to have the
+//       repro wrapper turn an accuracy failure into a failing exit).
+// The work is in libcompiler/repro.
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "kiln_config.h"
+#include "libcompiler/backends/backends.h"
+#include "libcompiler/capture/dynamo_module.h"
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/torch/torch_module.h"
+#include "libcompiler/repro/backend_override.h"
+#include "libcompiler/repro/compiler_bisect.h"
+#include "libcompiler/repro/install.h"
+#include "libcompiler/repro/script_run.h"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A repro file runs here, in this process, as kiln would run it.
+int run_repro_file(const std::vector<std::string>& argv) {
+  kiln::python::Interpreter interp;
+  kiln::python::install_torch(interp);
+  kiln::capture::install_capture(interp);
+  kiln::backends::install_backends();
+  kiln::repro::install_repro(interp);
+  interp.argv = argv;
+  return interp.run_main_file(argv.front(), std::cerr);
+}
+
+fs::path kiln_binary() {
+  char path[4096];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return "kiln";
+  path[length] = '\0';
+  return fs::path(path).parent_path() / "kiln";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  po::options_description visible(
+      "Usage: minify --after=aot|dynamo [options] SCRIPT.py [ARGS...]\n"
+      "       minify REPRO.py [run|minify|analyze] [FLAGS...]\n"
+      "       minify --bisect [--after=aot|dynamo --level=N] SCRIPT.py [ARGS...]\n\nOptions");
+  visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(
+      "after", po::value<std::string>(), "where to catch the failure: dynamo (the captured graph) or aot (the aten graphs)")(
+      "level", po::value<int>()->default_value(2), "repro level: 1-3 a compile or run failure, 4 an accuracy failure")(
+      "backend", po::value<std::string>(), "compile with this backend whatever the script asks for")(
+      "jobs,j", po::value<size_t>()->default_value(1), "candidates tested at once")(
+      "timeout", po::value<double>(), "seconds a candidate may run (default: 10 times the first run, at least 5)")(
+      "max-tests", po::value<size_t>(), "stop after this many tests (the same command again resumes)")(
+      "work-dir", po::value<std::string>(), "where the launcher, checkpoints and memo go (default: torch_compile_debug/minify/<script>-<hash>)")(
+      "bisect", "find the backend, subsystem and application that first break the script");
+  // Flags end at the script: what follows is the script's (or the repro file's) own.
+  int own = 1;
+  while (own < argc && argv[own][0] == '-') {
+    const std::string arg = argv[own];
+    const bool takes_value = arg.find('=') == std::string::npos &&
+                             (arg == "--after" || arg == "--level" || arg == "--backend" || arg == "-j" || arg == "--jobs" ||
+                              arg == "--timeout" || arg == "--max-tests" || arg == "--work-dir");
+    own += takes_value ? 2 : 1;
+  }
+  own = std::min(own, argc);
+  po::variables_map options;
+  try {
+    po::store(po::command_line_parser(own, argv).options(visible).run(), options);
+    po::notify(options);
+  } catch (const po::error& error) {
+    std::cerr << "minify: " << error.what() << "\n" << visible;
+    return 2;
+  }
+  if (options.count("help")) {
+    std::cout << visible;
+    return 0;
+  }
+  if (options.count("version")) {
+    std::cout << "minify (kiln) " << KILN_VERSION << "\n";
+    return 0;
+  }
+  const std::vector<std::string> rest(argv + own, argv + argc);
+  if (rest.empty()) {
+    std::cerr << "minify: no script given\n" << visible;
+    return 2;
+  }
+  if (!fs::exists(rest.front())) {
+    std::cerr << "minify: " << rest.front() << ": no such file\n";
+    return 2;
+  }
+  if (!options.count("after") && !options.count("bisect")) {
+    if (options.count("backend")) setenv(kiln::repro::kCompileBackendVariable, options["backend"].as<std::string>().c_str(), 1);
+    return run_repro_file(rest);
+  }
+
+  const std::string after = options.count("after") ? options["after"].as<std::string>() : "";
+  const int level = options["level"].as<int>();
+  if (!(after == "aot" || after == "dynamo" || (after.empty() && options.count("bisect")))) {
+    std::cerr << "minify: --after must be aot or dynamo, not '" << after << "'\n";
+    return 2;
+  }
+  if (level < 1 || level > 4) {
+    std::cerr << "minify: --level must be 1, 2, 3 or 4, not " << level << "\n";
+    return 2;
+  }
+  const std::optional<std::string> backend =
+      options.count("backend") ? std::optional<std::string>(options["backend"].as<std::string>()) : std::nullopt;
+  const auto started = std::chrono::steady_clock::now();
+  kiln::repro::ScriptCommand command;
+  command.kiln = kiln_binary();
+  command.script = rest.front();
+  command.args.assign(rest.begin() + 1, rest.end());
+  const fs::path work_dir = options.count("work-dir")
+                                ? fs::absolute(options["work-dir"].as<std::string>())
+                                : kiln::repro::work_dir_for(command.script, command.args,
+                                                            (options.count("bisect") ? "bisect " : "") + after + " " +
+                                                                std::to_string(level) + " " + backend.value_or(""));
+  command.log = work_dir / "script.log";
+  if (options.count("bisect")) {
+    if (!after.empty()) {
+      command.environment["TORCHDYNAMO_REPRO_AFTER"] = after;
+      command.environment["TORCHDYNAMO_REPRO_LEVEL"] = std::to_string(level);
+      command.environment["TORCHDYNAMO_REPRO_DIR"] = (work_dir / "repro").string();
+    }
+    const fs::path bisect_dir = work_dir / "bisect";
+    std::optional<kiln::bisect::BisectionResult> result;
+    try {
+      result = kiln::repro::bisect_script(command, bisect_dir, std::cout);
+    } catch (const std::exception& error) {
+      std::cerr << "minify: " << error.what() << "\n";
+      return 1;
+    }
+    std::cout << (result ? result->repr() : "No backend breaks the script") << "\n";
+    std::cout << "minify: attempts' output in " << bisect_dir.string() << "\n";
+    return 0;
+  }
+  const kiln::repro::CaughtFailure caught = kiln::repro::catch_first_failure(
+      command, work_dir, after == "aot" ? kiln::repro::ReproAfter::Aot : kiln::repro::ReproAfter::Dynamo, level, backend);
+  std::cout << "minify: " << command.script.string() << " exited with status " << caught.run.exit_status << " after "
+            << std::fixed << std::setprecision(2) << caught.run.elapsed.count() << " s (output: " << command.log.string() << ")\n";
+  if (!caught.run.last_line.empty()) std::cout << "minify:   " << caught.run.last_line << "\n";
+  if (caught.repro_file.empty()) {
+    std::cout << "minify: the repro tools caught no failure after " << after << " (nothing to minify)\n";
+    return 1;
+  }
+  std::cout << "minify: reducing " << caught.repro_file.string() << "\n" << std::flush;
+  std::vector<std::string> launcher = {caught.repro_file.string(), "minify", "--jobs", std::to_string(options["jobs"].as<size_t>())};
+  if (options.count("timeout")) launcher.insert(launcher.end(), {"--timeout", std::to_string(options["timeout"].as<double>())});
+  if (options.count("max-tests")) launcher.insert(launcher.end(), {"--max-tests", std::to_string(options["max-tests"].as<size_t>())});
+  const int status = run_repro_file(launcher);
+  std::cout << "minify: done in " << std::fixed << std::setprecision(2)
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s\n";
+  return status;
+}

@@ -1,0 +1,118 @@
+#include "libcompiler/backends/testing_backends.h"
+
+#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/ir/graph_copy.h"
+#include "libcompiler/ir/graph_interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::backends {
+
+using namespace python;
+
+namespace {
+
+bool has_relu(const ir::GraphModule& module) {
+  for (const ir::Node* node : module.graph.nodes())
+    if (is_relu(*node)) return true;
+  return false;
+}
+
+Ref testing_error(Interpreter& interp, const char* name, const std::string& message) {
+  Ref module = interp.import_module("torch._dynamo.backends.debugging");
+  return call(interp, getattr(interp, module, name), message.empty() ? std::vector<Ref>{} : std::vector<Ref>{py_str(message)});
+}
+
+// A copy in which every relu's users read relu(x) + 1 (`add_target` adds at the graph's level).
+std::shared_ptr<ir::GraphModule> with_relu_plus_one(const ir::GraphModule& module, const char* add_target) {
+  std::shared_ptr<ir::GraphModule> copy = ir::copyGraphModule(module);
+  for (ir::Node* relu : copy->graph.nodes()) {
+    if (!is_relu(*relu)) continue;
+    std::vector<ir::Node*> users = relu->users();
+    std::vector<ir::Node*> order = copy->graph.nodes();
+    ir::Node* next = *(std::find(order.begin(), order.end(), relu) + 1);
+    ir::Node* plus_one = copy->graph.createNode(ir::OpCode::CallFunction, add_target,
+                                                {ir::Argument::node(relu), ir::Argument::integer(1)}, {}, "", next);
+    plus_one->meta.value = relu->meta.value;
+    auto redirect = [&](ir::Node* n) { return n == relu ? plus_one : n; };
+    for (ir::Node* user : users) {
+      std::vector<ir::Argument> args;
+      for (const auto& a : user->args()) args.push_back(a.mapNodes(redirect));
+      std::vector<ir::KeywordArgument> kwargs;
+      for (const auto& k : user->kwargs()) kwargs.push_back({k.name, k.value.mapNodes(redirect)});
+      user->setArgs(std::move(args));
+      user->setKwargs(std::move(kwargs));
+    }
+  }
+  return copy;
+}
+
+// The captured graph run by the graph interpreter (what the accuracy backend computes).
+capture::CompiledGraph interpret(std::shared_ptr<const ir::GraphModule> module) {
+  return [module](Interpreter& interp, const std::vector<Ref>& inputs) {
+    std::vector<ops::IValue> values;
+    for (const Ref& input : inputs) values.push_back(to_ivalue(interp, input));
+    std::vector<Ref> outputs;
+    for (const ops::IValue& v : ir::GraphInterpreter(*module).run(values)) outputs.push_back(wrap_tensor(v.to_tensor()));
+    return outputs;
+  };
+}
+
+capture::CompiledGraph eager(std::shared_ptr<const capture::CapturedGraph> graph) {
+  return [graph](Interpreter& interp, const std::vector<Ref>& inputs) { return capture::run_captured_graph(interp, *graph, inputs); };
+}
+
+capture::CompiledGraph relu_compile_error(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
+                                          const std::vector<Ref>&) {
+  if (has_relu(*graph->module)) throw PyException(testing_error(interp, "ReluCompileError", ""));
+  return eager(graph);
+}
+
+capture::CompiledGraph relu_runtime_error(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>&) {
+  if (!has_relu(*graph->module)) return eager(graph);
+  return [](Interpreter&, const std::vector<Ref>&) -> std::vector<Ref> { raise_error(ExcType::AssertionError, "ReluRuntimeError"); };
+}
+
+capture::CompiledGraph relu_accuracy_error(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>&) {
+  if (!has_relu(*graph->module)) return eager(graph);
+  return interpret(with_relu_plus_one(*graph->module, "operator.add"));
+}
+
+std::string inject_relu_bug(Interpreter& interp) {
+  Ref cpp = getattr(interp, interp.import_module("torch._inductor.config"), "cpp");
+  Ref mode = getattr(interp, cpp, "inject_relu_bug_TESTING_ONLY");
+  return mode->kind == ObjectKind::Str ? as<StrObject>(mode).value : "";
+}
+
+}  // namespace
+
+bool is_relu(const ir::Node& node) {
+  if (node.op() == ir::OpCode::CallMethod) return node.target() == "relu";
+  if (node.op() != ir::OpCode::CallFunction) return false;
+  return node.target() == "torch.ops.aten.relu.default" || ir::opNameForTarget(node.target()) == "relu";
+}
+
+aot::AtenGraphCompiler relu_bug_aten_compiler(Interpreter& interp) {
+  const std::string mode = inject_relu_bug(interp);
+  const std::string knob = "torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY='" + mode + "'";
+  Interpreter* ip = &interp;
+  return [mode, knob, ip](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) -> aot::AtenFunction {
+    if (mode.empty() || !has_relu(*module)) return aot::interpret_aten_graph(module, context);
+    if (mode == "compile_error")
+      throw PyException(testing_error(*ip, "ReluCompileError", "compile error injected on aten.relu (" + knob + ")"));
+    if (mode == "runtime_error")
+      return [knob](const std::vector<ops::IValue>&) -> std::vector<ops::IValue> {
+        raise_error(ExcType::RuntimeError, "ReluRuntimeError: runtime error injected on aten.relu (" + knob + ")");
+      };
+    if (mode == "accuracy") return aot::interpret_aten_graph(with_relu_plus_one(*module, "torch.ops.aten.add.Tensor"), context);
+    raise_error(ExcType::ValueError, "unknown " + knob + " (compile_error, runtime_error or accuracy)");
+  };
+}
+
+void install_testing_backends() {
+  capture::register_backend("relu_compile_error_TESTING_ONLY", relu_compile_error);
+  capture::register_backend("relu_runtime_error_TESTING_ONLY", relu_runtime_error);
+  capture::register_backend("relu_accuracy_error_TESTING_ONLY", relu_accuracy_error);
+}
+
+}  // namespace kiln::backends

@@ -1,0 +1,2 @@
+# torch._functorch.config: the settings of AOT autograd that scripts and the compiler bisector set.
+cse = True

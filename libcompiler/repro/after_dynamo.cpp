@@ -1,0 +1,103 @@
+#include "libcompiler/repro/after_dynamo.h"
+
+#include "libcompiler/ir/graph_copy.h"
+#include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/repro/graph_accuracy.h"
+#include "libcompiler/repro/repro_config.h"
+#include "libcompiler/repro/repro_dir.h"
+#include "libcompiler/repro/repro_writer.h"
+#include "libdiag/log/logger.h"
+
+namespace kiln::repro {
+
+using namespace python;
+
+namespace {
+
+struct Dumper {
+  Interpreter* interp;
+  std::string backend;
+  Ref spec;
+  std::string compile_id;
+
+  std::string text(const ReproState& state, const std::string& command, bool accuracy) const {
+    ReproScript script;
+    script.after = ReproAfter::Dynamo;
+    script.state = state;
+    script.command = command;
+    script.accuracy = accuracy;
+    script.save_dir = checkpoints_dir();
+    script.backend = backend;
+    script.backend_source = backend_source(spec);
+    return repro_script_text(*interp, script);
+  }
+  std::filesystem::path launcher(const ReproState& state, bool accuracy) const {
+    return write_launcher(text(state, "minify", accuracy), compile_id);
+  }
+  std::filesystem::path checkpoint(const ReproState& state) const {
+    return write_dynamo_checkpoint(checkpoints_dir(), text(state, "run", false), call_node_count(state.module->graph), compile_id);
+  }
+};
+
+void warn(const std::string& compile_id, int line, const std::string& message) {
+  log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/repro/after_dynamo.py", line}, compile_id, message);
+}
+
+}  // namespace
+
+capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& name, const Ref& spec) {
+  return [inner, name, spec](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
+                             const std::vector<Ref>& example) -> capture::CompiledGraph {
+    if (SuspendReproWrappers::active()) return inner(interp, graph, example);
+    const ReproConfig config = read_repro_config(interp);
+    if (config.after != ReproAfter::Dynamo) return inner(interp, graph, example);
+    std::vector<ops::IValue> inputs;
+    for (const Ref& value : example) inputs.push_back(to_ivalue(interp, value));
+    const ReproState state{ir::copyGraphModule(*graph->module), inputs};
+    const Dumper dump{&interp, name, spec, graph->compile_id.pytorch_text()};
+
+    if (config.level == 4) {
+      capture::CompiledGraph compiled = inner(interp, graph, example);
+      std::vector<Ref> eager, outputs;
+      {
+        SuspendReproWrappers suspended;
+        eager = capture::run_captured_graph(interp, *graph, example);
+        outputs = compiled(interp, example);
+      }
+      auto values = [&](const std::vector<Ref>& refs) {
+        std::vector<ops::IValue> out;
+        for (const Ref& r : refs) out.push_back(to_ivalue(interp, r));
+        return out;
+      };
+      GraphAccuracyOptions options;
+      options.tolerance = config.tolerance;
+      options.ignore_non_fp = config.ignore_non_fp;
+      options.use_fp64 = config.use_fp64;
+      if (compiled_matches_eager(*state.module, inputs, values(outputs), options, values(eager))) return compiled;
+      warn(dump.compile_id, 160, "Accuracy failed for the TorchDynamo produced graph. Creating script to minify the error.");
+      const std::filesystem::path path = dump.launcher(state, true);
+      Ref error_class = getattr(interp, interp.import_module("torch._dynamo.debug_utils"), "AccuracyError");
+      PyException error(call(interp, error_class, std::vector<Ref>{py_str("Bad accuracy detected.")}));
+      setattr(interp, error.exception, "minifier_path", py_str(path.string()));
+      throw error;
+    }
+
+    if (config.level == 3) dump.launcher(state, false);
+    try {
+      capture::CompiledGraph compiled = inner(interp, graph, example);
+      // Run at once, so that a failure of the compiled code is caught here, with the graph.
+      compiled(interp, example);
+      return compiled;
+    } catch (const PyException& error) {
+      if (config.level <= 2) {
+        warn(dump.compile_id, 137, "Compiled Fx GraphModule failed. Creating script to minify the error.");
+        const std::filesystem::path path = config.level == 1 ? dump.checkpoint(state) : dump.launcher(state, false);
+        setattr(interp, error.exception, "minifier_path", py_str(path.string()));
+      }
+      throw;
+    }
+  };
+}
+
+}  // namespace kiln::repro

@@ -1,0 +1,43 @@
+#pragma once
+// Running a repro's graph once, as its `run` command does, and saying what that ended in
+// (debug_tools.md §1.6-1.7 failure predicates). Crash mode: the graph must run eagerly (else the
+// candidate itself is broken: Invalid), then compiling or running it compiled must raise.
+// Accuracy mode: compiled, it must run and fail the accuracy rules against the eager and float64
+// references; an exception there is "likely an unrelated issue" (None).
+#include <string>
+
+#include "libcompiler/python/interp/object.h"
+#include "libcompiler/repro/failure.h"
+#include "libcompiler/repro/repro_state.h"
+
+namespace kiln::repro {
+
+enum class AccuracyMode {
+  None,      // crash mode
+  Accuracy,  // --accuracy: a float64 reference is required, non-floating outputs are ignored
+  Strict,    // --strict-accuracy: neither
+};
+
+struct ReproTarget {
+  ReproAfter after = ReproAfter::Aot;
+  // After AOT: the backend whose aten-graph compiler compiles the graph. After Dynamo: the name
+  // torch.compile's backend goes by in messages.
+  std::string backend = "inductor";
+  python::Ref backend_spec;  // after Dynamo: what torch.compile gets (a name or a callable)
+  AccuracyMode accuracy = AccuracyMode::None;
+  double tolerance = 1e-3;
+};
+
+Failure run_state(python::Interpreter& interp, const ReproState& state, const ReproTarget& target);
+
+// The state compiled for the target and run once; what compiling or running raises propagates.
+// (The repro wrappers stand aside while it runs.)
+std::vector<ops::IValue> run_compiled(python::Interpreter& interp, const ReproState& state, const ReproTarget& target);
+
+// The state's graph as a Python Repro module instance (after-Dynamo repros run it through
+// torch.compile).
+python::Ref repro_module(python::Interpreter& interp, const ir::GraphModule& module);
+// The inputs as Python values.
+std::vector<python::Ref> python_inputs(const std::vector<ops::IValue>& inputs);
+
+}  // namespace kiln::repro

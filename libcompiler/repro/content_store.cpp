@@ -1,0 +1,53 @@
+#include "libcompiler/repro/content_store.h"
+
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace kiln::repro {
+
+namespace {
+
+std::filesystem::path storage_path(const std::filesystem::path& dir, const std::string& hash) {
+  return dir / "storages" / (hash + ".bin");
+}
+
+}  // namespace
+
+std::string sha1_hex(std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (!EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha1(), nullptr)) throw std::runtime_error("OpenSSL SHA-1 failed");
+  static const char* kHex = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) hex += {kHex[digest[i] >> 4], kHex[digest[i] & 15]};
+  return hex;
+}
+
+std::string write_storage(const std::filesystem::path& dir, std::string_view bytes) {
+  const std::string hash = sha1_hex(bytes);
+  const std::filesystem::path path = storage_path(dir, hash);
+  if (std::filesystem::exists(path)) return hash;
+  std::filesystem::create_directories(path.parent_path());
+  // Written aside and renamed, so that a reader never sees half a storage.
+  const std::filesystem::path partial = path.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + partial.string());
+  }
+  std::filesystem::rename(partial, path);
+  return hash;
+}
+
+std::optional<std::string> read_storage(const std::filesystem::path& dir, const std::string& hash) {
+  std::ifstream in(storage_path(dir, hash), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace kiln::repro

@@ -1,0 +1,22 @@
+#pragma once
+// Where repro files keep the data of their inputs (debug_tools.md §1.5): each storage once, named
+// by the SHA-1 of its bytes, as <dir>/storages/<sha1>.bin (raw bytes). PyTorch's loader looks for
+// <dir>/storages/<sha1> (a torch.save file) and, not finding one, makes random data: a Kiln
+// repro still runs under PyTorch, on random inputs.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "libcompiler/tensor/storage.h"
+
+namespace kiln::repro {
+
+std::string sha1_hex(std::string_view bytes);
+
+// Writes the bytes unless the store already has them; returns their hash.
+std::string write_storage(const std::filesystem::path& dir, std::string_view bytes);
+// The bytes stored under `hash`, or nullopt when the store lacks them.
+std::optional<std::string> read_storage(const std::filesystem::path& dir, const std::string& hash);
+
+}  // namespace kiln::repro

@@ -1,0 +1,73 @@
+#include "libcompiler/repro/failure.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "libcompiler/python/interp/protocols.h"
+
+namespace kiln::repro {
+
+using namespace python;
+
+std::string Failure::describe() const {
+  switch (kind) {
+    case Kind::None: return "no failure";
+    case Kind::Invalid: return "the graph itself fails eagerly (" + type + ": " + message + ")";
+    case Kind::Accuracy: return "accuracy failure (" + message + ")";
+    case Kind::Exception: return message.empty() ? type : type + ": " + message;
+    case Kind::Crash: return "crash (the process died of a signal)";
+    case Kind::Hang: return "hang (the run passed its time limit)";
+  }
+  return "";
+}
+
+Failure failure_of(Interpreter& interp, const PyException& error) {
+  Ref exception = error.exception;
+  if (exception->type->name == "BackendCompilerFailed") {
+    Ref inner = error.context ? error.context : try_getattr(interp, exception, "__context__");
+    if (inner && is_exception_instance(inner)) exception = inner;
+  }
+  return {Failure::Kind::Exception, exception->type->name, exception_message(interp, exception)};
+}
+
+std::string message_class(std::string_view message) {
+  message = message.substr(0, message.find('\n'));
+  auto is_digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  auto is_hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  std::string masked;
+  for (size_t i = 0; i < message.size();) {
+    // A number, or a hex word holding a digit (a hash, an address), becomes one '#'.
+    size_t end = i;
+    // A node's counter ("relu_3" of "relu") goes altogether: the same node may be renamed.
+    if (message[i] == '_' && i > 0 && std::isalnum(static_cast<unsigned char>(message[i - 1]))) {
+      size_t digits = i + 1;
+      while (digits < message.size() && is_digit(message[digits])) ++digits;
+      if (digits > i + 1 && (digits == message.size() || !std::isalnum(static_cast<unsigned char>(message[digits])))) {
+        i = digits;
+        continue;
+      }
+    }
+    if (is_digit(message[i])) {
+      while (end < message.size() && is_digit(message[end])) ++end;
+    } else if (i == 0 || !std::isalnum(static_cast<unsigned char>(message[i - 1]))) {
+      while (end < message.size() && is_hex(message[end])) ++end;
+      if (std::none_of(message.begin() + i, message.begin() + end, is_digit)) end = i;
+    }
+    if (end > i) {
+      masked += '#';
+      i = end;
+    } else {
+      masked += message[i++];
+    }
+  }
+  return masked;
+}
+
+bool same_failure(const Failure& found, const Failure& expected, const std::string& check_str) {
+  if (found.kind != expected.kind || !found.failed()) return false;
+  if (!check_str.empty() && (found.type + ": " + found.message).find(check_str) == std::string::npos) return false;
+  if (found.kind != Failure::Kind::Exception) return true;
+  return found.type == expected.type && message_class(found.message) == message_class(expected.message);
+}
+
+}  // namespace kiln::repro

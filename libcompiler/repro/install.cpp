@@ -1,0 +1,36 @@
+#include "libcompiler/repro/install.h"
+
+#include "libcompiler/backends/backends.h"
+#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/repro/after_aot.h"
+#include "libcompiler/repro/after_dynamo.h"
+#include "libcompiler/repro/backend_override.h"
+#include "libcompiler/repro/compiler_bisect.h"
+#include "libcompiler/repro/pytorch_repro_modules.h"
+#include "libcompiler/repro/run_repro.h"
+
+namespace kiln::repro {
+
+using namespace python;
+
+void install_repro(Interpreter& interp) {
+  capture::set_backend_wrapper([](capture::Backend inner, const std::string& name, const Ref& spec) -> capture::Backend {
+    capture::Backend wrapped;
+    if (const std::optional<std::string> chosen = overriding_backend()) {
+      const capture::Backend* backend = capture::find_backend(*chosen);
+      if (!backend) raise_error(ExcType::ValueError, "the environment names backend '" + *chosen + "', which kiln does not have");
+      wrapped = wrap_after_dynamo(*backend, *chosen, py_str(*chosen));
+    } else {
+      wrapped = wrap_after_dynamo(std::move(inner), name, spec);
+    }
+    return [wrapped](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+      apply_bisected_config(interp);
+      return wrapped(interp, std::move(graph), example);
+    };
+  });
+  backends::set_aten_compiler_wrapper(wrap_after_aot);
+  install_run_repro(interp);
+  install_pytorch_repro_modules(interp);
+}
+
+}  // namespace kiln::repro

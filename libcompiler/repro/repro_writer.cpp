@@ -1,0 +1,98 @@
+#include "libcompiler/repro/repro_writer.h"
+
+#include <algorithm>
+
+#include "libcompiler/ir/runnable_printer.h"
+#include "libcompiler/python/ast.h"
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/python_repr.h"
+#include "libcompiler/repro/repro_header.h"
+
+namespace kiln::repro {
+
+using namespace python;
+
+namespace {
+
+void append(std::string& text, const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) text += line + "\n";
+}
+
+std::string optional_repr(const std::optional<std::string>& value) { return value ? repr_str(*value) : "None"; }
+
+}  // namespace
+
+std::string backend_source(const Ref& backend) {
+  if (backend->kind != ObjectKind::Function) return "";
+  const auto& function = as<FunctionObject>(backend);
+  if (!function.body || function.body->empty() || !function.loaded) return "";
+  const SourceFile& file = *function.loaded->ast->file;
+  uint32_t last = 0;
+  for (const auto& statement : *function.body) last = std::max({last, statement->loc.line, statement->loc.end_line});
+  const std::string_view first_line = file.line_text(uint32_t(function.first_line));
+  const size_t indent = first_line.find_first_not_of(" \t");
+  std::string source;
+  for (uint32_t line = uint32_t(function.first_line); line <= last; ++line) {
+    std::string_view text = file.line_text(line);
+    source += std::string(text.substr(std::min(indent, text.find_first_not_of(" \t") == std::string_view::npos ? text.size() : indent))) + "\n";
+  }
+  return source;
+}
+
+std::string repro_script_text(Interpreter& interp, const ReproScript& script) {
+  const bool aot = script.after == ReproAfter::Aot;
+  std::string text = "import os\n";
+  append(text, environment_lines());
+  text += "\n";
+  if (!aot) text += "from math import inf\n";
+  text += "import torch\nfrom torch import tensor, device\nimport torch.fx as fx\n";
+  if (!aot) text += "import torch._dynamo\n";
+  text += "from torch._dynamo.testing import rand_strided\n";
+  if (aot) text += "from math import inf\n";
+  text += "\nimport torch._dynamo.config\nimport torch._inductor.config\nimport torch._functorch.config\n";
+  append(text, config_lines(interp));
+  text += "\n";
+  if (aot) text += "isolate_fails_code_str = None\n\n";
+  append(text, version_lines());
+  if (aot && script.backend != "inductor")
+    text += "# Compiled by the aten-graph compiler of backend " + script.backend + " (PyTorch's repros use inductor's).\n";
+  text += "\nfrom torch.nn import *\n";
+  text += ir::printRunnable(*script.state.module);
+  text += "\n";
+
+  LoadArgsOptions inputs;
+  inputs.store = script.save_dir;
+  inputs.embed_limit = script.embed_limit;
+  if (!aot) text += "mod = Repro()\n\n";
+  if (!aot && !script.backend_source.empty()) {
+    text += "# The backend the script defined, carried along so that this file runs on its own.\n";
+    text += script.backend_source + "\n";
+  }
+  append(text, load_args_lines(script.state, inputs));
+  const std::string save_dir = script.save_dir ? repr_str(script.save_dir->string()) : "None";
+  const std::string accuracy = script.accuracy ? "True" : "False";
+  if (aot) {
+    std::string arguments = "accuracy=" + accuracy + ", command='" + script.command + "', save_dir=" + save_dir +
+                            ", tracing_mode='real', check_str=" + optional_repr(script.check_str);
+    if (script.backend != "inductor") arguments += ", backend=" + repr_str(script.backend);
+    text += "mod = Repro()\n";
+    text += "if __name__ == '__main__':\n";
+    text += "    from torch._dynamo.repro.after_aot import run_repro\n";
+    text += "    with torch.no_grad():\n";
+    text += "        run_repro(mod, load_args, " + arguments + ")\n";
+    std::string get_args = arguments;
+    get_args.replace(get_args.find("command='" + script.command + "'"), script.command.size() + 10, "command='get_args'");
+    text += "        # To run it separately, do \n";
+    text += "        # mod, args = run_repro(mod, load_args, " + get_args + ")\n";
+    text += "        # mod(*args)\n";
+  } else {
+    const std::string backend = script.backend_source.empty() ? repr_str(script.backend) : script.backend;
+    text += "\nif __name__ == '__main__':\n";
+    text += "    from torch._dynamo.repro.after_dynamo import run_repro\n";
+    text += "    run_repro(mod, load_args, accuracy=" + accuracy + ", command='" + script.command + "',\n";
+    text += "        save_dir=" + save_dir + ", autocast=False, backend=" + backend + ")\n";
+  }
+  return text;
+}
+
+}  // namespace kiln::repro

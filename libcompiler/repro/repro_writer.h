@@ -1,0 +1,38 @@
+#pragma once
+// Repro files in PyTorch's format (debug_tools.md §1.4, §1.6, §1.7): a header (environment,
+// imports, changed config, Kiln's version), the graph as `class Repro(torch.nn.Module)`,
+// load_args, and a call of run_repro with the default command. After-AOT files run the graph
+// through the aten-graph compiler of a backend; after-Dynamo files through torch.compile with a
+// backend, and carry a script-defined backend's source along (PyTorch's only name it, and its
+// launcher then cannot find it).
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/repro/load_args_writer.h"
+#include "libcompiler/repro/repro_state.h"
+
+namespace kiln::repro {
+
+struct ReproScript {
+  ReproAfter after = ReproAfter::Aot;
+  ReproState state;  // an input that is None loads as random data of its placeholder's metadata
+  std::string command = "run";  // "run" for repros and checkpoints, "minify" for launchers
+  bool accuracy = false;
+  std::optional<std::filesystem::path> save_dir;  // the content store and checkpoints
+  // After AOT: the backend whose aten-graph compiler runs the graph (written only when it is not
+  // inductor, which is PyTorch's). After Dynamo: the backend's name.
+  std::string backend = "inductor";
+  std::string backend_source;  // after Dynamo: a script-defined backend's def; backend names it
+  std::optional<std::string> check_str;
+  int64_t embed_limit = LoadArgsOptions{}.embed_limit;
+};
+
+std::string repro_script_text(python::Interpreter& interp, const ReproScript& script);
+
+// The script-defined backend's source to carry along: its def's lines, dedented; empty for a
+// callable that is not a `def` function.
+std::string backend_source(const python::Ref& backend);
+
+}  // namespace kiln::repro

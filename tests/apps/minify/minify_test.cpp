@@ -1,0 +1,174 @@
+// The minify app end to end on a small model with the testing backends: it finishes, repro.py
+// holds at most two call nodes, and `kiln repro.py` fails the same way; the same command again
+// resumes; minify_model.py of ../shared in its dynamo_backend case (and, until inductor lands,
+// the inductor cases with the testing AOT backend in its place).
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "kiln_config.h"
+#include "libcompiler/ir/runnable_parser.h"
+#include "tests/apps/minify/minify_run.h"
+#include "tests/support/shared_data.h"
+
+namespace kiln::test {
+
+std::string minify_binary() { return std::string(KILN_BINARY_DIR) + "/bin/minify"; }
+std::filesystem::path relu_model() { return testdataPath("minify/relu_model.py"); }
+
+size_t repro_call_nodes(const std::filesystem::path& repro) {
+  const auto module = ir::parseRunnable(read_file(repro));
+  size_t calls = 0;
+  for (const ir::Node* node : module->graph.nodes())
+    calls += node->op() != ir::OpCode::Placeholder && node->op() != ir::OpCode::Output;
+  return calls;
+}
+
+std::optional<size_t> tests_run(const std::string& output) {
+  static const std::regex summary(R"(Minified \d+ -> \d+ nodes \(\d+ -> \d+ inputs\): (\d+) tests run)");
+  std::smatch match;
+  if (!std::regex_search(output, match, summary)) return std::nullopt;
+  return std::stoul(match[1]);
+}
+
+namespace {
+
+struct Case {
+  const char* name;
+  const char* after;
+  int level;
+  const char* backend;  // what relu_model.py compiles with
+  const char* inject;   // cpp.inject_relu_bug_TESTING_ONLY, or ""
+  const char* error;    // what `kiln repro.py` ends with
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+class MinifyCase : public ::testing::TestWithParam<Case> {};
+
+TEST_P(MinifyCase, EndsWithATinyReproThatFailsTheSameWay) {
+  const Case& c = GetParam();
+  const std::filesystem::path dir = scratchDir(std::string("minify_") + c.name);
+  const std::string args = std::string("--after=") + c.after + " --level=" + std::to_string(c.level) + " " + quoted(relu_model()) +
+                           " " + c.backend + " " + c.inject;
+  const RunResult minified = run(minify_binary(), args, dir);
+  ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
+  EXPECT_NE(minified.out.find("Wrote minimal repro out to " + (dir / "repro.py").string()), std::string::npos) << minified.out;
+  ASSERT_TRUE(tests_run(minified.out)) << minified.out;
+  ASSERT_TRUE(std::filesystem::exists(dir / "repro.py"));
+  EXPECT_LE(repro_call_nodes(dir / "repro.py"), 2u) << read_file(dir / "repro.py");
+  EXPECT_NE(read_file(dir / "repro.py").find("relu"), std::string::npos);
+
+  const RunResult repro = run(kiln_binary(), "repro.py", dir);
+  EXPECT_NE(repro.status, 0);
+  EXPECT_NE(repro.err.find(c.error), std::string::npos) << repro.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TestingBackends, MinifyCase,
+    ::testing::Values(
+        Case{"dynamo_script_backend", "dynamo", 2, "script", "", "AssertionError: refuses_relu: no relu here"},
+        Case{"dynamo_compile_error", "dynamo", 2, "relu_compile_error_TESTING_ONLY", "", "ReluCompileError"},
+        Case{"dynamo_runtime_error", "dynamo", 2, "relu_runtime_error_TESTING_ONLY", "", "AssertionError: ReluRuntimeError"},
+        Case{"dynamo_accuracy", "dynamo", 4, "relu_accuracy_error_TESTING_ONLY", "", "AccuracyError: Dynamo failed"},
+        Case{"aot_compile_error", "aot", 2, "aot_eager_relu_bug_TESTING_ONLY", "compile_error", "ReluCompileError"},
+        Case{"aot_runtime_error", "aot", 2, "aot_eager_relu_bug_TESTING_ONLY", "runtime_error", "RuntimeError: ReluRuntimeError"},
+        Case{"aot_level_1", "aot", 1, "aot_eager_relu_bug_TESTING_ONLY", "runtime_error", "RuntimeError: ReluRuntimeError"},
+        Case{"aot_accuracy", "aot", 4, "aot_eager_relu_bug_TESTING_ONLY", "accuracy", "AccuracyError: Bad accuracy detected"}),
+    [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+
+TEST(Minify, TheSameCommandAgainResumes) {
+  const std::filesystem::path dir = scratchDir("minify_resume");
+  const std::string args = "--after=aot " + quoted(relu_model()) + " aot_eager_relu_bug_TESTING_ONLY compile_error";
+  const RunResult fresh = run(minify_binary(), "--work-dir fresh " + args, dir);
+  ASSERT_EQ(fresh.status, 0) << fresh.out << fresh.err;
+  const RunResult stopped = run(minify_binary(), "--work-dir resumed --max-tests 5 " + args, dir);
+  ASSERT_EQ(stopped.status, 0) << stopped.out << stopped.err;
+  EXPECT_NE(stopped.out.find("run the same command again to resume"), std::string::npos) << stopped.out;
+  const RunResult resumed = run(minify_binary(), "--work-dir resumed " + args, dir);
+  ASSERT_EQ(resumed.status, 0) << resumed.out << resumed.err;
+  // The stopped run's tests are not run again (only the first run, which learns the failure).
+  ASSERT_TRUE(tests_run(fresh.out) && tests_run(stopped.out) && tests_run(resumed.out));
+  EXPECT_EQ(*tests_run(stopped.out) + *tests_run(resumed.out), *tests_run(fresh.out) + 1);
+  EXPECT_LE(repro_call_nodes(dir / "repro.py"), 2u);
+}
+
+TEST(Minify, AScriptThatDoesNotFailIsReported) {
+  const std::filesystem::path dir = scratchDir("minify_no_failure");
+  const RunResult result = run(minify_binary(), "--after=aot " + quoted(relu_model()) + " aot_eager", dir);
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.out.find("the repro tools caught no failure after aot"), std::string::npos) << result.out;
+}
+
+TEST(Minify, BadFlagsAreRefused) {
+  const std::filesystem::path dir = scratchDir("minify_bad_flags");
+  EXPECT_EQ(run(minify_binary(), "--after=inductor " + quoted(relu_model()), dir).status, 2);
+  EXPECT_EQ(run(minify_binary(), "--after=aot --level=5 " + quoted(relu_model()), dir).status, 2);
+  const RunResult missing = run(minify_binary(), "--after=aot no_such_script.py", dir);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("no_such_script.py: no such file"), std::string::npos);
+}
+
+TEST(Minify, AnalyzeNamesTheFirstDivergingNode) {
+  const std::filesystem::path dir = scratchDir("minify_analyze");
+  const RunResult first = run(kiln_binary(), quoted(relu_model()) + " aot_eager_relu_bug_TESTING_ONLY accuracy", dir,
+                              "TORCHDYNAMO_REPRO_AFTER=aot TORCHDYNAMO_REPRO_LEVEL=4 TORCHDYNAMO_REPRO_DIR=out ");
+  ASSERT_NE(first.status, 0);
+  const RunResult analyzed = run(minify_binary(), "out/minifier_launcher.py analyze", dir);
+  ASSERT_EQ(analyzed.status, 0) << analyzed.out << analyzed.err;
+  EXPECT_NE(analyzed.out.find("DIVERGED at relu: RMSE (res-fp64): 1.00000, (ref-fp64): 0.00000"), std::string::npos) << analyzed.out;
+  EXPECT_NE(analyzed.out.find("The first node whose compiled value diverges: relu (torch.ops.aten.relu.default)"), std::string::npos);
+}
+
+// ../shared/real/pytorch-2.11/programs/minify_model.py: the case PyTorch 2.11 ran to no result.
+TEST(Minify, SharedMinifyModelDynamoBackend) {
+  KILN_REQUIRE_SHARED();
+  const std::filesystem::path model = realPath("pytorch-2.11/programs/minify_model.py");
+  const std::filesystem::path dir = scratchDir("minify_shared_dynamo_backend");
+  const RunResult minified = run(minify_binary(), "--after=dynamo " + quoted(model) + " dynamo_backend", dir);
+  ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
+  EXPECT_LE(repro_call_nodes(dir / "repro.py"), 2u);
+  const RunResult repro = run(kiln_binary(), "repro.py", dir);
+  EXPECT_NE(repro.status, 0);
+  EXPECT_NE(repro.err.find("AssertionError: toy_compiler refuses relu"), std::string::npos) << repro.err;
+  // The file is PyTorch's format, and carries toy_compiler: real PyTorch fails the same way.
+  if (!std::filesystem::exists(reference_python())) GTEST_SKIP() << ".reference/ is absent: repro.py not run under PyTorch";
+  const RunResult under_pytorch = run(reference_python().string(), "repro.py", dir);
+  EXPECT_NE(under_pytorch.status, 0);
+  EXPECT_NE(under_pytorch.err.find("AssertionError: toy_compiler refuses relu"), std::string::npos) << under_pytorch.err;
+}
+
+// The three inductor cases, with the testing AOT backend standing in for inductor (which honours
+// the same knob once it lands: run them then without --backend).
+TEST(Minify, SharedMinifyModelInductorCasesWithTheTestingBackend) {
+  KILN_REQUIRE_SHARED();
+  const std::filesystem::path model = realPath("pytorch-2.11/programs/minify_model.py");
+  for (const std::string mode : {"compile_error", "runtime_error", "accuracy"}) {
+    const std::filesystem::path dir = scratchDir("minify_shared_" + mode);
+    const std::string level = mode == "accuracy" ? "4" : "2";
+    const RunResult minified =
+        run(minify_binary(), "--after=aot --level=" + level + " --backend aot_eager_relu_bug_TESTING_ONLY " + quoted(model) + " " + mode, dir);
+    ASSERT_EQ(minified.status, 0) << mode << minified.out << minified.err;
+    EXPECT_LE(repro_call_nodes(dir / "repro.py"), 2u) << mode;
+    EXPECT_NE(run(kiln_binary(), "repro.py", dir).status, 0) << mode;
+  }
+}
+
+// The launcher PyTorch 2.11 wrote for the accuracy case (its own minifier crashed on it) runs
+// under kiln: its Repro class, load_args (whose storages are not here: random data) and run_repro.
+TEST(Minify, PyTorchsOwnLauncher) {
+  KILN_REQUIRE_SHARED();
+  const std::filesystem::path launcher = realPath("pytorch-2.11/minifier/accuracy_cpu/launcher_copy.py");
+  const std::filesystem::path dir = scratchDir("minify_pytorch_launcher");
+  const RunResult minified =
+      run(minify_binary(), "--backend aot_eager_relu_bug_TESTING_ONLY " + quoted(launcher) + " minify --save-dir saved", dir);
+  ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
+  EXPECT_NE(minified.out.find("Minified 83 -> 1 nodes (25 -> 1 inputs)"), std::string::npos) << minified.out;
+  EXPECT_LE(repro_call_nodes(dir / "repro.py"), 2u);
+  const RunResult repro = run(kiln_binary(), "repro.py", dir, "KILN_COMPILE_BACKEND=aot_eager_relu_bug_TESTING_ONLY ");
+  EXPECT_NE(repro.status, 0);
+  EXPECT_NE(repro.err.find("AccuracyError: Bad accuracy detected"), std::string::npos) << repro.err;
+}
+
+}  // namespace
+}  // namespace kiln::test

@@ -1,0 +1,120 @@
+// The repro wrappers inside kiln (TORCHDYNAMO_REPRO_AFTER, TORCHDYNAMO_REPRO_LEVEL and their
+// config equivalents): what each level writes, where, and what the log and the error say.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/apps/minify/minify_run.h"
+#include "tests/support/shared_data.h"
+
+namespace kiln::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string repro_env(const char* after, int level) {
+  return std::string("TORCHDYNAMO_REPRO_AFTER=") + after + " TORCHDYNAMO_REPRO_LEVEL=" + std::to_string(level) +
+         " TORCHDYNAMO_REPRO_DIR=out ";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(ReproLevels, AotLevel1WritesACheckpointAndRepro) {
+  const fs::path dir = scratchDir("levels_aot_1");
+  const RunResult result = run(kiln_binary(), quoted(relu_model()) + " aot_eager_relu_bug_TESTING_ONLY compile_error", dir, repro_env("aot", 1));
+  EXPECT_EQ(result.status, 1);
+  std::vector<fs::path> checkpoints;
+  for (const auto& entry : fs::directory_iterator(dir / "out" / "checkpoints"))
+    if (entry.path().extension() == ".py") checkpoints.push_back(entry.path());
+  ASSERT_EQ(checkpoints.size(), 1u);
+  EXPECT_TRUE(contains(result.err, "torch/_dynamo/repro/after_aot.py:804] [0/0] Writing checkpoint with"));
+  EXPECT_TRUE(contains(result.err, "Copying repro file for convenience to " + (dir / "repro.py").string()));
+  EXPECT_TRUE(contains(result.err, "torch/_dynamo/repro/after_aot.py:290] [0/0] CompilerError"));
+  EXPECT_TRUE(contains(result.err, "Minifier script written to " + checkpoints[0].string()));
+  EXPECT_EQ(read_file(dir / "repro.py"), read_file(checkpoints[0]));
+  // The repro runs (command 'run') and fails as the script did.
+  const RunResult repro = run(kiln_binary(), "repro.py", dir);
+  EXPECT_EQ(repro.status, 1);
+  EXPECT_TRUE(contains(repro.err, "ReluCompileError: compile error injected on aten.relu")) << repro.err;
+}
+
+TEST(ReproLevels, AotLevel2WritesTheLauncherOnARuntimeError) {
+  const fs::path dir = scratchDir("levels_aot_2");
+  const RunResult result = run(kiln_binary(), quoted(relu_model()) + " aot_eager_relu_bug_TESTING_ONLY runtime_error", dir, repro_env("aot", 2));
+  EXPECT_EQ(result.status, 1);
+  const fs::path launcher = dir / "out" / "minifier_launcher.py";
+  ASSERT_TRUE(fs::exists(launcher));
+  EXPECT_TRUE(contains(result.err, "torch/_dynamo/debug_utils.py:338] Writing minified repro to:\n"));
+  EXPECT_TRUE(contains(result.err, launcher.string()));
+  EXPECT_TRUE(contains(read_file(launcher), "command='minify'"));
+  // The launcher's run command reproduces the error.
+  const RunResult run_command = run(kiln_binary(), quoted(launcher) + " run", dir);
+  EXPECT_EQ(run_command.status, 1);
+  EXPECT_TRUE(contains(run_command.err, "RuntimeError: ReluRuntimeError")) << run_command.err;
+}
+
+TEST(ReproLevels, Level3AlwaysWritesTheLauncherWithRealInputs) {
+  const fs::path dir = scratchDir("levels_aot_3");
+  const RunResult result = run(kiln_binary(), quoted(relu_model()) + " aot_eager", dir, repro_env("aot", 3));
+  EXPECT_EQ(result.status, 0) << result.err;
+  const fs::path launcher = dir / "out" / "minifier_launcher.py";
+  ASSERT_TRUE(fs::exists(launcher));
+  // Real data: in the content store, or embedded when small; none is left to random data.
+  const std::string text = read_file(launcher);
+  size_t unloaded = 0, embedded = 0;
+  for (const std::string& line : lines_of(text)) {
+    unloaded += contains(line, "reader.storage(None");
+    embedded += contains(line, "embedded(reader.tensor(");
+  }
+  EXPECT_EQ(unloaded, embedded);
+  EXPECT_TRUE(contains(text, "reader.storage('"));
+  EXPECT_EQ(run(kiln_binary(), quoted(launcher) + " run", dir).status, 0);
+}
+
+TEST(ReproLevels, DynamoLevel2SaysWhereTheLauncherIs) {
+  const fs::path dir = scratchDir("levels_dynamo_2");
+  const RunResult result = run(kiln_binary(), quoted(relu_model()) + " script", dir, repro_env("dynamo", 2));
+  EXPECT_EQ(result.status, 1);
+  const fs::path launcher = dir / "out" / "minifier_launcher.py";
+  EXPECT_TRUE(contains(result.err, "torch/_dynamo/repro/after_dynamo.py:137] [0/0] Compiled Fx GraphModule failed. Creating script to minify the error."));
+  EXPECT_TRUE(contains(result.err, "torch._dynamo.exc.BackendCompilerFailed: backend='refuses_relu' raised:\n"
+                                   "AssertionError: refuses_relu: no relu here\n"));
+  EXPECT_TRUE(contains(result.err, "Minifier script written to " + launcher.string() +
+                                       ". Run this script to find the smallest traced graph which reproduces this error."));
+  EXPECT_TRUE(contains(read_file(launcher), "def refuses_relu(gm, example_inputs):"));
+}
+
+TEST(ReproLevels, DynamoLevel4RaisesAccuracyError) {
+  const fs::path dir = scratchDir("levels_dynamo_4");
+  const RunResult result = run(kiln_binary(), quoted(relu_model()) + " relu_accuracy_error_TESTING_ONLY", dir, repro_env("dynamo", 4));
+  EXPECT_EQ(result.status, 1);
+  EXPECT_TRUE(contains(result.err, "Accuracy failed for the TorchDynamo produced graph. Creating script to minify the error."));
+  EXPECT_TRUE(contains(result.err, "AccuracyError: Bad accuracy detected."));
+  EXPECT_TRUE(contains(read_file(dir / "out" / "minifier_launcher.py"), "accuracy=True"));
+}
+
+TEST(ReproLevels, ConfigEquivalentsAndTheDefaultFolder) {
+  const fs::path dir = scratchDir("levels_config");
+  {
+    std::ofstream script(dir / "configured.py");
+    script << "import torch\nimport torch._dynamo.config\nimport torch._inductor.config\n"
+              "torch._dynamo.config.repro_after = 'aot'\ntorch._dynamo.config.repro_level = 2\n"
+              "torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY = 'compile_error'\n"
+              "def f(x):\n    return torch.relu(x) + 1\n"
+              "torch.compile(f, backend='aot_eager_relu_bug_TESTING_ONLY')(torch.randn(4))\n";
+  }
+  const RunResult result = run(kiln_binary(), "configured.py", dir);
+  EXPECT_EQ(result.status, 1);
+  // torch_compile_debug/run_<time>-pid_<pid>/minifier/minifier_launcher.py, as PyTorch.
+  fs::path launcher;
+  for (const auto& entry : fs::directory_iterator(dir / "torch_compile_debug"))
+    if (entry.path().filename().string().starts_with("run_")) launcher = entry.path() / "minifier" / "minifier_launcher.py";
+  ASSERT_TRUE(fs::exists(launcher)) << result.err;
+  const std::string text = read_file(launcher);
+  EXPECT_TRUE(contains(text, "torch._dynamo.config.repro_after = 'aot'"));
+  EXPECT_TRUE(contains(text, "torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY = 'compile_error'"));
+  EXPECT_TRUE(contains(result.err, "Minifier script written to " + launcher.string()));
+}
+
+}  // namespace
+}  // namespace kiln::test
