@@ -1,6 +1,8 @@
 #include "libcompiler/inductor/compile_fx.h"
 
 #include <chrono>
+#include <map>
+#include <mutex>
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -12,7 +14,9 @@
 #include "libcompiler/inductor/inductor_events.h"
 #include "libcompiler/inductor/output_code.h"
 #include "libcompiler/inductor/scheduler.h"
+#include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/ir/graph_interpreter.h"
+#include "libcompiler/ir/tensor_types.h"
 #include "libdiag/log/logger.h"
 
 namespace kiln::inductor {
@@ -43,6 +47,52 @@ CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, c
   }
   entry.object_code = compile_module(*llvm_module).object_code;
   return entry;
+}
+
+// Whether every placeholder carries tensor metadata (graphs of repro files and of
+// compile_fx_inner calls from scripts carry none).
+bool has_input_metadata(const ir::GraphModule& module) {
+  for (const ir::Node* node : module.graph.nodes())
+    if (node->op() == ir::OpCode::Placeholder && !std::holds_alternative<ir::TensorMeta>(node->meta.value)) return false;
+  return true;
+}
+
+// A graph without metadata compiles at its first call, as PyTorch's compile_fx_inner fakifies
+// its example inputs: that call first runs in the graph interpreter, which records every node's
+// metadata on a copy of the graph; the copy compiles and runs that call and the ones after it.
+aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
+                                        const InductorConfig& config) {
+  struct State {
+    std::mutex mutex;
+    aot::AtenFunction compiled;
+  };
+  auto state = std::make_shared<State>();
+  return [module, context, config, state](const std::vector<ops::IValue>& inputs) {
+    std::unique_lock lock(state->mutex);
+    if (state->compiled) {
+      lock.unlock();
+      return state->compiled(inputs);
+    }
+    std::shared_ptr<ir::GraphModule> annotated = ir::copyGraphModule(*module);
+    std::map<std::string, ir::Node*> by_name;
+    for (ir::Node* node : annotated->graph.nodes()) by_name[node->name()] = node;
+    size_t input = 0;
+    for (ir::Node* node : annotated->graph.nodes())
+      if (node->op() == ir::OpCode::Placeholder && input < inputs.size() && inputs[input].is_tensor())
+        node->meta.value = ir::irTensorMeta(inputs[input++].to_tensor());
+    ir::InterpreterOptions options;
+    options.onNodeValue = [&](const ir::Node& node, const ops::IValue& value) {
+      if (value.is_tensor()) by_name.at(node.name())->meta.value = ir::irTensorMeta(value.to_tensor());
+      if (value.is_tensor_list()) {
+        ir::TensorTuple tuple;
+        for (const tensor::Tensor& t : value.to_tensor_list()) tuple.elements.push_back(ir::irTensorMeta(t));
+        by_name.at(node.name())->meta.value = tuple;
+      }
+    };
+    ir::GraphInterpreter(*module, options).run(inputs);
+    state->compiled = compile_fx_inner(std::move(annotated), context, config);
+    return state->compiled(inputs);
+  };
 }
 
 }  // namespace
@@ -96,6 +146,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
 
 aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                    const InductorConfig& config) {
+  if (!has_input_metadata(*module)) return compile_at_first_call(std::move(module), context, config);
   const auto started = std::chrono::steady_clock::now();
   report_post_grad_graph(*module, context.compile_id);
   CompiledArtifacts artifacts;

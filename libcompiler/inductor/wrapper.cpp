@@ -102,7 +102,7 @@ void launch_kernel(KernelFunction fn, const FusedKernel& kernel, std::vector<voi
   });
   if (status != 0)
     throw tensor::TorchError(tensor::PyErrorKind::RuntimeError,
-                             "compiled kernel " + kernel.name + " failed (status " + std::to_string(status.load()) + ")");
+                             "a compiled kernel failed (status " + std::to_string(status.load()) + ")\nkernel: " + kernel.name);
 }
 
 KernelFunction CompiledProgram::kernel_for(size_t index, const FusedKernel& kernel, std::vector<void*>& pointers) const {

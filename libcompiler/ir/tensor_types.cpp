@@ -16,3 +16,16 @@ Device irDevice(const tensor::Device& device) {
 }
 
 }  // namespace kiln::ir
+
+namespace kiln::ir {
+
+TensorMeta irTensorMeta(const tensor::Tensor& tensor) {
+  TensorMeta meta;
+  meta.dtype = irDtype(tensor.dtype());
+  for (int64_t s : tensor.sizes()) meta.sizes.push_back(SymExpr::integer(s));
+  for (int64_t s : tensor.strides()) meta.strides.push_back(SymExpr::integer(s));
+  meta.device = irDevice(tensor.device());
+  return meta;
+}
+
+}  // namespace kiln::ir

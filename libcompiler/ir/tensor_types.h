@@ -3,9 +3,11 @@
 #include <optional>
 
 #include "libcompiler/ir/device.h"
+#include "libcompiler/ir/fake_value.h"
 #include "libcompiler/ir/dtype.h"
 #include "libcompiler/tensor/device.h"
 #include "libcompiler/tensor/dtype.h"
+#include "libcompiler/tensor/tensor.h"
 
 namespace kiln::ir {
 
@@ -13,5 +15,7 @@ Dtype irDtype(tensor::DType dtype);
 // nullopt for the IR dtypes the tensor runtime lacks (complex).
 std::optional<tensor::DType> tensorDtype(Dtype dtype);
 Device irDevice(const tensor::Device& device);
+// A tensor's metadata as graph annotations carry it (concrete sizes and strides).
+TensorMeta irTensorMeta(const tensor::Tensor& tensor);
 
 }  // namespace kiln::ir
