@@ -5,9 +5,9 @@ under `minify`, against what PyTorch 2.11's minifier did on the same program (re
 
 usage: minify_acceptance.py [--build BUILD_DIR] [--backend NAME] [--jobs N]
 Cases: compile_error, runtime_error (level 2) and accuracy (level 4) after aot; dynamo_backend after
-dynamo. The inductor cases compile with --backend (default aot_eager_relu_bug_TESTING_ONLY, which
-honours the same inject_relu_bug_TESTING_ONLY knob) until kiln's inductor lands; pass
---backend inductor then. Each case runs in a fresh folder; wall time includes the script's first
+dynamo. The inductor cases compile with the script's default backend, kiln's inductor, whose
+cpp.inject_relu_bug_TESTING_ONLY knob breaks the relu; --backend NAME compiles them with another
+AOT backend (aot_eager_relu_bug_TESTING_ONLY honours the same knob). Each case runs in a fresh folder; wall time includes the script's first
 run. Prints one Markdown row per case: seconds, tests run, nodes before -> after, the repro's call
 nodes, and whether `kiln repro.py` fails; then PyTorch's recorded numbers.
 """
@@ -71,7 +71,7 @@ def pytorch_case(name):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(REPO, "build"))
-    parser.add_argument("--backend", default="aot_eager_relu_bug_TESTING_ONLY")
+    parser.add_argument("--backend", default=None)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     print("| case | kiln s | kiln tests run | nodes | repro call nodes | kiln repro.py fails | PyTorch s | PyTorch queries | PyTorch outcome |")
