@@ -49,11 +49,11 @@ CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, c
   return entry;
 }
 
-// Whether every placeholder carries tensor metadata (graphs of repro files and of
-// compile_fx_inner calls from scripts carry none).
-bool has_input_metadata(const ir::GraphModule& module) {
+// Whether the graph carries no metadata at all (graphs of repro files and of compile_fx_inner
+// calls from scripts): AOT's graphs always annotate their tensor placeholders.
+bool lacks_metadata(const ir::GraphModule& module) {
   for (const ir::Node* node : module.graph.nodes())
-    if (node->op() == ir::OpCode::Placeholder && !std::holds_alternative<ir::TensorMeta>(node->meta.value)) return false;
+    if (node->op() == ir::OpCode::Placeholder && !std::holds_alternative<std::monostate>(node->meta.value)) return false;
   return true;
 }
 
@@ -90,7 +90,9 @@ aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> m
       }
     };
     ir::GraphInterpreter(*module, options).run(inputs);
-    state->compiled = compile_fx_inner(std::move(annotated), context, config);
+    // Inputs that are not tensors leave placeholders bare: such a graph stays interpreted.
+    state->compiled = lacks_metadata(*annotated) ? aot::interpret_aten_graph(module, context)
+                                                 : compile_fx_inner(std::move(annotated), context, config);
     return state->compiled(inputs);
   };
 }
@@ -146,7 +148,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
 
 aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                    const InductorConfig& config) {
-  if (!has_input_metadata(*module)) return compile_at_first_call(std::move(module), context, config);
+  if (lacks_metadata(*module)) return compile_at_first_call(std::move(module), context, config);
   const auto started = std::chrono::steady_clock::now();
   report_post_grad_graph(*module, context.compile_id);
   CompiledArtifacts artifacts;
