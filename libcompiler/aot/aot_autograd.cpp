@@ -14,12 +14,12 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   static int next_aot_id = 0;
   const int aot_id = next_aot_id++;
   if (!needs_autograd(example_inputs)) {
-    TracedGraph traced = trace_inference(interp, graph, example_inputs);
+    TracedGraph traced = trace_inference(interp, graph, example_inputs, options.decompose);
     ir::eliminateDeadCode(traced.module->graph);
     report_graph(AotGraphKind::Inference, *traced.module, aot_id, compile_id);
     return inference_function(options.compiler(std::move(traced.module), {AotGraphKind::Inference, aot_id, compile_id}));
   }
-  TracedGraph joint = trace_joint(interp, graph, example_inputs);
+  TracedGraph joint = trace_joint(interp, graph, example_inputs, options.decompose);
   ir::eliminateDeadCode(joint.module->graph);
   report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
   PartitionedGraphs parts = default_partition(joint);

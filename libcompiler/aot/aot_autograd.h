@@ -13,6 +13,9 @@ namespace kiln::aot {
 
 struct AotOptions {
   AtenGraphCompiler compiler = interpret_aten_graph;
+  // Trace through the op table's decompositions (Inductor's decomposition table), as
+  // aot_eager_decomp_partition and inductor do; aot_eager keeps ops whole.
+  bool decompose = false;
 };
 
 capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,

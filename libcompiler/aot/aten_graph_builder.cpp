@@ -1,8 +1,10 @@
 #include "libcompiler/aot/aten_graph_builder.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "libcompiler/ir/tensor_types.h"
+#include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
 
 namespace kiln::aot {
@@ -33,6 +35,11 @@ std::string target_of(const ops::OpInfo& op) {
 }  // namespace
 
 AtenGraphBuilder::AtenGraphBuilder(ir::Graph& graph, ir::Device device) : graph_(graph), device_(std::move(device)) {}
+
+void AtenGraphBuilder::set_source(std::optional<std::string> summary) {
+  grad_fn_sources_.emplace_back(ops::next_node_sequence_nr(), summary);
+  source_ = std::move(summary);
+}
 
 ir::TensorMeta AtenGraphBuilder::meta_of(const Tensor& fake) const {
   ir::TensorMeta meta;
@@ -99,7 +106,9 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
   if (v.is_string()) return ir::Argument::string(v.to_string());
   if (v.is_tensor()) return tensor_argument(v.to_tensor(), op);
   if (v.is_dtype()) return ir::Argument::dtype(ir::irDtype(v.to_dtype()));
-  if (v.is_device()) return ir::Argument::device(ir::irDevice(v.to_device()));
+  // The fakes' meta device stands for the device they were made for.
+  if (v.is_device())
+    return ir::Argument::device(v.to_device().type == tensor::DeviceType::Meta ? device_ : ir::irDevice(v.to_device()));
   std::vector<ir::Argument> items;
   if (v.is_tensor_list())
     for (const Tensor& t : v.to_tensor_list()) items.push_back(tensor_argument(t, op));
@@ -117,17 +126,30 @@ void AtenGraphBuilder::record(const ops::OpInfo& op, const ops::Arguments& args,
   size_t positional_end = 0;
   for (size_t i = 0; i < schema_args.size(); ++i)
     if (!schema_args[i].kwarg_only && !equals_default(args[i], schema_args[i])) positional_end = i + 1;
+  // Layouts and memory formats are torch globals (torch.strided), which the table passes by name.
+  auto value = [&](size_t i) {
+    const auto base = schema_args[i].type.base;
+    if ((base == ops::SchemaType::Base::Layout || base == ops::SchemaType::Base::MemoryFormat) && args[i].is_string())
+      return ir::Argument::global(args[i].to_string());
+    return argument(args[i], op);
+  };
   std::vector<ir::Argument> positional;
   std::vector<ir::KeywordArgument> keywords;
   for (size_t i = 0; i < schema_args.size(); ++i) {
     if (schema_args[i].kwarg_only) {
-      if (!equals_default(args[i], schema_args[i])) keywords.push_back({schema_args[i].name, argument(args[i], op)});
+      if (!equals_default(args[i], schema_args[i])) keywords.push_back({schema_args[i].name, value(i)});
     } else if (i < positional_end) {
-      positional.push_back(argument(args[i], op));
+      positional.push_back(value(i));
     }
   }
   ir::Node* node = graph_.callFunction(target_of(op), std::move(positional), std::move(keywords));
-  node->meta.sourceSummary = source_;
+  std::optional<std::string> source = source_;
+  if (const ops::Node* running = ops::running_node()) {
+    const auto after = std::upper_bound(grad_fn_sources_.begin(), grad_fn_sources_.end(), running->sequence_nr(),
+                                        [](uint64_t nr, const auto& entry) { return nr < entry.first; });
+    source = after == grad_fn_sources_.begin() ? std::nullopt : std::prev(after)->second;
+  }
+  node->meta.sourceSummary = source;
   const bool tuple = op.schema.returns.size() != 1 || op.schema.returns[0].type.is_list;
   if (!tuple) {
     node->meta.value = meta_of(outputs.at(0));
@@ -140,7 +162,7 @@ void AtenGraphBuilder::record(const ops::OpInfo& op, const ops::Arguments& args,
   for (size_t i = 0; i < outputs.size(); ++i) {
     ir::Node* item = graph_.callFunction("operator.getitem", {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
     item->meta.value = meta_of(outputs[i]);
-    item->meta.sourceSummary = source_;
+    item->meta.sourceSummary = source;
     bind(outputs[i], item);
   }
 }

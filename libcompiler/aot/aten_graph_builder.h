@@ -3,10 +3,13 @@
 // the thread's call recorder (ops/dispatch.h), it turns every op call it is told of into a
 // call_function node `torch.ops.aten.<op>.<overload>` whose arguments name the nodes that made
 // the tensors, with the result's metadata as the node's value. Several outputs become getitem
-// nodes, as make_fx unpacks them.
+// nodes, as make_fx unpacks them. Ops the backward engine runs take the source of the forward op
+// whose grad_fn runs them, as PyTorch's joint graphs attribute backward nodes. With
+// decompositions on, ops that have one in the table are recorded as what it calls.
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "libcompiler/ir/graph.h"
@@ -26,10 +29,13 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // A placeholder for `fake`, placed after the existing placeholders and before every op node.
   ir::Node* add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor);
   void record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) override;
+  bool decomposes(const ops::OpInfo&) const override { return decompose_; }
+  void set_decompose(bool decompose) { decompose_ = decompose; }
   // The node whose value `t` is; nullptr when the trace did not make it.
   ir::Node* node_of(const Tensor& t) const;
-  // The "File: ..." summary of the nodes recorded from now on (nullopt: none).
-  void set_source(std::optional<std::string> summary) { source_ = std::move(summary); }
+  // The "File: ..." summary of the nodes recorded from now on (nullopt: none), and of the
+  // backward of the autograd nodes created from now on.
+  void set_source(std::optional<std::string> summary);
   // The output node over `values` (nullptr items print as None), a tuple or, for the pytree
   // return of joint graphs, a list.
   void set_output(const std::vector<ir::Node*>& values, bool as_list);
@@ -47,6 +53,9 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // The traced tensors stay alive so that no later tensor reuses an address in nodes_.
   std::vector<Tensor> traced_;
   std::optional<std::string> source_;
+  // (first autograd sequence number, summary) in creation order: whose source a grad_fn has.
+  std::vector<std::pair<uint64_t, std::optional<std::string>>> grad_fn_sources_;
+  bool decompose_ = false;
 };
 
 // Installs a recorder on this thread for a scope.

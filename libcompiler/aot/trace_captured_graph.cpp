@@ -103,10 +103,12 @@ bool needs_autograd(const std::vector<Ref>& example_inputs) {
   return false;
 }
 
-TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs) {
+TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
+                            bool decompose) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("<lambda>");
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
+  builder.set_decompose(decompose);
   ops::NoGradGuard no_grad;
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "arg", /*with_grad=*/false);
   std::vector<ir::Node*> outputs;
@@ -118,11 +120,13 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   return traced;
 }
 
-TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs) {
+TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
+                        bool decompose) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("inner_f");
   traced.module->graph.codegen.pytree = ir::PytreeSignature{{"primals", "tangents"}};
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
+  builder.set_decompose(decompose);
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "primals", /*with_grad=*/true);
 
   std::vector<ir::Node*> outputs;

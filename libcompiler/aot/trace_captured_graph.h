@@ -22,13 +22,14 @@ struct TracedGraph {
   std::vector<bool> output_requires_grad;
 };
 
+// `decompose`: ops with a decomposition in the op table are recorded as its ops.
 // Placeholders arg0_1, arg1_1, ...; output a tuple of the program's outputs.
 TracedGraph trace_inference(python::Interpreter& interp, const capture::CapturedGraph& graph,
-                            const std::vector<python::Ref>& example_inputs);
+                            const std::vector<python::Ref>& example_inputs, bool decompose);
 // Placeholders primals_1.. and tangents_1..; output the list [outputs..., input gradients...],
 // printed in the pytree form of PyTorch's joint graphs.
 TracedGraph trace_joint(python::Interpreter& interp, const capture::CapturedGraph& graph,
-                        const std::vector<python::Ref>& example_inputs);
+                        const std::vector<python::Ref>& example_inputs, bool decompose);
 
 // Whether any example input requires grad (and grad mode is on): the joint path is needed.
 bool needs_autograd(const std::vector<python::Ref>& example_inputs);

@@ -18,20 +18,20 @@ capture::CompiledGraph eager(Interpreter&, std::shared_ptr<const capture::Captur
 
 struct AotBackend {
   const char* name;
-  aot::AtenGraphCompiler compiler;
+  aot::AotOptions options;
 };
 
 const std::vector<AotBackend>& aot_backends() {
   static const std::vector<AotBackend> table = {
-      {"aot_eager", aot::interpret_aten_graph},
-      {"aot_eager_decomp_partition", aot::interpret_aten_graph},
+      {"aot_eager", {.compiler = aot::interpret_aten_graph}},
+      {"aot_eager_decomp_partition", {.compiler = aot::interpret_aten_graph, .decompose = true}},
   };
   return table;
 }
 
 // AOT autograd's aten graphs handed to the backend's compiler: torch.compile(backend="aot_eager").
 capture::Backend aot_backend(const AotBackend& backend) {
-  aot::AotOptions options{backend.compiler};
+  const aot::AotOptions options = backend.options;
   return [options](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
     return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
   };
@@ -54,7 +54,7 @@ capture::Backend script(const Ref& callable) {
 
 void install_backends() {
   // inductor runs the graph eagerly until it exists; its name is accepted so that scripts run
-  // unchanged. aot_eager_decomp_partition does not decompose or min-cut yet: it is aot_eager.
+  // unchanged.
   for (const char* name : {"eager", "inductor"}) capture::register_backend(name, eager);
   for (const AotBackend& backend : aot_backends()) capture::register_backend(backend.name, aot_backend(backend));
   capture::set_script_backend_factory(script);
@@ -62,7 +62,7 @@ void install_backends() {
 
 const aot::AtenGraphCompiler* aten_compiler(const std::string& backend) {
   for (const AotBackend& b : aot_backends())
-    if (backend == b.name) return &b.compiler;
+    if (backend == b.name) return &b.options.compiler;
   return nullptr;
 }
 

@@ -38,6 +38,20 @@ class RecordedCall {
   }
   RecordedCall(const RecordedCall&) = delete;
   RecordedCall& operator=(const RecordedCall&) = delete;
+  bool decomposes(const OpInfo& op) const { return recorder_ && op.decomposition && recorder_->decomposes(op); }
+  // The decomposition's table ops run without autograd (the op records its own) and are reported
+  // in place of the op; empty when the decomposition does not apply (nothing ran then).
+  std::vector<Tensor> run_decomposition(const OpInfo& op, const Arguments& args) {
+    active_recorder = recorder_;
+    std::vector<Tensor> outputs;
+    {
+      NoGradGuard no_grad;
+      outputs = op.decomposition(args);
+    }
+    if (!outputs.empty()) recorder_ = nullptr;
+    else active_recorder = nullptr;
+    return outputs;
+  }
   void report(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& outputs) {
     if (!recorder_) return;
     active_recorder = recorder_;
@@ -75,6 +89,8 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
 
 CallRecorder* set_call_recorder(CallRecorder* recorder) { return std::exchange(active_recorder, recorder); }
 
+bool is_recording_calls() { return active_recorder != nullptr; }
+
 std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   RecordedCall recorded(op);
   const std::vector<Tensor> slots = input_slots(args);
@@ -105,7 +121,9 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
     node->set_next_edges(edges);
     node->save_inputs(args, original_self, edges);
   }
-  std::vector<Tensor> outputs = run(op, args, slots);
+  std::vector<Tensor> outputs;
+  if (recorded.decomposes(op)) outputs = recorded.run_decomposition(op, args);
+  if (outputs.empty()) outputs = run(op, args, slots);
   recorded.report(op, args, outputs);
   if (inplace) args.tensor(0).bump_version();
   if (op.id == OpId::detach) mark_non_differentiable_view(outputs[0]);

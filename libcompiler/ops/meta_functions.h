@@ -27,9 +27,11 @@ std::vector<TensorMeta> meta_unary(const Arguments& args);
 std::vector<TensorMeta> meta_unary_float(const Arguments& args);       // integers give float
 std::vector<TensorMeta> meta_unary_predicate(const Arguments& args);   // bool result
 std::vector<TensorMeta> meta_where(const Arguments& args);
+std::vector<TensorMeta> meta_fma(const Arguments& args);                // prims::fma: a * b + c
 std::vector<TensorMeta> meta_clamp(const Arguments& args);
 std::vector<TensorMeta> meta_clone(const Arguments& args);
 std::vector<TensorMeta> meta_to_copy(const Arguments& args);
+std::vector<TensorMeta> meta_convert_element_type(const Arguments& args);
 // In-place: the result is self; the other operands must broadcast to it and their promoted dtype
 // must cast to self's.
 std::vector<TensorMeta> meta_inplace_unary(const Arguments& args);
@@ -307,6 +309,12 @@ std::vector<MetaOf<Args>> meta_where(const Args& args) {
 }
 
 template <class Args>
+std::vector<MetaOf<Args>> meta_fma(const Args& args) {
+  const auto e = elementwise(args, {0, 1, 2});
+  return single(e, e.common);
+}
+
+template <class Args>
 std::vector<MetaOf<Args>> meta_clamp(const Args& args) {
   if (args[1].is_none() && args[2].is_none())
     tensor::throw_runtime_error("torch.clamp: At least one of 'min' or 'max' must not be None");
@@ -327,6 +335,11 @@ std::vector<MetaOf<Args>> meta_to_copy(const Args& args) {
   const auto device = args.optional_device(3);
   return {MetaOf<Args>{e.sizes, e.strides, args.optional_dtype(1).value_or(self.dtype()),
                        device.value_or(self.device())}};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_convert_element_type(const Args& args) {
+  return single(elementwise(args, {0}), args[1].to_dtype());
 }
 
 template <class Args>

@@ -65,6 +65,10 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<std::weak_ptr<tensor::AutogradMeta>> retained_outputs_;
 };
 
+// The sequence number the next node created will get: nodes created from now on have this one
+// or a later one.
+uint64_t next_node_sequence_nr();
+
 // The node at the end of every path to a leaf that requires grad: adds the gradient to .grad.
 class AccumulateGrad : public Node {
  public:

@@ -69,7 +69,7 @@ void TableNode::save_outputs(const std::vector<Tensor>& outputs) {
   for (const std::string& name : context_.op().saved) {
     if (!name.starts_with("result")) continue;
     const size_t index = name == "result" ? 0 : std::stoul(name.substr(6));
-    context_.saved_.emplace_back(name, SavedVariable(outputs.at(index), /*is_output=*/true));
+    context_.saved_.emplace_back(name, SavedVariable(outputs.at(index), /*is_output=*/true, outputs.size() == 1));
   }
 }
 

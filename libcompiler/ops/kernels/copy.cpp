@@ -43,6 +43,12 @@ std::vector<Tensor> kernel_to_copy(const Arguments& args) {
   return {out};
 }
 
+std::vector<Tensor> kernel_convert_element_type(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_convert_element_type(args))[0];
+  tensor::copy_elements(out, args.tensor(0));
+  return {out};
+}
+
 std::vector<Tensor> kernel_bernoulli_(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   // distributions.h bumps the version of what it fills; fill a scratch tensor so self is bumped
