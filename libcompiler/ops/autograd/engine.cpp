@@ -142,7 +142,7 @@ std::vector<Tensor> run_graph(const std::vector<Tensor>& roots, const std::vecto
     if (any_defined) {
       for (size_t i = 0; i < inputs.size(); ++i) {
         const auto& meta = node->output_meta()[i];
-        if (!inputs[i].defined() && tensor::is_floating_point(meta.dtype))
+        if (!inputs[i].defined() && tensor::is_floating_point(meta.dtype) && node->is_differentiable_output(i))
           inputs[i] = ops::zeros(meta.sizes, meta.dtype);
       }
       outputs = node->apply(std::move(inputs));

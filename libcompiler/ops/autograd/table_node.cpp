@@ -83,6 +83,11 @@ std::vector<Tensor> TableNode::apply(std::vector<Tensor>&& grad_outputs) {
   return grads;
 }
 
+bool TableNode::is_differentiable_output(size_t i) const {
+  const int limit = context_.op().differentiable_outputs;
+  return limit < 0 || static_cast<int>(i) < limit;
+}
+
 void TableNode::release_variables() {
   for (auto& entry : context_.saved_) entry.second.release();
 }
