@@ -98,6 +98,8 @@ std::vector<Tensor> kernel_argmax(const Arguments& args);
 std::vector<Tensor> kernel_var(const Arguments& args);
 std::vector<Tensor> kernel_std(const Arguments& args);
 std::vector<Tensor> kernel_var_mean(const Arguments& args);
+// var.dim, std.dim, var_mean.dim: the .correction overloads with correction = unbiased ? 1 : 0.
+std::vector<Tensor> kernel_variance_unbiased(const Arguments& args);
 
 // softmax.cpp
 std::vector<Tensor> kernel_softmax(const Arguments& args);
