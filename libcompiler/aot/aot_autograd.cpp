@@ -2,7 +2,6 @@
 
 #include "libcompiler/aot/aot_events.h"
 #include "libcompiler/aot/compiled_function.h"
-#include "libcompiler/aot/default_partition.h"
 #include "libcompiler/aot/trace_captured_graph.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 
@@ -22,7 +21,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   TracedGraph joint = trace_joint(interp, graph, example_inputs, options.decompose);
   ir::eliminateDeadCode(joint.module->graph);
   report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
-  PartitionedGraphs parts = default_partition(joint);
+  PartitionedGraphs parts = options.partition(joint);
   report_graph(AotGraphKind::Forward, *parts.forward, aot_id, compile_id);
   report_graph(AotGraphKind::Backward, *parts.backward, aot_id, compile_id);
   AutogradFunctionPlan plan;
