@@ -144,8 +144,11 @@ class FlowNetwork {
 // views not recomputed by force, no memory budget).
 class MinCut {
  public:
-  MinCut(const ir::Graph& graph, const JointParts& parts) : nodes_(graph.nodes()) {
+  MinCut(const ir::Graph& graph, const JointParts& parts, const std::vector<bool>& input_is_parameter)
+      : nodes_(graph.nodes()) {
     for (const ir::Node* n : nodes_) index_[n] = static_cast<int>(index_.size());
+    for (size_t i = 0; i < parts.primals.size() && i < input_is_parameter.size(); ++i)
+      if (input_is_parameter[i]) parameters_.insert(parts.primals[i]);
     classify(parts);
   }
 
@@ -253,6 +256,7 @@ class MinCut {
   }
 
   int64_t weight(const ir::Node& node) const {
+    if (parameters_.count(&node)) return 0;  // kept alive anyway (treat_parameters_as_free_to_save)
     if (std::holds_alternative<ir::SymScalar>(node.meta.value)) return 1;
     if (!std::holds_alternative<ir::TensorMeta>(node.meta.value)) return FlowNetwork::kInfinite;
     // Values nearer the backward are cheaper to keep.
@@ -351,7 +355,7 @@ class MinCut {
 
   std::vector<ir::Node*> nodes_;
   std::unordered_map<const ir::Node*, int> index_;
-  NodeSet required_bw_, tangents_closure_, banned_;
+  NodeSet required_bw_, tangents_closure_, banned_, parameters_;
   std::unordered_map<const ir::Node*, int> fw_order_;
   std::unordered_map<const ir::Node*, int64_t> dist_from_bw_;
   FlowNetwork network_;
@@ -363,7 +367,7 @@ PartitionedGraphs min_cut_partition(TracedGraph& joint) {
   ir::Graph& graph = joint.module->graph;
   ir::eliminateDeadCode(graph);
   eliminate_common_subexpressions(graph);
-  MinCut cut(graph, joint_parts(joint));
+  MinCut cut(graph, joint_parts(joint), joint.input_is_parameter);
   if (!cut.has_backward()) return default_partition(joint);
   return split_joint_graph(joint, cut.saved_values());
 }

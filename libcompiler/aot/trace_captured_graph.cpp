@@ -7,6 +7,7 @@
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/eval_hooks.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
 namespace kiln::aot {
@@ -142,6 +143,7 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
     differentiable.push_back(out);
     tangents.push_back(tangent);
   }
+  for (const Ref& input : example_inputs) traced.input_is_parameter.push_back(isinstance(input, torch_types().parameter));
   for (const Ref& fake : run.fakes) {
     const Tensor& t = to_tensor(fake, "input");
     traced.input_requires_grad.push_back(t.requires_grad());

@@ -18,6 +18,9 @@ struct TracedGraph {
   // input (None where the input needs none).
   size_t forward_outputs = 0;
   std::vector<bool> input_requires_grad;
+  // Inputs that are nn.Parameters: alive across calls anyway (Dynamo's static inputs), so the
+  // min-cut partitioner saves them for free.
+  std::vector<bool> input_is_parameter;
   // Which forward outputs got a tangent (they require grad).
   std::vector<bool> output_requires_grad;
 };
