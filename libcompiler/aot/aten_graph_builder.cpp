@@ -27,6 +27,14 @@ bool equals_default(const ops::IValue& value, const ops::SchemaArgument& schema)
   return false;
 }
 
+// The out-of-place variant of an in-place op (add_.Tensor -> add.Tensor, copy_ -> copy).
+const ops::OpInfo* functional_variant(const ops::OpInfo& op) {
+  const ops::FunctionSchema& s = op.schema;
+  if (!s.name.ends_with("_")) return nullptr;
+  const std::string name = s.name.substr(0, s.name.size() - 1) + (s.overload.empty() ? "" : "." + s.overload);
+  return ops::find_op(s.ns == "aten" ? name : s.ns + "::" + name);
+}
+
 std::string target_of(const ops::OpInfo& op) {
   const ops::FunctionSchema& s = op.schema;
   return "torch.ops." + s.ns + "." + s.name + "." + (s.overload.empty() ? "default" : s.overload);
@@ -55,6 +63,10 @@ void AtenGraphBuilder::bind(const Tensor& t, ir::Node* node) {
   traced_.push_back(t);
 }
 
+bool AtenGraphBuilder::decomposes(const ops::OpInfo& op) const {
+  return decompose_ || (op.schema.is_inplace() && !functional_variant(op));
+}
+
 ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor) {
   ir::Node* before = nullptr;
   for (ir::Node* n : graph_.nodes())
@@ -66,6 +78,7 @@ ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tenso
   node->meta.value = meta_of(fake);
   node->meta.descriptor = std::move(descriptor);
   bind(fake, node);
+  inputs_.emplace_back(node, fake);
   return node;
 }
 
@@ -121,7 +134,16 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
   return ir::Argument::list(std::move(items));
 }
 
-void AtenGraphBuilder::record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) {
+void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& args, const std::vector<Tensor>& outputs) {
+  const ops::OpInfo& op = called.schema.is_inplace() ? *functional_variant(called) : called;
+  if (&op != &called) {
+    const Tensor& self = args.tensor(0);
+    for (const Tensor& other : traced_)
+      if (other.impl()->version_counter == self.impl()->version_counter && other.impl() != self.impl())
+        throw std::runtime_error("aot: " + called.qualified_name() +
+                                 " writes to a tensor that shares memory with another one the program traced "
+                                 "(mutations of views are not functionalized yet)");
+  }
   const auto& schema_args = op.schema.arguments;
   size_t positional_end = 0;
   for (size_t i = 0; i < schema_args.size(); ++i)
@@ -164,6 +186,16 @@ void AtenGraphBuilder::record(const ops::OpInfo& op, const ops::Arguments& args,
     item->meta.value = meta_of(outputs[i]);
     item->meta.sourceSummary = source;
     bind(outputs[i], item);
+  }
+}
+
+void AtenGraphBuilder::write_back_input_mutations(bool with_source) {
+  for (const auto& [placeholder, fake] : inputs_) {
+    ir::Node* value = nodes_.at(fake.impl());
+    if (value == placeholder) continue;
+    ir::Node* copy = graph_.callFunction("torch.ops.aten.copy_.default", {ir::Argument::node(placeholder), ir::Argument::node(value)});
+    copy->meta.value = placeholder->meta.value;
+    if (with_source) copy->meta.sourceSummary = value->meta.sourceSummary;
   }
 }
 

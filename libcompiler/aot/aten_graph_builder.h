@@ -6,6 +6,12 @@
 // nodes, as make_fx unpacks them. Ops the backward engine runs take the source of the forward op
 // whose grad_fn runs them, as PyTorch's joint graphs attribute backward nodes. With
 // decompositions on, ops that have one in the table are recorded as what it calls.
+//
+// The graph is functional, as AOT's functionalization makes it: an in-place op is recorded as
+// its out-of-place variant (add_ as add, copy_ as copy; one without a variant runs as its
+// decomposition), whose node is the mutated tensor's value from then on; a mutated input gets a
+// copy_ of its final value into it at the end (write_back_input_mutations). Mutations of views
+// or of tensors that have views are refused.
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -29,13 +35,17 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // A placeholder for `fake`, placed after the existing placeholders and before every op node.
   ir::Node* add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor);
   void record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) override;
-  bool decomposes(const ops::OpInfo&) const override { return decompose_; }
+  bool decomposes(const ops::OpInfo& op) const override;
   void set_decompose(bool decompose) { decompose_ = decompose; }
   // The node whose value `t` is; nullptr when the trace did not make it.
   ir::Node* node_of(const Tensor& t) const;
   // The "File: ..." summary of the nodes recorded from now on (nullopt: none), and of the
   // backward of the autograd nodes created from now on.
   void set_source(std::optional<std::string> summary);
+  // copy_(input, value) for each input whose value the recorded ops changed, in input order;
+  // `with_source`: under the source of the value's node (inference graphs do; joint graphs give
+  // these copies none).
+  void write_back_input_mutations(bool with_source);
   // The output node over `values` (nullptr items print as None), a tuple or, for the pytree
   // return of joint graphs, a list.
   void set_output(const std::vector<ir::Node*>& values, bool as_list);
@@ -50,6 +60,8 @@ class AtenGraphBuilder : public ops::CallRecorder {
   ir::Graph& graph_;
   ir::Device device_;
   std::unordered_map<const tensor::TensorImpl*, ir::Node*> nodes_;
+  // The placeholders and the tensors they stand for.
+  std::vector<std::pair<ir::Node*, Tensor>> inputs_;
   // The traced tensors stay alive so that no later tensor reuses an address in nodes_.
   std::vector<Tensor> traced_;
   std::optional<std::string> source_;

@@ -114,6 +114,7 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "arg", /*with_grad=*/false);
   std::vector<ir::Node*> outputs;
   for (const Tensor& t : run.outputs) outputs.push_back(builder.node_of(t));
+  builder.write_back_input_mutations(/*with_source=*/true);
   builder.set_output(outputs, /*as_list=*/false);
   traced.forward_outputs = outputs.size();
   traced.input_requires_grad.assign(example_inputs.size(), false);
@@ -159,6 +160,7 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
   size_t next_grad = 0;
   for (bool wants_grad : traced.input_requires_grad)
     outputs.push_back(wants_grad && next_grad < grads.size() ? builder.node_of(grads[next_grad++]) : nullptr);
+  builder.write_back_input_mutations(/*with_source=*/false);
   builder.set_output(outputs, /*as_list=*/true);
   return traced;
 }

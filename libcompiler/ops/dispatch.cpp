@@ -52,6 +52,18 @@ class RecordedCall {
     else active_recorder = nullptr;
     return outputs;
   }
+  bool recording() const { return recorder_ != nullptr; }
+  // A copy of self made through the op table, so that the recorder sees it.
+  Tensor traced_clone(const Tensor& self) {
+    active_recorder = recorder_;
+    Tensor copy;
+    {
+      NoGradGuard no_grad;
+      copy = call(op_info(OpId::clone), Arguments(op_info(OpId::clone).schema, {self, IValue()})).at(0);
+    }
+    active_recorder = nullptr;
+    return copy;
+  }
   void report(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& outputs) {
     if (!recorder_) return;
     active_recorder = recorder_;
@@ -108,8 +120,9 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
       tensor::throw_runtime_error("a leaf Variable that requires grad is being used in an in-place operation.");
     if (writes_through_view && self.base().requires_grad() && is_leaf(self.base()))
       tensor::throw_runtime_error("a view of a leaf Variable that requires grad is being used in an in-place operation.");
+    // A tracer sees the copy (PyTorch saves self.clone()).
     for (const std::string& name : op.saved)
-      if (name == "self") original_self = tensor::clone_contiguous(self);
+      if (name == "self") original_self = recorded.recording() ? recorded.traced_clone(self) : tensor::clone_contiguous(self);
   }
 
   std::shared_ptr<TableNode> node;

@@ -131,6 +131,7 @@ std::vector<Tensor> kernel_mse_loss_backward(const Arguments& args);
 
 // copy.cpp: copies, fills, casts and random masks
 std::vector<Tensor> kernel_clone(const Arguments& args);
+std::vector<Tensor> kernel_copy(const Arguments& args);
 std::vector<Tensor> kernel_copy_(const Arguments& args);
 std::vector<Tensor> kernel_fill_(const Arguments& args);
 std::vector<Tensor> kernel_zero_(const Arguments& args);
