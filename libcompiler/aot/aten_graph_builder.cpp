@@ -199,10 +199,12 @@ void AtenGraphBuilder::write_back_input_mutations(bool with_source) {
   }
 }
 
-void AtenGraphBuilder::set_output(const std::vector<ir::Node*>& values, bool as_list) {
+void AtenGraphBuilder::set_output(const std::vector<ir::Node*>& values, bool as_list,
+                                  std::vector<std::optional<std::string>> descriptors) {
   std::vector<ir::Argument> items;
   for (ir::Node* n : values) items.push_back(n ? ir::Argument::node(n) : ir::Argument::none());
-  graph_.output(as_list ? ir::Argument::list(std::move(items)) : ir::Argument::tuple(std::move(items)));
+  ir::Node* output = graph_.output(as_list ? ir::Argument::list(std::move(items)) : ir::Argument::tuple(std::move(items)));
+  output->meta.outputDescriptors = std::move(descriptors);
 }
 
 }  // namespace kiln::aot

@@ -47,8 +47,9 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // these copies none).
   void write_back_input_mutations(bool with_source);
   // The output node over `values` (nullptr items print as None), a tuple or, for the pytree
-  // return of joint graphs, a list.
-  void set_output(const std::vector<ir::Node*>& values, bool as_list);
+  // return of joint graphs, a list. `descriptors`: what each value is, as the expanded return
+  // comments it ("PlainAOTOutput(idx=0)").
+  void set_output(const std::vector<ir::Node*>& values, bool as_list, std::vector<std::optional<std::string>> descriptors);
 
   ir::TensorMeta meta_of(const Tensor& fake) const;
 

@@ -1,7 +1,8 @@
 #pragma once
 // PyTorch's default partition of a joint graph (torch._functorch.partitioners.default_partition):
-// everything that does not depend on a tangent runs in the forward, and every such value the
-// backward reads is saved for it.
+// the nodes up to the last one traced before the backward ran form the forward (by position, not
+// by dataflow), and every forward value the backward reads is saved for it. Joints that do not
+// say which nodes the forward traced take the nodes that depend on no tangent.
 #include "libcompiler/aot/split_joint_graph.h"
 
 namespace kiln::aot {

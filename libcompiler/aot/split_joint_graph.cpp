@@ -118,6 +118,12 @@ void raise_getitems(ir::Graph& graph) {
 
 }  // namespace
 
+std::string plain_output_descriptor(size_t output) { return "PlainAOTOutput(idx=" + std::to_string(output) + ")"; }
+
+std::string gradient_descriptor(std::optional<size_t> input) {
+  return input ? "GradAOTOutput(grad_of=PlainAOTInput(idx=" + std::to_string(*input) + "))" : "None";
+}
+
 JointParts joint_parts(const TracedGraph& joint) {
   JointParts parts;
   const ir::Graph& graph = joint.module->graph;
@@ -149,12 +155,7 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   saved.erase(std::unique(saved.begin(), saved.end()), saved.end());
   const std::vector<const ir::Node*> gradients(parts.gradients.begin(), parts.gradients.end());
   std::vector<std::optional<std::string>> gradient_descriptors;
-  size_t input_index = 0;
-  for (const ir::Node* g : gradients) {
-    gradient_descriptors.push_back(g ? "GradAOTOutput(grad_of=PlainAOTInput(idx=" + std::to_string(input_index) + "))"
-                                     : std::optional<std::string>("None"));
-    ++input_index;
-  }
+  for (size_t i = 0; i < gradients.size(); ++i) gradient_descriptors.push_back(gradient_descriptor(gradients[i] ? std::optional(i) : std::nullopt));
   auto backward_inputs = [&] {
     std::vector<const ir::Node*> inputs = saved;
     inputs.insert(inputs.end(), parts.tangents.begin(), parts.tangents.end());
@@ -173,7 +174,7 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   out.saved = saved.size();
   std::vector<const ir::Node*> forward_results(parts.forward_outputs.begin(), parts.forward_outputs.end());
   std::vector<std::optional<std::string>> forward_descriptors;
-  for (size_t i = 0; i < forward_results.size(); ++i) forward_descriptors.push_back("PlainAOTOutput(idx=" + std::to_string(i) + ")");
+  for (size_t i = 0; i < forward_results.size(); ++i) forward_descriptors.push_back(plain_output_descriptor(i));
   for (size_t i = 0; i < saved.size(); ++i)
     forward_descriptors.push_back("SavedForBackwardsAOTOutput(idx=" + std::to_string(i) + ")");
   forward_results.insert(forward_results.end(), saved.begin(), saved.end());

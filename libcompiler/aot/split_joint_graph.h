@@ -5,6 +5,8 @@
 // gradients from the saved values and the tangents, its ops ordered as the autograd engine would
 // run them (reordering_to_mimic_autograd_engine), getitems right after their tuples.
 #include <memory>
+#include <optional>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -31,6 +33,11 @@ JointParts joint_parts(const TracedGraph& joint);
 PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<const ir::Node*>& saved);
 
 using NodeSet = std::unordered_set<const ir::Node*>;
+
+// How AOT graphs comment what they return: "PlainAOTOutput(idx=0)" for the program's outputs,
+// "GradAOTOutput(grad_of=PlainAOTInput(idx=1))" for a gradient ("None" where there is none).
+std::string plain_output_descriptor(size_t output);
+std::string gradient_descriptor(std::optional<size_t> input);
 
 // The nodes whose value depends on a tangent: they can only run in the backward.
 NodeSet tangent_dependent(const ir::Graph& graph);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "libcompiler/aot/aten_graph_builder.h"
+#include "libcompiler/aot/split_joint_graph.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/eval_hooks.h"
@@ -115,7 +116,9 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   std::vector<ir::Node*> outputs;
   for (const Tensor& t : run.outputs) outputs.push_back(builder.node_of(t));
   builder.write_back_input_mutations(/*with_source=*/true);
-  builder.set_output(outputs, /*as_list=*/false);
+  std::vector<std::optional<std::string>> descriptors;
+  for (size_t i = 0; i < outputs.size(); ++i) descriptors.push_back(plain_output_descriptor(i));
+  builder.set_output(outputs, /*as_list=*/false, std::move(descriptors));
   traced.forward_outputs = outputs.size();
   traced.input_requires_grad.assign(example_inputs.size(), false);
   traced.output_requires_grad.assign(outputs.size(), false);
@@ -150,6 +153,8 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
     traced.input_requires_grad.push_back(t.requires_grad());
     if (t.requires_grad()) inputs.push_back(t);
   }
+  for (const ir::Node* node : traced.module->graph.nodes())
+    if (!node->name().starts_with("tangents_")) traced.forward_node_names.insert(node->name());
   std::vector<Tensor> grads;
   if (!differentiable.empty()) {
     ScopedCallRecorder recording(&builder);
@@ -157,11 +162,16 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
     grads = ops::grad(differentiable, inputs, tangents, /*retain_graph=*/false, /*create_graph=*/false, /*allow_unused=*/true);
   }
   traced.forward_outputs = outputs.size();
+  std::vector<std::optional<std::string>> descriptors;
+  for (size_t i = 0; i < outputs.size(); ++i) descriptors.push_back(plain_output_descriptor(i));
   size_t next_grad = 0;
-  for (bool wants_grad : traced.input_requires_grad)
+  for (size_t i = 0; i < traced.input_requires_grad.size(); ++i) {
+    const bool wants_grad = traced.input_requires_grad[i];
     outputs.push_back(wants_grad && next_grad < grads.size() ? builder.node_of(grads[next_grad++]) : nullptr);
+    descriptors.push_back(gradient_descriptor(outputs.back() ? std::optional(i) : std::nullopt));
+  }
   builder.write_back_input_mutations(/*with_source=*/false);
-  builder.set_output(outputs, /*as_list=*/true);
+  builder.set_output(outputs, /*as_list=*/true, std::move(descriptors));
   return traced;
 }
 

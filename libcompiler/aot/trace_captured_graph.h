@@ -5,6 +5,8 @@
 // forward is differentiated by the eager autograd engine on the fakes with fake tangents, and
 // the ops the table's backward formulas call make the backward half of the joint graph.
 #include <memory>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "libcompiler/capture/backend_registry.h"
@@ -23,6 +25,8 @@ struct TracedGraph {
   std::vector<bool> input_is_parameter;
   // Which forward outputs got a tangent (they require grad).
   std::vector<bool> output_requires_grad;
+  // Joint graphs: the nodes traced before the backward ran (PyTorch's "is_forward" tag).
+  std::unordered_set<std::string> forward_node_names;
 };
 
 // `decompose`: ops with a decomposition in the op table are recorded as its ops.
