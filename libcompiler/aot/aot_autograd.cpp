@@ -12,13 +12,15 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
                                    const std::optional<trace::CompileId>& compile_id, const AotOptions& options) {
   static int next_aot_id = 0;
   const int aot_id = next_aot_id++;
+  const TraceOptions trace_options{options.decompose, options.keep_input_mutations};
   if (!needs_autograd(example_inputs)) {
-    TracedGraph traced = trace_inference(interp, graph, example_inputs, options.decompose);
+    TracedGraph traced = trace_inference(interp, graph, example_inputs, trace_options);
     ir::eliminateDeadCode(traced.module->graph);
     report_graph(AotGraphKind::Inference, *traced.module, aot_id, compile_id);
-    return inference_function(options.compiler(std::move(traced.module), {AotGraphKind::Inference, aot_id, compile_id}));
+    return inference_function(options.compiler(std::move(traced.module), {AotGraphKind::Inference, aot_id, compile_id}),
+                              traced.mutated_inputs);
   }
-  TracedGraph joint = trace_joint(interp, graph, example_inputs, options.decompose);
+  TracedGraph joint = trace_joint(interp, graph, example_inputs, trace_options);
   ir::eliminateDeadCode(joint.module->graph);
   report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
   PartitionedGraphs parts = options.partition(joint);
@@ -28,6 +30,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   plan.forward = options.compiler(std::move(parts.forward), {AotGraphKind::Forward, aot_id, compile_id});
   plan.backward = options.compiler(std::move(parts.backward), {AotGraphKind::Backward, aot_id, compile_id});
   plan.forward_outputs = joint.forward_outputs;
+  plan.mutated_inputs = joint.mutated_inputs;
   plan.input_requires_grad = joint.input_requires_grad;
   plan.output_requires_grad = joint.output_requires_grad;
   return autograd_function(std::move(plan));

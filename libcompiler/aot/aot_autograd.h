@@ -23,6 +23,10 @@ struct AotOptions {
   // Trace through the op table's decompositions (Inductor's decomposition table), as
   // aot_eager_decomp_partition and inductor do; aot_eager keeps ops whole.
   bool decompose = false;
+  // Mutated inputs are written back by the graph (a copy_ at its end), as aot_eager and inductor
+  // keep them; otherwise the graph returns their new values first and the runtime writes them
+  // back (aot_eager_decomp_partition).
+  bool keep_input_mutations = true;
 };
 
 capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,

@@ -189,10 +189,18 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
   }
 }
 
+std::vector<std::pair<size_t, ir::Node*>> AtenGraphBuilder::mutated_inputs() const {
+  std::vector<std::pair<size_t, ir::Node*>> mutated;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    ir::Node* value = nodes_.at(inputs_[i].second.impl());
+    if (value != inputs_[i].first) mutated.emplace_back(i, value);
+  }
+  return mutated;
+}
+
 void AtenGraphBuilder::write_back_input_mutations(bool with_source) {
-  for (const auto& [placeholder, fake] : inputs_) {
-    ir::Node* value = nodes_.at(fake.impl());
-    if (value == placeholder) continue;
+  for (const auto& [index, value] : mutated_inputs()) {
+    ir::Node* placeholder = inputs_[index].first;
     ir::Node* copy = graph_.callFunction("torch.ops.aten.copy_.default", {ir::Argument::node(placeholder), ir::Argument::node(value)});
     copy->meta.value = placeholder->meta.value;
     if (with_source) copy->meta.sourceSummary = value->meta.sourceSummary;

@@ -42,6 +42,8 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // The "File: ..." summary of the nodes recorded from now on (nullopt: none), and of the
   // backward of the autograd nodes created from now on.
   void set_source(std::optional<std::string> summary);
+  // The inputs whose value the recorded ops changed (by placeholder position) and their values.
+  std::vector<std::pair<size_t, ir::Node*>> mutated_inputs() const;
   // copy_(input, value) for each input whose value the recorded ops changed, in input order;
   // `with_source`: under the source of the value's node (inference graphs do; joint graphs give
   // these copies none).

@@ -174,7 +174,10 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   out.saved = saved.size();
   std::vector<const ir::Node*> forward_results(parts.forward_outputs.begin(), parts.forward_outputs.end());
   std::vector<std::optional<std::string>> forward_descriptors;
-  for (size_t i = 0; i < forward_results.size(); ++i) forward_descriptors.push_back(plain_output_descriptor(i));
+  // The forward returns what the joint graph's forward part returns, described as there.
+  const auto& joint_descriptors = graph.outputNode()->meta.outputDescriptors;
+  for (size_t i = 0; i < forward_results.size(); ++i)
+    forward_descriptors.push_back(i < joint_descriptors.size() ? joint_descriptors[i] : plain_output_descriptor(i));
   for (size_t i = 0; i < saved.size(); ++i)
     forward_descriptors.push_back("SavedForBackwardsAOTOutput(idx=" + std::to_string(i) + ")");
   forward_results.insert(forward_results.end(), saved.begin(), saved.end());

@@ -105,41 +105,59 @@ bool needs_autograd(const std::vector<Ref>& example_inputs) {
   return false;
 }
 
+// The forward's outputs: the program's, after the new values of mutated inputs when these are
+// not written back in the graph.
+void add_forward_outputs(TracedGraph& traced, AtenGraphBuilder& builder, const TraceOptions& options, bool with_source,
+                         const std::vector<Tensor>& program_outputs, std::vector<ir::Node*>& outputs,
+                         std::vector<std::optional<std::string>>& descriptors) {
+  if (options.keep_input_mutations) {
+    builder.write_back_input_mutations(with_source);
+  } else {
+    for (const auto& [index, value] : builder.mutated_inputs()) {
+      traced.mutated_inputs.push_back(index);
+      outputs.push_back(value);
+      descriptors.push_back("InputMutationAOTOutput(mutated_input=PlainAOTInput(idx=" + std::to_string(index) + "))");
+      traced.output_requires_grad.push_back(false);
+    }
+  }
+  for (size_t i = 0; i < program_outputs.size(); ++i) {
+    outputs.push_back(builder.node_of(program_outputs[i]));
+    descriptors.push_back(plain_output_descriptor(i));
+  }
+  traced.forward_outputs = outputs.size();
+}
+
 TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
-                            bool decompose) {
+                            const TraceOptions& options) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("<lambda>");
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
-  builder.set_decompose(decompose);
+  builder.set_decompose(options.decompose);
   ops::NoGradGuard no_grad;
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "arg", /*with_grad=*/false);
   std::vector<ir::Node*> outputs;
-  for (const Tensor& t : run.outputs) outputs.push_back(builder.node_of(t));
-  builder.write_back_input_mutations(/*with_source=*/true);
   std::vector<std::optional<std::string>> descriptors;
-  for (size_t i = 0; i < outputs.size(); ++i) descriptors.push_back(plain_output_descriptor(i));
+  add_forward_outputs(traced, builder, options, /*with_source=*/true, run.outputs, outputs, descriptors);
   builder.set_output(outputs, /*as_list=*/false, std::move(descriptors));
-  traced.forward_outputs = outputs.size();
   traced.input_requires_grad.assign(example_inputs.size(), false);
   traced.output_requires_grad.assign(outputs.size(), false);
   return traced;
 }
 
 TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
-                        bool decompose) {
+                        const TraceOptions& options) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("inner_f");
   traced.module->graph.codegen.pytree = ir::PytreeSignature{{"primals", "tangents"}};
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
-  builder.set_decompose(decompose);
+  builder.set_decompose(options.decompose);
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "primals", /*with_grad=*/true);
 
-  std::vector<ir::Node*> outputs;
   std::vector<Tensor> differentiable, tangents, inputs;
+  std::vector<bool> program_output_requires_grad;
   for (size_t i = 0; i < run.outputs.size(); ++i) {
     const Tensor& out = run.outputs[i];
-    outputs.push_back(builder.node_of(out));
-    traced.output_requires_grad.push_back(out.requires_grad());
+    program_output_requires_grad.push_back(out.requires_grad());
     if (!out.requires_grad()) continue;
     Tensor tangent = Tensor::empty(out.sizes(), out.dtype(), tensor::Device{tensor::DeviceType::Meta});
     builder.add_placeholder("tangents_" + std::to_string(tangents.size() + 1), tangent,
@@ -161,16 +179,17 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
     builder.set_source(std::nullopt);
     grads = ops::grad(differentiable, inputs, tangents, /*retain_graph=*/false, /*create_graph=*/false, /*allow_unused=*/true);
   }
-  traced.forward_outputs = outputs.size();
+  std::vector<ir::Node*> outputs;
   std::vector<std::optional<std::string>> descriptors;
-  for (size_t i = 0; i < outputs.size(); ++i) descriptors.push_back(plain_output_descriptor(i));
+  add_forward_outputs(traced, builder, options, /*with_source=*/false, run.outputs, outputs, descriptors);
+  traced.output_requires_grad.insert(traced.output_requires_grad.end(), program_output_requires_grad.begin(),
+                                     program_output_requires_grad.end());
   size_t next_grad = 0;
   for (size_t i = 0; i < traced.input_requires_grad.size(); ++i) {
     const bool wants_grad = traced.input_requires_grad[i];
     outputs.push_back(wants_grad && next_grad < grads.size() ? builder.node_of(grads[next_grad++]) : nullptr);
     descriptors.push_back(gradient_descriptor(outputs.back() ? std::optional(i) : std::nullopt));
   }
-  builder.write_back_input_mutations(/*with_source=*/false);
   builder.set_output(outputs, /*as_list=*/true, std::move(descriptors));
   return traced;
 }

@@ -24,7 +24,8 @@ struct AotBackend {
 const std::vector<AotBackend>& aot_backends() {
   static const std::vector<AotBackend> table = {
       {"aot_eager", {.compiler = aot::interpret_aten_graph}},
-      {"aot_eager_decomp_partition", {.compiler = aot::interpret_aten_graph, .decompose = true}},
+      {"aot_eager_decomp_partition",
+       {.compiler = aot::interpret_aten_graph, .decompose = true, .keep_input_mutations = false}},
   };
   return table;
 }
