@@ -26,8 +26,8 @@ const std::map<std::string, std::string>& known_differences() {
 }
 
 // The aot_graphs / aot_joint_graph messages as record_expected.py keeps them: text after the
-// logger's tag without the aot_config line, the program's folder as ".", the lazy graph module's
-// path from torch/ on, backward modules' eval keys as N.
+// logger's tag, the program's folder as ".", the lazy graph module's path from torch/ on,
+// backward modules' eval keys as N.
 std::string graph_log(const std::string& stderr_text, const fs::path& dir) {
   static const std::regex marker(R"(\] \[__aot_(?:graphs|joint_graph)\] ?(.*)$)");
   static const std::regex lazy_module(R"(^ \S*/(torch/fx/_lazy_graph_module\.py) class)");
@@ -37,7 +37,6 @@ std::string graph_log(const std::string& stderr_text, const fs::path& dir) {
     std::smatch m;
     if (!std::regex_search(line, m, marker)) continue;
     std::string text = m[1].str();
-    if (text.starts_with("aot_config id:")) continue;
     for (size_t at; (at = text.find(dir.string() + "/")) != std::string::npos;) text.replace(at, dir.string().size() + 1, "./");
     text = std::regex_replace(text, lazy_module, " $1 class");
     out += std::regex_replace(text, eval_key, " <eval_with_key>.N class") + "\n";
@@ -45,15 +44,22 @@ std::string graph_log(const std::string& stderr_text, const fs::path& dir) {
   return out;
 }
 
-// The log split into graphs by title ("Forward graph 1").
+// The log split into graphs by title ("Forward graph 1") and metadata messages ("aot_config 1").
 std::map<std::string, std::string> graphs_by_title(const std::string& log) {
   static const std::regex title(R"(^ ===== (.*) =====$)");
+  static const std::regex metadata(R"(^aot_config id: (\d+),)");
   std::map<std::string, std::string> graphs;
   std::string current;
   for (const std::string& line : lines_of(log)) {
     std::smatch m;
-    if (std::regex_match(line, m, title)) current = m[1].str();
-    else if (!current.empty() && line != "TRACED GRAPH") graphs[current] += line + "\n";
+    if (std::regex_search(line, m, metadata)) {
+      graphs["aot_config " + m[1].str()] = line;
+      current.clear();
+    } else if (std::regex_match(line, m, title)) {
+      current = m[1].str();
+    } else if (!current.empty() && line != "TRACED GRAPH") {
+      graphs[current] += line + "\n";
+    }
   }
   return graphs;
 }
