@@ -38,6 +38,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
   PartitionedGraphs parts = options.partition(joint);
   facts.backward_donated = donated_saved_values(parts, joint.forward_outputs);
+  facts.saved_sizes = parts.saved_sizes;
   report_metadata(joint, facts, aot_id, compile_id);
   report_graph(AotGraphKind::Forward, *parts.forward, aot_id, compile_id);
   report_graph(AotGraphKind::Backward, *parts.backward, aot_id, compile_id);
@@ -46,6 +47,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   plan.backward = options.compiler(std::move(parts.backward), {AotGraphKind::Backward, aot_id, compile_id});
   plan.forward_outputs = joint.forward_outputs;
   plan.mutated_inputs = joint.mutated_inputs;
+  plan.saved_sizes = parts.saved_sizes;
   plan.input_requires_grad = joint.input_requires_grad;
   plan.output_requires_grad = joint.output_requires_grad;
   return autograd_function(std::move(plan));

@@ -1,5 +1,6 @@
 #include "libcompiler/aot/aot_metadata.h"
 
+#include "libcompiler/aot/storage_alias.h"
 #include "libdiag/log/logger.h"
 
 namespace kiln::aot {
@@ -48,21 +49,32 @@ std::string view_and_mutation_meta(const TracedGraph& traced, const GraphMetadat
   const std::string keep = python_bool(facts.keep_input_mutations);
   const size_t program_outputs = traced.forward_outputs - traced.mutated_inputs.size();
 
+  // Size inputs are not tensors: neither leaves nor hidden from autograd.
+  auto is_size = [&](size_t i) { return i < placeholders.size() && std::holds_alternative<ir::SymScalar>(placeholders[i]->meta.value); };
   std::string s = "ViewAndMutationMeta(input_info=" + python_list(mutated.size(), [&](size_t i) {
-    return "InputAliasInfo(is_leaf=" + python_bool(i < facts.input_is_leaf.size() ? facts.input_is_leaf[i] : true) +
-           ", mutates_data=" + python_bool(mutated[i]) + ", mutates_metadata=False, mutations_hidden_from_autograd=" +
-           python_bool(!mutated[i]) + ", mutations_under_no_grad_or_inference_mode=" +
+    const bool leaf = !is_size(i) && (i >= facts.input_is_leaf.size() || facts.input_is_leaf[i]);
+    return "InputAliasInfo(is_leaf=" + python_bool(leaf) + ", mutates_data=" + python_bool(mutated[i]) +
+           ", mutates_metadata=False, mutations_hidden_from_autograd=" + python_bool(!mutated[i] && !is_size(i)) +
+           ", mutations_under_no_grad_or_inference_mode=" +
            python_bool(mutated[i] && !facts.grad_enabled) +
            ", mutation_inductor_storage_resize=False, mutates_storage_metadata=False, requires_grad=" +
            python_bool(i < facts.input_requires_grad.size() && facts.input_requires_grad[i]) +
            ", keep_input_mutations=" + keep + ")";
   });
+  const auto& results = traced.module->graph.outputNode()->args().at(0).asSequence()->items;
   s += ", output_info=" + python_list(program_outputs, [&](size_t i) {
     const size_t index = traced.mutated_inputs.size() + i;
     const bool requires_grad = index < traced.output_requires_grad.size() && traced.output_requires_grad[index];
+    // The dims whose size is symbolic.
+    std::string dynamic_dims;
+    if (const ir::Node* out = results.at(index).asNode())
+      if (const auto* t = std::get_if<ir::TensorMeta>(&out->meta.value))
+        for (size_t d = 0; d < t->sizes.size(); ++d)
+          if (!t->sizes[d].constant()) dynamic_dims += (dynamic_dims.empty() ? "" : ", ") + std::to_string(d);
     return "OutputAliasInfo(output_type=<OutputType.non_alias: 1>, raw_type=<class "
-           "'torch._subclasses.functional_tensor.FunctionalTensor'>, base_idx=None, dynamic_dims=set(), requires_grad=" +
-           python_bool(requires_grad) + ", view_meta_sequence=None)";
+           "'torch._subclasses.functional_tensor.FunctionalTensor'>, base_idx=None, dynamic_dims=" +
+           (dynamic_dims.empty() ? "set()" : "{" + dynamic_dims + "}") + ", requires_grad=" + python_bool(requires_grad) +
+           ", view_meta_sequence=None)";
   });
   s += ", num_intermediate_bases=0, keep_input_mutations=" + keep;
   s += ", traced_tangents=" + python_list(tangents.size(), [&](size_t i) {
@@ -77,7 +89,8 @@ std::string view_and_mutation_meta(const TracedGraph& traced, const GraphMetadat
     return plain_tensor_meta(i, "MemoryFormatMeta(size=None, stride=None, memory_format=torch.contiguous_format)");
   });
   const std::string train_count = train ? "0" : "None";
-  s += ", is_train=" + python_bool(train) + ", traced_tangent_metas=None, num_symints_saved_for_bw=" + train_count +
+  s += ", is_train=" + python_bool(train) + ", traced_tangent_metas=None, num_symints_saved_for_bw=" +
+       (train ? std::to_string(facts.saved_sizes) : "None") +
        ", num_tensors_saved_with_no_vc_check=" + train_count + ", num_opaque_objects_saved_for_bw=" + train_count +
        ", grad_enabled_mutation=None, deterministic=False";
   std::vector<size_t> statics;
@@ -110,13 +123,17 @@ void report_metadata(const TracedGraph& traced, const GraphMetadata& facts, int 
 std::vector<size_t> donated_saved_values(const PartitionedGraphs& parts, size_t forward_outputs) {
   const auto& results = parts.forward->graph.outputNode()->args().at(0).asSequence()->items;
   std::vector<const ir::Node*> outputs;
-  for (size_t i = 0; i < forward_outputs && i < results.size(); ++i) outputs.push_back(results[i].asNode());
+  for (size_t i = 0; i < forward_outputs && i < results.size(); ++i)
+    if (const ir::Node* n = results[i].asNode()) outputs.push_back(storage_root(n));
+  // Indexed as the backward takes the saved values: sizes first.
   std::vector<size_t> donated;
-  for (size_t i = forward_outputs; i < results.size(); ++i) {
-    const ir::Node* saved = results[i].asNode();
-    if (!saved || saved->op() == ir::OpCode::Placeholder) continue;
-    if (std::find(outputs.begin(), outputs.end(), saved) != outputs.end()) continue;
-    donated.push_back(i - forward_outputs);
+  const size_t saved_tensors = parts.saved - parts.saved_sizes;
+  for (size_t i = 0; i < saved_tensors; ++i) {
+    const ir::Node* saved = results.at(forward_outputs + i).asNode();
+    const ir::Node* root = saved ? storage_root(saved) : nullptr;
+    if (!root || root->op() == ir::OpCode::Placeholder) continue;
+    if (std::find(outputs.begin(), outputs.end(), root) != outputs.end()) continue;
+    donated.push_back(parts.saved_sizes + i);
   }
   return donated;
 }

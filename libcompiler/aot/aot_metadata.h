@@ -16,8 +16,10 @@ struct GraphMetadata {
   std::vector<bool> input_is_leaf, input_requires_grad;  // of the real inputs
   bool grad_enabled = true;          // grad mode while compiling (mutations under no_grad)
   bool keep_input_mutations = true;  // AotOptions::keep_input_mutations
-  // Training graphs: which saved values the backward may free (not inputs or outputs).
+  // Training graphs: which saved values the backward may free (not inputs or outputs), and how
+  // many saved values are sizes.
   std::optional<std::vector<size_t>> backward_donated;
+  size_t saved_sizes = 0;
 };
 
 std::string view_and_mutation_meta(const TracedGraph& traced, const GraphMetadata& facts);
@@ -26,7 +28,8 @@ std::string view_and_mutation_meta(const TracedGraph& traced, const GraphMetadat
 void report_metadata(const TracedGraph& traced, const GraphMetadata& facts, int aot_id,
                      const std::optional<trace::CompileId>& compile_id);
 
-// The saved values a backward may free: those that are neither forward inputs nor outputs.
+// The saved values a backward may free: those whose storage is neither a forward input's nor an
+// output's, indexed as the backward takes them.
 std::vector<size_t> donated_saved_values(const PartitionedGraphs& parts, size_t forward_outputs);
 
 }  // namespace kiln::aot

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "libcompiler/ir/symbolic_shape_propagation.h"
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
@@ -61,6 +62,40 @@ ir::TensorMeta AtenGraphBuilder::meta_of(const Tensor& fake) const {
 void AtenGraphBuilder::bind(const Tensor& t, ir::Node* node) {
   nodes_[t.impl()] = node;
   traced_.push_back(t);
+}
+
+ir::Node* AtenGraphBuilder::add_size_placeholder(const std::string& name, int64_t size, const ir::FakeValue& meta,
+                                                std::optional<std::string> descriptor) {
+  ir::Node* before = nullptr;
+  for (ir::Node* n : graph_.nodes())
+    if (n->op() != ir::OpCode::Placeholder) {
+      before = n;
+      break;
+    }
+  ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, before);
+  node->meta.value = meta;
+  node->meta.descriptor = std::move(descriptor);
+  auto [it, inserted] = size_placeholders_.try_emplace(size, node);
+  if (!inserted) it->second = nullptr;
+  return node;
+}
+
+void AtenGraphBuilder::propagate_symbolic_sizes(const std::vector<std::pair<ir::Node*, const ir::Node*>>& tangents) {
+  if (size_placeholders_.empty()) return;
+  auto propagate = [&] {
+    const ir::ShapePropagation propagated = ir::propagateSymbolicShapes(graph_);
+    for (const auto& [node, value] : propagated.values) const_cast<ir::Node*>(node)->meta.value = value;
+  };
+  propagate();
+  if (tangents.empty()) return;
+  // The backward starts from the tangents: with their symbolic sizes known, propagate again.
+  for (const auto& [tangent, output] : tangents) {
+    if (!output || !std::holds_alternative<ir::TensorMeta>(output->meta.value)) continue;
+    ir::TensorMeta meta = std::get<ir::TensorMeta>(output->meta.value);
+    meta.strides = ir::TensorMeta::contiguousStrides(meta.sizes);
+    tangent->meta.value = meta;
+  }
+  propagate();
 }
 
 bool AtenGraphBuilder::decomposes(const ops::OpInfo& op) const {
@@ -148,11 +183,25 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
   size_t positional_end = 0;
   for (size_t i = 0; i < schema_args.size(); ++i)
     if (!schema_args[i].kwarg_only && !equals_default(args[i], schema_args[i])) positional_end = i + 1;
+  // A size equal to a size input's value is that input (SymInt arguments only: ints that are not
+  // sizes stay numbers).
+  auto size_argument = [&](int64_t size) {
+    const auto it = size_placeholders_.find(size);
+    return it != size_placeholders_.end() && it->second ? ir::Argument::node(it->second) : ir::Argument::integer(size);
+  };
   // Layouts and memory formats are torch globals (torch.strided), which the table passes by name.
   auto value = [&](size_t i) {
     const auto base = schema_args[i].type.base;
     if ((base == ops::SchemaType::Base::Layout || base == ops::SchemaType::Base::MemoryFormat) && args[i].is_string())
       return ir::Argument::global(args[i].to_string());
+    if (base == ops::SchemaType::Base::SymInt && !size_placeholders_.empty()) {
+      if (args[i].is_int()) return size_argument(args[i].to_int());
+      if (args[i].is_int_list()) {
+        std::vector<ir::Argument> items;
+        for (int64_t size : args[i].to_int_list()) items.push_back(size_argument(size));
+        return ir::Argument::list(std::move(items));
+      }
+    }
     return argument(args[i], op);
   };
   std::vector<ir::Argument> positional;
@@ -178,10 +227,12 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
     bind(outputs[0], node);
     return;
   }
+  // An output the op left undefined (a gradient nobody asked for) gets no getitem.
   ir::TensorTuple metas;
-  for (const Tensor& t : outputs) metas.elements.push_back(meta_of(t));
+  for (const Tensor& t : outputs) metas.elements.push_back(t.defined() ? meta_of(t) : ir::TensorMeta{});
   node->meta.value = metas;
   for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].defined()) continue;
     ir::Node* item = graph_.callFunction("operator.getitem", {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
     item->meta.value = meta_of(outputs[i]);
     item->meta.sourceSummary = source;

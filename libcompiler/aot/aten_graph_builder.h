@@ -34,6 +34,14 @@ class AtenGraphBuilder : public ops::CallRecorder {
 
   // A placeholder for `fake`, placed after the existing placeholders and before every op node.
   ir::Node* add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor);
+  // A SymInt placeholder (`meta`: its Sym(s77) value) whose value is `size` in this trace: size
+  // arguments (SymInt) equal to it are recorded as the placeholder, as a symbolic trace would.
+  ir::Node* add_size_placeholder(const std::string& name, int64_t size, const ir::FakeValue& meta,
+                                 std::optional<std::string> descriptor);
+  // With symbolic size inputs, the nodes' values recomputed over the placeholders' symbolic sizes
+  // (ops whose meta functions are not size-generic keep the traced sizes); `tangents`: each
+  // tangent placeholder with the output it stands for, whose sizes it takes (contiguous).
+  void propagate_symbolic_sizes(const std::vector<std::pair<ir::Node*, const ir::Node*>>& tangents = {});
   void record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) override;
   bool decomposes(const ops::OpInfo& op) const override;
   void set_decompose(bool decompose) { decompose_ = decompose; }
@@ -65,6 +73,8 @@ class AtenGraphBuilder : public ops::CallRecorder {
   std::unordered_map<const tensor::TensorImpl*, ir::Node*> nodes_;
   // The placeholders and the tensors they stand for.
   std::vector<std::pair<ir::Node*, Tensor>> inputs_;
+  // Size placeholders by their value; null where two share a value (the size is then ambiguous).
+  std::unordered_map<int64_t, ir::Node*> size_placeholders_;
   // The traced tensors stay alive so that no later tensor reuses an address in nodes_.
   std::vector<Tensor> traced_;
   std::optional<std::string> source_;

@@ -14,9 +14,13 @@ using tensor::Tensor;
 
 namespace {
 
+// Tensors, and the ints of symbolic size inputs.
 std::vector<ops::IValue> tensor_values(const std::vector<Ref>& inputs) {
   std::vector<ops::IValue> values;
-  for (const Ref& input : inputs) values.emplace_back(to_tensor(input, "input"));
+  for (const Ref& input : inputs) {
+    if (input->kind == ObjectKind::Int) values.emplace_back(static_cast<const IntObject&>(*input).value);
+    else values.emplace_back(to_tensor(input, "input"));
+  }
   return values;
 }
 
@@ -61,7 +65,10 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
     for (size_t i = first_output; i < p.forward_outputs; ++i) outputs.push_back(wrap_tensor(results[i].to_tensor()));
     if (!ops::GradMode::is_enabled()) return outputs;
 
-    std::vector<ops::IValue> saved(results.begin() + static_cast<long>(p.forward_outputs), results.end());
+    // The backward takes the saved sizes before the saved tensors.
+    const auto sizes_begin = results.end() - static_cast<long>(p.saved_sizes);
+    std::vector<ops::IValue> saved(sizes_begin, results.end());
+    saved.insert(saved.end(), results.begin() + static_cast<long>(p.forward_outputs), sizes_begin);
     auto node = std::make_shared<ops::FunctionNode>("CompiledFunctionBackward", [shared, saved](const std::vector<Tensor>& grads) {
       std::vector<ops::IValue> args = saved;
       for (const Tensor& g : grads) args.emplace_back(g);

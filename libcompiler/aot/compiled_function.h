@@ -15,6 +15,7 @@ capture::CompiledGraph inference_function(AtenFunction function, std::vector<siz
 struct AutogradFunctionPlan {
   AtenFunction forward, backward;
   size_t forward_outputs = 0;  // the forward's outputs before the saved values
+  size_t saved_sizes = 0;      // the last saved values: sizes, which the backward takes first
   std::vector<size_t> mutated_inputs;
   std::vector<bool> input_requires_grad, output_requires_grad;
 };

@@ -14,6 +14,7 @@
 
 #include "libcompiler/aot/default_partition.h"
 #include "libcompiler/aot/graph_cse.h"
+#include "libcompiler/aot/storage_alias.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/tensor/dtype.h"
 
@@ -23,16 +24,10 @@ namespace {
 
 enum class OpKind { Other, Recomputable, RecomputableView, ComputeIntensive, Random };
 
-// "torch.ops.aten.add.Tensor" -> "add", "torch.ops.prims.fma.default" -> "prims::fma".
+// "add" for torch.ops.aten.add.Tensor, "prims::fma" for torch.ops.prims.fma.default.
 std::string op_name(const ir::Node& node) {
-  constexpr std::string_view kPrefix = "torch.ops.";
-  const std::string& target = node.target();
-  if (!target.starts_with(kPrefix)) return target;
-  const size_t ns_end = target.find('.', kPrefix.size());
-  const size_t name_end = target.find('.', ns_end + 1);
-  const std::string ns = target.substr(kPrefix.size(), ns_end - kPrefix.size());
-  const std::string name = target.substr(ns_end + 1, name_end - ns_end - 1);
-  return ns == "aten" ? name : ns + "::" + name;
+  const ops::OpInfo* op = op_of(node);
+  return op ? op->schema.namespaced_name() : node.target();
 }
 
 OpKind op_kind(const ir::Node& node) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 #include "libcompiler/ir/dead_code_elimination.h"
@@ -116,6 +118,57 @@ void raise_getitems(ir::Graph& graph) {
   graph.reorder(order);
 }
 
+bool is_size(const ir::Node& node) { return std::holds_alternative<ir::SymScalar>(node.meta.value); }
+
+// The symbols a value's sizes and strides mention.
+std::vector<std::string> free_symbols(const ir::Node& node) {
+  std::vector<std::string> symbols;
+  auto add = [&](const ir::SymExpr& e) {
+    for (std::string& s : e.freeSymbols()) symbols.push_back(std::move(s));
+  };
+  if (const auto* t = std::get_if<ir::TensorMeta>(&node.meta.value)) {
+    for (const ir::SymExpr& e : t->sizes) add(e);
+    for (const ir::SymExpr& e : t->strides) add(e);
+  } else if (const auto* s = std::get_if<ir::SymScalar>(&node.meta.value)) {
+    add(s->expr);
+  }
+  std::sort(symbols.begin(), symbols.end());
+  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+  return symbols;
+}
+
+// The symbol a size node binds (its value is that plain symbol), if any.
+std::optional<std::string> bound_symbol(const ir::Node& node) {
+  const auto* s = std::get_if<ir::SymScalar>(&node.meta.value);
+  if (!s || s->expr.constant()) return std::nullopt;
+  const auto symbols = s->expr.freeSymbols();
+  if (symbols.size() != 1 || s->expr != ir::SymExpr::symbol(symbols[0])) return std::nullopt;
+  return symbols[0];
+}
+
+// The saved sizes as PyTorch orders them: those the backward reads, then the ones binding the
+// symbols of the saved tensors' and tangents' sizes that are not bound yet (by symbol name).
+std::vector<const ir::Node*> with_symbol_bindings(const ir::Graph& graph, std::vector<const ir::Node*> sizes,
+                                                  const std::vector<const ir::Node*>& tensors,
+                                                  const std::vector<ir::Node*>& tangents) {
+  std::map<std::string, const ir::Node*> bindings;
+  for (const ir::Node* n : graph.nodes())
+    if (const auto symbol = bound_symbol(*n)) bindings.emplace(*symbol, n);
+  std::set<std::string> bound;
+  for (const ir::Node* n : sizes)
+    if (const auto symbol = bound_symbol(*n)) bound.insert(*symbol);
+  std::vector<const ir::Node*> values(tensors.begin(), tensors.end());
+  values.insert(values.end(), tangents.begin(), tangents.end());
+  for (const ir::Node* value : values) {
+    for (const std::string& symbol : free_symbols(*value)) {
+      if (bound.count(symbol)) continue;
+      bound.insert(symbol);
+      if (auto it = bindings.find(symbol); it != bindings.end()) sizes.push_back(it->second);
+    }
+  }
+  return sizes;
+}
+
 }  // namespace
 
 std::string plain_output_descriptor(size_t output) { return "PlainAOTOutput(idx=" + std::to_string(output) + ")"; }
@@ -153,34 +206,46 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   std::vector<const ir::Node*> saved = saved_candidates;
   std::sort(saved.begin(), saved.end(), [&](const ir::Node* a, const ir::Node* b) { return position[a] < position[b]; });
   saved.erase(std::unique(saved.begin(), saved.end()), saved.end());
+  // Sizes are saved apart from tensors: last among the forward's outputs, first among the
+  // backward's inputs.
+  std::vector<const ir::Node*> saved_sizes;
+  for (const ir::Node* n : saved)
+    if (is_size(*n)) saved_sizes.push_back(n);
+  std::erase_if(saved, [](const ir::Node* n) { return is_size(*n); });
   const std::vector<const ir::Node*> gradients(parts.gradients.begin(), parts.gradients.end());
   std::vector<std::optional<std::string>> gradient_descriptors;
   for (size_t i = 0; i < gradients.size(); ++i) gradient_descriptors.push_back(gradient_descriptor(gradients[i] ? std::optional(i) : std::nullopt));
   auto backward_inputs = [&] {
-    std::vector<const ir::Node*> inputs = saved;
+    std::vector<const ir::Node*> inputs = saved_sizes;
+    inputs.insert(inputs.end(), saved.begin(), saved.end());
     inputs.insert(inputs.end(), parts.tangents.begin(), parts.tangents.end());
     return inputs;
   };
   // Saved values the backward does not read are not saved.
   {
     const auto probe = extract(graph, backward_inputs(), gradients, gradient_descriptors);
-    std::erase_if(saved, [&](const ir::Node* n) {
+    auto unused = [&](const ir::Node* n) {
       const ir::Node* placeholder = probe->graph.findNode(n->name());
       return !placeholder || placeholder->users().empty();
-    });
+    };
+    std::erase_if(saved, unused);
+    std::erase_if(saved_sizes, unused);
   }
+  saved_sizes = with_symbol_bindings(graph, saved_sizes, saved, parts.tangents);
 
   PartitionedGraphs out;
-  out.saved = saved.size();
+  out.saved = saved.size() + saved_sizes.size();
+  out.saved_sizes = saved_sizes.size();
   std::vector<const ir::Node*> forward_results(parts.forward_outputs.begin(), parts.forward_outputs.end());
   std::vector<std::optional<std::string>> forward_descriptors;
   // The forward returns what the joint graph's forward part returns, described as there.
   const auto& joint_descriptors = graph.outputNode()->meta.outputDescriptors;
   for (size_t i = 0; i < forward_results.size(); ++i)
     forward_descriptors.push_back(i < joint_descriptors.size() ? joint_descriptors[i] : plain_output_descriptor(i));
-  for (size_t i = 0; i < saved.size(); ++i)
+  for (size_t i = 0; i < saved.size() + saved_sizes.size(); ++i)
     forward_descriptors.push_back("SavedForBackwardsAOTOutput(idx=" + std::to_string(i) + ")");
   forward_results.insert(forward_results.end(), saved.begin(), saved.end());
+  forward_results.insert(forward_results.end(), saved_sizes.begin(), saved_sizes.end());
   out.forward = extract(graph, std::vector<const ir::Node*>(parts.primals.begin(), parts.primals.end()), forward_results,
                         std::move(forward_descriptors));
   out.backward = extract(graph, backward_inputs(), gradients, std::move(gradient_descriptors));

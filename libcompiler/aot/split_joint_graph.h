@@ -17,7 +17,10 @@ namespace kiln::aot {
 struct PartitionedGraphs {
   std::unique_ptr<ir::GraphModule> forward;
   std::unique_ptr<ir::GraphModule> backward;
-  size_t saved = 0;  // the forward's outputs after the program's: values saved for backward
+  // The forward's outputs after the program's are the values saved for backward: tensors, then
+  // `saved_sizes` symbolic sizes; the backward takes the sizes first, then the tensors.
+  size_t saved = 0;
+  size_t saved_sizes = 0;
 };
 
 // The joint graph's parts as PyTorch's partitioners see them.

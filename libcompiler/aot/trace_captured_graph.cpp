@@ -18,8 +18,24 @@ using namespace python;
 namespace {
 
 const Tensor& input_tensor(const Ref& value) {
-  if (!is_tensor(value)) throw std::runtime_error("aot: graph inputs other than tensors (symbolic sizes) are not supported yet");
+  if (!is_tensor(value)) throw std::runtime_error("aot: graph inputs other than tensors and symbolic sizes are not supported yet");
   return to_tensor(value, "input");
+}
+
+bool is_symbolic(const ir::FakeValue& value) {
+  const auto* t = std::get_if<ir::TensorMeta>(&value);
+  if (!t) return false;
+  for (const ir::SymExpr& s : t->sizes)
+    if (!s.constant()) return true;
+  for (const ir::SymExpr& s : t->strides)
+    if (!s.constant()) return true;
+  return false;
+}
+
+// A symbolic size input (a SymInt placeholder of the captured graph): its value for this compile.
+std::optional<int64_t> size_input(const Ref& value) {
+  if (value->kind != ObjectKind::Int) return std::nullopt;
+  return static_cast<const IntObject&>(*value).value;
 }
 
 // A meta tensor with the input's geometry; Python code sees it on the input's device.
@@ -35,6 +51,7 @@ Ref fake_of(const Tensor& real, bool requires_grad) {
 ir::Device device_of(const std::vector<Ref>& inputs) {
   ir::Device device;
   for (const Ref& input : inputs) {
+    if (size_input(input)) continue;
     const tensor::Device d = input_tensor(input).device();
     device.type = std::string(tensor::device_type_name(d.type));
     if (d.index >= 0) device.index = d.index;
@@ -84,11 +101,26 @@ struct Run {
 Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder,
                  const std::vector<Ref>& example_inputs, const std::string& prefix, bool with_grad) {
   Run run;
+  const std::vector<ir::Node*> captured_inputs = graph.module->graph.placeholders();
   for (size_t i = 0; i < example_inputs.size(); ++i) {
+    const std::string name = prefix == "arg" ? "arg" + std::to_string(i) + "_1" : prefix + "_" + std::to_string(i + 1);
+    const std::string descriptor = "PlainAOTInput(idx=" + std::to_string(i) + ")";
+    // The captured placeholder's value says which sizes are symbolic (f32[s77, 3], Sym(s77)).
+    const ir::FakeValue& symbolic = captured_inputs.at(i)->meta.value;
+    if (const auto size = size_input(example_inputs[i])) {
+      run.fakes.push_back(example_inputs[i]);
+      builder.add_size_placeholder(name, *size, symbolic, descriptor);
+      continue;
+    }
     const Tensor& real = input_tensor(example_inputs[i]);
     run.fakes.push_back(fake_of(real, with_grad && real.requires_grad()));
-    const std::string name = prefix == "arg" ? "arg" + std::to_string(i) + "_1" : prefix + "_" + std::to_string(i + 1);
-    builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), "PlainAOTInput(idx=" + std::to_string(i) + ")");
+    ir::Node* placeholder = builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), descriptor);
+    if (is_symbolic(symbolic)) {
+      ir::TensorMeta meta = std::get<ir::TensorMeta>(symbolic);
+      meta.device = std::get<ir::TensorMeta>(placeholder->meta.value).device;
+      meta.requiresGrad = false;
+      placeholder->meta.value = meta;
+    }
   }
   ScopedCallRecorder recording(&builder);
   SourceTracker sources(interp, graph, builder);
@@ -139,6 +171,7 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   std::vector<std::optional<std::string>> descriptors;
   add_forward_outputs(traced, builder, options, /*with_source=*/true, run.outputs, outputs, descriptors);
   builder.set_output(outputs, /*as_list=*/false, std::move(descriptors));
+  builder.propagate_symbolic_sizes();
   traced.input_requires_grad.assign(example_inputs.size(), false);
   traced.output_requires_grad.assign(outputs.size(), false);
   return traced;
@@ -154,22 +187,24 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "primals", /*with_grad=*/true);
 
   std::vector<Tensor> differentiable, tangents, inputs;
+  std::vector<std::pair<ir::Node*, const ir::Node*>> tangent_outputs;
   std::vector<bool> program_output_requires_grad;
   for (size_t i = 0; i < run.outputs.size(); ++i) {
     const Tensor& out = run.outputs[i];
     program_output_requires_grad.push_back(out.requires_grad());
     if (!out.requires_grad()) continue;
     Tensor tangent = Tensor::empty(out.sizes(), out.dtype(), tensor::Device{tensor::DeviceType::Meta});
-    builder.add_placeholder("tangents_" + std::to_string(tangents.size() + 1), tangent,
-                            "TangentAOTInput(output=PlainAOTOutput(idx=" + std::to_string(i) + "))");
+    tangent_outputs.emplace_back(builder.add_placeholder("tangents_" + std::to_string(tangents.size() + 1), tangent,
+                                                         "TangentAOTInput(output=PlainAOTOutput(idx=" + std::to_string(i) + "))"),
+                                 builder.node_of(out));
     differentiable.push_back(out);
     tangents.push_back(tangent);
   }
   for (const Ref& input : example_inputs) traced.input_is_parameter.push_back(isinstance(input, torch_types().parameter));
   for (const Ref& fake : run.fakes) {
-    const Tensor& t = to_tensor(fake, "input");
-    traced.input_requires_grad.push_back(t.requires_grad());
-    if (t.requires_grad()) inputs.push_back(t);
+    const bool requires_grad = is_tensor(fake) && to_tensor(fake, "input").requires_grad();
+    traced.input_requires_grad.push_back(requires_grad);
+    if (requires_grad) inputs.push_back(to_tensor(fake, "input"));
   }
   for (const ir::Node* node : traced.module->graph.nodes())
     if (!node->name().starts_with("tangents_")) traced.forward_node_names.insert(node->name());
@@ -191,6 +226,7 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
     descriptors.push_back(gradient_descriptor(outputs.back() ? std::optional(i) : std::nullopt));
   }
   builder.set_output(outputs, /*as_list=*/true, std::move(descriptors));
+  builder.propagate_symbolic_sizes(tangent_outputs);
   return traced;
 }
 

@@ -14,6 +14,10 @@ namespace kiln::ops {
 std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas) {
   std::vector<Tensor> outputs;
   for (const TensorMeta& meta : metas) {
+    if (!meta.defined) {
+      outputs.emplace_back();
+      continue;
+    }
     Tensor t = Tensor::empty(meta.sizes, meta.dtype, meta.device);
     t.impl()->strides = meta.strides;
     outputs.push_back(std::move(t));

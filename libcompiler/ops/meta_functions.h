@@ -1171,19 +1171,21 @@ std::vector<MetaOf<Args>> meta_cross_entropy_loss(const Args& args) {
   return {meta_nll_loss_forward(args).at(0)};
 }
 
-// The gradients of input, weight and bias, contiguous. An output that output_mask (or a missing
-// weight or bias) leaves undefined has no meta: the caller gets an error rather than a wrong size.
+// The gradients of input, weight and bias, contiguous; undefined where output_mask does not ask
+// for one or the weight/bias is missing.
 template <class Args>
 std::vector<MetaOf<Args>> meta_native_layer_norm_backward(const Args& args) {
   const auto& input = args.tensor(1);
   const auto& mask = args[7].to_bool_list();
-  if (!mask[0] || !mask[1] || !mask[2] || args[5].is_none() || args[6].is_none())
-    tensor::throw_runtime_error(
-        "native_layer_norm_backward: an output left undefined by output_mask or a missing weight/bias has no meta");
-  const auto& weight = args.tensor(5);
-  return {contiguous(input.sizes(), input.dtype(), input.device()),
-          contiguous(weight.sizes(), weight.dtype(), weight.device()),
-          contiguous(weight.sizes(), weight.dtype(), weight.device())};
+  std::vector<MetaOf<Args>> metas(3);
+  for (auto& m : metas) m.defined = false;
+  if (mask[0]) metas[0] = contiguous(input.sizes(), input.dtype(), input.device());
+  for (size_t i = 1; i < 3; ++i)
+    if (mask[i] && !args[4 + i].is_none()) {
+      const auto& parameter = args.tensor(4 + i);
+      metas[i] = contiguous(parameter.sizes(), parameter.dtype(), parameter.device());
+    }
+  return metas;
 }
 
 // In training a product with the mask (laid out as an elementwise result); the input itself in

@@ -176,6 +176,18 @@ TEST(AotFunctionalization, NoInPlaceOpsButInputWriteBacksAndMutationsApplied) {
     }
 }
 
+// Graphs with symbolic size inputs run with the sizes of each call: the training step and an
+// inference call on another batch size give eager's gradients and values.
+TEST(AotDynamic, SizeInputsGiveEagerValuesAndGradients) {
+  const RunResult kiln = run_program(kiln_binary(), testdataPath("aot/graph_dynamic.py"));
+  ASSERT_EQ(kiln.status, 0) << kiln.err;
+  const auto rows = named_numbers(kiln.out);
+  for (const char* name : {"grad_difference", "values_difference"}) {
+    ASSERT_TRUE(rows.count(name)) << kiln.out;
+    EXPECT_LE(rows.at(name).at(0), 1e-6) << name;
+  }
+}
+
 class AotBackends : public testing::TestWithParam<std::string> {};
 
 TEST_P(AotBackends, ValuesAndGradientsMatchEager) {
