@@ -1,8 +1,11 @@
 #include "libcompiler/aot/aten_graph_builder.h"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "libcompiler/ir/symbolic_shape_propagation.h"
 #include "libcompiler/ir/tensor_types.h"
+#include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
 
 namespace kiln::aot {
@@ -25,6 +28,14 @@ bool equals_default(const ops::IValue& value, const ops::SchemaArgument& schema)
   return false;
 }
 
+// The out-of-place variant of an in-place op (add_.Tensor -> add.Tensor, copy_ -> copy).
+const ops::OpInfo* functional_variant(const ops::OpInfo& op) {
+  const ops::FunctionSchema& s = op.schema;
+  if (!s.name.ends_with("_")) return nullptr;
+  const std::string name = s.name.substr(0, s.name.size() - 1) + (s.overload.empty() ? "" : "." + s.overload);
+  return ops::find_op(s.ns == "aten" ? name : s.ns + "::" + name);
+}
+
 std::string target_of(const ops::OpInfo& op) {
   const ops::FunctionSchema& s = op.schema;
   return "torch.ops." + s.ns + "." + s.name + "." + (s.overload.empty() ? "default" : s.overload);
@@ -33,6 +44,11 @@ std::string target_of(const ops::OpInfo& op) {
 }  // namespace
 
 AtenGraphBuilder::AtenGraphBuilder(ir::Graph& graph, ir::Device device) : graph_(graph), device_(std::move(device)) {}
+
+void AtenGraphBuilder::set_source(std::optional<std::string> summary) {
+  grad_fn_sources_.emplace_back(ops::next_node_sequence_nr(), summary);
+  source_ = std::move(summary);
+}
 
 ir::TensorMeta AtenGraphBuilder::meta_of(const Tensor& fake) const {
   ir::TensorMeta meta;
@@ -48,6 +64,44 @@ void AtenGraphBuilder::bind(const Tensor& t, ir::Node* node) {
   traced_.push_back(t);
 }
 
+ir::Node* AtenGraphBuilder::add_size_placeholder(const std::string& name, int64_t size, const ir::FakeValue& meta,
+                                                std::optional<std::string> descriptor) {
+  ir::Node* before = nullptr;
+  for (ir::Node* n : graph_.nodes())
+    if (n->op() != ir::OpCode::Placeholder) {
+      before = n;
+      break;
+    }
+  ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, before);
+  node->meta.value = meta;
+  node->meta.descriptor = std::move(descriptor);
+  auto [it, inserted] = size_placeholders_.try_emplace(size, node);
+  if (!inserted) it->second = nullptr;
+  return node;
+}
+
+void AtenGraphBuilder::propagate_symbolic_sizes(const std::vector<std::pair<ir::Node*, const ir::Node*>>& tangents) {
+  if (size_placeholders_.empty()) return;
+  auto propagate = [&] {
+    const ir::ShapePropagation propagated = ir::propagateSymbolicShapes(graph_);
+    for (const auto& [node, value] : propagated.values) const_cast<ir::Node*>(node)->meta.value = value;
+  };
+  propagate();
+  if (tangents.empty()) return;
+  // The backward starts from the tangents: with their symbolic sizes known, propagate again.
+  for (const auto& [tangent, output] : tangents) {
+    if (!output || !std::holds_alternative<ir::TensorMeta>(output->meta.value)) continue;
+    ir::TensorMeta meta = std::get<ir::TensorMeta>(output->meta.value);
+    meta.strides = ir::TensorMeta::contiguousStrides(meta.sizes);
+    tangent->meta.value = meta;
+  }
+  propagate();
+}
+
+bool AtenGraphBuilder::decomposes(const ops::OpInfo& op) const {
+  return decompose_ || (op.schema.is_inplace() && !functional_variant(op));
+}
+
 ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor) {
   ir::Node* before = nullptr;
   for (ir::Node* n : graph_.nodes())
@@ -59,6 +113,7 @@ ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tenso
   node->meta.value = meta_of(fake);
   node->meta.descriptor = std::move(descriptor);
   bind(fake, node);
+  inputs_.emplace_back(node, fake);
   return node;
 }
 
@@ -99,7 +154,9 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
   if (v.is_string()) return ir::Argument::string(v.to_string());
   if (v.is_tensor()) return tensor_argument(v.to_tensor(), op);
   if (v.is_dtype()) return ir::Argument::dtype(ir::irDtype(v.to_dtype()));
-  if (v.is_device()) return ir::Argument::device(ir::irDevice(v.to_device()));
+  // The fakes' meta device stands for the device they were made for.
+  if (v.is_device())
+    return ir::Argument::device(v.to_device().type == tensor::DeviceType::Meta ? device_ : ir::irDevice(v.to_device()));
   std::vector<ir::Argument> items;
   if (v.is_tensor_list())
     for (const Tensor& t : v.to_tensor_list()) items.push_back(tensor_argument(t, op));
@@ -112,43 +169,101 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
   return ir::Argument::list(std::move(items));
 }
 
-void AtenGraphBuilder::record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) {
+void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& args, const std::vector<Tensor>& outputs) {
+  const ops::OpInfo& op = called.schema.is_inplace() ? *functional_variant(called) : called;
+  if (&op != &called) {
+    const Tensor& self = args.tensor(0);
+    for (const Tensor& other : traced_)
+      if (other.impl()->version_counter == self.impl()->version_counter && other.impl() != self.impl())
+        throw std::runtime_error("aot: " + called.qualified_name() +
+                                 " writes to a tensor that shares memory with another one the program traced "
+                                 "(mutations of views are not functionalized yet)");
+  }
   const auto& schema_args = op.schema.arguments;
   size_t positional_end = 0;
   for (size_t i = 0; i < schema_args.size(); ++i)
     if (!schema_args[i].kwarg_only && !equals_default(args[i], schema_args[i])) positional_end = i + 1;
+  // A size equal to a size input's value is that input (SymInt arguments only: ints that are not
+  // sizes stay numbers).
+  auto size_argument = [&](int64_t size) {
+    const auto it = size_placeholders_.find(size);
+    return it != size_placeholders_.end() && it->second ? ir::Argument::node(it->second) : ir::Argument::integer(size);
+  };
+  // Layouts and memory formats are torch globals (torch.strided), which the table passes by name.
+  auto value = [&](size_t i) {
+    const auto base = schema_args[i].type.base;
+    if ((base == ops::SchemaType::Base::Layout || base == ops::SchemaType::Base::MemoryFormat) && args[i].is_string())
+      return ir::Argument::global(args[i].to_string());
+    if (base == ops::SchemaType::Base::SymInt && !size_placeholders_.empty()) {
+      if (args[i].is_int()) return size_argument(args[i].to_int());
+      if (args[i].is_int_list()) {
+        std::vector<ir::Argument> items;
+        for (int64_t size : args[i].to_int_list()) items.push_back(size_argument(size));
+        return ir::Argument::list(std::move(items));
+      }
+    }
+    return argument(args[i], op);
+  };
   std::vector<ir::Argument> positional;
   std::vector<ir::KeywordArgument> keywords;
   for (size_t i = 0; i < schema_args.size(); ++i) {
     if (schema_args[i].kwarg_only) {
-      if (!equals_default(args[i], schema_args[i])) keywords.push_back({schema_args[i].name, argument(args[i], op)});
+      if (!equals_default(args[i], schema_args[i])) keywords.push_back({schema_args[i].name, value(i)});
     } else if (i < positional_end) {
-      positional.push_back(argument(args[i], op));
+      positional.push_back(value(i));
     }
   }
   ir::Node* node = graph_.callFunction(target_of(op), std::move(positional), std::move(keywords));
-  node->meta.sourceSummary = source_;
+  std::optional<std::string> source = source_;
+  if (const ops::Node* running = ops::running_node()) {
+    const auto after = std::upper_bound(grad_fn_sources_.begin(), grad_fn_sources_.end(), running->sequence_nr(),
+                                        [](uint64_t nr, const auto& entry) { return nr < entry.first; });
+    source = after == grad_fn_sources_.begin() ? std::nullopt : std::prev(after)->second;
+  }
+  node->meta.sourceSummary = source;
   const bool tuple = op.schema.returns.size() != 1 || op.schema.returns[0].type.is_list;
   if (!tuple) {
     node->meta.value = meta_of(outputs.at(0));
     bind(outputs[0], node);
     return;
   }
+  // An output the op left undefined (a gradient nobody asked for) gets no getitem.
   ir::TensorTuple metas;
-  for (const Tensor& t : outputs) metas.elements.push_back(meta_of(t));
+  for (const Tensor& t : outputs) metas.elements.push_back(t.defined() ? meta_of(t) : ir::TensorMeta{});
   node->meta.value = metas;
   for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].defined()) continue;
     ir::Node* item = graph_.callFunction("operator.getitem", {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
     item->meta.value = meta_of(outputs[i]);
-    item->meta.sourceSummary = source_;
+    item->meta.sourceSummary = source;
     bind(outputs[i], item);
   }
 }
 
-void AtenGraphBuilder::set_output(const std::vector<ir::Node*>& values, bool as_list) {
+std::vector<std::pair<size_t, ir::Node*>> AtenGraphBuilder::mutated_inputs() const {
+  std::vector<std::pair<size_t, ir::Node*>> mutated;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    ir::Node* value = nodes_.at(inputs_[i].second.impl());
+    if (value != inputs_[i].first) mutated.emplace_back(i, value);
+  }
+  return mutated;
+}
+
+void AtenGraphBuilder::write_back_input_mutations(bool with_source) {
+  for (const auto& [index, value] : mutated_inputs()) {
+    ir::Node* placeholder = inputs_[index].first;
+    ir::Node* copy = graph_.callFunction("torch.ops.aten.copy_.default", {ir::Argument::node(placeholder), ir::Argument::node(value)});
+    copy->meta.value = placeholder->meta.value;
+    if (with_source) copy->meta.sourceSummary = value->meta.sourceSummary;
+  }
+}
+
+void AtenGraphBuilder::set_output(const std::vector<ir::Node*>& values, bool as_list,
+                                  std::vector<std::optional<std::string>> descriptors) {
   std::vector<ir::Argument> items;
   for (ir::Node* n : values) items.push_back(n ? ir::Argument::node(n) : ir::Argument::none());
-  graph_.output(as_list ? ir::Argument::list(std::move(items)) : ir::Argument::tuple(std::move(items)));
+  ir::Node* output = graph_.output(as_list ? ir::Argument::list(std::move(items)) : ir::Argument::tuple(std::move(items)));
+  output->meta.outputDescriptors = std::move(descriptors);
 }
 
 }  // namespace kiln::aot

@@ -3,10 +3,19 @@
 // the thread's call recorder (ops/dispatch.h), it turns every op call it is told of into a
 // call_function node `torch.ops.aten.<op>.<overload>` whose arguments name the nodes that made
 // the tensors, with the result's metadata as the node's value. Several outputs become getitem
-// nodes, as make_fx unpacks them.
+// nodes, as make_fx unpacks them. Ops the backward engine runs take the source of the forward op
+// whose grad_fn runs them, as PyTorch's joint graphs attribute backward nodes. With
+// decompositions on, ops that have one in the table are recorded as what it calls.
+//
+// The graph is functional, as AOT's functionalization makes it: an in-place op is recorded as
+// its out-of-place variant (add_ as add, copy_ as copy; one without a variant runs as its
+// decomposition), whose node is the mutated tensor's value from then on; a mutated input gets a
+// copy_ of its final value into it at the end (write_back_input_mutations). Mutations of views
+// or of tensors that have views are refused.
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "libcompiler/ir/graph.h"
@@ -25,14 +34,32 @@ class AtenGraphBuilder : public ops::CallRecorder {
 
   // A placeholder for `fake`, placed after the existing placeholders and before every op node.
   ir::Node* add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor);
+  // A SymInt placeholder (`meta`: its Sym(s77) value) whose value is `size` in this trace: size
+  // arguments (SymInt) equal to it are recorded as the placeholder, as a symbolic trace would.
+  ir::Node* add_size_placeholder(const std::string& name, int64_t size, const ir::FakeValue& meta,
+                                 std::optional<std::string> descriptor);
+  // With symbolic size inputs, the nodes' values recomputed over the placeholders' symbolic sizes
+  // (ops whose meta functions are not size-generic keep the traced sizes); `tangents`: each
+  // tangent placeholder with the output it stands for, whose sizes it takes (contiguous).
+  void propagate_symbolic_sizes(const std::vector<std::pair<ir::Node*, const ir::Node*>>& tangents = {});
   void record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) override;
+  bool decomposes(const ops::OpInfo& op) const override;
+  void set_decompose(bool decompose) { decompose_ = decompose; }
   // The node whose value `t` is; nullptr when the trace did not make it.
   ir::Node* node_of(const Tensor& t) const;
-  // The "File: ..." summary of the nodes recorded from now on (nullopt: none).
-  void set_source(std::optional<std::string> summary) { source_ = std::move(summary); }
+  // The "File: ..." summary of the nodes recorded from now on (nullopt: none), and of the
+  // backward of the autograd nodes created from now on.
+  void set_source(std::optional<std::string> summary);
+  // The inputs whose value the recorded ops changed (by placeholder position) and their values.
+  std::vector<std::pair<size_t, ir::Node*>> mutated_inputs() const;
+  // copy_(input, value) for each input whose value the recorded ops changed, in input order;
+  // `with_source`: under the source of the value's node (inference graphs do; joint graphs give
+  // these copies none).
+  void write_back_input_mutations(bool with_source);
   // The output node over `values` (nullptr items print as None), a tuple or, for the pytree
-  // return of joint graphs, a list.
-  void set_output(const std::vector<ir::Node*>& values, bool as_list);
+  // return of joint graphs, a list. `descriptors`: what each value is, as the expanded return
+  // comments it ("PlainAOTOutput(idx=0)").
+  void set_output(const std::vector<ir::Node*>& values, bool as_list, std::vector<std::optional<std::string>> descriptors);
 
   ir::TensorMeta meta_of(const Tensor& fake) const;
 
@@ -44,9 +71,16 @@ class AtenGraphBuilder : public ops::CallRecorder {
   ir::Graph& graph_;
   ir::Device device_;
   std::unordered_map<const tensor::TensorImpl*, ir::Node*> nodes_;
+  // The placeholders and the tensors they stand for.
+  std::vector<std::pair<ir::Node*, Tensor>> inputs_;
+  // Size placeholders by their value; null where two share a value (the size is then ambiguous).
+  std::unordered_map<int64_t, ir::Node*> size_placeholders_;
   // The traced tensors stay alive so that no later tensor reuses an address in nodes_.
   std::vector<Tensor> traced_;
   std::optional<std::string> source_;
+  // (first autograd sequence number, summary) in creation order: whose source a grad_fn has.
+  std::vector<std::pair<uint64_t, std::optional<std::string>>> grad_fn_sources_;
+  bool decompose_ = false;
 };
 
 // Installs a recorder on this thread for a scope.

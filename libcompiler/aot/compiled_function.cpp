@@ -4,6 +4,7 @@
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/function_node.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/ops.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
 namespace kiln::aot {
@@ -13,13 +14,25 @@ using tensor::Tensor;
 
 namespace {
 
+// Tensors, and the ints of symbolic size inputs.
 std::vector<ops::IValue> tensor_values(const std::vector<Ref>& inputs) {
   std::vector<ops::IValue> values;
-  for (const Ref& input : inputs) values.emplace_back(to_tensor(input, "input"));
+  for (const Ref& input : inputs) {
+    if (input->kind == ObjectKind::Int) values.emplace_back(static_cast<const IntObject&>(*input).value);
+    else values.emplace_back(to_tensor(input, "input"));
+  }
   return values;
 }
 
 Tensor tensor_or_undefined(const ops::IValue& value) { return value.is_tensor() ? value.to_tensor() : Tensor(); }
+
+// The new values of mutated inputs (the leading results) written into the inputs, as PyTorch's
+// runtime wrapper does when the graph does not keep input mutations.
+void write_back(const std::vector<size_t>& mutated_inputs, const std::vector<Ref>& inputs, const std::vector<ops::IValue>& results) {
+  ops::NoGradGuard no_grad;
+  for (size_t i = 0; i < mutated_inputs.size(); ++i)
+    ops::copy_(to_tensor(inputs.at(mutated_inputs[i]), "input"), results.at(i).to_tensor());
+}
 
 }  // namespace
 
@@ -27,10 +40,12 @@ AtenFunction interpret_aten_graph(std::shared_ptr<const ir::GraphModule> module,
   return [module](const std::vector<ops::IValue>& inputs) { return ir::GraphInterpreter(*module).run(inputs); };
 }
 
-capture::CompiledGraph inference_function(AtenFunction function) {
-  return [function = std::move(function)](Interpreter&, const std::vector<Ref>& inputs) {
+capture::CompiledGraph inference_function(AtenFunction function, std::vector<size_t> mutated_inputs) {
+  return [function = std::move(function), mutated_inputs](Interpreter&, const std::vector<Ref>& inputs) {
+    const std::vector<ops::IValue> results = function(tensor_values(inputs));
+    write_back(mutated_inputs, inputs, results);
     std::vector<Ref> outputs;
-    for (const ops::IValue& v : function(tensor_values(inputs))) outputs.push_back(wrap_tensor(v.to_tensor()));
+    for (size_t i = mutated_inputs.size(); i < results.size(); ++i) outputs.push_back(wrap_tensor(results[i].to_tensor()));
     return outputs;
   };
 }
@@ -44,14 +59,18 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
       ops::NoGradGuard no_grad;
       results = p.forward(tensor_values(inputs));
     }
+    write_back(p.mutated_inputs, inputs, results);
+    const size_t first_output = p.mutated_inputs.size();
     std::vector<Ref> outputs;
-    for (size_t i = 0; i < p.forward_outputs; ++i) outputs.push_back(wrap_tensor(results[i].to_tensor()));
+    for (size_t i = first_output; i < p.forward_outputs; ++i) outputs.push_back(wrap_tensor(results[i].to_tensor()));
     if (!ops::GradMode::is_enabled()) return outputs;
 
-    // Saved values keep their data only: one that is also an output gets this node as its
-    // grad_fn below, and holding it whole would make a node -> tensor -> node cycle.
-    std::vector<ops::IValue> saved;
-    for (auto it = results.begin() + static_cast<long>(p.forward_outputs); it != results.end(); ++it)
+    // The backward takes the saved sizes before the saved tensors. Saved tensors keep their data
+    // only: one that is also an output gets this node as its grad_fn below, and holding it whole
+    // would make a node -> tensor -> node cycle.
+    const auto sizes_begin = results.end() - static_cast<long>(p.saved_sizes);
+    std::vector<ops::IValue> saved(sizes_begin, results.end());
+    for (auto it = results.begin() + static_cast<long>(p.forward_outputs); it != sizes_begin; ++it)
       saved.emplace_back(it->is_tensor() ? ops::IValue(it->to_tensor().tensor_data()) : *it);
     auto node = std::make_shared<ops::FunctionNode>("CompiledFunctionBackward", [shared, saved](const std::vector<Tensor>& grads) {
       std::vector<ops::IValue> args = saved;
@@ -64,9 +83,9 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
     for (size_t i = 0; i < inputs.size(); ++i)
       edges.push_back(p.input_requires_grad[i] ? ops::gradient_edge(to_tensor(inputs[i], "input")) : ops::Edge{});
     node->set_next_edges(std::move(edges));
-    for (size_t i = 0; i < p.forward_outputs; ++i) {
+    for (size_t i = first_output; i < p.forward_outputs; ++i) {
       if (!p.output_requires_grad[i]) continue;
-      const Tensor& out = to_tensor(outputs[i], "output");
+      const Tensor& out = to_tensor(outputs[i - first_output], "output");
       ops::set_history(out, node, node->add_output(out));
     }
     return outputs;

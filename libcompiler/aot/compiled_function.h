@@ -8,11 +8,15 @@
 
 namespace kiln::aot {
 
-capture::CompiledGraph inference_function(AtenFunction function);
+// `mutated_inputs`: the inputs whose new values lead the function's outputs; they are copied
+// into the inputs and not returned.
+capture::CompiledGraph inference_function(AtenFunction function, std::vector<size_t> mutated_inputs);
 
 struct AutogradFunctionPlan {
   AtenFunction forward, backward;
-  size_t forward_outputs = 0;
+  size_t forward_outputs = 0;  // the forward's outputs before the saved values
+  size_t saved_sizes = 0;      // the last saved values: sizes, which the backward takes first
+  std::vector<size_t> mutated_inputs;
   std::vector<bool> input_requires_grad, output_requires_grad;
 };
 capture::CompiledGraph autograd_function(AutogradFunctionPlan plan);

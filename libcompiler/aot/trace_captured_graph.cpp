@@ -3,10 +3,12 @@
 #include <stdexcept>
 
 #include "libcompiler/aot/aten_graph_builder.h"
+#include "libcompiler/aot/split_joint_graph.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/eval_hooks.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
 namespace kiln::aot {
@@ -16,8 +18,24 @@ using namespace python;
 namespace {
 
 const Tensor& input_tensor(const Ref& value) {
-  if (!is_tensor(value)) throw std::runtime_error("aot: graph inputs other than tensors (symbolic sizes) are not supported yet");
+  if (!is_tensor(value)) throw std::runtime_error("aot: graph inputs other than tensors and symbolic sizes are not supported yet");
   return to_tensor(value, "input");
+}
+
+bool is_symbolic(const ir::FakeValue& value) {
+  const auto* t = std::get_if<ir::TensorMeta>(&value);
+  if (!t) return false;
+  for (const ir::SymExpr& s : t->sizes)
+    if (!s.constant()) return true;
+  for (const ir::SymExpr& s : t->strides)
+    if (!s.constant()) return true;
+  return false;
+}
+
+// A symbolic size input (a SymInt placeholder of the captured graph): its value for this compile.
+std::optional<int64_t> size_input(const Ref& value) {
+  if (value->kind != ObjectKind::Int) return std::nullopt;
+  return static_cast<const IntObject&>(*value).value;
 }
 
 // A meta tensor with the input's geometry; Python code sees it on the input's device.
@@ -33,6 +51,7 @@ Ref fake_of(const Tensor& real, bool requires_grad) {
 ir::Device device_of(const std::vector<Ref>& inputs) {
   ir::Device device;
   for (const Ref& input : inputs) {
+    if (size_input(input)) continue;
     const tensor::Device d = input_tensor(input).device();
     device.type = std::string(tensor::device_type_name(d.type));
     if (d.index >= 0) device.index = d.index;
@@ -82,11 +101,26 @@ struct Run {
 Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder,
                  const std::vector<Ref>& example_inputs, const std::string& prefix, bool with_grad) {
   Run run;
+  const std::vector<ir::Node*> captured_inputs = graph.module->graph.placeholders();
   for (size_t i = 0; i < example_inputs.size(); ++i) {
+    const std::string name = prefix == "arg" ? "arg" + std::to_string(i) + "_1" : prefix + "_" + std::to_string(i + 1);
+    const std::string descriptor = "PlainAOTInput(idx=" + std::to_string(i) + ")";
+    // The captured placeholder's value says which sizes are symbolic (f32[s77, 3], Sym(s77)).
+    const ir::FakeValue& symbolic = captured_inputs.at(i)->meta.value;
+    if (const auto size = size_input(example_inputs[i])) {
+      run.fakes.push_back(example_inputs[i]);
+      builder.add_size_placeholder(name, *size, symbolic, descriptor);
+      continue;
+    }
     const Tensor& real = input_tensor(example_inputs[i]);
     run.fakes.push_back(fake_of(real, with_grad && real.requires_grad()));
-    const std::string name = prefix == "arg" ? "arg" + std::to_string(i) + "_1" : prefix + "_" + std::to_string(i + 1);
-    builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), "PlainAOTInput(idx=" + std::to_string(i) + ")");
+    ir::Node* placeholder = builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), descriptor);
+    if (is_symbolic(symbolic)) {
+      ir::TensorMeta meta = std::get<ir::TensorMeta>(symbolic);
+      meta.device = std::get<ir::TensorMeta>(placeholder->meta.value).device;
+      meta.requiresGrad = false;
+      placeholder->meta.value = meta;
+    }
   }
   ScopedCallRecorder recording(&builder);
   SourceTracker sources(interp, graph, builder);
@@ -103,57 +137,96 @@ bool needs_autograd(const std::vector<Ref>& example_inputs) {
   return false;
 }
 
-TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs) {
+// The forward's outputs: the program's, after the new values of mutated inputs when these are
+// not written back in the graph.
+void add_forward_outputs(TracedGraph& traced, AtenGraphBuilder& builder, const TraceOptions& options, bool with_source,
+                         const std::vector<Tensor>& program_outputs, std::vector<ir::Node*>& outputs,
+                         std::vector<std::optional<std::string>>& descriptors) {
+  if (options.keep_input_mutations) {
+    builder.write_back_input_mutations(with_source);
+  } else {
+    for (const auto& [index, value] : builder.mutated_inputs()) {
+      traced.mutated_inputs.push_back(index);
+      outputs.push_back(value);
+      descriptors.push_back("InputMutationAOTOutput(mutated_input=PlainAOTInput(idx=" + std::to_string(index) + "))");
+      traced.output_requires_grad.push_back(false);
+    }
+  }
+  for (size_t i = 0; i < program_outputs.size(); ++i) {
+    outputs.push_back(builder.node_of(program_outputs[i]));
+    descriptors.push_back(plain_output_descriptor(i));
+  }
+  traced.forward_outputs = outputs.size();
+}
+
+TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
+                            const TraceOptions& options) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("<lambda>");
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
+  builder.set_decompose(options.decompose);
   ops::NoGradGuard no_grad;
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "arg", /*with_grad=*/false);
   std::vector<ir::Node*> outputs;
-  for (const Tensor& t : run.outputs) outputs.push_back(builder.node_of(t));
-  builder.set_output(outputs, /*as_list=*/false);
-  traced.forward_outputs = outputs.size();
+  std::vector<std::optional<std::string>> descriptors;
+  add_forward_outputs(traced, builder, options, /*with_source=*/true, run.outputs, outputs, descriptors);
+  builder.set_output(outputs, /*as_list=*/false, std::move(descriptors));
+  builder.propagate_symbolic_sizes();
   traced.input_requires_grad.assign(example_inputs.size(), false);
   traced.output_requires_grad.assign(outputs.size(), false);
   return traced;
 }
 
-TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs) {
+TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
+                        const TraceOptions& options) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("inner_f");
   traced.module->graph.codegen.pytree = ir::PytreeSignature{{"primals", "tangents"}};
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
+  builder.set_decompose(options.decompose);
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "primals", /*with_grad=*/true);
 
-  std::vector<ir::Node*> outputs;
   std::vector<Tensor> differentiable, tangents, inputs;
+  std::vector<std::pair<ir::Node*, const ir::Node*>> tangent_outputs;
+  std::vector<bool> program_output_requires_grad;
   for (size_t i = 0; i < run.outputs.size(); ++i) {
     const Tensor& out = run.outputs[i];
-    outputs.push_back(builder.node_of(out));
-    traced.output_requires_grad.push_back(out.requires_grad());
+    program_output_requires_grad.push_back(out.requires_grad());
     if (!out.requires_grad()) continue;
     Tensor tangent = Tensor::empty(out.sizes(), out.dtype(), tensor::Device{tensor::DeviceType::Meta});
-    builder.add_placeholder("tangents_" + std::to_string(tangents.size() + 1), tangent,
-                            "TangentAOTInput(output=PlainAOTOutput(idx=" + std::to_string(i) + "))");
+    tangent_outputs.emplace_back(builder.add_placeholder("tangents_" + std::to_string(tangents.size() + 1), tangent,
+                                                         "TangentAOTInput(output=PlainAOTOutput(idx=" + std::to_string(i) + "))"),
+                                 builder.node_of(out));
     differentiable.push_back(out);
     tangents.push_back(tangent);
   }
+  for (const Ref& input : example_inputs) traced.input_is_parameter.push_back(isinstance(input, torch_types().parameter));
   for (const Ref& fake : run.fakes) {
-    const Tensor& t = to_tensor(fake, "input");
-    traced.input_requires_grad.push_back(t.requires_grad());
-    if (t.requires_grad()) inputs.push_back(t);
+    const bool requires_grad = is_tensor(fake) && to_tensor(fake, "input").requires_grad();
+    traced.input_requires_grad.push_back(requires_grad);
+    if (requires_grad) inputs.push_back(to_tensor(fake, "input"));
   }
+  for (const ir::Node* node : traced.module->graph.nodes())
+    if (!node->name().starts_with("tangents_")) traced.forward_node_names.insert(node->name());
   std::vector<Tensor> grads;
   if (!differentiable.empty()) {
     ScopedCallRecorder recording(&builder);
     builder.set_source(std::nullopt);
     grads = ops::grad(differentiable, inputs, tangents, /*retain_graph=*/false, /*create_graph=*/false, /*allow_unused=*/true);
   }
-  traced.forward_outputs = outputs.size();
+  std::vector<ir::Node*> outputs;
+  std::vector<std::optional<std::string>> descriptors;
+  add_forward_outputs(traced, builder, options, /*with_source=*/false, run.outputs, outputs, descriptors);
+  traced.output_requires_grad.insert(traced.output_requires_grad.end(), program_output_requires_grad.begin(),
+                                     program_output_requires_grad.end());
   size_t next_grad = 0;
-  for (bool wants_grad : traced.input_requires_grad)
+  for (size_t i = 0; i < traced.input_requires_grad.size(); ++i) {
+    const bool wants_grad = traced.input_requires_grad[i];
     outputs.push_back(wants_grad && next_grad < grads.size() ? builder.node_of(grads[next_grad++]) : nullptr);
-  builder.set_output(outputs, /*as_list=*/true);
+    descriptors.push_back(gradient_descriptor(outputs.back() ? std::optional(i) : std::nullopt));
+  }
+  builder.set_output(outputs, /*as_list=*/true, std::move(descriptors));
+  builder.propagate_symbolic_sizes(tangent_outputs);
   return traced;
 }
 

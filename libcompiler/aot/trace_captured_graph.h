@@ -5,6 +5,8 @@
 // forward is differentiated by the eager autograd engine on the fakes with fake tangents, and
 // the ops the table's backward formulas call make the backward half of the joint graph.
 #include <memory>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "libcompiler/capture/backend_registry.h"
@@ -12,23 +14,39 @@
 
 namespace kiln::aot {
 
+struct TraceOptions {
+  // Ops with a decomposition in the op table are recorded as its ops.
+  bool decompose = false;
+  // Mutated inputs are written back by a copy_ at the end of the graph (PyTorch's
+  // keep_inference_input_mutations); otherwise their new values lead the graph's outputs and the
+  // runtime writes them back.
+  bool keep_input_mutations = true;
+};
+
 struct TracedGraph {
   std::unique_ptr<ir::GraphModule> module;
-  // Joint graphs: the first `forward_outputs` outputs are the program's; then one gradient per
+  // The first `forward_outputs` outputs are the forward's: the new values of `mutated_inputs`
+  // (when not kept in the graph), then the program's; joint graphs then have one gradient per
   // input (None where the input needs none).
   size_t forward_outputs = 0;
+  std::vector<size_t> mutated_inputs;
   std::vector<bool> input_requires_grad;
-  // Which forward outputs got a tangent (they require grad).
+  // Inputs that are nn.Parameters: alive across calls anyway (Dynamo's static inputs), so the
+  // min-cut partitioner saves them for free.
+  std::vector<bool> input_is_parameter;
+  // Which forward outputs got a tangent (they require grad; never the mutated inputs' values).
   std::vector<bool> output_requires_grad;
+  // Joint graphs: the nodes traced before the backward ran (PyTorch's "is_forward" tag).
+  std::unordered_set<std::string> forward_node_names;
 };
 
 // Placeholders arg0_1, arg1_1, ...; output a tuple of the program's outputs.
 TracedGraph trace_inference(python::Interpreter& interp, const capture::CapturedGraph& graph,
-                            const std::vector<python::Ref>& example_inputs);
+                            const std::vector<python::Ref>& example_inputs, const TraceOptions& options);
 // Placeholders primals_1.. and tangents_1..; output the list [outputs..., input gradients...],
 // printed in the pytree form of PyTorch's joint graphs.
 TracedGraph trace_joint(python::Interpreter& interp, const capture::CapturedGraph& graph,
-                        const std::vector<python::Ref>& example_inputs);
+                        const std::vector<python::Ref>& example_inputs, const TraceOptions& options);
 
 // Whether any example input requires grad (and grad mode is on): the joint path is needed.
 bool needs_autograd(const std::vector<python::Ref>& example_inputs);

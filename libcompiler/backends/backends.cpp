@@ -39,6 +39,8 @@ struct AotBackend {
   // Made at each compile, so that it sees the config the script set before compiling and the
   // torch.compile mode.
   std::function<aot::AtenGraphCompiler(Interpreter&, const std::string& mode)> make_compiler;
+  // Decompositions, partitioner, input mutations (the compiler comes from make_compiler).
+  aot::AotOptions options;
 };
 
 aot::AtenGraphCompiler graph_interpreter(Interpreter&, const std::string&) { return aot::interpret_aten_graph; }
@@ -54,10 +56,10 @@ const char* const kInductor = "inductor";
 
 const std::vector<AotBackend>& aot_backends() {
   static const std::vector<AotBackend> table = {
-      {"aot_eager", graph_interpreter},
-      {"aot_eager_decomp_partition", graph_interpreter},
-      {kInductor, inductor_compiler},
-      {kReluBugAotBackend, [](Interpreter& interp, const std::string&) { return relu_bug_aten_compiler(interp); }},
+      {"aot_eager", graph_interpreter, {}},
+      {"aot_eager_decomp_partition", graph_interpreter, {.decompose = true, .keep_input_mutations = false}},
+      {kInductor, inductor_compiler, {.decompose = true}},
+      {kReluBugAotBackend, [](Interpreter& interp, const std::string&) { return relu_bug_aten_compiler(interp); }, {}},
   };
   return table;
 }
@@ -70,7 +72,8 @@ AtenCompilerWrapper& compiler_wrapper() {
 // AOT autograd's aten graphs handed to the backend's compiler: torch.compile(backend="aot_eager").
 capture::Backend aot_backend(const AotBackend& backend) {
   return [backend](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
-    aot::AotOptions options{aten_compiler(interp, backend.name, graph->mode)};
+    aot::AotOptions options = backend.options;
+    options.compiler = aten_compiler(interp, backend.name, graph->mode);
     return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
   };
 }

@@ -400,7 +400,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     events::output_graph(metrics.ids, graph.module());
     auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs(), metrics.ids.trace_id(), options.mode});
     std::vector<Ref> example;
-    for (const GraphInput& input : captured->inputs) example.push_back(input.source->fetch(interp, inputs));
+    for (const GraphInput& input : captured->inputs) example.push_back(fetch_graph_input(interp, input, inputs));
     std::string backend_name = options.backend->kind == ObjectKind::Str        ? as<StrObject>(options.backend).value
                                : options.backend->kind == ObjectKind::Function ? as<FunctionObject>(options.backend).name
                                                                                : type_name(options.backend);

@@ -97,7 +97,15 @@ Ref build(Interpreter& interp, const ValueTemplate& t, const std::vector<Ref>& o
   return none();
 }
 
-Ref graph_input(Interpreter& interp, const GraphInput& input, const FrameInputs& inputs) {
+std::unordered_map<const Expression*, Ref> replayed_values(const CodeState& code, const FrameInputs& inputs) {
+  std::unordered_map<const Expression*, Ref> values;
+  for (size_t i = 0; i < code.replayed.size(); ++i) values[code.replayed[i]] = inputs.local("___stack" + std::to_string(i));
+  return values;
+}
+
+}  // namespace
+
+Ref fetch_graph_input(Interpreter& interp, const GraphInput& input, const FrameInputs& inputs) {
   Ref value = input.source->fetch(interp, inputs);
   switch (input.kind) {
     case GraphInput::Kind::Value: return value;
@@ -108,14 +116,6 @@ Ref graph_input(Interpreter& interp, const GraphInput& input, const FrameInputs&
   }
   return value;
 }
-
-std::unordered_map<const Expression*, Ref> replayed_values(const CodeState& code, const FrameInputs& inputs) {
-  std::unordered_map<const Expression*, Ref> values;
-  for (size_t i = 0; i < code.replayed.size(); ++i) values[code.replayed[i]] = inputs.local("___stack" + std::to_string(i));
-  return values;
-}
-
-}  // namespace
 
 Runtime& Runtime::instance() {
   static Runtime runtime;
@@ -204,7 +204,7 @@ Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, Cache
   std::vector<Ref> outputs;
   if (entry.graph) {
     std::vector<Ref> values;
-    for (const GraphInput& input : entry.graph->inputs) values.push_back(graph_input(interp, input, inputs));
+    for (const GraphInput& input : entry.graph->inputs) values.push_back(fetch_graph_input(interp, input, inputs));
     HookScope no_capture(interp, nullptr);
     outputs = entry.compiled(interp, values);
   }

@@ -32,6 +32,8 @@ struct GraphInput {
   SourceRef source;
   int64_t dim = 0;  // SizeOf: which size of the tensor at source
 };
+// The placeholder's value for a run of the frame (and the example the backend compiles for).
+python::Ref fetch_graph_input(python::Interpreter& interp, const GraphInput& input, const FrameInputs& inputs);
 
 // A value as the eager backend passes it to a node's callable: a node's value, a constant, or a
 // list/tuple of such.

@@ -37,8 +37,16 @@ std::optional<DirectOpCall> directOpCall(const std::string& target, std::vector<
     if (name.ends_with(kDefaultOverload)) name.resize(name.size() - kDefaultOverload.size());
     return DirectOpCall{ops::find_op(name), std::move(args), std::move(kwargs)};
   }
-  if (target == "torch.ops.prims.convert_element_type.default")
-    return DirectOpCall{ops::find_op("_to_copy"), {args.at(0)}, {{"dtype", args.at(1)}}};
+  // Other namespaces (prims) are spelled out in the op table's names: prims::fma.
+  constexpr std::string_view kOpsPrefix = "torch.ops.";
+  if (target.starts_with(kOpsPrefix)) {
+    std::string name = target.substr(kOpsPrefix.size());
+    const size_t dot = name.find('.');
+    if (dot == std::string::npos) return std::nullopt;
+    name = name.substr(0, dot) + "::" + name.substr(dot + 1);
+    if (name.ends_with(kDefaultOverload)) name.resize(name.size() - kDefaultOverload.size());
+    return DirectOpCall{ops::find_op(name), std::move(args), std::move(kwargs)};
+  }
   return std::nullopt;
 }
 

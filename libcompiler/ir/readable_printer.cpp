@@ -156,9 +156,16 @@ class ModulePrinter {
   void printPytreePrologue(const std::string& indent) {
     const CodegenStyle& style = module_.graph.codegen;
     auto placeholders = module_.graph.placeholders();
-    if (expanded())
+    if (expanded()) {
       for (const Node* p : placeholders)
         out_.push_back(indent + annotated(*p) + (p->meta.descriptor ? "  # " + *p->meta.descriptor : ""));
+    } else if (verbose_) {
+      // The one-line form annotates the flattened placeholders on a line of their own.
+      std::string line = indent;
+      for (const Node* p : placeholders) line += annotated(*p) + "; ";
+      out_.push_back(line);
+      out_.push_back("");
+    }
     std::string names, inputs;
     for (const Node* p : placeholders) names += p->target() + ", ";
     for (const auto& name : style.pytree->inputNames) inputs += (inputs.empty() ? "" : ", ") + name;

@@ -171,7 +171,7 @@ class Propagation {
         continue;
       }
       try {
-        FakeValue value = compute(*node);
+        FakeValue value = node->target() == "operator.getitem" ? item(*node) : compute(*node);
         result_.values[node] = value;
         known_[node] = std::move(value);
       } catch (const Unsupported& e) {
@@ -229,6 +229,17 @@ class Propagation {
     const std::string name = opNameForTarget(target);
     if (name.empty()) throw Unsupported("no op for this target (interpreter_targets.def)");
     return ops::resolve_overload(name, args, kwargs);
+  }
+
+  // getitem of a tuple-valued node (var_mean, native_layer_norm): that element's value.
+  FakeValue item(const Node& node) const {
+    const Node* tuple = node.args().at(0).asNode();
+    const auto* index = std::get_if<int64_t>(&node.args().at(1).value);
+    const auto it = tuple && index ? known_.find(tuple) : known_.end();
+    const auto* elements = it == known_.end() ? nullptr : std::get_if<TensorTuple>(&it->second);
+    if (!elements || *index < 0 || static_cast<size_t>(*index) >= elements->elements.size())
+      throw Unsupported("getitem of a value that is not a known tuple");
+    return elements->elements[static_cast<size_t>(*index)];
   }
 
   FakeValue compute(const Node& node) const {

@@ -14,6 +14,10 @@ namespace kiln::ops {
 std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas) {
   std::vector<Tensor> outputs;
   for (const TensorMeta& meta : metas) {
+    if (!meta.defined) {
+      outputs.emplace_back();
+      continue;
+    }
     Tensor t = Tensor::empty(meta.sizes, meta.dtype, meta.device);
     t.impl()->strides = meta.strides;
     outputs.push_back(std::move(t));
@@ -38,6 +42,32 @@ class RecordedCall {
   }
   RecordedCall(const RecordedCall&) = delete;
   RecordedCall& operator=(const RecordedCall&) = delete;
+  bool decomposes(const OpInfo& op) const { return recorder_ && op.decomposition && recorder_->decomposes(op); }
+  // The decomposition's table ops run without autograd (the op records its own) and are reported
+  // in place of the op; empty when the decomposition does not apply (nothing ran then).
+  std::vector<Tensor> run_decomposition(const OpInfo& op, const Arguments& args) {
+    active_recorder = recorder_;
+    std::vector<Tensor> outputs;
+    {
+      NoGradGuard no_grad;
+      outputs = op.decomposition(args);
+    }
+    if (!outputs.empty()) recorder_ = nullptr;
+    else active_recorder = nullptr;
+    return outputs;
+  }
+  bool recording() const { return recorder_ != nullptr; }
+  // A copy of self made through the op table, so that the recorder sees it.
+  Tensor traced_clone(const Tensor& self) {
+    active_recorder = recorder_;
+    Tensor copy;
+    {
+      NoGradGuard no_grad;
+      copy = call(op_info(OpId::clone), Arguments(op_info(OpId::clone).schema, {self, IValue()})).at(0);
+    }
+    active_recorder = nullptr;
+    return copy;
+  }
   void report(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& outputs) {
     if (!recorder_) return;
     active_recorder = recorder_;
@@ -75,6 +105,8 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
 
 CallRecorder* set_call_recorder(CallRecorder* recorder) { return std::exchange(active_recorder, recorder); }
 
+bool is_recording_calls() { return active_recorder != nullptr; }
+
 std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   RecordedCall recorded(op);
   const std::vector<Tensor> slots = input_slots(args);
@@ -92,8 +124,9 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
       tensor::throw_runtime_error("a leaf Variable that requires grad is being used in an in-place operation.");
     if (writes_through_view && self.base().requires_grad() && is_leaf(self.base()))
       tensor::throw_runtime_error("a view of a leaf Variable that requires grad is being used in an in-place operation.");
+    // A tracer sees the copy (PyTorch saves self.clone()).
     for (const std::string& name : op.saved)
-      if (name == "self") original_self = tensor::clone_contiguous(self);
+      if (name == "self") original_self = recorded.recording() ? recorded.traced_clone(self) : tensor::clone_contiguous(self);
   }
 
   std::shared_ptr<TableNode> node;
@@ -105,7 +138,9 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
     node->set_next_edges(edges);
     node->save_inputs(args, original_self, edges);
   }
-  std::vector<Tensor> outputs = run(op, args, slots);
+  std::vector<Tensor> outputs;
+  if (recorded.decomposes(op)) outputs = recorded.run_decomposition(op, args);
+  if (outputs.empty()) outputs = run(op, args, slots);
   recorded.report(op, args, outputs);
   if (inplace) args.tensor(0).bump_version();
   if (op.id == OpId::detach) mark_non_differentiable_view(outputs[0]);

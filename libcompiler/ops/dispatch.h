@@ -24,9 +24,19 @@ class CallRecorder {
  public:
   virtual ~CallRecorder() = default;
   virtual void record(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& outputs) = 0;
+  // Whether a call of `op` runs as its decomposition (ops.def's Decomposition column) below
+  // autograd: the op still records its own backward formula, but what the recorder is told of are
+  // the table ops the decomposition calls (make_fx with a decomposition table).
+  virtual bool decomposes(const OpInfo& op) const {
+    (void)op;
+    return false;
+  }
 };
 // Installs `recorder` (null: none) on this thread and returns the one it replaces.
 CallRecorder* set_call_recorder(CallRecorder* recorder);
+// Whether op calls on this thread are being recorded now (a recorder is installed and no reported
+// op is running).
+bool is_recording_calls();
 
 // Fresh tensors shaped as the meta function says (on the meta device they have no data).
 std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas);

@@ -80,9 +80,13 @@ std::vector<TensorMeta> meta_unary_predicate(const Arguments& args) { return siz
 
 std::vector<TensorMeta> meta_where(const Arguments& args) { return size_generic::meta_where(args); }
 
+std::vector<TensorMeta> meta_fma(const Arguments& args) { return size_generic::meta_fma(args); }
+
 std::vector<TensorMeta> meta_clamp(const Arguments& args) { return size_generic::meta_clamp(args); }
 
 std::vector<TensorMeta> meta_clone(const Arguments& args) { return size_generic::meta_clone(args); }
+
+std::vector<TensorMeta> meta_clone_memory_format(const Arguments& args) { return size_generic::meta_clone_memory_format(args); }
 
 std::vector<TensorMeta> meta_unsafe_view(const Arguments& args) {
   const Tensor& self = args.tensor(0);
@@ -97,6 +101,10 @@ std::vector<TensorMeta> meta_unsafe_view(const Arguments& args) {
 }
 
 std::vector<TensorMeta> meta_to_copy(const Arguments& args) { return size_generic::meta_to_copy(args); }
+
+std::vector<TensorMeta> meta_convert_element_type(const Arguments& args) {
+  return size_generic::meta_convert_element_type(args);
+}
 
 std::vector<TensorMeta> meta_inplace_unary(const Arguments& args) { return size_generic::meta_inplace_unary(args); }
 

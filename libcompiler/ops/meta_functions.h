@@ -27,11 +27,14 @@ std::vector<TensorMeta> meta_unary(const Arguments& args);
 std::vector<TensorMeta> meta_unary_float(const Arguments& args);       // integers give float
 std::vector<TensorMeta> meta_unary_predicate(const Arguments& args);   // bool result
 std::vector<TensorMeta> meta_where(const Arguments& args);
+std::vector<TensorMeta> meta_fma(const Arguments& args);                // prims::fma: a * b + c
 std::vector<TensorMeta> meta_clamp(const Arguments& args);
 std::vector<TensorMeta> meta_clone(const Arguments& args);
+std::vector<TensorMeta> meta_clone_memory_format(const Arguments& args);
 // _unsafe_view: a contiguous tensor of the new sizes (its input is always contiguous).
 std::vector<TensorMeta> meta_unsafe_view(const Arguments& args);
 std::vector<TensorMeta> meta_to_copy(const Arguments& args);
+std::vector<TensorMeta> meta_convert_element_type(const Arguments& args);
 // In-place: the result is self; the other operands must broadcast to it and their promoted dtype
 // must cast to self's.
 std::vector<TensorMeta> meta_inplace_unary(const Arguments& args);
@@ -309,6 +312,12 @@ std::vector<MetaOf<Args>> meta_where(const Args& args) {
 }
 
 template <class Args>
+std::vector<MetaOf<Args>> meta_fma(const Args& args) {
+  const auto e = elementwise(args, {0, 1, 2});
+  return single(e, e.common);
+}
+
+template <class Args>
 std::vector<MetaOf<Args>> meta_clamp(const Args& args) {
   if (args[1].is_none() && args[2].is_none())
     tensor::throw_runtime_error("torch.clamp: At least one of 'min' or 'max' must not be None");
@@ -322,6 +331,15 @@ std::vector<MetaOf<Args>> meta_clone(const Args& args) {
   return single(elementwise(args, {0}), args.tensor(0).dtype());
 }
 
+// clone itself: memory_format=torch.contiguous_format (reshape's copy asks for it) is row-major
+// whatever the input's layout.
+template <class Args>
+std::vector<MetaOf<Args>> meta_clone_memory_format(const Args& args) {
+  auto metas = meta_clone(args);
+  if (args.optional_string(1) == "contiguous_format") metas[0].strides = tensor::row_major_strides(metas[0].sizes);
+  return metas;
+}
+
 template <class Args>
 std::vector<MetaOf<Args>> meta_to_copy(const Args& args) {
   const auto& self = args.tensor(0);
@@ -329,6 +347,11 @@ std::vector<MetaOf<Args>> meta_to_copy(const Args& args) {
   const auto device = args.optional_device(3);
   return {MetaOf<Args>{e.sizes, e.strides, args.optional_dtype(1).value_or(self.dtype()),
                        device.value_or(self.device())}};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_convert_element_type(const Args& args) {
+  return single(elementwise(args, {0}), args[1].to_dtype());
 }
 
 template <class Args>
@@ -1160,19 +1183,21 @@ std::vector<MetaOf<Args>> meta_cross_entropy_loss(const Args& args) {
   return {meta_nll_loss_forward(args).at(0)};
 }
 
-// The gradients of input, weight and bias, contiguous. An output that output_mask (or a missing
-// weight or bias) leaves undefined has no meta: the caller gets an error rather than a wrong size.
+// The gradients of input, weight and bias, contiguous; undefined where output_mask does not ask
+// for one or the weight/bias is missing.
 template <class Args>
 std::vector<MetaOf<Args>> meta_native_layer_norm_backward(const Args& args) {
   const auto& input = args.tensor(1);
   const auto& mask = args[7].to_bool_list();
-  if (!mask[0] || !mask[1] || !mask[2] || args[5].is_none() || args[6].is_none())
-    tensor::throw_runtime_error(
-        "native_layer_norm_backward: an output left undefined by output_mask or a missing weight/bias has no meta");
-  const auto& weight = args.tensor(5);
-  return {contiguous(input.sizes(), input.dtype(), input.device()),
-          contiguous(weight.sizes(), weight.dtype(), weight.device()),
-          contiguous(weight.sizes(), weight.dtype(), weight.device())};
+  std::vector<MetaOf<Args>> metas(3);
+  for (auto& m : metas) m.defined = false;
+  if (mask[0]) metas[0] = contiguous(input.sizes(), input.dtype(), input.device());
+  for (size_t i = 1; i < 3; ++i)
+    if (mask[i] && !args[4 + i].is_none()) {
+      const auto& parameter = args.tensor(4 + i);
+      metas[i] = contiguous(parameter.sizes(), parameter.dtype(), parameter.device());
+    }
+  return metas;
 }
 
 // In training a product with the mask (laid out as an elementwise result); the input itself in

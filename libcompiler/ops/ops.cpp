@@ -64,6 +64,10 @@ Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar
   return call_single(OpId::clamp, {self, optional_value(min), optional_value(max)});
 }
 
+Tensor clamp_min(const Tensor& self, const Scalar& min) { return call_single(OpId::clamp_min, {self, min}); }
+Tensor clamp_max(const Tensor& self, const Scalar& max) { return call_single(OpId::clamp_max, {self, max}); }
+Tensor fma(const Tensor& a, const Tensor& b, const Tensor& c) { return call_single(OpId::prims_fma, {a, b, c}); }
+
 Tensor neg(const Tensor& self) { return call_single(OpId::neg, {self}); }
 Tensor abs(const Tensor& self) { return call_single(OpId::abs, {self}); }
 Tensor sign(const Tensor& self) { return call_single(OpId::sign, {self}); }
@@ -75,6 +79,7 @@ Tensor sin(const Tensor& self) { return call_single(OpId::sin, {self}); }
 Tensor cos(const Tensor& self) { return call_single(OpId::cos, {self}); }
 Tensor tanh(const Tensor& self) { return call_single(OpId::tanh, {self}); }
 Tensor sigmoid(const Tensor& self) { return call_single(OpId::sigmoid, {self}); }
+Tensor erf(const Tensor& self) { return call_single(OpId::erf, {self}); }
 Tensor relu(const Tensor& self) { return call_single(OpId::relu, {self}); }
 Tensor gelu(const Tensor& self, const std::string& approximate) { return call_single(OpId::gelu, {self, approximate}); }
 Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
@@ -137,6 +142,10 @@ Tensor var(const Tensor& self, std::optional<std::vector<int64_t>> dim, std::opt
 }
 Tensor std(const Tensor& self, std::optional<std::vector<int64_t>> dim, std::optional<Scalar> correction, bool keepdim) {
   return call_single(OpId::std_correction, {self, optional_value(dim), optional_value(correction), keepdim});
+}
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::optional<std::vector<int64_t>> dim,
+                                    std::optional<Scalar> correction, bool keepdim) {
+  return tuple_of<2>(call(OpId::var_mean_correction, {self, optional_value(dim), optional_value(correction), keepdim}));
 }
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
   return call_single(OpId::softmax_int, {self, dim, optional_value(dtype)});
@@ -222,6 +231,9 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   return call_single(OpId::index_add, {self, dim, index, source, alpha});
 }
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) { return call_single(OpId::gather, {self, dim, index}); }
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return call_single(OpId::scatter_value, {self, dim, index, value});
+}
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return call_single(OpId::scatter_add, {self, dim, index, src});
 }
@@ -233,6 +245,9 @@ Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices
   return call_single(OpId::embedding_dense_backward, {grad_output, indices, num_weights, padding_idx, scale_grad_by_freq});
 }
 Tensor to_copy(const Tensor& self, std::optional<DType> dtype) { return call_single(OpId::_to_copy, {self, optional_value(dtype)}); }
+Tensor convert_element_type(const Tensor& self, DType dtype) {
+  return call_single(OpId::prims_convert_element_type, {self, dtype});
+}
 Tensor to_dtype(const Tensor& self, DType dtype) { return self.dtype() == dtype ? self : to_copy(self, dtype); }
 
 Tensor view(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::view, {self, size}); }
@@ -258,11 +273,18 @@ Tensor select_backward(const Tensor& grad_output, const std::vector<int64_t>& in
   return call_single(OpId::select_backward, {grad_output, input_sizes, dim, index});
 }
 Tensor detach(const Tensor& self) { return call_single(OpId::detach, {self}); }
+Tensor alias(const Tensor& self) { return call_single(OpId::alias, {self}); }
 
 Tensor zeros(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::zeros, {size, dtype}); }
 Tensor ones(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::ones, {size, dtype}); }
 Tensor full(const std::vector<int64_t>& size, const Scalar& value, std::optional<DType> dtype) {
   return call_single(OpId::full, {size, value, optional_value(dtype)});
+}
+Tensor full(const std::vector<int64_t>& size, const Scalar& value, DType dtype, const Device& device) {
+  return call_single(OpId::full, {size, value, dtype, "torch.strided", device, false});
+}
+Tensor scalar_tensor(const Scalar& value, DType dtype, const Device& device) {
+  return call_single(OpId::scalar_tensor, {value, dtype, "torch.strided", device});
 }
 Tensor empty(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::empty_memory_format, {size, dtype}); }
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<DType> dtype) {

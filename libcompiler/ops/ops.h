@@ -43,6 +43,10 @@ Tensor logical_not(const Tensor& self);
 Tensor logical_and(const Tensor& self, const Tensor& other);
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor clamp_min(const Tensor& self, const Scalar& min);
+Tensor clamp_max(const Tensor& self, const Scalar& max);
+// prims::fma: a * b + c, rounded once.
+Tensor fma(const Tensor& a, const Tensor& b, const Tensor& c);
 
 // ---- unary
 Tensor neg(const Tensor& self);
@@ -56,6 +60,7 @@ Tensor sin(const Tensor& self);
 Tensor cos(const Tensor& self);
 Tensor tanh(const Tensor& self);
 Tensor sigmoid(const Tensor& self);
+Tensor erf(const Tensor& self);
 Tensor relu(const Tensor& self);
 Tensor gelu(const Tensor& self, const std::string& approximate = "none");
 Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold);
@@ -96,6 +101,8 @@ Tensor var(const Tensor& self, std::optional<std::vector<int64_t>> dim, std::opt
            bool keepdim = false);
 Tensor std(const Tensor& self, std::optional<std::vector<int64_t>> dim, std::optional<Scalar> correction,
            bool keepdim = false);
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::optional<std::vector<int64_t>> dim,
+                                    std::optional<Scalar> correction, bool keepdim = false);
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype = std::nullopt);
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype = std::nullopt);
 Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float);
@@ -145,11 +152,15 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+// scatter.value: self with `value` written where index points.
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1);
 Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq);
 // _to_copy(dtype=...): always a new tensor.
 Tensor to_copy(const Tensor& self, std::optional<DType> dtype);
+// prims::convert_element_type: a copy in another dtype.
+Tensor convert_element_type(const Tensor& self, DType dtype);
 // Tensor.to(dtype): self when the dtype already matches.
 Tensor to_dtype(const Tensor& self, DType dtype);
 
@@ -173,11 +184,16 @@ Tensor slice_backward(const Tensor& grad_output, const std::vector<int64_t>& inp
 Tensor select_backward(const Tensor& grad_output, const std::vector<int64_t>& input_sizes, int64_t dim,
                        int64_t index);
 Tensor detach(const Tensor& self);
+Tensor alias(const Tensor& self);
 
 // ---- creation
 Tensor zeros(const std::vector<int64_t>& size, DType dtype = DType::Float32);
 Tensor ones(const std::vector<int64_t>& size, DType dtype = DType::Float32);
 Tensor full(const std::vector<int64_t>& size, const Scalar& value, std::optional<DType> dtype = std::nullopt);
+// full and scalar_tensor with every factory argument spelled out (strided layout), as
+// decompositions call them.
+Tensor full(const std::vector<int64_t>& size, const Scalar& value, DType dtype, const Device& device);
+Tensor scalar_tensor(const Scalar& value, DType dtype, const Device& device);
 Tensor empty(const std::vector<int64_t>& size, DType dtype = DType::Float32);
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step = 1,
               std::optional<DType> dtype = std::nullopt);

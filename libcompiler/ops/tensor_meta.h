@@ -36,6 +36,8 @@ struct TensorMetaT {
   std::vector<Size> strides;
   tensor::DType dtype = tensor::DType::Float32;
   tensor::Device device = tensor::kCPU;
+  // False for an output the op leaves undefined (a gradient output_mask does not ask for).
+  bool defined = true;
 };
 using TensorMeta = TensorMetaT<int64_t>;
 

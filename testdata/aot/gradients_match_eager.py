@@ -1,6 +1,11 @@
-# Compiled (aot_eager) forward values and gradients against eager ones on a few functions; prints
-# one line per function: its name and the largest absolute difference.
+# Compiled forward values and gradients (backend: the first argument, aot_eager by default)
+# against eager ones on a few functions; prints one line per function: its name and the largest
+# absolute difference.
+import sys
+
 import torch
+
+backend = sys.argv[1] if len(sys.argv) > 1 else "aot_eager"
 
 
 def pointwise(x, y):
@@ -19,7 +24,7 @@ def softmax_mse(x, w, y):
 def largest_difference(fn, make_inputs):
     diffs = []
     results = []
-    for run in (fn, torch.compile(fn, backend="aot_eager")):
+    for run in (fn, torch.compile(fn, backend=backend)):
         inputs = make_inputs()
         out = run(*inputs)
         out.backward()

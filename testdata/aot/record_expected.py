@@ -2,10 +2,10 @@
 """Regenerates <program>.expected.txt for the graph_*.py programs of this folder from real PyTorch.
 
 Each program runs under the checkout's .reference/bin/python (CPython + torch 2.11) with
-TORCH_LOGS=aot_graphs,aot_joint_graph; the messages of those two loggers, without the glog
-prefix and without the long "aot_config id: ..." metadata line, are what kiln's aot_eager must
-print. Paths are normalized: the program's folder becomes "." and the module origin of FX's
-print_readable loses its site-packages prefix.
+TORCH_LOGS=aot_graphs,aot_joint_graph; the messages of those two loggers (the "aot_config id: ..."
+metadata lines and the graphs), without the glog prefix, are what kiln must print. Paths are
+normalized: the program's folder becomes "." and the module origin of FX's print_readable loses
+its site-packages prefix.
 
 Usage (from anywhere): python3 testdata/aot/record_expected.py [program.py ...]
 """
@@ -17,14 +17,12 @@ PYTHON = os.path.join(ROOT, ".reference", "bin", "python")
 MARKER = re.compile(r"\] \[__aot_(?:graphs|joint_graph)\] ?(.*)$")
 
 def graph_log(stderr):
-    lines, skipping = [], False
+    lines = []
     for line in stderr.splitlines():
         m = MARKER.search(line)
         if not m:
             continue
         text = m.group(1)
-        if text.startswith("aot_config id:"):
-            continue
         text = text.replace(HERE + "/", "./")
         text = re.sub(r"^ \S*/(torch/fx/_lazy_graph_module\.py) class", r" \1 class", text)
         text = re.sub(r"^ <eval_with_key>\.\d+ class", " <eval_with_key>.N class", text)

@@ -1,12 +1,17 @@
-# The MLP training loop of real/pytorch-2.11/programs/train_mlp.py (without its LayerNorm, whose
-# backward has no meta function in the op table yet), twice from the same seed: eagerly and under
-# torch.compile(backend="aot_eager"); prints both losses per step and their difference.
+# The MLP training loop of real/pytorch-2.11/programs/train_mlp.py, twice from the same seed:
+# eagerly and under torch.compile with the backend given as the first argument (aot_eager by
+# default); prints both losses per step and their difference.
+import sys
+
 import torch
+
+backend = sys.argv[1] if len(sys.argv) > 1 else "aot_eager"
 
 
 def make():
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.Linear(128, 10))
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.LayerNorm(128),
+                                torch.nn.Linear(128, 10))
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
     return model, opt
 
@@ -32,6 +37,6 @@ def losses(train):
 
 
 eager = losses(step)
-compiled = losses(torch.compile(step, backend="aot_eager"))
+compiled = losses(torch.compile(step, backend=backend))
 for e, c in zip(eager, compiled):
     print("%.8f %.8f %.3g" % (e, c, abs(e - c)))

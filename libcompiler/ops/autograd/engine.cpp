@@ -1,6 +1,7 @@
 #include "libcompiler/ops/autograd/engine.h"
 
 #include <functional>
+#include <utility>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -15,6 +16,20 @@
 namespace kiln::ops {
 
 namespace {
+
+thread_local const Node* current_node = nullptr;
+
+// Sets the running node for a scope.
+class RunningNode {
+ public:
+  explicit RunningNode(const Node* node) : previous_(std::exchange(current_node, node)) {}
+  ~RunningNode() { current_node = previous_; }
+  RunningNode(const RunningNode&) = delete;
+  RunningNode& operator=(const RunningNode&) = delete;
+
+ private:
+  const Node* previous_;
+};
 
 // A gradient the caller of grad() wants: the one flowing into input `input_nr` of `node`.
 struct Capture {
@@ -120,13 +135,14 @@ std::vector<Tensor> run_graph(const std::vector<Tensor>& roots, const std::vecto
     }
     if (capturing && (!needed.count(node) || dynamic_cast<AccumulateGrad*>(node))) continue;
 
+    RunningNode running(node);
     bool any_defined = false;
     for (const Tensor& g : inputs) any_defined = any_defined || g.defined();
     std::vector<Tensor> outputs;
     if (any_defined) {
       for (size_t i = 0; i < inputs.size(); ++i) {
         const auto& meta = node->output_meta()[i];
-        if (!inputs[i].defined() && tensor::is_floating_point(meta.dtype))
+        if (!inputs[i].defined() && tensor::is_floating_point(meta.dtype) && node->is_differentiable_output(i))
           inputs[i] = ops::zeros(meta.sizes, meta.dtype);
       }
       outputs = node->apply(std::move(inputs));
@@ -173,6 +189,8 @@ std::vector<Tensor> root_gradients(const std::vector<Tensor>& outputs, const std
 }
 
 }  // namespace
+
+const Node* running_node() { return current_node; }
 
 void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors, bool retain_graph,
               bool create_graph) {

@@ -4,11 +4,9 @@
 // leaves' .grad. Single-threaded; nodes run with grad mode on only for create_graph.
 #include <vector>
 
-#include "libcompiler/tensor/tensor.h"
+#include "libcompiler/ops/autograd/node.h"
 
 namespace kiln::ops {
-
-using tensor::Tensor;
 
 // torch.autograd.backward(tensors, grad_tensors, retain_graph, create_graph). An undefined
 // gradient means "ones" and is allowed only for one-element outputs, as in PyTorch.
@@ -20,5 +18,10 @@ void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& gra
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
                          const std::vector<Tensor>& grad_outputs = {}, bool retain_graph = false,
                          bool create_graph = false, bool allow_unused = false);
+
+// The node the engine is running on this thread (its apply, and the summing and accumulation of
+// the gradients it returns); nullptr outside backward. Tracers attribute the ops called then to
+// the forward op the node belongs to.
+const Node* running_node();
 
 }  // namespace kiln::ops

@@ -41,6 +41,31 @@ bool keepdim_of(const BackwardContext& ctx) {
   return index && ctx.args()[*index].to_bool();
 }
 
+// The dim list the forward was given, as given (negative dims stay negative); nullopt when it
+// reduced every dim (no dim argument, None, or an empty list).
+std::optional<std::vector<int64_t>> given_dims(const BackwardContext& ctx) {
+  const auto index = ctx.op().schema.argument_index("dim");
+  if (!index || ctx.args()[*index].is_none()) return std::nullopt;
+  const IValue& dim = ctx.args()[*index];
+  std::vector<int64_t> dims = dim.is_int() ? std::vector<int64_t>{dim.to_int()} : dim.to_int_list();
+  if (dims.empty()) return std::nullopt;
+  return dims;
+}
+
+// PyTorch's unsqueeze_multiple: a single dim unsqueezed as given, several in increasing order.
+Tensor unsqueeze_multiple(const Tensor& grad, const std::vector<int64_t>& dims, const std::vector<bool>& mask) {
+  if (dims.size() == 1) return ops::unsqueeze(grad, dims[0]);
+  return unsqueeze_reduced(grad, mask, /*keepdim=*/false);
+}
+
+// PyTorch's sum_backward: the gradient of a sum expanded back over the reduced dims.
+Tensor sum_backward(const BackwardContext& ctx, const Tensor& grad) {
+  const Shape& sizes = ctx.input(0).sizes;
+  const auto dims = given_dims(ctx);
+  if (dims && !keepdim_of(ctx) && !sizes.empty()) return ops::expand(unsqueeze_multiple(grad, *dims, reduced_dims(ctx)), sizes);
+  return ops::expand(grad, sizes);
+}
+
 int64_t reduced_count(const BackwardContext& ctx, const std::vector<bool>& mask) {
   int64_t count = 1;
   for (size_t d = 0; d < mask.size(); ++d)
@@ -60,9 +85,8 @@ Tensor scaled(const Tensor& grad, const Scalar& factor) {
   return mul(grad, factor);
 }
 
-Tensor negated_scaled(const Tensor& grad, const Scalar& factor) {
-  return mul(grad, factor.is_floating() ? Scalar(-factor.to<double>()) : Scalar(-factor.to<int64_t>()));
-}
+// PyTorch's maybe_multiply(-grad, factor): negated, then scaled unless the factor is 1.
+Tensor negated_scaled(const Tensor& grad, const Scalar& factor) { return scaled(neg(grad), factor); }
 
 }  // namespace
 
@@ -176,10 +200,12 @@ std::vector<Tensor> backward_clamp(const BackwardContext& ctx, const std::vector
   const Tensor& g = grads[0];
   const Tensor self = ctx.saved("self");
   const auto lo = ctx.args().optional_scalar(1), hi = ctx.args().optional_scalar(2);
+  // PyTorch makes the zero first (it is the last argument of the where).
+  const Tensor zero = scalar_tensor(Scalar(0.0), g.dtype(), g.device());
   Tensor inside;
   if (lo) inside = ge(self, *lo);
   if (hi) inside = inside.defined() ? logical_and(inside, le(self, *hi)) : le(self, *hi);
-  return {where(inside, g, zero_like_scalar(g))};
+  return {where(inside, g, zero)};
 }
 
 std::vector<Tensor> backward_neg(const BackwardContext&, const std::vector<Tensor>& grads) { return {neg(grads[0])}; }
@@ -293,14 +319,12 @@ std::vector<Tensor> backward_lerp(const BackwardContext& ctx, const std::vector<
 }
 
 std::vector<Tensor> backward_sum(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
-  const std::vector<bool> mask = reduced_dims(ctx);
-  return {ops::expand(unsqueeze_reduced(grads[0], mask, keepdim_of(ctx)), ctx.input(0).sizes)};
+  return {sum_backward(ctx, grads[0])};
 }
 
 std::vector<Tensor> backward_mean(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
-  const std::vector<bool> mask = reduced_dims(ctx);
-  const Tensor g = ops::expand(unsqueeze_reduced(grads[0], mask, keepdim_of(ctx)), ctx.input(0).sizes);
-  return {div(g, Scalar(reduced_count(ctx, mask)))};
+  const Tensor g = sum_backward(ctx, grads[0]);
+  return {div(g, Scalar(reduced_count(ctx, reduced_dims(ctx))))};
 }
 
 std::vector<Tensor> backward_prod(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
@@ -346,13 +370,17 @@ std::vector<Tensor> backward_max_min_dim(const BackwardContext& ctx, const std::
 }
 
 std::vector<Tensor> backward_var(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  // PyTorch's var_backward: (2 / (n - correction)) * grad * (self - self.mean(dim, keepdim=True)),
+  // the centered term computed first.
   const std::vector<bool> mask = reduced_dims(ctx);
   const auto correction = ctx.args().optional_scalar(2);
   const double divisor = static_cast<double>(reduced_count(ctx, mask)) - (correction ? correction->to<double>() : 1.0);
   const Tensor self = ctx.saved("self");
-  const Tensor centered = sub(self, mean(self, dims_of_mask(mask), /*keepdim=*/true));
-  const Tensor g = unsqueeze_reduced(grads[0], mask, keepdim_of(ctx));
-  return {mul(mul(g, centered), 2.0 / divisor)};
+  const auto dims = given_dims(ctx);
+  Tensor g = grads[0];
+  if (dims && !keepdim_of(ctx) && self.dim() > 1) g = unsqueeze_multiple(g, *dims, mask);
+  const Tensor centered = sub(self, dims ? mean(self, *dims, /*keepdim=*/true) : mean(self));
+  return {mul(mul(g, 2.0 / divisor), centered)};
 }
 
 std::vector<Tensor> backward_var_mean(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
@@ -386,10 +414,29 @@ std::vector<Tensor> backward_log_softmax(const BackwardContext& ctx, const std::
   return {_log_softmax_backward_data(grads[0], ctx.saved("result"), ctx.args().int_value(1), ctx.input(0).dtype)};
 }
 
+namespace {
+
+// PyTorch's mm_mat1_backward / mm_mat2_backward: an operand laid out column-major gets its
+// gradient computed transposed, so that it comes out column-major as well.
+bool is_column_major(const Tensor& t) { return t.strides()[0] == 1 && t.strides()[1] == t.sizes()[0]; }
+
+Tensor mat1_gradient(const Tensor& grad, const Tensor& mat1, const Tensor& mat2, const Scalar& alpha) {
+  if (is_column_major(mat1)) return scaled(ops::t(mm(mat2, ops::t(grad))), alpha);
+  return scaled(mm(grad, ops::t(mat2)), alpha);
+}
+
+Tensor mat2_gradient(const Tensor& grad, const Tensor& mat1, const Tensor& mat2, const Scalar& alpha) {
+  if (is_column_major(mat2)) return scaled(ops::t(mm(ops::t(grad), mat1)), alpha);
+  return scaled(mm(ops::t(mat1), grad), alpha);
+}
+
+}  // namespace
+
 std::vector<Tensor> backward_mm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   const Tensor& g = grads[0];
-  return {ctx.needs_input_grad(0) ? mm(g, ops::t(ctx.saved("mat2"))) : Tensor(),
-          ctx.needs_input_grad(1) ? mm(ops::t(ctx.saved("self")), g) : Tensor()};
+  const Tensor self = ctx.saved("self"), mat2 = ctx.saved("mat2");
+  return {ctx.needs_input_grad(0) ? mat1_gradient(g, self, mat2, 1) : Tensor(),
+          ctx.needs_input_grad(1) ? mat2_gradient(g, self, mat2, 1) : Tensor()};
 }
 
 std::vector<Tensor> backward_mv(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
@@ -402,8 +449,9 @@ std::vector<Tensor> backward_mv(const BackwardContext& ctx, const std::vector<Te
 std::vector<Tensor> backward_addmm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   const Tensor& g = grads[0];
   const Scalar beta = ctx.args().scalar(3), alpha = ctx.args().scalar(4);
-  return {scaled(g, beta), ctx.needs_input_grad(1) ? scaled(mm(g, ops::t(ctx.saved("mat2"))), alpha) : Tensor(),
-          ctx.needs_input_grad(2) ? scaled(mm(ops::t(ctx.saved("mat1")), g), alpha) : Tensor()};
+  const Tensor mat1 = ctx.saved("mat1"), mat2 = ctx.saved("mat2");
+  return {scaled(g, beta), ctx.needs_input_grad(1) ? mat1_gradient(g, mat1, mat2, alpha) : Tensor(),
+          ctx.needs_input_grad(2) ? mat2_gradient(g, mat1, mat2, alpha) : Tensor()};
 }
 
 std::vector<Tensor> backward_bmm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {

@@ -15,6 +15,8 @@ std::atomic<uint64_t> next_sequence_nr{0};
 
 Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1)) {}
 
+uint64_t next_node_sequence_nr() { return next_sequence_nr.load(); }
+
 uint32_t Node::add_output(const Tensor& output) {
   output_meta_.push_back(OutputMeta{output.sizes(), output.dtype(), output.device()});
   return static_cast<uint32_t>(output_meta_.size() - 1);

@@ -40,6 +40,12 @@ class Node : public std::enable_shared_from_this<Node> {
   virtual std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) = 0;
   // Drops saved tensors after a backward without retain_graph.
   virtual void release_variables() {}
+  // Whether forward output i can carry a gradient; the engine passes zeros for a missing
+  // gradient of such an output, and nothing for the others (their formula never reads it).
+  virtual bool is_differentiable_output(size_t i) const {
+    (void)i;
+    return true;
+  }
 
   const std::vector<Edge>& next_edges() const { return next_edges_; }
   void set_next_edges(std::vector<Edge> edges) { next_edges_ = std::move(edges); }
@@ -64,6 +70,10 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<OutputMeta> output_meta_;
   std::vector<std::weak_ptr<tensor::AutogradMeta>> retained_outputs_;
 };
+
+// The sequence number the next node created will get: nodes created from now on have this one
+// or a later one.
+uint64_t next_node_sequence_nr();
 
 // The node at the end of every path to a leaf that requires grad: adds the gradient to .grad.
 class AccumulateGrad : public Node {

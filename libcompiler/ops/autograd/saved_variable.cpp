@@ -1,6 +1,7 @@
 #include "libcompiler/ops/autograd/saved_variable.h"
 
 #include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
@@ -10,14 +11,15 @@ std::string legacy_type_name(const Tensor& self) {
   return "torch." + device + std::string(tensor::scalar_type_name(self.dtype())) + "Tensor";
 }
 
-SavedVariable::SavedVariable(const Tensor& variable, bool is_output) {
+SavedVariable::SavedVariable(const Tensor& variable, bool is_output, bool of_single_output_op) {
   if (!variable.defined()) return;
   saved_none_ = false;
   is_output_ = is_output;
   saved_version_ = variable.version();
   requires_grad_ = variable.requires_grad();
   output_nr_ = ops::output_nr(variable);
-  data_ = is_output ? variable.tensor_data() : variable;
+  detached_for_tracer_ = is_output && of_single_output_op && is_recording_calls();
+  data_ = detached_for_tracer_ ? ops::detach(variable) : is_output ? variable.tensor_data() : variable;
 }
 
 void SavedVariable::keep_as_output_if_shares_data(const Tensor& written, uint32_t output_nr) {
@@ -52,7 +54,7 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
     tensor::throw_runtime_error(message);
   }
   if (!is_output_) return data_;
-  Tensor unpacked = data_.tensor_data();
+  Tensor unpacked = detached_for_tracer_ && is_recording_calls() ? ops::detach(data_) : data_.tensor_data();
   if (requires_grad_) set_history(unpacked, owner, output_nr_);
   return unpacked;
 }

@@ -6,6 +6,10 @@
 // An output of the node that saves it is kept as its data alone (Tensor::tensor_data(): no view
 // base, no autograd state), as PyTorch does: the node would otherwise own itself through the
 // tensor's grad_fn. It gets its grad_fn back on unpack from the node that unpacks it.
+//
+// While an aten-level tracer records the calls (make_fx), the output of a one-output op is saved
+// and unpacked through the detach op, as PyTorch's joint graphs show it (`detach` after the op,
+// `detach` of that in the backward), so that the tracer sees where the saved value comes from.
 #include <cstdint>
 #include <memory>
 
@@ -16,7 +20,8 @@ namespace kiln::ops {
 class SavedVariable {
  public:
   SavedVariable() = default;
-  SavedVariable(const Tensor& variable, bool is_output);
+  // `of_single_output_op`: the variable is the only output of the op saving it.
+  SavedVariable(const Tensor& variable, bool is_output, bool of_single_output_op = false);
 
   // The saved tensor (undefined if None was saved). `owner` is the node holding this variable.
   // RuntimeError if released or modified in place since it was saved.
@@ -33,6 +38,7 @@ class SavedVariable {
   Tensor data_;
   bool saved_none_ = true;
   bool is_output_ = false;
+  bool detached_for_tracer_ = false;
   bool released_ = false;
   bool requires_grad_ = false;
   uint32_t saved_version_ = 0;

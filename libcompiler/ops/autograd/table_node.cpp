@@ -69,7 +69,7 @@ void TableNode::save_outputs(const std::vector<Tensor>& outputs) {
   for (const std::string& name : context_.op().saved) {
     if (!name.starts_with("result")) continue;
     const size_t index = name == "result" ? 0 : std::stoul(name.substr(6));
-    context_.saved_.emplace_back(name, SavedVariable(outputs.at(index), /*is_output=*/true));
+    context_.saved_.emplace_back(name, SavedVariable(outputs.at(index), /*is_output=*/true, outputs.size() == 1));
   }
 }
 
@@ -81,6 +81,11 @@ std::vector<Tensor> TableNode::apply(std::vector<Tensor>&& grad_outputs) {
   for (size_t i = 0; i < grads.size(); ++i)
     if (!context_.needs_input_grad(i)) grads[i] = Tensor();
   return grads;
+}
+
+bool TableNode::is_differentiable_output(size_t i) const {
+  const int limit = context_.op().differentiable_outputs;
+  return limit < 0 || static_cast<int>(i) < limit;
 }
 
 void TableNode::release_variables() {

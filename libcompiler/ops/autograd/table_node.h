@@ -47,6 +47,7 @@ class TableNode : public Node {
   std::string name() const override { return context_.op().node_name; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) override;
   void release_variables() override;
+  bool is_differentiable_output(size_t i) const override;
 
   // Saves the inputs named in Saved, before the kernel runs (so a write by the op itself to a
   // saved input is caught by the version check); called once the node is owned by a shared_ptr.

@@ -285,10 +285,11 @@ std::vector<Tensor> kernel_where(const Arguments& args) {
   return {out};
 }
 
-std::vector<Tensor> kernel_clamp(const Arguments& args) {
-  const Tensor out = allocate_outputs(meta_clamp(args))[0];
-  const Tensor self = operand_as(args[0], out.dtype());
-  const auto lo = args.optional_scalar(1), hi = args.optional_scalar(2);
+namespace {
+
+// out = self clamped to [lo, hi] (either bound absent), NaN kept.
+std::vector<Tensor> clamped(const Tensor& out, const IValue& self_value, std::optional<Scalar> lo, std::optional<Scalar> hi) {
+  const Tensor self = operand_as(self_value, out.dtype());
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
@@ -300,6 +301,34 @@ std::vector<Tensor> kernel_clamp(const Arguments& args) {
       }
       C y = has_lo && x < low ? low : x;
       return has_hi && y > high ? high : y;
+    });
+  });
+  return {out};
+}
+
+}  // namespace
+
+std::vector<Tensor> kernel_clamp(const Arguments& args) {
+  return clamped(allocate_outputs(meta_clamp(args))[0], args[0], args.optional_scalar(1), args.optional_scalar(2));
+}
+
+std::vector<Tensor> kernel_clamp_min(const Arguments& args) {
+  return clamped(allocate_outputs(meta_binary_arithmetic(args))[0], args[0], args.scalar(1), std::nullopt);
+}
+
+std::vector<Tensor> kernel_clamp_max(const Arguments& args) {
+  return clamped(allocate_outputs(meta_binary_arithmetic(args))[0], args[0], std::nullopt, args.scalar(1));
+}
+
+std::vector<Tensor> kernel_fma(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_fma(args))[0];
+  const Tensor a = operand_as(args[0], out.dtype()), b = operand_as(args[1], out.dtype()), c = operand_as(args[2], out.dtype());
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    ternary_loop<T, T, T>(out, a, b, c, [](C x, C y, C z) -> C {
+      if constexpr (std::is_floating_point_v<C>) return std::fma(x, y, z);
+      else return static_cast<C>(x * y + z);
     });
   });
   return {out};

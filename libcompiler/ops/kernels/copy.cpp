@@ -21,6 +21,13 @@ std::vector<Tensor> kernel_clone(const Arguments& args) {
   return {out};
 }
 
+// copy: what copy_ would leave in self, in a new tensor (functionalized graphs' copy_).
+std::vector<Tensor> kernel_copy(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_clone(args))[0];
+  tensor::copy_elements(out, args.tensor(1));
+  return {out};
+}
+
 std::vector<Tensor> kernel_copy_(const Arguments& args) {
   meta_inplace_binary_any_dtype(args);
   tensor::copy_elements(args.tensor(0), args.tensor(1));
@@ -39,6 +46,12 @@ std::vector<Tensor> kernel_zero_(const Arguments& args) {
 
 std::vector<Tensor> kernel_to_copy(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_to_copy(args))[0];
+  tensor::copy_elements(out, args.tensor(0));
+  return {out};
+}
+
+std::vector<Tensor> kernel_convert_element_type(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_convert_element_type(args))[0];
   tensor::copy_elements(out, args.tensor(0));
   return {out};
 }

@@ -124,6 +124,19 @@ std::vector<Tensor> kernel_gather(const Arguments& args) {
   return {out};
 }
 
+std::vector<Tensor> kernel_scatter_value(const Arguments& args) {
+  const Tensor out = tensor::clone_contiguous(args.tensor(0));
+  const int64_t dim = tensor::wrap_dim(args.int_value(1), out.dim());
+  const Scalar value = args.scalar(3);
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* o = out.data_ptr<T>();
+    const T v = value.to<T>();
+    for_each_indexed(tensor::contiguous(args.tensor(2)), out.sizes(), dim, [&](int64_t, int64_t offset) { o[offset] = v; });
+  });
+  return {out};
+}
+
 std::vector<Tensor> kernel_scatter_add(const Arguments& args) {
   const Tensor out = tensor::clone_contiguous(args.tensor(0));
   const int64_t dim = tensor::wrap_dim(args.int_value(1), out.dim());

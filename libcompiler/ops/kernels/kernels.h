@@ -30,6 +30,9 @@ std::vector<Tensor> kernel_logical_or(const Arguments& args);
 std::vector<Tensor> kernel_logical_xor(const Arguments& args);
 std::vector<Tensor> kernel_where(const Arguments& args);
 std::vector<Tensor> kernel_clamp(const Arguments& args);
+std::vector<Tensor> kernel_clamp_min(const Arguments& args);
+std::vector<Tensor> kernel_clamp_max(const Arguments& args);
+std::vector<Tensor> kernel_fma(const Arguments& args);
 std::vector<Tensor> kernel_threshold_backward(const Arguments& args);
 std::vector<Tensor> kernel_tanh_backward(const Arguments& args);
 std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args);
@@ -95,6 +98,8 @@ std::vector<Tensor> kernel_argmax(const Arguments& args);
 std::vector<Tensor> kernel_var(const Arguments& args);
 std::vector<Tensor> kernel_std(const Arguments& args);
 std::vector<Tensor> kernel_var_mean(const Arguments& args);
+// var.dim, std.dim, var_mean.dim: the .correction overloads with correction = unbiased ? 1 : 0.
+std::vector<Tensor> kernel_variance_unbiased(const Arguments& args);
 
 // softmax.cpp
 std::vector<Tensor> kernel_softmax(const Arguments& args);
@@ -126,10 +131,12 @@ std::vector<Tensor> kernel_mse_loss_backward(const Arguments& args);
 
 // copy.cpp: copies, fills, casts and random masks
 std::vector<Tensor> kernel_clone(const Arguments& args);
+std::vector<Tensor> kernel_copy(const Arguments& args);
 std::vector<Tensor> kernel_copy_(const Arguments& args);
 std::vector<Tensor> kernel_fill_(const Arguments& args);
 std::vector<Tensor> kernel_zero_(const Arguments& args);
 std::vector<Tensor> kernel_to_copy(const Arguments& args);
+std::vector<Tensor> kernel_convert_element_type(const Arguments& args);
 std::vector<Tensor> kernel_bernoulli_(const Arguments& args);
 std::vector<Tensor> kernel_dropout(const Arguments& args);
 
@@ -144,6 +151,7 @@ std::vector<Tensor> kernel_index_select(const Arguments& args);
 std::vector<Tensor> kernel_index_add(const Arguments& args);
 std::vector<Tensor> kernel_gather(const Arguments& args);
 std::vector<Tensor> kernel_scatter_add(const Arguments& args);
+std::vector<Tensor> kernel_scatter_value(const Arguments& args);
 std::vector<Tensor> kernel_embedding(const Arguments& args);
 std::vector<Tensor> kernel_embedding_dense_backward(const Arguments& args);
 
@@ -162,7 +170,7 @@ std::vector<Tensor> kernel_slice(const Arguments& args);
 std::vector<Tensor> kernel_select(const Arguments& args);
 std::vector<Tensor> kernel_slice_backward(const Arguments& args);
 std::vector<Tensor> kernel_select_backward(const Arguments& args);
-std::vector<Tensor> kernel_detach(const Arguments& args);
+std::vector<Tensor> kernel_alias(const Arguments& args);
 
 // factories.cpp
 std::vector<Tensor> kernel_zeros(const Arguments& args);

@@ -161,4 +161,10 @@ std::vector<Tensor> kernel_var(const Arguments& args) { return variance(args, fa
 std::vector<Tensor> kernel_std(const Arguments& args) { return variance(args, true, false); }
 std::vector<Tensor> kernel_var_mean(const Arguments& args) { return variance(args, false, true); }
 
+std::vector<Tensor> kernel_variance_unbiased(const Arguments& args) {
+  const OpInfo& correction_overload = *find_op(args.schema().name + ".correction");
+  return call(correction_overload,
+              Arguments(correction_overload.schema, {args[0], args[1], Scalar(args.bool_value(2) ? 1 : 0), args[3]}));
+}
+
 }  // namespace kiln::ops

@@ -73,6 +73,6 @@ std::vector<Tensor> kernel_select_backward(const Arguments& args) {
   return {out};
 }
 
-std::vector<Tensor> kernel_detach(const Arguments& args) { return {tensor::alias(args.tensor(0))}; }
+std::vector<Tensor> kernel_alias(const Arguments& args) { return {tensor::alias(args.tensor(0))}; }
 
 }  // namespace kiln::ops

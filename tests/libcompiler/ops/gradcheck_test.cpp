@@ -123,6 +123,8 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["stack"] = [] { return sample({random({2, 3}), random({2, 3})}, [](auto& x) { return call(OpId::stack, {std::vector<Tensor>{x[0], x[1]}, 1}); }); };
   s["split.Tensor"] = [] { return sample({random({5, 2})}, [](auto& x) { return call(OpId::split_Tensor, {x[0], 2}); }); };
   s["clone"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::clone, {x[0]}); }); };
+  s["alias"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::alias, {x[0]}); }); };
+  s["relu_"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::relu_, {writable(x[0])}); }); };
   s["copy_"] = [] { return sample({random({2, 3}), random({3})}, [](auto& x) { return call(OpId::copy_, {writable(x[0]), x[1]}); }); };
   s["fill_.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::fill__Scalar, {writable(x[0]), 2.0}); }); };
   s["zero_"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::zero_, {writable(x[0])}); }); };
