@@ -5,12 +5,11 @@
 namespace kiln::aot {
 
 std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs) {
-  for (const python::Ref& input : example_inputs)
-    if (!python::is_tensor(input)) return "graph inputs other than tensors (symbolic sizes)";
+  (void)example_inputs;
   for (const ir::Node* node : graph.module->graph.nodes()) {
-    if (node->op() == ir::OpCode::Placeholder && !std::holds_alternative<ir::TensorMeta>(node->meta.value))
-      return "graph inputs other than tensors (symbolic sizes)";
     if (node->target().starts_with("torch.ops.higher_order.")) return "higher-order op " + node->target();
+    // A float read from a tensor (automatic dynamic floats): fake tensors hold no number to read.
+    if (node->op() == ir::OpCode::CallMethod && node->target() == "item") return "Tensor.item() inside the graph";
   }
   return std::nullopt;
 }

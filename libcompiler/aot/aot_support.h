@@ -1,7 +1,7 @@
 #pragma once
-// What AOT tracing does not take yet: graph inputs that are not tensors (symbolic sizes of
-// dynamic shapes) and higher-order ops (torch.cond), whose branches it cannot trace on fake
-// tensors. Backends run such graphs another way and say so.
+// What AOT tracing does not take yet: higher-order ops (torch.cond), whose branches it cannot
+// trace on fake tensors, and Tensor.item() inside a graph (the float inputs of automatic dynamic
+// floats), which fake tensors cannot answer. Backends run such graphs another way and say so.
 #include <optional>
 #include <string>
 #include <vector>
