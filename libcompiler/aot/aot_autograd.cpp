@@ -25,17 +25,21 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
     facts.input_is_leaf.push_back(!tensor || ops::is_leaf(python::to_tensor(input, "input")));
     facts.input_requires_grad.push_back(tensor && python::to_tensor(input, "input").requires_grad());
   }
+  if (options.report_autograd_cache) report_autograd_cache_bypass(compile_id);
   if (!needs_autograd(example_inputs)) {
     TracedGraph traced = trace_inference(interp, graph, example_inputs, trace_options);
     ir::eliminateDeadCode(traced.module->graph);
     report_metadata(traced, facts, aot_id, compile_id);
     report_graph(AotGraphKind::Inference, *traced.module, aot_id, compile_id);
+    report_aot_config(options.decompose, options.keep_input_mutations, false, compile_id);
+    if (options.joint_graph_passes) options.joint_graph_passes(*traced.module, compile_id);
     return inference_function(options.compiler(std::move(traced.module), {AotGraphKind::Inference, aot_id, compile_id}),
                               traced.mutated_inputs);
   }
   TracedGraph joint = trace_joint(interp, graph, example_inputs, trace_options);
   ir::eliminateDeadCode(joint.module->graph);
   report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
+  report_aot_config(options.decompose, options.keep_input_mutations, true, compile_id);
   PartitionedGraphs parts = options.partition(joint);
   facts.backward_donated = donated_saved_values(parts, joint.forward_outputs);
   facts.saved_sizes = parts.saved_sizes;

@@ -3,6 +3,7 @@
 // tensors, as an inference graph when no input requires grad, otherwise as a joint
 // forward/backward graph split by a partitioner; the graphs are reported to traces and
 // logs and handed to the backend's compiler (the graph interpreter for aot_eager).
+#include <functional>
 #include <optional>
 
 #include "libcompiler/aot/aten_function.h"
@@ -27,6 +28,12 @@ struct AotOptions {
   // keep them; otherwise the graph returns their new values first and the runtime writes them
   // back (aot_eager_decomp_partition).
   bool keep_input_mutations = true;
+  // Inductor's joint-graph passes, given the inference graph before the compiler sees it
+  // (PyTorch runs them there on inference graphs; Kiln's inductor has none: it reports the graph).
+  std::function<void(const ir::GraphModule&, const std::optional<trace::CompileId>&)> joint_graph_passes;
+  // Report the AOT autograd cache's verdict (PyTorch consults it for inductor): Kiln has none,
+  // so every compile is a bypass.
+  bool report_autograd_cache = false;
 };
 
 capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,

@@ -31,6 +31,28 @@ const GraphEvent kEvents[] = {
 
 }  // namespace
 
+void report_aot_config(bool decompose, bool keep_input_mutations, bool training, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
+  trace::TraceJson config = trace::TraceJson::object();
+  config["decompose"] = decompose;
+  config["keep_input_mutations"] = keep_input_mutations;
+  config["partitioner"] = training ? "min_cut_rematerialization_partition" : "none";
+  writer.artifact("torch._functorch.config", trace::ArtifactEncoding::String, trace::json_payload(config), {compile_id, {}},
+                  training ? trace::CallSite{"torch/_functorch/_aot_autograd/graph_compile.py", 1640}
+                           : trace::CallSite{"torch/_functorch/_aot_autograd/graph_compile.py", 380});
+}
+
+void report_autograd_cache_bypass(const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
+  trace::TraceJson verdict = trace::TraceJson::object();
+  verdict["cache_bypass_reason"] = "kiln keeps no AOT autograd cache: tracing takes milliseconds, and compiled kernels are cached by inductor's FX graph cache";
+  verdict["cache_state"] = "bypass";
+  writer.artifact("aotautograd_cache_bypass", trace::ArtifactEncoding::Json, trace::json_payload(verdict), {compile_id, {}},
+                  {"torch/_functorch/_aot_autograd/autograd_cache.py", 892});
+}
+
 void report_graph(AotGraphKind kind, ir::GraphModule& module, int aot_id, const std::optional<trace::CompileId>& compile_id) {
   const GraphEvent& event = kEvents[static_cast<int>(kind)];
   // Trace payloads print one parameter per line with descriptors; the log prints the signature

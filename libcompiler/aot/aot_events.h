@@ -14,6 +14,11 @@ enum class AotGraphKind { Joint, Forward, Backward, Inference };
 
 // `aot_id`: the number of this AOT compile in the process (PyTorch's aot_config id), which
 // names the graphs in the log ("Forward graph 0").
+// The torch._functorch.config artifact: the AOT settings this compile used (Kiln's own names).
+void report_aot_config(bool decompose, bool keep_input_mutations, bool training, const std::optional<trace::CompileId>& compile_id);
+// The aotautograd_cache_bypass artifact: Kiln keeps no AOT autograd cache.
+void report_autograd_cache_bypass(const std::optional<trace::CompileId>& compile_id);
+
 void report_graph(AotGraphKind kind, ir::GraphModule& module, int aot_id, const std::optional<trace::CompileId>& compile_id);
 
 }  // namespace kiln::aot

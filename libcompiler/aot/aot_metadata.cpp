@@ -2,6 +2,7 @@
 
 #include "libcompiler/aot/storage_alias.h"
 #include "libdiag/log/logger.h"
+#include "libdiag/trace/trace_writer.h"
 
 namespace kiln::aot {
 
@@ -107,9 +108,15 @@ std::string view_and_mutation_meta(const TracedGraph& traced, const GraphMetadat
 
 void report_metadata(const TracedGraph& traced, const GraphMetadata& facts, int aot_id,
                      const std::optional<trace::CompileId>& compile_id) {
-  if (!log::is_enabled(log::Artifact::aot_graphs)) return;
-  const std::string meta = view_and_mutation_meta(traced, facts);
   const bool train = facts.backward_donated.has_value();
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!log::is_enabled(log::Artifact::aot_graphs) && !writer.enabled()) return;
+  const std::string meta = view_and_mutation_meta(traced, facts);
+  if (writer.enabled())
+    writer.artifact("aot_forward_graph_fw_metadata", trace::ArtifactEncoding::String, meta, {compile_id, {}},
+                    train ? trace::CallSite{"torch/_functorch/_aot_autograd/graph_compile.py", 1690}
+                          : trace::CallSite{"torch/_functorch/_aot_autograd/graph_capture.py", 337});
+  if (!log::is_enabled(log::Artifact::aot_graphs)) return;
   // Training repeats the metadata as the inner (subclass-free) one; inference has no subclasses.
   const std::string text = "aot_config id: " + std::to_string(aot_id) + ", fw_metadata=" + meta +
                            (train ? ", inner_meta=" + meta : ",subclass_metadata=None");

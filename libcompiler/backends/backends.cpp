@@ -58,7 +58,8 @@ const std::vector<AotBackend>& aot_backends() {
   static const std::vector<AotBackend> table = {
       {"aot_eager", graph_interpreter, {}},
       {"aot_eager_decomp_partition", graph_interpreter, {.decompose = true, .keep_input_mutations = false}},
-      {kInductor, inductor_compiler, {.decompose = true}},
+      {kInductor, inductor_compiler,
+       {.decompose = true, .joint_graph_passes = inductor::report_joint_graph_passes, .report_autograd_cache = true}},
       {kReluBugAotBackend, [](Interpreter& interp, const std::string&) { return relu_bug_aten_compiler(interp); }, {}},
   };
   return table;

@@ -66,6 +66,16 @@ void report_pre_grad_graph(const ir::GraphModule& dynamo_graph, const std::optio
                   {"torch/_inductor/compile_fx.py", 2483});
 }
 
+void report_joint_graph_passes(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
+  const std::string text = ir::printReadable(module);
+  writer.artifact("before_joint_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
+                  {"torch/_inductor/compile_fx.py", 2314});
+  writer.artifact("after_joint_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
+                  {"torch/_inductor/compile_fx.py", 2328});
+}
+
 void report_post_grad_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
   trace::TraceWriter& writer = trace::TraceWriter::from_environment();
   if (!writer.enabled()) return;

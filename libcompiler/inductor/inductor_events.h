@@ -15,6 +15,8 @@
 namespace kiln::inductor {
 
 void report_pre_grad_graph(const ir::GraphModule& dynamo_graph, const std::optional<trace::CompileId>& compile_id);
+// before_joint_graph / after_joint_graph: Kiln runs no joint-graph passes, so both are the graph.
+void report_joint_graph_passes(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id);
 void report_post_grad_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id);
 // Writes the output code next to the cache (<cache dir>/<2 chars>/<key>.py) and reports it.
 void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const aot::AtenGraphContext& context);
