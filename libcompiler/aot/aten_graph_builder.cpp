@@ -51,12 +51,16 @@ void AtenGraphBuilder::set_source(std::optional<std::string> summary) {
 }
 
 ir::TensorMeta AtenGraphBuilder::meta_of(const Tensor& fake) const {
-  ir::TensorMeta meta;
-  meta.dtype = ir::irDtype(fake.dtype());
-  for (int64_t s : fake.sizes()) meta.sizes.push_back(ir::SymExpr::integer(s));
-  for (int64_t s : fake.strides()) meta.strides.push_back(ir::SymExpr::integer(s));
-  meta.device = fake.device().type == tensor::DeviceType::Meta ? device_ : ir::irDevice(fake.device());
+  ir::TensorMeta meta = ir::irTensorMeta(fake);
+  if (fake.device().type == tensor::DeviceType::Meta) meta.device = device_;
   return meta;
+}
+
+// Placeholders go after the existing ones, before the first op node (nullptr: the end).
+ir::Node* AtenGraphBuilder::first_op_node() const {
+  for (ir::Node* n : graph_.nodes())
+    if (n->op() != ir::OpCode::Placeholder) return n;
+  return nullptr;
 }
 
 void AtenGraphBuilder::bind(const Tensor& t, ir::Node* node) {
@@ -66,13 +70,7 @@ void AtenGraphBuilder::bind(const Tensor& t, ir::Node* node) {
 
 ir::Node* AtenGraphBuilder::add_size_placeholder(const std::string& name, int64_t size, const ir::FakeValue& meta,
                                                 std::optional<std::string> descriptor) {
-  ir::Node* before = nullptr;
-  for (ir::Node* n : graph_.nodes())
-    if (n->op() != ir::OpCode::Placeholder) {
-      before = n;
-      break;
-    }
-  ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, before);
+  ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, first_op_node());
   node->meta.value = meta;
   node->meta.descriptor = std::move(descriptor);
   auto [it, inserted] = size_placeholders_.try_emplace(size, node);
@@ -103,13 +101,7 @@ bool AtenGraphBuilder::decomposes(const ops::OpInfo& op) const {
 }
 
 ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor) {
-  ir::Node* before = nullptr;
-  for (ir::Node* n : graph_.nodes())
-    if (n->op() != ir::OpCode::Placeholder) {
-      before = n;
-      break;
-    }
-  ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, before);
+  ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, first_op_node());
   node->meta.value = meta_of(fake);
   node->meta.descriptor = std::move(descriptor);
   bind(fake, node);

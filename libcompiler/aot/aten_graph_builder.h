@@ -67,6 +67,7 @@ class AtenGraphBuilder : public ops::CallRecorder {
   ir::Argument argument(const ops::IValue& value, const ops::OpInfo& op) const;
   ir::Argument tensor_argument(const Tensor& t, const ops::OpInfo& op) const;
   void bind(const Tensor& t, ir::Node* node);
+  ir::Node* first_op_node() const;
 
   ir::Graph& graph_;
   ir::Device device_;

@@ -18,17 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-bool is_constant(const Ref& value) {
-  switch (value->kind) {
-    case ObjectKind::None:
-    case ObjectKind::Bool:
-    case ObjectKind::Int:
-    case ObjectKind::Float:
-    case ObjectKind::Str: return true;
-    default: return false;
-  }
-}
-
 std::string quoted(const std::string& text) { return json(text).dump(); }
 
 }  // namespace

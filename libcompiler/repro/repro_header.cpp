@@ -17,17 +17,6 @@ using namespace python;
 
 namespace {
 
-bool is_constant(const Ref& value) {
-  switch (value->kind) {
-    case ObjectKind::None:
-    case ObjectKind::Bool:
-    case ObjectKind::Int:
-    case ObjectKind::Float:
-    case ObjectKind::Str: return true;
-    default: return false;
-  }
-}
-
 // name -> repr of every constant in a config namespace and its nested classes ("cpp.threads").
 void collect(Interpreter& interp, const AttrMap& attributes, const std::string& prefix, std::map<std::string, std::string>& out);
 
