@@ -1,11 +1,8 @@
 #include "libcompiler/aot/aot_support.h"
 
-#include "libcompiler/python/torch/tensor_object.h"
-
 namespace kiln::aot {
 
-std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs) {
-  (void)example_inputs;
+std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph) {
   for (const ir::Node* node : graph.module->graph.nodes()) {
     if (node->target().starts_with("torch.ops.higher_order.")) return "higher-order op " + node->target();
     // A float read from a tensor (automatic dynamic floats): fake tensors hold no number to read.

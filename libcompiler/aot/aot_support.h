@@ -4,13 +4,12 @@
 // floats), which fake tensors cannot answer. Backends run such graphs another way and say so.
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "libcompiler/capture/backend_registry.h"
 
 namespace kiln::aot {
 
 // Why AOT cannot trace the graph, or nullopt when it can.
-std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs);
+std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph);
 
 }  // namespace kiln::aot

@@ -242,9 +242,8 @@ void GraphLowering::maybe_realize_for_reuse(const ir::Node& node, TensorBox& box
 
 ExternArgument GraphLowering::extern_argument(const ir::Argument& argument) {
   ExternArgument out;
-  if (const ir::Node* n = argument.asNode()) {
+  if (argument.asNode()) {
     auto [buffer, view] = strided(tensor(argument));
-    (void)n;
     out.buffer = buffer;
     out.view = view;
     return out;
