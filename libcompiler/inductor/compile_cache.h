@@ -27,7 +27,8 @@ struct CacheKey {
 };
 
 // What became of a compile's cache lookup: the fx_graph_cache_hit / _miss / _bypass artifacts.
-// max-autotune compiles bypass the cache: their kernel choice is made when they first run.
+// max-autotune compiles bypass the cache (their kernel choice is made when they first run), and so
+// do compiles while the compiler bisector runs (the same graph then generates other code).
 enum class CacheOutcome { Hit, Miss, Bypass };
 const char* cache_outcome_name(CacheOutcome outcome);  // "hit", "miss", "bypass"
 

@@ -17,6 +17,7 @@
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/tensor_types.h"
+#include "libdiag/bisect/subsystem_switch.h"
 #include "libdiag/log/logger.h"
 
 namespace kiln::inductor {
@@ -111,7 +112,10 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
   // Per candidate (one unless autotuning), the kernels' addresses.
   std::vector<std::vector<void*>> candidates;
   try {
-    if (config.max_autotune || !cache_enabled()) {
+    // While the compiler bisector disables lowerings or fusions, the same graph generates other
+    // code: such compiles neither read nor fill the cache.
+    const bool bisecting = !bisect::bisected_subsystem("inductor").empty();
+    if (config.max_autotune || !cache_enabled() || bisecting) {
       out.cache = CacheOutcome::Bypass;
       for (unsigned width : kAutotuneWidths) {
         CacheEntry entry = generate_code(program, schedule, config, width);
@@ -119,7 +123,11 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
         if (!config.max_autotune) break;
       }
     } else {
-      if (std::optional<CacheEntry> cached = cache_lookup(out.cache_key)) {
+      std::vector<std::string> names;
+      for (const ScheduledStep& step : schedule.steps)
+        if (const auto* k = std::get_if<FusedKernel>(&step)) names.push_back(k->name);
+      // An entry whose kernels are not this schedule's (another Kiln build's) is a miss.
+      if (std::optional<CacheEntry> cached = cache_lookup(out.cache_key); cached && cached->kernel_names == names) {
         try {
           candidates.push_back(link_object(cached->object_code, cached->kernel_names));
           out.cache = CacheOutcome::Hit;

@@ -5,6 +5,7 @@
 
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/literal_value.h"
+#include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::inductor {
 
@@ -323,7 +324,10 @@ void GraphLowering::lower_node(const ir::Node& node) {
     values_[&node] = {values_.at(tuple).at(static_cast<size_t>(index))};
     return;
   }
-  if (LoweringFn fn = find_lowering(node.target())) {
+  LoweringFn fn = find_lowering(node.target());
+  // The compiler bisector's "lowerings" subsystem: a disabled lowering runs the op's kernel.
+  if (fn && bisect::disable_subsystem("inductor", "lowerings", [&] { return node.name() + " " + node.target(); })) fn = nullptr;
+  if (fn) {
     const size_t nodes_before = program_.nodes.size();
     const size_t buffers_before = program_.buffers.size();
     try {

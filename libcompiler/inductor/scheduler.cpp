@@ -5,6 +5,8 @@
 #include <optional>
 #include <set>
 
+#include "libdiag/bisect/subsystem_switch.h"
+
 namespace kiln::inductor {
 
 namespace {
@@ -128,6 +130,9 @@ class Fuser {
   bool try_fuse(const ComputedNode& node, int index) {
     FusedKernel* kernel = current();
     if (!kernel) return false;
+    // The compiler bisector's "fusion" subsystem: a disabled fusion starts a kernel of its own.
+    if (bisect::disable_subsystem("inductor", "fusion", [&] { return program_.buffers[node.output].name + " (" + node.origin + ")"; }))
+      return false;
     if (auto m = member_for(node, index, kernel->outer_size); m && legal(*kernel, *m)) {
       kernel->members.push_back(std::move(*m));
       return true;
