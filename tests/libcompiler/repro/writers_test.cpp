@@ -59,15 +59,23 @@ class WriterTest : public ::testing::Test {
     install_repro(interp);
     interp.out = &output;
   }
+  // Modules run here are not the interpreter's: their globals (which their functions refer
+  // back to) are cleared at the end, as the interpreter clears its own, or LeakSanitizer sees the
+  // cycles.
+  void TearDown() override {
+    for (const python::Ref& module : modules) python::as<python::ModuleObject>(module).globals->clear();
+  }
   python::Ref run(const std::string& source) {
     auto module = std::make_shared<python::ModuleObject>("written");
     module->globals = python::py_dict();
     module->globals->set("__name__", python::py_str("written"));
+    modules.push_back(module);
     interp.exec_code(interp.load(source, "written.py"), *module);
     return module;
   }
 
   python::Interpreter interp;
+  std::vector<python::Ref> modules;
   std::ostringstream output;
   std::filesystem::path store = test::scratchDir("repro_writer_store");
   Tensor small = tensor::tensor_from_values(std::vector<double>{1, 2, 3, 4}, {2, 2});
