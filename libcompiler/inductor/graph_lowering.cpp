@@ -5,6 +5,7 @@
 
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/literal_value.h"
+#include "libcompiler/tensor/view_geometry.h"
 #include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::inductor {
@@ -19,12 +20,6 @@ constexpr size_t kInlineLoadLimit = 8;
 int64_t concrete(const ir::SymExpr& e, const char* what) {
   if (auto c = e.constant()) return *c;
   throw LoweringUnsupported(std::string("inductor: symbolic ") + what + " are not supported yet");
-}
-
-std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
-  std::vector<int64_t> strides(sizes.size(), 1);
-  for (size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>(sizes[i], 1);
-  return strides;
 }
 
 std::vector<IndexExpr> loop_vars(size_t count, int first = 0) {
@@ -117,10 +112,6 @@ BufferLayout GraphLowering::meta_layout(const ir::TensorMeta& meta) const {
   return layout;
 }
 
-ExprRef GraphLowering::load(const TensorBox& box, const std::vector<IndexExpr>& index, const VarRanges& ranges) {
-  return box.loader(index, ranges);
-}
-
 TensorBox GraphLowering::pointwise(std::vector<int64_t> sizes, ir::Dtype dtype, Loader loader) const {
   if (!codegen_supports(dtype)) throw UseFallback("dtype " + std::string(ir::dtypeTorchName(dtype)));
   TensorBox box;
@@ -168,7 +159,7 @@ TensorBox GraphLowering::broadcast_to(const TensorBox& box, const std::vector<in
 }
 
 int GraphLowering::realize(const TensorBox& box) {
-  if (box.buffer && box.view.offset == 0 && box.view.strides == contiguous_strides(box.sizes) &&
+  if (box.buffer && box.view.offset == 0 && box.view.strides == tensor::row_major_strides(box.sizes) &&
       box.view.storage_size() == program_.buffers[*box.buffer].layout.storage_size())
     return *box.buffer;
   ComputedNode node;
@@ -179,7 +170,7 @@ int GraphLowering::realize(const TensorBox& box) {
   Buffer buffer;
   buffer.layout.dtype = box.dtype;
   buffer.layout.sizes = box.sizes;
-  buffer.layout.strides = contiguous_strides(box.sizes);
+  buffer.layout.strides = tensor::row_major_strides(box.sizes);
   node.output = program_.add_buffer(std::move(buffer));
   const int out = node.output;
   program_.nodes.emplace_back(std::move(node));
@@ -223,7 +214,7 @@ TensorBox GraphLowering::reduce(const TensorBox& input, std::vector<int64_t> dim
   Buffer buffer;
   buffer.layout.dtype = dtype;
   buffer.layout.sizes = out_sizes;
-  buffer.layout.strides = contiguous_strides(out_sizes);
+  buffer.layout.strides = tensor::row_major_strides(out_sizes);
   node.output = program_.add_buffer(buffer);
   const int out = node.output;
   program_.nodes.emplace_back(std::move(node));

@@ -74,7 +74,6 @@ class GraphLowering {
 
   // Broadcasts a value to `sizes` (numpy rules, aligned right).
   static TensorBox broadcast_to(const TensorBox& box, const std::vector<int64_t>& sizes);
-  static ExprRef load(const TensorBox& box, const std::vector<IndexExpr>& index, const VarRanges& ranges);
 
  private:
   void lower_nodes();

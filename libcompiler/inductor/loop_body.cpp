@@ -16,13 +16,12 @@ enum class OpKind { Math, Compare, Logic, Arith };
 
 struct ScalarOpInfo {
   const char* name;
-  int arity;
   OpKind kind;
 };
 
 const ScalarOpInfo& info(ScalarOp op) {
   static const ScalarOpInfo table[] = {
-#define KILN_SCALAR_OP(Enumerator, Name, Arity, Kind) {Name, Arity, OpKind::Kind},
+#define KILN_SCALAR_OP(Enumerator, Name, Kind) {Name, OpKind::Kind},
 #include "libcompiler/inductor/scalar_ops.def"
   };
   return table[static_cast<int>(op)];
@@ -42,7 +41,6 @@ void visit(const ExprRef& root, const std::function<void(const Expr&)>& fn) {
 }  // namespace
 
 std::string scalar_op_name(ScalarOp op) { return info(op).name; }
-int scalar_op_arity(ScalarOp op) { return info(op).arity; }
 bool scalar_op_is_comparison(ScalarOp op) { return info(op).kind == OpKind::Compare || info(op).kind == OpKind::Logic; }
 
 bool is_floating(ir::Dtype dtype) {

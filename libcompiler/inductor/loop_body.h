@@ -13,12 +13,11 @@
 namespace kiln::inductor {
 
 enum class ScalarOp {
-#define KILN_SCALAR_OP(Enumerator, Name, Arity, Kind) Enumerator,
+#define KILN_SCALAR_OP(Enumerator, Name, Kind) Enumerator,
 #include "libcompiler/inductor/scalar_ops.def"
 };
 
 std::string scalar_op_name(ScalarOp op);
-int scalar_op_arity(ScalarOp op);
 bool scalar_op_is_comparison(ScalarOp op);  // Compare and Logic ops: bool results
 
 struct Expr;

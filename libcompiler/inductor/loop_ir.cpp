@@ -68,13 +68,6 @@ int LoopProgram::add_buffer(Buffer buffer) {
   return static_cast<int>(buffers.size()) - 1;
 }
 
-std::vector<int> LoopProgram::producers() const {
-  std::vector<int> producer(buffers.size(), -1);
-  for (size_t n = 0; n < nodes.size(); ++n)
-    for (int b : node_writes(nodes[n])) producer[b] = static_cast<int>(n);
-  return producer;
-}
-
 std::vector<int> node_reads(const LoopNode& node) {
   std::vector<int> out;
   if (const auto* c = std::get_if<ComputedNode>(&node)) return loaded_buffers(c->body);

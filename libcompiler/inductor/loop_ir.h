@@ -83,8 +83,6 @@ struct LoopProgram {
   std::vector<ProgramOutput> outputs;
 
   int add_buffer(Buffer buffer);
-  // The node that writes each buffer (-1 for inputs).
-  std::vector<int> producers() const;
 };
 
 // Buffers a node reads.

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "libcompiler/inductor/lowerings.h"
+#include "libcompiler/tensor/view_geometry.h"
 
 namespace kiln::inductor {
 
@@ -26,41 +27,6 @@ TensorBox remap(const TensorBox& in, std::vector<int64_t> sizes, IndexMap map, s
   return out;
 }
 
-// ATen's computeStride: the strides of a view with new sizes over old sizes/strides, when one exists.
-std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& old_sizes, const std::vector<int64_t>& old_strides,
-                                                 const std::vector<int64_t>& new_sizes) {
-  const int64_t numel = std::accumulate(old_sizes.begin(), old_sizes.end(), int64_t{1}, std::multiplies<>());
-  std::vector<int64_t> strides(new_sizes.size(), 1);
-  if (numel == 0) return strides;
-  int64_t view_d = static_cast<int64_t>(new_sizes.size()) - 1;
-  int64_t chunk_base_stride = old_strides.empty() ? 1 : old_strides.back();
-  int64_t tensor_numel = 1, view_numel = 1;
-  for (int64_t d = static_cast<int64_t>(old_sizes.size()) - 1; d >= 0; --d) {
-    tensor_numel *= old_sizes[d];
-    if (d == 0 || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
-      while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d] == 1)) {
-        strides[view_d] = view_numel * chunk_base_stride;
-        view_numel *= new_sizes[view_d];
-        --view_d;
-      }
-      if (view_numel != tensor_numel) return std::nullopt;
-      if (d > 0) {
-        chunk_base_stride = old_strides[d - 1];
-        tensor_numel = 1;
-        view_numel = 1;
-      }
-    }
-  }
-  if (view_d != -1) return std::nullopt;
-  return strides;
-}
-
-std::vector<int64_t> contiguous(const std::vector<int64_t>& sizes) {
-  std::vector<int64_t> strides(sizes.size(), 1);
-  for (size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>(sizes[i], 1);
-  return strides;
-}
-
 BufferLayout with_geometry(const TensorBox& in, std::vector<int64_t> sizes, std::vector<int64_t> strides, int64_t offset) {
   BufferLayout view = in.view;
   view.sizes = std::move(sizes);
@@ -76,8 +42,8 @@ std::vector<TensorBox> lower_view(GraphLowering& lowering) {
   const std::vector<int64_t> sizes = lowering.out_sizes();
   std::optional<BufferLayout> view;
   if (in.buffer)
-    if (auto strides = view_strides(in.sizes, in.view.strides, sizes)) view = with_geometry(in, sizes, *strides, in.view.offset);
-  const std::vector<int64_t> new_strides = contiguous(sizes), old_strides = contiguous(in.sizes), old_sizes = in.sizes;
+    if (auto strides = tensor::view_strides(in.sizes, in.view.strides, sizes)) view = with_geometry(in, sizes, *strides, in.view.offset);
+  const std::vector<int64_t> new_strides = tensor::row_major_strides(sizes), old_strides = tensor::row_major_strides(in.sizes), old_sizes = in.sizes;
   return {remap(in, sizes, [=](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
     IndexExpr flat = IndexExpr::constant(0);
     for (size_t i = 0; i < index.size(); ++i) flat = flat + index[i] * new_strides[i];

@@ -87,7 +87,7 @@ std::string op_name(const std::string& origin) {
 
 class Fuser {
  public:
-  explicit Fuser(const LoopProgram& program) : program_(program), writer_(program.buffers.size(), -1) {}
+  explicit Fuser(const LoopProgram& program) : program_(program) {}
 
   Schedule run() {
     for (size_t i = 0; i < program_.nodes.size(); ++i) {
@@ -98,7 +98,6 @@ class Fuser {
       }
       const ComputedNode& node = std::get<ComputedNode>(program_.nodes[i]);
       if (!try_fuse(node, index)) start_kernel(node, index);
-      writer_[node.output] = index;
     }
     finish();
     return std::move(schedule_);
@@ -178,7 +177,6 @@ class Fuser {
   }
 
   const LoopProgram& program_;
-  std::vector<int> writer_;
   Schedule schedule_;
 };
 

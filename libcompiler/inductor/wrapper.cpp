@@ -1,5 +1,6 @@
 #include "libcompiler/inductor/wrapper.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <limits>
@@ -28,8 +29,8 @@ tensor::DType runtime_dtype(ir::Dtype dtype) {
 tensor::Shape shape(const std::vector<int64_t>& v) { return tensor::Shape(v.begin(), v.end()); }
 
 Tensor view_of(const Tensor& base, const BufferLayout& view) {
-  if (view.offset == 0 && std::vector<int64_t>(base.sizes().begin(), base.sizes().end()) == view.sizes &&
-      std::vector<int64_t>(base.strides().begin(), base.strides().end()) == view.strides)
+  if (view.offset == 0 && std::equal(base.sizes().begin(), base.sizes().end(), view.sizes.begin(), view.sizes.end()) &&
+      std::equal(base.strides().begin(), base.strides().end(), view.strides.begin(), view.strides.end()))
     return base;
   return Tensor::make_view(base, shape(view.sizes), shape(view.strides), base.storage_offset() + view.offset);
 }
