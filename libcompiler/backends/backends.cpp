@@ -7,6 +7,7 @@
 #include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/inductor_events.h"
+#include "libcompiler/inductor/warm_up.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libdiag/log/logger.h"
@@ -117,7 +118,10 @@ capture::Backend script(const Ref& callable) {
 void install_backends() {
   capture::register_backend("eager", eager);
   for (const AotBackend& backend : aot_backends())
-    capture::register_backend(backend.name, backend.name == kInductor ? inductor_backend(aot_backend(backend)) : aot_backend(backend));
+    if (backend.name == kInductor)
+      capture::register_backend(backend.name, inductor_backend(aot_backend(backend)), inductor::start_warm_up);
+    else
+      capture::register_backend(backend.name, aot_backend(backend));
   install_testing_backends();
   capture::set_script_backend_factory(script);
 }

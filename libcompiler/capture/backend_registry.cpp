@@ -13,8 +13,13 @@ using namespace python;
 
 namespace {
 
-std::map<std::string, Backend>& backends() {
-  static std::map<std::string, Backend> table;
+struct RegisteredBackend {
+  Backend backend;
+  BackendWarmUp warm_up;
+};
+
+std::map<std::string, RegisteredBackend>& backends() {
+  static std::map<std::string, RegisteredBackend> table;
   return table;
 }
 
@@ -44,11 +49,18 @@ Ref value_of(const ReplayValue& v, const std::unordered_map<const ir::Node*, Ref
 
 }  // namespace
 
-void register_backend(const std::string& name, Backend backend) { backends()[name] = std::move(backend); }
+void register_backend(const std::string& name, Backend backend, BackendWarmUp warm_up) {
+  backends()[name] = {std::move(backend), std::move(warm_up)};
+}
 
 const Backend* find_backend(const std::string& name) {
   auto it = backends().find(name);
-  return it == backends().end() ? nullptr : &it->second;
+  return it == backends().end() ? nullptr : &it->second.backend;
+}
+
+void warm_up_backend(const std::string& name) {
+  auto it = backends().find(name);
+  if (it != backends().end() && it->second.warm_up) it->second.warm_up();
 }
 
 std::vector<std::string> backend_names() {

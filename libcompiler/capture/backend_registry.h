@@ -28,7 +28,11 @@ struct CapturedGraph {
 using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const CapturedGraph>,
                                             const std::vector<python::Ref>& example_inputs)>;
 
-void register_backend(const std::string& name, Backend backend);
+// Work a backend can start before its first compile (the inductor makes its JIT in the
+// background): torch.compile starts it when it names the backend.
+using BackendWarmUp = std::function<void()>;
+void register_backend(const std::string& name, Backend backend, BackendWarmUp warm_up = {});
+void warm_up_backend(const std::string& name);
 // Null when no backend has that name.
 const Backend* find_backend(const std::string& name);
 std::vector<std::string> backend_names();

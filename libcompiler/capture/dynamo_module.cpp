@@ -35,6 +35,7 @@ Ref optimize(Interpreter& interp, CallArgs& c) {
                                            "', see `torch._dynamo.list_backends()` for available backends."));
   if (a[1]->kind != ObjectKind::Str && !is_callable(a[1]))
     raise_error(ExcType::TypeError, "backend must be a string or a callable, not " + type_name(a[1]));
+  if (a[1]->kind == ObjectKind::Str) warm_up_backend(as<StrObject>(a[1]).value);
   Ref target = a[0];
   Ref compiled = native_function("compiled", [target, options](Interpreter& ip, CallArgs& args) {
     return Runtime::instance().call_compiled(ip, *options, target, std::move(args));

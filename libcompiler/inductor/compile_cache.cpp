@@ -18,11 +18,18 @@ namespace {
 
 class Database {
  public:
-  // A usable database handle for the cache file, or null when the cache cannot be used.
+  // A usable database handle for the cache file, or null when the cache cannot be used. The
+  // database is opened once per cache folder: a script may point TORCHINDUCTOR_CACHE_DIR elsewhere
+  // after torch.compile opened it.
   sqlite3* handle() {
     std::lock_guard lock(mutex_);
-    if (db_ || failed_) return db_;
     const fs::path dir = cache_dir();
+    if (dir != dir_) {
+      close();
+      failed_ = false;
+      dir_ = dir;
+    }
+    if (db_ || failed_) return db_;
     std::error_code ec;
     fs::create_directories(dir, ec);
     const fs::path file = dir / "fx_graph_cache.sqlite3";
@@ -54,6 +61,7 @@ class Database {
   }
 
   std::mutex mutex_;
+  fs::path dir_;
   sqlite3* db_ = nullptr;
   bool failed_ = false;
 };
@@ -110,6 +118,10 @@ CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config) 
                     std::string("kiln_version: ") + KILN_VERSION, "host_target: " + host_target()};
   key.key = "f" + ir::sha256Hex(join(key.components)).substr(0, 51);
   return key;
+}
+
+void open_cache() {
+  if (cache_enabled()) database().handle();
 }
 
 std::optional<CacheEntry> cache_lookup(const CacheKey& key) {

@@ -40,6 +40,9 @@ std::string cache_dir();
 // TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 turns the cache off.
 bool cache_enabled();
 
+// Opens (or rebuilds) the cache database now rather than at the first lookup.
+void open_cache();
+
 std::optional<CacheEntry> cache_lookup(const CacheKey& key);
 void cache_store(const CacheKey& key, const CacheEntry& entry);
 

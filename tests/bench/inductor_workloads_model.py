@@ -1,7 +1,8 @@
 # The five CPU workloads of PyTorch's bench.py (../shared/real/pytorch-2.11/bench.py) at its CPU
 # sizes, timed eager and compiled with the default backend (inductor) under kiln. Prints one JSON
 # line per workload (json is not in kiln's Python subset: the line is formatted by hand): median seconds per call, the cold compile time (first call), and the
-# relative error of the compiled result against a float64 eager reference.
+# relative error of the compiled result against a float64 eager reference; then Dynamo's compile
+# times table (its _compile.compile_inner row is the frame's whole compile).
 import time, torch
 import torch.nn.functional as F
 
@@ -51,3 +52,4 @@ for name, f, args in [("pointwise_gelu", pointwise_gelu, (x1,)), ("softmax_lastd
     diff = cf(*args).double() - ref
     err = ((diff * diff).sum() / (ref * ref).sum()).sqrt().item()
     print('{"name": "%s", "eager_s": %.6g, "compiled_s": %.6g, "cold_compile_s": %.6g, "rel_err": %.3g}' % (name, eager, compiled, cold, err))
+    print(torch._dynamo.utils.compile_times())

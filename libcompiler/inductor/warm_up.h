@@ -1,0 +1,13 @@
+#pragma once
+// The inductor's first compile in a process waits ~1.5 ms for the LLVM JIT and host target to be
+// made and the compile cache's database to be opened. torch.compile starts that work on a
+// background thread when it names the inductor backend, so that it overlaps graph capture (a
+// cache hit then costs capture, lowering and linking only). PyTorch warms its compile workers at
+// the same point.
+namespace kiln::inductor {
+
+// Starts the warm-up once per process; later calls return at once. A fork waits for it to end, so
+// a child never inherits a half-made JIT.
+void start_warm_up();
+
+}  // namespace kiln::inductor
