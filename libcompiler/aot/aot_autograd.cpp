@@ -3,6 +3,7 @@
 #include "libcompiler/aot/aot_events.h"
 #include "libcompiler/aot/aot_metadata.h"
 #include "libcompiler/aot/compiled_function.h"
+#include "libcompiler/aot/lazy_backward.h"
 #include "libcompiler/aot/trace_captured_graph.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/ops/autograd/autograd_meta.h"
@@ -48,7 +49,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   report_graph(AotGraphKind::Backward, *parts.backward, aot_id, compile_id);
   AutogradFunctionPlan plan;
   plan.forward = options.compiler(std::move(parts.forward), {AotGraphKind::Forward, aot_id, compile_id});
-  plan.backward = options.compiler(std::move(parts.backward), {AotGraphKind::Backward, aot_id, compile_id});
+  plan.backward = compile_at_first_backward(options.compiler, std::move(parts.backward), {AotGraphKind::Backward, aot_id, compile_id});
   plan.forward_outputs = joint.forward_outputs;
   plan.mutated_inputs = joint.mutated_inputs;
   plan.saved_sizes = parts.saved_sizes;

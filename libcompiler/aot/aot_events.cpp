@@ -53,6 +53,36 @@ void report_autograd_cache_bypass(const std::optional<trace::CompileId>& compile
                   {"torch/_functorch/_aot_autograd/autograd_cache.py", 892});
 }
 
+void report_backward_compile(const BackwardCompileReport& report) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
+  const auto now = std::chrono::system_clock::now();
+  auto seconds = [](std::chrono::system_clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  auto microseconds = [](std::chrono::system_clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
+  };
+  auto optional = [](const std::optional<double>& v) { return v ? trace::TraceJson(*v) : trace::TraceJson(nullptr); };
+  trace::TraceJson metrics = trace::TraceJson::object();
+  // The frame compile's id without its attempt, as compilation_metrics names it: "1/0".
+  const std::optional<trace::CompileId>& id = report.compile_id;
+  metrics["compile_id"] = id && id->frame_id && id->frame_compile_id
+                              ? trace::TraceJson(std::to_string(*id->frame_id) + "/" + std::to_string(*id->frame_compile_id))
+                              : trace::TraceJson(nullptr);
+  metrics["start_time"] = seconds(report.start.time_since_epoch());
+  metrics["inductor_compile_time_s"] = optional(report.inductor_compile_seconds);
+  metrics["code_gen_time_s"] = optional(report.code_gen_seconds);
+  metrics["fail_type"] = report.fail_reason ? trace::TraceJson("BackwardCompileError") : trace::TraceJson(nullptr);
+  metrics["fail_reason"] = report.fail_reason ? trace::TraceJson(*report.fail_reason) : trace::TraceJson(nullptr);
+  metrics["is_forward"] = false;
+  metrics["start_time_us"] = microseconds(report.start);
+  metrics["duration_us"] = microseconds(now) - microseconds(report.start);
+  metrics["backward_cumulative_compile_time_us"] = microseconds(now) - microseconds(report.start);
+  metrics["end_time_us"] = microseconds(now);
+  metrics["log_format_version"] = 3;
+  metrics["pytorch_version"] = "kiln";
+  writer.record("bwd_compilation_metrics", metrics, {report.compile_id, {}}, std::nullopt, {"torch/_dynamo/utils.py", 1796});
+}
+
 void report_graph(AotGraphKind kind, ir::GraphModule& module, int aot_id, const std::optional<trace::CompileId>& compile_id) {
   const GraphEvent& event = kEvents[static_cast<int>(kind)];
   // Trace payloads print one parameter per line with descriptors; the log prints the signature

@@ -3,7 +3,9 @@
 // aot_inference_graph trace records (payload: the readable graph with expanded signatures) and
 // the TORCH_LOGS aot_joint_graph / aot_graphs messages ("TRACED GRAPH", "===== Forward graph 0
 // =====", the graph with one-line signatures), as PyTorch 2.11 writes them.
+#include <chrono>
 #include <optional>
+#include <string>
 
 #include "libcompiler/ir/graph_module.h"
 #include "libdiag/trace/compile_id.h"
@@ -18,6 +20,15 @@ enum class AotGraphKind { Joint, Forward, Backward, Inference };
 void report_aot_config(bool decompose, bool keep_input_mutations, bool training, const std::optional<trace::CompileId>& compile_id);
 // The aotautograd_cache_bypass artifact: Kiln keeps no AOT autograd cache.
 void report_autograd_cache_bypass(const std::optional<trace::CompileId>& compile_id);
+
+// The bwd_compilation_metrics record of a backward compiled at its first call.
+struct BackwardCompileReport {
+  std::optional<trace::CompileId> compile_id;  // the forward's
+  std::chrono::system_clock::time_point start;
+  std::optional<double> inductor_compile_seconds, code_gen_seconds;
+  std::optional<std::string> fail_reason;
+};
+void report_backward_compile(const BackwardCompileReport& report);
 
 void report_graph(AotGraphKind kind, ir::GraphModule& module, int aot_id, const std::optional<trace::CompileId>& compile_id);
 
