@@ -2,6 +2,7 @@
 
 #include "libcompiler/aot/aot_events.h"
 #include "libcompiler/aot/aot_metadata.h"
+#include "libcompiler/aot/autograd_cache.h"
 #include "libcompiler/aot/compiled_function.h"
 #include "libcompiler/aot/lazy_backward.h"
 #include "libcompiler/aot/trace_captured_graph.h"
@@ -12,21 +13,31 @@
 
 namespace kiln::aot {
 
-capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
-                                   const std::vector<python::Ref>& example_inputs,
-                                   const std::optional<trace::CompileId>& compile_id, const AotOptions& options) {
-  static int next_aot_id = 0;
-  const int aot_id = next_aot_id++;
+namespace {
+
+// The backend's compiler applied to AOT's graphs (the backward at its first call), wrapped in the
+// runtime that calls them.
+capture::CompiledGraph compile_result(const AotResult& result, const AotOptions& options, int aot_id,
+                                      const std::optional<trace::CompileId>& compile_id) {
+  if (!result.backward)
+    return inference_function(options.compiler(result.forward, {AotGraphKind::Inference, aot_id, compile_id}), result.mutated_inputs);
+  AutogradFunctionPlan plan;
+  plan.forward = options.compiler(result.forward, {AotGraphKind::Forward, aot_id, compile_id});
+  plan.backward = compile_at_first_backward(options.compiler, result.backward, {AotGraphKind::Backward, aot_id, compile_id});
+  plan.forward_outputs = result.forward_outputs;
+  plan.mutated_inputs = result.mutated_inputs;
+  plan.saved_sizes = result.saved_sizes;
+  plan.input_requires_grad = result.input_requires_grad;
+  plan.output_requires_grad = result.output_requires_grad;
+  return autograd_function(std::move(plan));
+}
+
+// What AOT makes of the Dynamo graph: traced, reported, partitioned when it needs a backward.
+AotResult trace_and_partition(python::Interpreter& interp, const capture::CapturedGraph& graph,
+                              const std::vector<python::Ref>& example_inputs, GraphMetadata facts, const AotOptions& options,
+                              int aot_id, const std::optional<trace::CompileId>& compile_id) {
   const TraceOptions trace_options{options.decompose, options.keep_input_mutations};
-  GraphMetadata facts;
-  facts.grad_enabled = ops::GradMode::is_enabled();
-  facts.keep_input_mutations = options.keep_input_mutations;
-  for (const python::Ref& input : example_inputs) {
-    const bool tensor = python::is_tensor(input);
-    facts.input_is_leaf.push_back(!tensor || ops::is_leaf(python::to_tensor(input, "input")));
-    facts.input_requires_grad.push_back(tensor && python::to_tensor(input, "input").requires_grad());
-  }
-  if (options.report_autograd_cache) report_autograd_cache_bypass(compile_id);
+  AotResult result;
   if (!needs_autograd(example_inputs)) {
     TracedGraph traced = trace_inference(interp, graph, example_inputs, trace_options);
     ir::eliminateDeadCode(traced.module->graph);
@@ -34,8 +45,9 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
     report_graph(AotGraphKind::Inference, *traced.module, aot_id, compile_id);
     report_aot_config(options.decompose, options.keep_input_mutations, false, compile_id);
     if (options.joint_graph_passes) options.joint_graph_passes(*traced.module, compile_id);
-    return inference_function(options.compiler(std::move(traced.module), {AotGraphKind::Inference, aot_id, compile_id}),
-                              traced.mutated_inputs);
+    result.forward = std::move(traced.module);
+    result.mutated_inputs = traced.mutated_inputs;
+    return result;
   }
   TracedGraph joint = trace_joint(interp, graph, example_inputs, trace_options);
   ir::eliminateDeadCode(joint.module->graph);
@@ -47,15 +59,56 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   report_metadata(joint, facts, aot_id, compile_id);
   report_graph(AotGraphKind::Forward, *parts.forward, aot_id, compile_id);
   report_graph(AotGraphKind::Backward, *parts.backward, aot_id, compile_id);
-  AutogradFunctionPlan plan;
-  plan.forward = options.compiler(std::move(parts.forward), {AotGraphKind::Forward, aot_id, compile_id});
-  plan.backward = compile_at_first_backward(options.compiler, std::move(parts.backward), {AotGraphKind::Backward, aot_id, compile_id});
-  plan.forward_outputs = joint.forward_outputs;
-  plan.mutated_inputs = joint.mutated_inputs;
-  plan.saved_sizes = parts.saved_sizes;
-  plan.input_requires_grad = joint.input_requires_grad;
-  plan.output_requires_grad = joint.output_requires_grad;
-  return autograd_function(std::move(plan));
+  result.forward = std::move(parts.forward);
+  result.backward = std::move(parts.backward);
+  result.forward_outputs = joint.forward_outputs;
+  result.mutated_inputs = joint.mutated_inputs;
+  result.saved_sizes = parts.saved_sizes;
+  result.input_requires_grad = joint.input_requires_grad;
+  result.output_requires_grad = joint.output_requires_grad;
+  return result;
+}
+
+std::string printed_options(const AotOptions& options) {
+  return std::string("decompose=") + (options.decompose ? "True" : "False") +
+         ", keep_input_mutations=" + (options.keep_input_mutations ? "True" : "False") +
+         ", partitioner=" + (options.partition == min_cut_partition ? "min_cut_rematerialization_partition" : "default_partition");
+}
+
+}  // namespace
+
+capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
+                                   const std::vector<python::Ref>& example_inputs,
+                                   const std::optional<trace::CompileId>& compile_id, const AotOptions& options) {
+  static int next_aot_id = 0;
+  const int aot_id = next_aot_id++;
+  GraphMetadata facts;
+  facts.grad_enabled = ops::GradMode::is_enabled();
+  facts.keep_input_mutations = options.keep_input_mutations;
+  for (const python::Ref& input : example_inputs) {
+    const bool tensor = python::is_tensor(input);
+    facts.input_is_leaf.push_back(!tensor || ops::is_leaf(python::to_tensor(input, "input")));
+    facts.input_requires_grad.push_back(tensor && python::to_tensor(input, "input").requires_grad());
+  }
+  std::optional<AotCacheKey> cache_key;
+  if (options.cache) {
+    if (std::optional<std::string> reason = options.cache->bypass_reason()) {
+      report_aot_cache_bypass(*reason, compile_id);
+    } else {
+      std::vector<std::string> sources;
+      for (const capture::GraphInput& input : graph.inputs) sources.push_back(input.source ? input.source->text() : "None");
+      cache_key = aot_cache_key({graph.module.get(), std::move(sources), printed_options(options), facts.grad_enabled,
+                                 facts.input_requires_grad, facts.input_is_leaf});
+      if (std::optional<AotResult> cached = aot_cache_load(*options.cache, *cache_key)) {
+        report_aot_cache_hit(*cache_key, compile_id);
+        return compile_result(*cached, options, aot_id, compile_id);
+      }
+      report_aot_cache_miss(*cache_key, compile_id);
+    }
+  }
+  AotResult result = trace_and_partition(interp, graph, example_inputs, facts, options, aot_id, compile_id);
+  if (cache_key) aot_cache_store(*options.cache, *cache_key, result);
+  return compile_result(result, options, aot_id, compile_id);
 }
 
 }  // namespace kiln::aot

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "libcompiler/aot/aten_function.h"
+#include "libcompiler/aot/autograd_cache.h"
 #include "libcompiler/aot/min_cut_partition.h"
 #include "libcompiler/capture/backend_registry.h"
 #include "libdiag/trace/compile_id.h"
@@ -31,9 +32,8 @@ struct AotOptions {
   // Inductor's joint-graph passes, given the inference graph before the compiler sees it
   // (PyTorch runs them there on inference graphs; Kiln's inductor has none: it reports the graph).
   std::function<void(const ir::GraphModule&, const std::optional<trace::CompileId>&)> joint_graph_passes;
-  // Report the AOT autograd cache's verdict (PyTorch consults it for inductor): Kiln has none,
-  // so every compile is a bypass.
-  bool report_autograd_cache = false;
+  // The AOT autograd cache's storage, for backends that keep one (inductor, as in PyTorch).
+  std::optional<AotCacheStorage> cache;
 };
 
 capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,

@@ -43,16 +43,6 @@ void report_aot_config(bool decompose, bool keep_input_mutations, bool training,
                            : trace::CallSite{"torch/_functorch/_aot_autograd/graph_compile.py", 380});
 }
 
-void report_autograd_cache_bypass(const std::optional<trace::CompileId>& compile_id) {
-  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
-  if (!writer.enabled()) return;
-  trace::TraceJson verdict = trace::TraceJson::object();
-  verdict["cache_bypass_reason"] = "kiln keeps no AOT autograd cache: tracing takes milliseconds, and compiled kernels are cached by inductor's FX graph cache";
-  verdict["cache_state"] = "bypass";
-  writer.artifact("aotautograd_cache_bypass", trace::ArtifactEncoding::Json, trace::json_payload(verdict), {compile_id, {}},
-                  {"torch/_functorch/_aot_autograd/autograd_cache.py", 892});
-}
-
 void report_backward_compile(const BackwardCompileReport& report) {
   trace::TraceWriter& writer = trace::TraceWriter::from_environment();
   if (!writer.enabled()) return;

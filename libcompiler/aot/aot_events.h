@@ -18,8 +18,6 @@ enum class AotGraphKind { Joint, Forward, Backward, Inference };
 // names the graphs in the log ("Forward graph 0").
 // The torch._functorch.config artifact: the AOT settings this compile used (Kiln's own names).
 void report_aot_config(bool decompose, bool keep_input_mutations, bool training, const std::optional<trace::CompileId>& compile_id);
-// The aotautograd_cache_bypass artifact: Kiln keeps no AOT autograd cache.
-void report_autograd_cache_bypass(const std::optional<trace::CompileId>& compile_id);
 
 // The bwd_compilation_metrics record of a backward compiled at its first call.
 struct BackwardCompileReport {

@@ -5,6 +5,7 @@
 #include "libcompiler/backends/fx_graph_module.h"
 #include "libcompiler/backends/testing_backends.h"
 #include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/inductor/compile_cache.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/inductor_events.h"
 #include "libcompiler/inductor/warm_up.h"
@@ -60,7 +61,7 @@ const std::vector<AotBackend>& aot_backends() {
       {"aot_eager", graph_interpreter, {}},
       {"aot_eager_decomp_partition", graph_interpreter, {.decompose = true, .keep_input_mutations = false}},
       {kInductor, inductor_compiler,
-       {.decompose = true, .joint_graph_passes = inductor::report_joint_graph_passes, .report_autograd_cache = true}},
+       {.decompose = true, .joint_graph_passes = inductor::report_joint_graph_passes, .cache = inductor::aot_autograd_cache()}},
       {kReluBugAotBackend, [](Interpreter& interp, const std::string&) { return relu_bug_aten_compiler(interp); }, {}},
   };
   return table;

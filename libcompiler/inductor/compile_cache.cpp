@@ -9,6 +9,7 @@
 #include "kiln_config.h"
 #include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
 #include "libcompiler/ir/structural_hash.h"
+#include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::inductor {
 
@@ -50,6 +51,7 @@ class Database {
     const char* schema =
         "PRAGMA journal_mode=WAL;"
         "CREATE TABLE IF NOT EXISTS fx_graph (key TEXT PRIMARY KEY, object BLOB NOT NULL, kernels TEXT NOT NULL);"
+        "CREATE TABLE IF NOT EXISTS aot_autograd (key TEXT PRIMARY KEY, entry TEXT NOT NULL);"
         "SELECT count(*) FROM fx_graph;";
     if (sqlite3_exec(db_, schema, nullptr, nullptr, nullptr) != SQLITE_OK) return close();
     return true;
@@ -112,6 +114,12 @@ bool cache_enabled() {
   return !(off && std::string(off) == "1");
 }
 
+std::optional<std::string> cache_bypass_reason() {
+  if (!cache_enabled()) return "caches are disabled (TORCHINDUCTOR_FORCE_DISABLE_CACHES=1)";
+  if (!bisect::bisected_subsystem("inductor").empty()) return "the compiler bisector is running";
+  return std::nullopt;
+}
+
 CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config) {
   CacheKey key;
   key.components = {"gm: " + ir::structuralHash(module), "inductor_config: " + config.key(),
@@ -154,6 +162,32 @@ void cache_store(const CacheKey& key, const CacheEntry& entry) {
   sqlite3_bind_text(stmt, 3, kernels.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_step(stmt);
   sqlite3_finalize(stmt);
+}
+
+aot::AotCacheStorage aot_autograd_cache() {
+  aot::AotCacheStorage storage;
+  storage.bypass_reason = cache_bypass_reason;
+  storage.load = [](const std::string& key) -> std::optional<std::string> {
+    sqlite3* db = database().handle();
+    sqlite3_stmt* stmt = nullptr;
+    if (!db || sqlite3_prepare_v2(db, "SELECT entry FROM aot_autograd WHERE key = ?", -1, &stmt, nullptr) != SQLITE_OK) return std::nullopt;
+    sqlite3_bind_text(stmt, 1, key.c_str(), -1, SQLITE_TRANSIENT);
+    std::optional<std::string> entry;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+      if (const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))) entry = text;
+    sqlite3_finalize(stmt);
+    return entry;
+  };
+  storage.store = [](const std::string& key, const std::string& entry) {
+    sqlite3* db = database().handle();
+    sqlite3_stmt* stmt = nullptr;
+    if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO aot_autograd (key, entry) VALUES (?, ?)", -1, &stmt, nullptr) != SQLITE_OK) return;
+    sqlite3_bind_text(stmt, 1, key.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, entry.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+  };
+  return storage;
 }
 
 }  // namespace kiln::inductor

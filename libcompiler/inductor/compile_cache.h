@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "libcompiler/aot/autograd_cache.h"
 #include "libcompiler/inductor/inductor_config.h"
 #include "libcompiler/ir/graph_module.h"
 
@@ -40,10 +41,17 @@ std::string cache_dir();
 // TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 turns the cache off.
 bool cache_enabled();
 
+// Why compiles may not use the caches now, or nothing: they are disabled, or the compiler
+// bisector runs (the same graph then generates other code, and each application must be counted).
+std::optional<std::string> cache_bypass_reason();
+
 // Opens (or rebuilds) the cache database now rather than at the first lookup.
 void open_cache();
 
 std::optional<CacheEntry> cache_lookup(const CacheKey& key);
 void cache_store(const CacheKey& key, const CacheEntry& entry);
+
+// The AOT autograd cache, kept in the same database.
+aot::AotCacheStorage aot_autograd_cache();
 
 }  // namespace kiln::inductor

@@ -17,7 +17,6 @@
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/tensor_types.h"
-#include "libdiag/bisect/subsystem_switch.h"
 #include "libdiag/log/logger.h"
 
 namespace kiln::inductor {
@@ -112,10 +111,8 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
   // Per candidate (one unless autotuning), the kernels' addresses.
   std::vector<std::vector<void*>> candidates;
   try {
-    // While the compiler bisector disables lowerings or fusions, the same graph generates other
-    // code: such compiles neither read nor fill the cache.
-    const bool bisecting = !bisect::bisected_subsystem("inductor").empty();
-    if (config.max_autotune || !cache_enabled() || bisecting) {
+    // Autotuning picks its kernels at the first call: such compiles neither read nor fill the cache.
+    if (config.max_autotune || cache_bypass_reason()) {
       out.cache = CacheOutcome::Bypass;
       for (unsigned width : kAutotuneWidths) {
         CacheEntry entry = generate_code(program, schedule, config, width);

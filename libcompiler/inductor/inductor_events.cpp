@@ -8,7 +8,6 @@
 #include "libcompiler/inductor/output_code.h"
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ir/runnable_printer.h"
-#include "libdiag/bisect/subsystem_switch.h"
 #include "libdiag/log/logger.h"
 #include "libdiag/trace/trace_writer.h"
 
@@ -144,9 +143,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     cache["components"] = key.components;
     cache["cache_state"] = outcome;
     if (artifacts.cache == CacheOutcome::Bypass)
-      cache["cache_bypass_reason"] = !cache_enabled() ? "caches disabled"
-                                     : !bisect::bisected_subsystem("inductor").empty() ? "the compiler bisector is running"
-                                                                                         : "max-autotune chooses kernels when they first run";
+      cache["cache_bypass_reason"] = cache_bypass_reason().value_or("max-autotune chooses kernels when they first run");
     writer.artifact("fx_graph_cache_" + outcome, trace::ArtifactEncoding::Json,
                     trace::json_payload(cache), context_of(context.compile_id), {"torch/_inductor/compile_fx.py", 1120});
   }

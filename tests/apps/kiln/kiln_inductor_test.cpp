@@ -83,6 +83,32 @@ TEST(KilnInductor, SecondProcessHitsTheCompileCache) {
   EXPECT_EQ(t1.find("\"fx_graph_cache_hit\""), std::string::npos);
   EXPECT_NE(t2.find("\"fx_graph_cache_hit\""), std::string::npos);
   EXPECT_EQ(t2.find("\"fx_graph_cache_miss\""), std::string::npos);
+  // The AOT autograd cache: traced once; the second process skips AOT's tracing (no graphs).
+  EXPECT_NE(t1.find("\"aotautograd_cache_miss\""), std::string::npos);
+  EXPECT_NE(t1.find("{\"aot_inference_graph\""), std::string::npos);
+  EXPECT_NE(t2.find("\"aotautograd_cache_hit\""), std::string::npos);
+  EXPECT_EQ(t2.find("{\"aot_inference_graph\""), std::string::npos);
+}
+
+TEST(KilnInductor, TrainingFromTheAotAutogradCacheMatchesEager) {
+  ScratchDir scratch("aot_cache");
+  const std::string env = cache_env(scratch);
+  const fs::path program = testdataPath("aot/train_mlp_aot_eager.py");
+  std::vector<RunResult> runs;
+  for (const char* trace : {"t1", "t2"})
+    runs.push_back(run(kiln_binary(), quoted(program) + " inductor", scratch.path(), env + "TORCH_TRACE=" + quoted(scratch.path() / trace) + " "));
+  for (const RunResult& r : runs) ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(runs[0].out, runs[1].out);
+  // Each line: eager loss, compiled loss, their difference.
+  const std::vector<std::string> lines = lines_of(runs[1].out);
+  ASSERT_EQ(lines.size(), 5u) << runs[1].out;
+  for (const std::string& line : lines) EXPECT_LT(std::stod(line.substr(line.rfind(' ') + 1)), 1e-5) << line;
+  const std::string t1 = trace_text(scratch.path() / "t1"), t2 = trace_text(scratch.path() / "t2");
+  EXPECT_NE(t1.find("{\"aot_joint_graph\""), std::string::npos);
+  EXPECT_NE(t2.find("\"aotautograd_cache_hit\""), std::string::npos);
+  EXPECT_EQ(t2.find("{\"aot_joint_graph\""), std::string::npos);
+  // The backward compiled from the cached graph, at its first call.
+  EXPECT_NE(t2.find("{\"bwd_compilation_metrics\""), std::string::npos);
 }
 
 TEST(KilnInductor, CorruptCacheFileIsRebuilt) {

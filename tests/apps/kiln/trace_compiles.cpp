@@ -19,37 +19,57 @@ std::string compile_id(const nlohmann::json& record) {
   return part("frame_id") + "/" + part("frame_compile_id") + (attempt ? "_" + std::to_string(attempt) : "");
 }
 
-}  // namespace
-
-std::vector<CompileSummary> compiles_in(const fs::path& trace_dir) {
+// Calls `visit` with each record (the JSON on a glog line) of the folder's logs, in order.
+template <class Visit>
+void for_each_record(const fs::path& trace_dir, Visit visit) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(trace_dir))
     if (entry.path().extension() == ".log") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  std::set<std::string> graphs;
-  std::vector<CompileSummary> compiles;
   for (const auto& file : files) {
     std::ifstream in(file);
     for (std::string line; std::getline(in, line);) {
       size_t start = line.find("] {");
       if (line.empty() || line[0] == '\t' || start == std::string::npos) continue;
       nlohmann::json record = nlohmann::json::parse(line.substr(start + 2), nullptr, false);
-      if (record.is_discarded()) continue;
-      if (record.contains("dynamo_output_graph")) graphs.insert(compile_id(record));
-      if (!record.contains("compilation_metrics")) continue;
-      const auto& m = record["compilation_metrics"];
-      CompileSummary c;
-      c.id = compile_id(record);
-      if (m["co_name"].is_string()) c.co_name = m["co_name"].get<std::string>();
-      if (m["graph_op_count"].is_number()) c.ops = m["graph_op_count"].get<int64_t>();
-      std::string filename = m["co_filename"].is_string() ? m["co_filename"].get<std::string>() : "";
-      c.library = filename.find("/torch/") != std::string::npos || filename.find("/site-packages/") != std::string::npos ||
-                  filename.find("/dist-packages/") != std::string::npos;
-      c.graph = graphs.count(c.id) > 0;
-      if (m["fail_type"].is_string()) c.fail_type = m["fail_type"].get<std::string>();
-      compiles.push_back(std::move(c));
+      if (!record.is_discarded()) visit(record);
     }
   }
+}
+
+}  // namespace
+
+std::map<std::string, std::set<std::string>> record_kinds_by_compile(const fs::path& trace_dir) {
+  static const std::set<std::string> id_keys = {"frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "has_payload", "rank"};
+  std::map<std::string, std::set<std::string>> kinds;
+  for_each_record(trace_dir, [&](const nlohmann::json& record) {
+    if (!record.contains("frame_id")) return;
+    for (const auto& [key, value] : record.items()) {
+      if (id_keys.count(key)) continue;
+      kinds[compile_id(record)].insert(key == "artifact" ? value["name"].get<std::string>() : key);
+    }
+  });
+  return kinds;
+}
+
+std::vector<CompileSummary> compiles_in(const fs::path& trace_dir) {
+  std::set<std::string> graphs;
+  std::vector<CompileSummary> compiles;
+  for_each_record(trace_dir, [&](const nlohmann::json& record) {
+    if (record.contains("dynamo_output_graph")) graphs.insert(compile_id(record));
+    if (!record.contains("compilation_metrics")) return;
+    const auto& m = record["compilation_metrics"];
+    CompileSummary c;
+    c.id = compile_id(record);
+    if (m["co_name"].is_string()) c.co_name = m["co_name"].get<std::string>();
+    if (m["graph_op_count"].is_number()) c.ops = m["graph_op_count"].get<int64_t>();
+    std::string filename = m["co_filename"].is_string() ? m["co_filename"].get<std::string>() : "";
+    c.library = filename.find("/torch/") != std::string::npos || filename.find("/site-packages/") != std::string::npos ||
+                filename.find("/dist-packages/") != std::string::npos;
+    c.graph = graphs.count(c.id) > 0;
+    if (m["fail_type"].is_string()) c.fail_type = m["fail_type"].get<std::string>();
+    compiles.push_back(std::move(c));
+  });
   return compiles;
 }
 

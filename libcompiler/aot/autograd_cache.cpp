@@ -1,0 +1,119 @@
+#include "libcompiler/aot/autograd_cache.h"
+
+#include <nlohmann/json.hpp>
+
+#include "kiln_config.h"
+#include "libcompiler/ir/readable_parser.h"
+#include "libcompiler/ir/readable_printer.h"
+#include "libcompiler/ir/structural_hash.h"
+#include "libdiag/trace/trace_writer.h"
+
+namespace kiln::aot {
+
+namespace {
+
+std::string python_bool(bool value) { return value ? "True" : "False"; }
+
+std::string python_bools(const std::vector<bool>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + python_bool(values[i]);
+  return out + "]";
+}
+
+// The printed graph, or nothing when it does not read back as itself.
+std::optional<std::string> printed_round_trip(const ir::GraphModule& module) {
+  std::string text = ir::printReadable(module);
+  try {
+    if (ir::printReadable(*ir::parseReadable(text)) == text) return text;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+void report(const char* name, trace::TraceJson verdict, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
+  writer.artifact(name, trace::ArtifactEncoding::Json, trace::json_payload(verdict), {compile_id, {}},
+                  {"torch/_functorch/_aot_autograd/autograd_cache.py", 892});
+}
+
+trace::TraceJson verdict(const AotCacheKey& key, const char* state) {
+  trace::TraceJson out = trace::TraceJson::object();
+  out["key"] = key.key;
+  out["cache_state"] = state;
+  out["components"] = key.components;
+  return out;
+}
+
+}  // namespace
+
+AotCacheKey aot_cache_key(const AotCacheInputs& inputs) {
+  AotCacheKey key;
+  std::string sources;
+  for (const std::string& source : inputs.input_sources) sources += (sources.empty() ? "" : ", ") + source;
+  key.components = {"gm: " + ir::structuralHash(*inputs.dynamo_graph), "input_sources: [" + sources + "]",
+                    "aot_options: " + inputs.options,
+                    "grad_enabled: " + python_bool(inputs.grad_enabled),
+                    "input_requires_grad: " + python_bools(inputs.input_requires_grad),
+                    "input_is_leaf: " + python_bools(inputs.input_is_leaf), std::string("kiln_version: ") + KILN_VERSION};
+  std::string text;
+  for (const std::string& component : key.components) text += component + "\n";
+  key.key = "a" + ir::sha256Hex(text).substr(0, 51);
+  return key;
+}
+
+std::optional<AotResult> aot_cache_load(const AotCacheStorage& storage, const AotCacheKey& key) {
+  std::optional<std::string> stored = storage.load(key.key);
+  if (!stored) return std::nullopt;
+  try {
+    const nlohmann::json entry = nlohmann::json::parse(*stored);
+    AotResult result;
+    result.forward = ir::parseReadable(entry.at("forward").get<std::string>());
+    if (entry.contains("backward")) result.backward = ir::parseReadable(entry.at("backward").get<std::string>());
+    result.forward_outputs = entry.at("forward_outputs").get<size_t>();
+    result.saved_sizes = entry.at("saved_sizes").get<size_t>();
+    result.mutated_inputs = entry.at("mutated_inputs").get<std::vector<size_t>>();
+    result.input_requires_grad = entry.at("input_requires_grad").get<std::vector<bool>>();
+    result.output_requires_grad = entry.at("output_requires_grad").get<std::vector<bool>>();
+    return result;
+  } catch (const std::exception&) {
+    return std::nullopt;  // written by another Kiln, or damaged
+  }
+}
+
+void aot_cache_store(const AotCacheStorage& storage, const AotCacheKey& key, const AotResult& result) {
+  nlohmann::json entry;
+  std::optional<std::string> forward = printed_round_trip(*result.forward);
+  if (!forward) return;
+  entry["forward"] = *forward;
+  if (result.backward) {
+    std::optional<std::string> backward = printed_round_trip(*result.backward);
+    if (!backward) return;
+    entry["backward"] = *backward;
+  }
+  entry["forward_outputs"] = result.forward_outputs;
+  entry["saved_sizes"] = result.saved_sizes;
+  entry["mutated_inputs"] = result.mutated_inputs;
+  entry["input_requires_grad"] = result.input_requires_grad;
+  entry["output_requires_grad"] = result.output_requires_grad;
+  storage.store(key.key, entry.dump());
+}
+
+void report_aot_cache_hit(const AotCacheKey& key, const std::optional<trace::CompileId>& compile_id) {
+  report("aotautograd_cache_hit", verdict(key, "hit"), compile_id);
+}
+
+void report_aot_cache_miss(const AotCacheKey& key, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceJson out = verdict(key, "miss");
+  out["cache_status_detailed"] = "full_miss";
+  report("aotautograd_cache_miss", out, compile_id);
+}
+
+void report_aot_cache_bypass(const std::string& reason, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceJson out = trace::TraceJson::object();
+  out["cache_bypass_reason"] = reason;
+  out["cache_state"] = "bypass";
+  report("aotautograd_cache_bypass", out, compile_id);
+}
+
+}  // namespace kiln::aot
