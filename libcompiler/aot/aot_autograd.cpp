@@ -16,7 +16,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
                                    const std::optional<trace::CompileId>& compile_id, const AotOptions& options) {
   static int next_aot_id = 0;
   const int aot_id = next_aot_id++;
-  const TraceOptions trace_options{options.decompose, options.keep_input_mutations};
+  const TraceOptions trace_options{options.decompose, options.backend, options.keep_input_mutations};
   GraphMetadata facts;
   facts.grad_enabled = ops::GradMode::is_enabled();
   facts.keep_input_mutations = options.keep_input_mutations;

@@ -31,6 +31,9 @@ struct AotOptions {
   // Inductor's joint-graph passes, given the inference graph before the compiler sees it
   // (PyTorch runs them there on inference graphs; Kiln's inductor has none: it reports the graph).
   std::function<void(const ir::GraphModule&, const std::optional<trace::CompileId>&)> joint_graph_passes;
+  // The backend compiling ("aot_eager_decomp_partition", "inductor"): the compiler bisector's
+  // "decomposition" subsystem is asked under its name.
+  std::string backend;
   // Report the AOT autograd cache's verdict (PyTorch consults it for inductor): Kiln has none,
   // so every compile is a bypass.
   bool report_autograd_cache = false;
