@@ -119,8 +119,9 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
   // Per candidate (one unless autotuning), the kernels' addresses.
   std::vector<std::vector<void*>> candidates;
   try {
-    // While the compiler bisector disables lowerings or fusions, the same graph generates other
-    // code: such compiles neither read nor fill the cache.
+    // While the compiler bisector disables inductor's applications (decompositions under its
+    // name, the testing knob's bugs, lowerings, fusions, vectorization), the same graph generates
+    // other code: such compiles neither read nor fill the cache.
     const bool bisecting = !bisect::bisected_subsystem("inductor").empty();
     if (config.max_autotune || !cache_enabled() || bisecting) {
       out.cache = CacheOutcome::Bypass;
