@@ -36,7 +36,7 @@ capture::CompiledGraph compile_result(const AotResult& result, const AotOptions&
 AotResult trace_and_partition(python::Interpreter& interp, const capture::CapturedGraph& graph,
                               const std::vector<python::Ref>& example_inputs, GraphMetadata facts, const AotOptions& options,
                               int aot_id, const std::optional<trace::CompileId>& compile_id) {
-  const TraceOptions trace_options{options.decompose, options.keep_input_mutations};
+  const TraceOptions trace_options{options.decompose, options.backend, options.keep_input_mutations};
   AotResult result;
   if (!needs_autograd(example_inputs)) {
     TracedGraph traced = trace_inference(interp, graph, example_inputs, trace_options);

@@ -31,9 +31,12 @@ struct AotOptions {
   bool keep_input_mutations = true;
   // Inductor's joint-graph passes, given the inference graph before the compiler sees it
   // (PyTorch runs them there on inference graphs; Kiln's inductor has none: it reports the graph).
-  std::function<void(const ir::GraphModule&, const std::optional<trace::CompileId>&)> joint_graph_passes;
+  std::function<void(const ir::GraphModule&, const std::optional<trace::CompileId>&)> joint_graph_passes = {};
+  // The backend compiling ("aot_eager_decomp_partition", "inductor"): the compiler bisector's
+  // "decomposition" subsystem is asked under its name.
+  std::string backend = {};
   // The AOT autograd cache's storage, for backends that keep one (inductor, as in PyTorch).
-  std::optional<AotCacheStorage> cache;
+  std::optional<AotCacheStorage> cache = {};
 };
 
 capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,

@@ -7,11 +7,11 @@
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
+#include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::aot {
 
 namespace {
-
 
 // make_fx leaves out arguments that equal their defaults (PyTorch's parseIValuesToPyArgsKwargs):
 // trailing positional ones and keyword-only ones.
@@ -36,10 +36,13 @@ const ops::OpInfo* functional_variant(const ops::OpInfo& op) {
   return ops::find_op(s.ns == "aten" ? name : s.ns + "::" + name);
 }
 
-std::string target_of(const ops::OpInfo& op) {
+// "aten.gelu.default", as PyTorch prints an OpOverload.
+std::string overload_name(const ops::OpInfo& op) {
   const ops::FunctionSchema& s = op.schema;
-  return "torch.ops." + s.ns + "." + s.name + "." + (s.overload.empty() ? "default" : s.overload);
+  return s.ns + "." + s.name + "." + (s.overload.empty() ? "default" : s.overload);
 }
+
+std::string target_of(const ops::OpInfo& op) { return "torch.ops." + overload_name(op); }
 
 }  // namespace
 
@@ -97,7 +100,11 @@ void AtenGraphBuilder::propagate_symbolic_sizes(const std::vector<std::pair<ir::
 }
 
 bool AtenGraphBuilder::decomposes(const ops::OpInfo& op) const {
-  return decompose_ || (op.schema.is_inplace() && !functional_variant(op));
+  // Functionalization: an in-place op without an out-of-place variant has no other way out.
+  if (op.schema.is_inplace() && !functional_variant(op)) return true;
+  // The compiler bisector's "decomposition" subsystem: a disabled decomposition leaves the op
+  // whole (the backend then runs, or lowers, the op itself).
+  return decompose_ && !bisect::disable_subsystem(backend_, "decomposition", [&] { return overload_name(op); });
 }
 
 ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor) {

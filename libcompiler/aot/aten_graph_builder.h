@@ -44,7 +44,12 @@ class AtenGraphBuilder : public ops::CallRecorder {
   void propagate_symbolic_sizes(const std::vector<std::pair<ir::Node*, const ir::Node*>>& tangents = {});
   void record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) override;
   bool decomposes(const ops::OpInfo& op) const override;
-  void set_decompose(bool decompose) { decompose_ = decompose; }
+  // `backend`: the backend compiling, under whose name each decomposition asks the compiler
+  // bisector whether to apply (libdiag/bisect/subsystem_switch.h).
+  void set_decompose(bool decompose, std::string backend) {
+    decompose_ = decompose;
+    backend_ = std::move(backend);
+  }
   // The node whose value `t` is; nullptr when the trace did not make it.
   ir::Node* node_of(const Tensor& t) const;
   // The "File: ..." summary of the nodes recorded from now on (nullopt: none), and of the
@@ -82,6 +87,7 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // (first autograd sequence number, summary) in creation order: whose source a grad_fn has.
   std::vector<std::pair<uint64_t, std::optional<std::string>>> grad_fn_sources_;
   bool decompose_ = false;
+  std::string backend_;
 };
 
 // Installs a recorder on this thread for a scope.

@@ -164,7 +164,7 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("<lambda>");
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
-  builder.set_decompose(options.decompose);
+  builder.set_decompose(options.decompose, options.backend);
   ops::NoGradGuard no_grad;
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "arg", /*with_grad=*/false);
   std::vector<ir::Node*> outputs;
@@ -183,7 +183,7 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
   traced.module = std::make_unique<ir::GraphModule>("inner_f");
   traced.module->graph.codegen.pytree = ir::PytreeSignature{{"primals", "tangents"}};
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
-  builder.set_decompose(options.decompose);
+  builder.set_decompose(options.decompose, options.backend);
   Run run = run_on_fakes(interp, graph, builder, example_inputs, "primals", /*with_grad=*/true);
 
   std::vector<Tensor> differentiable, tangents, inputs;

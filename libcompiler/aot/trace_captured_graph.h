@@ -17,6 +17,8 @@ namespace kiln::aot {
 struct TraceOptions {
   // Ops with a decomposition in the op table are recorded as its ops.
   bool decompose = false;
+  // The backend compiling: the compiler bisector's "decomposition" subsystem goes by its name.
+  std::string backend;
   // Mutated inputs are written back by a copy_ at the end of the graph (PyTorch's
   // keep_inference_input_mutations); otherwise their new values lead the graph's outputs and the
   // runtime writes them back.

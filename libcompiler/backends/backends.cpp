@@ -77,6 +77,7 @@ capture::Backend aot_backend(const AotBackend& backend) {
   return [backend](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
     aot::AotOptions options = backend.options;
     options.compiler = aten_compiler(interp, backend.name, graph->mode);
+    options.backend = backend.name;
     return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
   };
 }

@@ -350,6 +350,12 @@ void guards(const CompileIds& ids, const GuardSet& guards) {
   log_lines(log::Artifact::guards, {"torch/_dynamo/guards.py", 3911}, ids.text(), "GUARDS:\n" + tree);
 }
 
+void dynamo_error(const CompileIds& ids, const std::string& traceback) {
+  TraceWriter& writer = TraceWriter::from_environment();
+  if (writer.enabled())
+    writer.artifact("dynamo_error", trace::ArtifactEncoding::String, traceback, context(ids), {"torch/_dynamo/convert_frame.py", 1858});
+}
+
 void compilation_metrics(const CompileMetrics& m, const CodeState& code) {
   TraceWriter& writer = TraceWriter::from_environment();
   if (!writer.enabled()) return;

@@ -54,6 +54,8 @@ void tracing(const CompileIds& ids, const CodeState& code, const std::string& ph
 void restart(const CompileIds& ids, const GraphBreak& graph_break);
 void backend(const CompileIds& ids, const std::string& backend, const std::string& phase);  // "calling" or "done"
 void guards(const CompileIds& ids, const GuardSet& guards);
+// The dynamo_error artifact: the traceback of an error a compile raises to the script.
+void dynamo_error(const CompileIds& ids, const std::string& traceback);
 void compilation_metrics(const CompileMetrics& metrics, const CodeState& code);
 
 }  // namespace events

@@ -293,7 +293,8 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   const BreakSite& site = tracer.break_site();
   std::optional<StatementPath> path;
   if (broke) {
-    events::graph_break(metrics.ids, code, *broke);
+    // With fullgraph=True the break is the error raised below, not a logged graph break.
+    if (!options.fullgraph) events::graph_break(metrics.ids, code, *broke);
     auto counted = std::find_if(graph_break_counts_.begin(), graph_break_counts_.end(),
                                 [&](const auto& entry) { return entry.first == broke->title(); });
     if (counted == graph_break_counts_.end()) graph_break_counts_.emplace_back(broke->title(), 1);
@@ -305,8 +306,10 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       record_for_replay(interp, config, code, inputs, options);
       metrics.fail_type = "Unsupported";
       metrics.fail_reason = broke->message();
+      PyException unsupported(dynamo_exception(interp, "Unsupported", broke->message() + user_code_trailer(broke->user_stack)));
+      events::dynamo_error(metrics.ids, format_traceback(interp, unsupported));
       events::compilation_metrics(metrics, code);
-      throw PyException(dynamo_exception(interp, "Unsupported", broke->message() + user_code_trailer(broke->user_stack)));
+      throw unsupported;
     }
     if (site.statement && code.function->body && !code.function->lambda_body)
       path = resumable_path(*code.function->body, site.statement);
@@ -417,14 +420,18 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       metrics.graph_op_count.reset();
       metrics.fail_type = "BackendCompilerFailed";
       metrics.fail_reason = exception_summary(interp, error.exception);
-      events::compilation_metrics(metrics, code);
       if (config.suppress_errors) {
+        events::compilation_metrics(metrics, code);
         code.skip = true;
         return nullptr;
       }
       record_for_replay(interp, config, code, inputs, options);
       // Inductor's own errors reach the user unwrapped, as PyTorch raises them.
-      if (error.exception->type->name == "InductorError") throw;
+      if (error.exception->type->name == "InductorError") {
+        events::dynamo_error(metrics.ids, format_traceback(interp, error));
+        events::compilation_metrics(metrics, code);
+        throw;
+      }
       PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
                                            "backend='" + backend_name + "' raised:\n" + error.exception->type->name + ": " +
                                                exception_message(interp, error.exception) +
@@ -432,6 +439,11 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
                                                "if you're reporting a bug to PyTorch). For even more developer context, set "
                                                "TORCH_LOGS=\"+dynamo\"\n" + minifier_note(interp, error.exception)));
       wrapped.context = error.exception;
+      // The trace shows the wrapped error raised from the backend's own frames, as Dynamo's does.
+      PyException shown = wrapped;
+      shown.traceback = error.traceback;
+      events::dynamo_error(metrics.ids, format_traceback(interp, shown));
+      events::compilation_metrics(metrics, code);
       throw wrapped;
     }
     metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();

@@ -49,17 +49,25 @@ CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, c
   return entry;
 }
 
-// Whether the graph carries no metadata at all (graphs of repro files and of compile_fx_inner
-// calls from scripts): AOT's graphs always annotate their tensor placeholders.
-bool lacks_metadata(const ir::GraphModule& module) {
+// Whether every placeholder and call node carries its value's metadata, as AOT's graphs do.
+// Graphs of repro files and of compile_fx_inner calls from scripts carry none, and the minifier's
+// candidates carry some: the inputs it cut from nodes are annotated, the rest of the graph is
+// not. Only a graph annotated throughout is lowered from its metadata (lowering a partly
+// annotated one fails, and the graph then runs interpreted: the minifier saw its bug vanish).
+bool fully_annotated(const ir::GraphModule& module) {
   for (const ir::Node* node : module.graph.nodes())
-    if (node->op() == ir::OpCode::Placeholder && !std::holds_alternative<std::monostate>(node->meta.value)) return false;
+    if (node->op() != ir::OpCode::Output && std::holds_alternative<std::monostate>(node->meta.value)) return false;
   return true;
 }
 
-// A graph without metadata compiles at its first call, as PyTorch's compile_fx_inner fakifies
-// its example inputs: that call first runs in the graph interpreter, which records every node's
-// metadata on a copy of the graph; the copy compiles and runs that call and the ones after it.
+aot::AtenFunction compile_annotated(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
+                                    const InductorConfig& config);
+
+// A graph not annotated throughout compiles at its first call, as PyTorch's compile_fx_inner
+// fakifies its example inputs: that call first runs in the graph interpreter, which records every
+// node's metadata on a copy of the graph; the copy compiles and runs that call and the ones after
+// it. (A non-tensor input leaves its placeholder bare: lowering refuses the graph, which then
+// runs interpreted.)
 aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                         const InductorConfig& config) {
   struct State {
@@ -77,9 +85,10 @@ aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> m
     std::map<std::string, ir::Node*> by_name;
     for (ir::Node* node : annotated->graph.nodes()) by_name[node->name()] = node;
     size_t input = 0;
-    for (ir::Node* node : annotated->graph.nodes())
-      if (node->op() == ir::OpCode::Placeholder && input < inputs.size() && inputs[input].is_tensor())
-        node->meta.value = ir::irTensorMeta(inputs[input++].to_tensor());
+    for (ir::Node* node : annotated->graph.placeholders()) {
+      if (input < inputs.size() && inputs[input].is_tensor()) node->meta.value = ir::irTensorMeta(inputs[input].to_tensor());
+      ++input;
+    }
     ir::InterpreterOptions options;
     options.onNodeValue = [&](const ir::Node& node, const ops::IValue& value) {
       if (value.is_tensor()) by_name.at(node.name())->meta.value = ir::irTensorMeta(value.to_tensor());
@@ -90,9 +99,7 @@ aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> m
       }
     };
     ir::GraphInterpreter(*module, options).run(inputs);
-    // Inputs that are not tensors leave placeholders bare: such a graph stays interpreted.
-    state->compiled = lacks_metadata(*annotated) ? aot::interpret_aten_graph(module, context)
-                                                 : compile_fx_inner(std::move(annotated), context, config);
+    state->compiled = compile_annotated(std::move(annotated), context, config);
     return state->compiled(inputs);
   };
 }
@@ -151,9 +158,10 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
   return out;
 }
 
-aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
-                                   const InductorConfig& config) {
-  if (lacks_metadata(*module)) return compile_at_first_call(std::move(module), context, config);
+namespace {
+
+aot::AtenFunction compile_annotated(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
+                                    const InductorConfig& config) {
   const auto started = std::chrono::steady_clock::now();
   report_post_grad_graph(*module, context.compile_id);
   CompiledArtifacts artifacts;
@@ -180,6 +188,14 @@ aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module
   timings.code_gen_seconds = timings.code_gen_seconds.value_or(0) + artifacts.code_gen_seconds;
   timings.inductor_compile_seconds = timings.inductor_compile_seconds.value_or(0) + seconds_since(started);
   return [program = artifacts.program](const std::vector<ops::IValue>& inputs) { return program->run(inputs); };
+}
+
+}  // namespace
+
+aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
+                                   const InductorConfig& config) {
+  if (!fully_annotated(*module)) return compile_at_first_call(std::move(module), context, config);
+  return compile_annotated(std::move(module), context, config);
 }
 
 }  // namespace kiln::inductor

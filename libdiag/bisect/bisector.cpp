@@ -5,6 +5,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "libdiag/bisect/subsystem_switch.h"
+
 namespace kiln::bisect {
 
 namespace {
@@ -59,8 +61,13 @@ std::string BisectionResult::repr() const {
          ", bisect_number=" + (bisect_number ? std::to_string(*bisect_number) : "None") + ", debug_info=" + quoted_or_none(debug_info) + ")";
 }
 
-std::optional<BisectionResult> bisect(const std::vector<System>& systems, const RunProgram& run, const BisectOptions& options,
+std::optional<BisectionResult> bisect(const std::vector<System>& systems, const RunProgram& run_program, const BisectOptions& options,
                                       std::ostream& log) {
+  // Every run counts applications from 0, also a run in this process (PyTorch's reset_counters).
+  const RunProgram run = [&](const BisectRun& attempt) {
+    reset_counters();
+    return run_program(attempt);
+  };
   for (size_t index = 0; index < systems.size(); ++index) {
     const System& system = systems[index];
     if (run({system.backend, nullptr, std::nullopt, {}})) {

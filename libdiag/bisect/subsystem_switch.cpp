@@ -14,7 +14,15 @@ std::string environment(const char* name) {
   return value ? value : "";
 }
 
+std::mutex counters_mutex;
+std::map<std::string, long long, std::less<>> counters;
+
 }  // namespace
+
+void reset_counters() {
+  std::lock_guard lock(counters_mutex);
+  counters.clear();
+}
 
 std::string bisected_subsystem(std::string_view backend) {
   return environment("TORCH_BISECT_BACKEND") == backend ? environment("TORCH_BISECT_SUBSYSTEM") : "";
@@ -22,9 +30,7 @@ std::string bisected_subsystem(std::string_view backend) {
 
 bool disable_subsystem(std::string_view backend, std::string_view subsystem, const std::function<std::string()>& debug_info) {
   if (subsystem.empty() || bisected_subsystem(backend) != subsystem) return false;
-  static std::mutex mutex;
-  static std::map<std::string, long long, std::less<>> counters;
-  std::lock_guard lock(mutex);
+  std::lock_guard lock(counters_mutex);
   const long long counter = counters[std::string(subsystem)]++;
   if (const std::string report = environment("KILN_BISECT_REPORT"); !report.empty()) {
     std::ofstream out(report, std::ios::app);

@@ -14,7 +14,8 @@
 //                                                   "<counter>\t<debug info>" there, from which the
 //                                                   driver learns the upper bound and names the culprit
 //
-// Counters start at 0 in each process and count per subsystem.
+// Counters start at 0 in each process and count per subsystem; reset_counters() starts them again
+// (the driver does before each run, as PyTorch's does, for programs run in its own process).
 #include <functional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ namespace kiln::bisect {
 
 bool disable_subsystem(std::string_view backend, std::string_view subsystem,
                        const std::function<std::string()>& debug_info = {});
+
+void reset_counters();
 
 // The subsystem a run bisects when it names one for this backend (a config change is applied by
 // whoever reads that config: libcompiler/repro for Kiln's config modules).

@@ -8,8 +8,8 @@ Cases: compile_error, runtime_error (level 2) and accuracy (level 4) after aot; 
 dynamo. The inductor cases compile with the script's default backend, kiln's inductor, whose
 cpp.inject_relu_bug_TESTING_ONLY knob breaks the relu; --backend NAME compiles them with another
 AOT backend (aot_eager_relu_bug_TESTING_ONLY honours the same knob). Each case runs in a fresh folder; wall time includes the script's first
-run. Prints one Markdown row per case: seconds, tests run, nodes before -> after, the repro's call
-nodes, and whether `kiln repro.py` fails; then PyTorch's recorded numbers.
+run. Prints one Markdown row per case: seconds, tests run, nodes and inputs before -> after, the
+repro's call nodes, and whether `kiln repro.py` fails; then PyTorch's recorded numbers.
 """
 import argparse
 import glob
@@ -39,14 +39,15 @@ def run_case(build, mode, after, level, backend, jobs):
     start = time.perf_counter()
     result = subprocess.run(command + [MODEL, mode], cwd=folder, capture_output=True, text=True)
     seconds = time.perf_counter() - start
-    summary = re.search(r"Minified (\d+) -> (\d+) nodes .*?: (\d+) tests run", result.stdout)
+    summary = re.search(r"Minified (\d+) -> (\d+) nodes \((\d+) -> (\d+) inputs\): (\d+) tests run", result.stdout)
     repro = os.path.join(folder, "repro.py")
     reproduces = os.path.exists(repro) and subprocess.run([os.path.join(build, "bin", "kiln"), "repro.py"], cwd=folder,
                                                           capture_output=True).returncode != 0
     return {
         "seconds": seconds,
-        "tests": summary.group(3) if summary else "-",
+        "tests": summary.group(5) if summary else "-",
         "nodes": summary.group(1) + " -> " + summary.group(2) if summary else "-",
+        "inputs": summary.group(3) + " -> " + summary.group(4) if summary else "-",
         "calls": call_nodes(repro) if os.path.exists(repro) else "-",
         "reproduces": "yes" if reproduces else "no",
     }
@@ -74,12 +75,12 @@ def main():
     parser.add_argument("--backend", default=None)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
-    print("| case | kiln s | kiln tests run | nodes | repro call nodes | kiln repro.py fails | PyTorch s | PyTorch queries | PyTorch outcome |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| case | kiln s | kiln tests run | nodes | inputs | repro call nodes | kiln repro.py fails | PyTorch s | PyTorch queries | PyTorch outcome |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for mode, after, level in CASES:
         kiln = run_case(args.build, mode, after, level, args.backend, args.jobs)
         peer = pytorch_case(mode) or {"seconds": "-", "queries": "-", "outcome": "not recorded"}
-        print(f"| {mode} (after {after}, level {level}) | {kiln['seconds']:.2f} | {kiln['tests']} | {kiln['nodes']} | {kiln['calls']} | "
+        print(f"| {mode} (after {after}, level {level}) | {kiln['seconds']:.2f} | {kiln['tests']} | {kiln['nodes']} | {kiln['inputs']} | {kiln['calls']} | "
               f"{kiln['reproduces']} | {peer['seconds']} | {peer['queries']} | {peer['outcome']} |")
 
 

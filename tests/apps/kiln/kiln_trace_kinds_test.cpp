@@ -23,9 +23,6 @@ namespace {
 // and the reverse).
 const std::map<std::string, std::string>& known_differences() {
   static const std::map<std::string, std::string> differences = {
-      // Dynamo writes dynamo_error for an exception it raises; kiln does not.
-      {"backend_error_dynamo 0/0", "missing: dynamo_error; extra: "},
-      {"fullgraph_error 0/0", "missing: dynamo_error; extra: dynamo_graph_break_reason"},
       // torch.cond graphs run eagerly: no AOT or inductor compile.
       {"cond_model 0/0",
        "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "

@@ -44,6 +44,26 @@ TEST(Bisect, AConfigChangeIsAppliedInTheChild) {
       << result.out;
 }
 
+// Inductor's testing knob breaks the one relu: the bisector gets past the backends and the
+// subsystems that do not fix it, and names the place the knob broke.
+TEST(Bisect, TheTestingKnobsBrokenReluIsNamed) {
+  const fs::path dir = scratchDir("bisect_testing_knob");
+  const fs::path script = dir / "knob.py";
+  std::ofstream(script) << "import torch\nimport torch._inductor.config\n"
+                           "torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY = 'compile_error'\n"
+                           "def f(x):\n    return torch.relu(x.sin()) * 2\n"
+                           "torch.compile(f)(torch.randn(4))\n";
+  const RunResult result = run(minify_binary(), "--bisect " + quoted(script), dir);
+  EXPECT_EQ(result.status, 0) << result.err;
+  EXPECT_NE(result.out.find("Moving to the next subsystem: inductor - testing_knobs\nDisabling testing_knobs fixed the issue."),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("BisectionResult(backend='inductor', subsystem='testing_knobs', bisect_number=0, "
+                            "debug_info='cpp.inject_relu_bug_TESTING_ONLY=compile_error breaks a relu of cpp_fused_"),
+            std::string::npos)
+      << result.out;
+}
+
 TEST(Bisect, NothingBreaks) {
   const fs::path dir = scratchDir("bisect_nothing");
   const RunResult result = run(minify_binary(), "--bisect " + quoted(script_failing_when(dir, "False")), dir);

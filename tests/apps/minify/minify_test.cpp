@@ -1,7 +1,7 @@
 // The minify app end to end on a small model with the testing backends: it finishes, repro.py
 // holds at most two call nodes, and `kiln repro.py` fails the same way; the same command again
-// resumes; minify_model.py of ../shared in its dynamo_backend case (and, until inductor lands,
-// the inductor cases with the testing AOT backend in its place).
+// resumes; minify_model.py of ../shared in its dynamo_backend case and its inductor cases (under
+// inductor and under the testing AOT backend that honours the same knob).
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -138,8 +138,7 @@ TEST(Minify, SharedMinifyModelDynamoBackend) {
   EXPECT_NE(under_pytorch.err.find("AssertionError: toy_compiler refuses relu"), std::string::npos) << under_pytorch.err;
 }
 
-// The three inductor cases, with the testing AOT backend standing in for inductor (which honours
-// the same knob once it lands: run them then without --backend).
+// The three inductor cases, with the testing AOT backend that honours inductor's knob.
 TEST(Minify, SharedMinifyModelInductorCasesWithTheTestingBackend) {
   KILN_REQUIRE_SHARED();
   const std::filesystem::path model = realPath("pytorch-2.11/programs/minify_model.py");
@@ -150,6 +149,21 @@ TEST(Minify, SharedMinifyModelInductorCasesWithTheTestingBackend) {
         run(minify_binary(), "--after=aot --level=" + level + " --backend aot_eager_relu_bug_TESTING_ONLY " + quoted(model) + " " + mode, dir);
     ASSERT_EQ(minified.status, 0) << mode << minified.out << minified.err;
     EXPECT_LE(repro_call_nodes(dir / "repro.py"), 2u) << mode;
+    EXPECT_NE(run(kiln_binary(), "repro.py", dir).status, 0) << mode;
+  }
+}
+
+// The same three cases under kiln's inductor (the script's default backend): the relu alone, with
+// the one input it reads (the other inputs go once nothing reads them).
+TEST(Minify, SharedMinifyModelInductorCases) {
+  KILN_REQUIRE_SHARED();
+  const std::filesystem::path model = realPath("pytorch-2.11/programs/minify_model.py");
+  for (const std::string mode : {"compile_error", "runtime_error", "accuracy"}) {
+    const std::filesystem::path dir = scratchDir("minify_shared_inductor_" + mode);
+    const std::string level = mode == "accuracy" ? "4" : "2";
+    const RunResult minified = run(minify_binary(), "--after=aot --level=" + level + " " + quoted(model) + " " + mode, dir);
+    ASSERT_EQ(minified.status, 0) << mode << minified.out << minified.err;
+    EXPECT_NE(minified.out.find("Minified 83 -> 1 nodes (25 -> 1 inputs)"), std::string::npos) << mode << minified.out;
     EXPECT_NE(run(kiln_binary(), "repro.py", dir).status, 0) << mode;
   }
 }

@@ -204,3 +204,16 @@ TEST(InductorCompile, MaxAutotuneTimesVectorWidthsAndKeepsOne) {
   // Later calls run the chosen kernel and still match.
   expect_matches_reference(c);
 }
+
+// The minifier's candidates annotate the inputs they cut from nodes and leave the rest of the
+// graph bare. Such a graph must compile (at its first call, from the values a run records), not
+// fall back to the interpreter: the injected bug must still break it.
+TEST(InductorCompile, AGraphAnnotatedOnlyAtItsInputsCompilesAtItsFirstCall) {
+  std::shared_ptr<ir::GraphModule> module = ir::parseReadable(kLayerNormRelu);
+  for (ir::Node* node : module->graph.nodes())
+    if (node->op() != ir::OpCode::Placeholder) node->meta.value = std::monostate{};
+  inductor::InductorConfig config;
+  config.inject_relu_bug = "compile_error";
+  const aot::AtenFunction compiled = inductor::compile_fx_inner(module, {aot::AotGraphKind::Inference, 0, std::nullopt}, config);
+  EXPECT_THROW(compiled(random_inputs(*module)), inductor::InductorError);
+}

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "libdiag/bisect/bisector.h"
+#include "libdiag/bisect/subsystem_switch.h"
 #include "tests/support/shared_data.h"
 
 namespace kiln::bisect {
@@ -24,7 +25,7 @@ const std::vector<System> kSystems = {
 struct Program {
   std::string bad_backend;
   long long culprit = 5;
-  std::vector<std::string> runs;  // what each run asked for
+  std::vector<std::string> runs = {};  // what each run asked for
 
   bool operator()(const BisectRun& run) {
     std::string text = run.backend;
@@ -103,6 +104,30 @@ TEST(Bisector, NoSubsystemToBlame) {
   ASSERT_TRUE(result);
   EXPECT_FALSE(result->subsystem);
   EXPECT_NE(log.str().find("The issue is in the inductor system, but could not identify subsystem.\n"), std::string::npos);
+}
+
+// A program run in the bisector's own process, asking the switch as a compiler does (the
+// environment says what to disable, as for a child): each run counts its applications from 0.
+TEST(Bisector, RunsInThisProcessCountFromZero) {
+  const auto report_dir = test::scratchDir("bisect_in_process");
+  auto run_in_process = [](const BisectRun& run) {
+    setenv("TORCH_BISECT_BACKEND", run.backend.c_str(), 1);
+    setenv("TORCH_BISECT_SUBSYSTEM", run.subsystem ? run.subsystem->name.c_str() : "", 1);
+    if (run.max) setenv("TORCH_BISECT_MAX", std::to_string(*run.max).c_str(), 1);
+    else unsetenv("TORCH_BISECT_MAX");
+    if (!run.report.empty()) setenv("KILN_BISECT_REPORT", run.report.c_str(), 1);
+    else unsetenv("KILN_BISECT_REPORT");
+    // Inductor's six lowerings; the one numbered 3 breaks the program when applied.
+    bool good = true;
+    for (int i = 0; i < 6 && run.backend == "inductor"; ++i)
+      if (!disable_subsystem("inductor", "lowerings", [i] { return "node_" + std::to_string(i); }) && i == 3) good = false;
+    return good;
+  };
+  std::ostringstream log;
+  const auto result = bisect(kSystems, run_in_process, {report_dir}, log);
+  for (const char* name : {"TORCH_BISECT_BACKEND", "TORCH_BISECT_SUBSYSTEM", "TORCH_BISECT_MAX", "KILN_BISECT_REPORT"}) unsetenv(name);
+  ASSERT_TRUE(result) << log.str();
+  EXPECT_EQ(result->repr(), "BisectionResult(backend='inductor', subsystem='lowerings', bisect_number=3, debug_info='node_3')") << log.str();
 }
 
 }  // namespace

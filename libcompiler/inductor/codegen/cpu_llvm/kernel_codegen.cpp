@@ -9,6 +9,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "libcompiler/inductor/codegen/cpu_llvm/vector_math.h"
+#include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::inductor {
 
@@ -39,6 +40,9 @@ class KernelEmitter {
     auto* fn_type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty()}, false);
     fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, kernel_.name, module_);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    // The compiler bisector's "vectorization" subsystem, kernel by kernel: a disabled kernel's
+    // loops stay scalar.
+    vectorize_ = !bisect::disable_subsystem("inductor", "vectorization", [&] { return kernel_.name; });
     auto arg = fn_->arg_begin();
     llvm::Value* slots = &*arg++;
     llvm::Value* begin = &*arg++;
@@ -80,12 +84,18 @@ class KernelEmitter {
     b_.SetInsertPoint(exit);
   }
 
-  // max-autotune's forced vector width; otherwise LLVM's cost model decides.
+  // Vectorization off (the bisector disabled it), or max-autotune's forced vector width;
+  // otherwise LLVM's cost model decides.
   llvm::MDNode* loop_metadata() {
-    if (!options_.vector_width) return nullptr;
     std::vector<llvm::Metadata*> ops = {nullptr};
-    ops.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.width"),
-                                           llvm::ConstantAsMetadata::get(b_.getInt32(options_.vector_width))}));
+    if (!vectorize_)
+      ops.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.enable"),
+                                             llvm::ConstantAsMetadata::get(b_.getFalse())}));
+    else if (options_.vector_width)
+      ops.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.width"),
+                                             llvm::ConstantAsMetadata::get(b_.getInt32(options_.vector_width))}));
+    else
+      return nullptr;
     llvm::MDNode* md = llvm::MDNode::getDistinct(ctx_, ops);
     md->replaceOperandWith(0, md);
     return md;
@@ -257,6 +267,13 @@ class KernelEmitter {
     llvm::Value* r = b_.CreateSelect(t->isFloatingPointTy() ? b_.CreateFCmpOLT(x, zero) : b_.CreateICmpSLT(x, zero), zero, x);
     if (!options_.inject_relu_bug) return r;
     const std::string& bug = *options_.inject_relu_bug;
+    if (bug != "compile_error" && bug != "runtime_error" && bug != "accuracy")
+      throw std::invalid_argument("unrecognized config cpp.inject_relu_bug_TESTING_ONLY = '" + bug + "'");
+    // The compiler bisector's "testing_knobs" subsystem: each relu the knob breaks is one
+    // application; a disabled one is a correct relu.
+    if (bisect::disable_subsystem("inductor", "testing_knobs",
+                                  [&] { return "cpp.inject_relu_bug_TESTING_ONLY=" + bug + " breaks a relu of " + kernel_.name; }))
+      return r;
     if (bug == "compile_error") {
       // A call of a function that exists nowhere: linking the kernel fails.
       llvm::FunctionCallee missing = module_.getOrInsertFunction("compile error!", t, t);
@@ -266,8 +283,7 @@ class KernelEmitter {
       b_.CreateStore(b_.getInt32(1), status_);
       return r;
     }
-    if (bug == "accuracy") return t->isFloatingPointTy() ? b_.CreateFAdd(r, llvm::ConstantFP::get(t, 1.0)) : b_.CreateAdd(r, llvm::ConstantInt::get(t, 1));
-    throw std::invalid_argument("unrecognized config cpp.inject_relu_bug_TESTING_ONLY = '" + bug + "'");
+    return t->isFloatingPointTy() ? b_.CreateFAdd(r, llvm::ConstantFP::get(t, 1.0)) : b_.CreateAdd(r, llvm::ConstantInt::get(t, 1));
   }
 
   llvm::Value* eval(const ExprRef& e, llvm::Value* outer, llvm::Value* inner, std::unordered_map<const Expr*, llvm::Value*>& memo) {
@@ -347,6 +363,7 @@ class KernelEmitter {
   const CodegenOptions& options_;
   llvm::Function* fn_ = nullptr;
   llvm::Value* status_ = nullptr;
+  bool vectorize_ = true;
   std::map<int, llvm::Value*> pointers_;
 };
 

@@ -5,7 +5,8 @@
 // returns 0, or non-zero when the kernel failed. Inner loops are plain counted loops that LLVM's
 // loop vectorizer widens; reductions carry reassociation flags so that they vectorize too;
 // transcendental float math is emitted inline (vector_math.h) rather than called, for the same
-// reason.
+// reason. Each kernel asks the compiler bisector whether to vectorize ("vectorization") and each
+// relu the testing knob breaks whether to break it ("testing_knobs").
 #include <optional>
 #include <string>
 
