@@ -53,6 +53,25 @@ std::vector<CompileSummary> compiles_in(const fs::path& trace_dir) {
   return compiles;
 }
 
+std::map<std::string, std::set<std::string>> record_kinds_by_compile(const fs::path& trace_dir) {
+  std::map<std::string, std::set<std::string>> kinds;
+  for (const auto& entry : fs::directory_iterator(trace_dir)) {
+    if (entry.path().extension() != ".log") continue;
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) {
+      size_t start = line.find("] {");
+      if (line.empty() || line[0] == '\t' || start == std::string::npos) continue;
+      nlohmann::json record = nlohmann::json::parse(line.substr(start + 2), nullptr, false);
+      if (record.is_discarded() || !record.contains("frame_id")) continue;
+      for (const auto& [key, value] : record.items()) {
+        if (key == "frame_id" || key == "frame_compile_id" || key == "attempt" || key == "has_payload" || key == "rank") continue;
+        kinds[compile_id(record)].insert(key == "artifact" ? "artifact:" + value["name"].get<std::string>() : key);
+      }
+    }
+  }
+  return kinds;
+}
+
 std::string compile_key(const std::optional<std::string>& co_name, std::optional<int64_t> ops) {
   // Built with append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
   return std::string("(").append(co_name.value_or("None")).append(", ").append(ops ? std::to_string(*ops) : "None").append(")");

@@ -2,6 +2,8 @@
 // The compiles a TORCH_TRACE folder records, summarised as ../shared/tools/tracestats.py does:
 // one entry per compilation_metrics record, in order.
 #include <filesystem>
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +23,9 @@ struct CompileSummary {
 std::vector<CompileSummary> compiles_in(const std::filesystem::path& trace_dir);
 // "(co_name, ops)", the form the fidelity checks compare ("None" for what is absent).
 std::string compile_key(const std::optional<std::string>& co_name, std::optional<int64_t> ops);
+// Per compile id ("0/1"), the kinds of record the trace holds for it: the envelope key
+// ("inductor_output_code"), or "artifact:<name>" for artifacts ("artifact:fx_graph_cache_miss").
+std::map<std::string, std::set<std::string>> record_kinds_by_compile(const std::filesystem::path& trace_dir);
 // The keys of the non-library compiles.
 std::vector<std::string> user_compiles(const std::vector<CompileSummary>& compiles);
 
