@@ -132,15 +132,18 @@ void GraphLowering::add_size_symbol_sources(const ir::Node& placeholder, int inp
 }
 
 void GraphLowering::check_size_symbols_have_sources() const {
+  auto check = [&](const SizeExpr& e, const std::string& where) {
+    for (const std::string& symbol : e.freeSymbols())
+      if (std::none_of(program_.size_symbols.begin(), program_.size_symbols.end(), [&](const SizeSymbolSource& s) { return s.symbol == symbol; }))
+        throw LoweringUnsupported("inductor: size symbol " + symbol + " (in " + where + ") is no input's size");
+  };
   for (const Buffer& buffer : program_.buffers) {
-    std::vector<SizeExpr> exprs = buffer.layout.sizes;
-    exprs.insert(exprs.end(), buffer.layout.strides.begin(), buffer.layout.strides.end());
-    exprs.push_back(buffer.layout.offset);
-    for (const SizeExpr& e : exprs)
-      for (const std::string& symbol : e.freeSymbols())
-        if (std::none_of(program_.size_symbols.begin(), program_.size_symbols.end(), [&](const SizeSymbolSource& s) { return s.symbol == symbol; }))
-          throw LoweringUnsupported("inductor: size symbol " + symbol + " (in " + buffer.name + ") is no input's size");
+    for (const SizeExpr& e : buffer.layout.sizes) check(e, buffer.name);
+    for (const SizeExpr& e : buffer.layout.strides) check(e, buffer.name);
+    check(buffer.layout.offset, buffer.name);
   }
+  for (const ProgramOutput& out : program_.outputs)
+    if (out.size) check(*out.size, "a graph output");
 }
 
 TensorBox GraphLowering::pointwise(std::vector<SizeExpr> sizes, ir::Dtype dtype, Loader loader) const {
@@ -418,6 +421,10 @@ void GraphLowering::lower_nodes() {
             continue;
           }
           if (!item.asNode()) throw LoweringUnsupported("inductor: a graph output that is not a tensor (" + item.repr() + ")");
+          if (const auto* sym = std::get_if<ir::SymScalar>(&item.asNode()->meta.value); sym && !values_.count(item.asNode())) {
+            program_.outputs.push_back({-1, {}, sym->expr});
+            continue;
+          }
           auto [buffer, view] = strided(tensor(item));
           program_.outputs.push_back({buffer, view});
         }

@@ -83,10 +83,12 @@ struct ExternNode {
 using LoopNode = std::variant<ComputedNode, ExternNode>;
 
 // What the compiled function returns per graph output: a buffer seen through a view (an input's
-// buffer when the graph returns an input or a view of it), or None (buffer -1).
+// buffer when the graph returns an input or a view of it), a size (a forward graph returns the
+// size symbols its backward takes), or None (buffer -1 and no size).
 struct ProgramOutput {
   int buffer = -1;
   BufferLayout view;
+  std::optional<SizeExpr> size;
 };
 
 // Where the wrapper reads a size symbol's value at call time: an int input (a SymInt placeholder),

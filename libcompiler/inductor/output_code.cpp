@@ -181,7 +181,8 @@ std::string render_output_code(const CompiledProgram& compiled, const std::strin
     if (!freed.empty()) s << "    del " << freed << "\n";
   }
   s << "    return (";
-  for (const ProgramOutput& out : program.outputs) s << (out.buffer >= 0 ? program.buffers[out.buffer].name : std::string("None")) << ", ";
+  for (const ProgramOutput& out : program.outputs)
+    s << (out.size ? out.size->str() : out.buffer >= 0 ? program.buffers[out.buffer].name : std::string("None")) << ", ";
   s << ")\n";
   return s.str();
 }

@@ -260,8 +260,10 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
     }
   }
   std::vector<ops::IValue> outputs;
-  for (const ProgramOutput& out : program_.outputs)
-    outputs.push_back(out.buffer < 0 ? ops::IValue() : ops::IValue(view_of(buffers[out.buffer], out.view.evaluate(symbols))));
+  for (const ProgramOutput& out : program_.outputs) {
+    if (out.size) outputs.emplace_back(size_value(*out.size, symbols));
+    else outputs.push_back(out.buffer < 0 ? ops::IValue() : ops::IValue(view_of(buffers[out.buffer], out.view.evaluate(symbols))));
+  }
   return outputs;
 }
 

@@ -220,3 +220,16 @@ TEST(KilnInductor, DynamicProgramsWriteTheInductorArtifactsPyTorchWrites) {
     EXPECT_NE(r.err.find("[" + id + "] [__output_code]     s77 = arg0_1"), std::string::npos) << program << "\n" << r.err;
   }
 }
+
+TEST(KilnInductor, DynamicForwardAndBackwardBothCompile) {
+  ScratchDir scratch("dynamic_training");
+  const RunResult r = run_script("dynamic_training.py", "", scratch.path(),
+                                 cache_env(scratch) + "TORCH_TRACE=" + quoted(scratch.path() / "t") + " TORCH_LOGS=perf_hints ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"3 ok", "8 ok", "21 ok"}));
+  // Neither graph falls back to the interpreter: two output codes, one compile for all sizes.
+  EXPECT_EQ(r.err.find("runs interpreted"), std::string::npos) << r.err;
+  const std::string text = trace_text(scratch.path() / "t");
+  EXPECT_EQ(count_of(text, "\"inductor_output_code\""), 2u);
+  EXPECT_EQ(compiles_in(scratch.path() / "t").size(), 1u);
+}
