@@ -5,8 +5,12 @@ namespace kiln::aot {
 std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph) {
   for (const ir::Node* node : graph.module->graph.nodes()) {
     if (node->target().starts_with("torch.ops.higher_order.")) return "higher-order op " + node->target();
-    // A float read from a tensor (automatic dynamic floats): fake tensors hold no number to read.
-    if (node->op() == ir::OpCode::CallMethod && node->target() == "item") return "Tensor.item() inside the graph";
+    // Tensor.item() reads an input's number (AOT records aten._local_scalar_dense); a tensor the
+    // graph computes has no number while it is traced on fake tensors.
+    if (node->op() == ir::OpCode::CallMethod && node->target() == "item") {
+      const ir::Node* self = node->args().empty() ? nullptr : node->args()[0].asNode();
+      if (!self || self->op() != ir::OpCode::Placeholder) return "Tensor.item() of a tensor the graph computes";
+    }
   }
   return std::nullopt;
 }

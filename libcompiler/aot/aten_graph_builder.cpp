@@ -116,6 +116,15 @@ ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tenso
   return node;
 }
 
+ir::Node* AtenGraphBuilder::add_scalar_read(const Tensor& fake, double value, const ir::FakeValue& meta) {
+  ir::Node* node = graph_.callFunction("torch.ops.aten._local_scalar_dense.default", {ir::Argument::node(node_of(fake))});
+  node->meta.value = meta;
+  node->meta.sourceSummary = source_;
+  auto [it, inserted] = scalar_reads_.try_emplace(value, node);
+  if (!inserted) it->second = nullptr;
+  return node;
+}
+
 ir::Node* AtenGraphBuilder::node_of(const Tensor& t) const {
   if (!t.defined()) return nullptr;
   if (auto it = nodes_.find(t.impl()); it != nodes_.end()) return it->second;
@@ -131,13 +140,18 @@ ir::Node* AtenGraphBuilder::node_of(const Tensor& t) const {
   return nullptr;
 }
 
+ir::Argument AtenGraphBuilder::float_argument(double value) const {
+  const auto read = scalar_reads_.find(value);
+  return read != scalar_reads_.end() && read->second ? ir::Argument::node(read->second) : ir::Argument::floating(value);
+}
+
 ir::Argument AtenGraphBuilder::tensor_argument(const Tensor& t, const ops::OpInfo& op) const {
   if (!t.defined()) return ir::Argument::none();
   if (ir::Node* node = node_of(t)) return ir::Argument::node(node);
   // A Python number the caller wrapped (x + 1): the graph shows the number, as PyTorch's does.
   if (t.is_wrapped_number()) {
     const tensor::Scalar s = tensor::item(t);
-    if (s.is_floating()) return ir::Argument::floating(s.to<double>());
+    if (s.is_floating()) return float_argument(s.to<double>());
     if (s.kind() == tensor::Scalar::Kind::Bool) return ir::Argument::boolean(s.to<bool>());
     return ir::Argument::integer(s.to<int64_t>());
   }
@@ -149,7 +163,7 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
   if (v.is_none()) return ir::Argument::none();
   if (v.is_bool()) return ir::Argument::boolean(v.to_bool());
   if (v.is_int()) return ir::Argument::integer(v.to_int());
-  if (v.is_double()) return ir::Argument::floating(v.to_double());
+  if (v.is_double()) return float_argument(v.to_double());
   if (v.is_string()) return ir::Argument::string(v.to_string());
   if (v.is_tensor()) return tensor_argument(v.to_tensor(), op);
   if (v.is_dtype()) return ir::Argument::dtype(ir::irDtype(v.to_dtype()));

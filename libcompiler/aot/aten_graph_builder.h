@@ -38,6 +38,11 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // arguments (SymInt) equal to it are recorded as the placeholder, as a symbolic trace would.
   ir::Node* add_size_placeholder(const std::string& name, int64_t size, const ir::FakeValue& meta,
                                  std::optional<std::string> descriptor);
+  // Tensor.item() of `fake`, whose number in this trace is `value`: an aten._local_scalar_dense
+  // node with `meta` (its SymFloat); float arguments equal to the value are recorded as the node,
+  // as a symbolic trace records the SymFloat (a literal that happens to equal it would be too: the
+  // same limit as size placeholders).
+  ir::Node* add_scalar_read(const Tensor& fake, double value, const ir::FakeValue& meta);
   // With symbolic size inputs, the nodes' values recomputed over the placeholders' symbolic sizes
   // (ops whose meta functions are not size-generic keep the traced sizes); `tangents`: each
   // tangent placeholder with the output it stands for, whose sizes it takes (contiguous).
@@ -71,6 +76,8 @@ class AtenGraphBuilder : public ops::CallRecorder {
  private:
   ir::Argument argument(const ops::IValue& value, const ops::OpInfo& op) const;
   ir::Argument tensor_argument(const Tensor& t, const ops::OpInfo& op) const;
+  // A float argument: the scalar read it equals, or the number.
+  ir::Argument float_argument(double value) const;
   void bind(const Tensor& t, ir::Node* node);
   ir::Node* first_op_node() const;
 
@@ -81,6 +88,8 @@ class AtenGraphBuilder : public ops::CallRecorder {
   std::vector<std::pair<ir::Node*, Tensor>> inputs_;
   // Size placeholders by their value; null where two share a value (the size is then ambiguous).
   std::unordered_map<int64_t, ir::Node*> size_placeholders_;
+  // Scalar reads by their value; null where two share a value.
+  std::unordered_map<double, ir::Node*> scalar_reads_;
   // The traced tensors stay alive so that no later tensor reuses an address in nodes_.
   std::vector<Tensor> traced_;
   std::optional<std::string> source_;

@@ -1,6 +1,7 @@
 #include "libcompiler/aot/trace_captured_graph.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 #include "libcompiler/aot/aten_graph_builder.h"
 #include "libcompiler/aot/split_joint_graph.h"
@@ -10,6 +11,7 @@
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/tensor/factories.h"
 
 namespace kiln::aot {
 
@@ -93,6 +95,50 @@ class SourceTracker : public CallHook {
   size_t next_ = 0;
 };
 
+// Tensor.item() of a float input while the graph runs on fakes, which hold no numbers: the number
+// is the real input's, and the graph reads it with aten._local_scalar_dense (a float made an input
+// by automatic dynamic shapes: float_const.py's 0-d float64 tensor).
+class ScalarReader : public CallHook {
+ public:
+  ScalarReader(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder, const std::vector<Ref>& fakes,
+               const std::vector<Ref>& examples)
+      : interp_(interp), builder_(builder), previous_(interp.call_hook), item_(torch_types().tensor->lookup("item")) {
+    // The captured graph's item() calls, in order, carry the SymFloat each read stands for.
+    for (const ir::Node* node : graph.module->graph.nodes())
+      if (node->op() == ir::OpCode::CallMethod && node->target() == "item") symbols_.push_back(node->meta.value);
+    for (size_t i = 0; i < fakes.size(); ++i)
+      if (is_tensor(fakes[i])) inputs_[to_tensor(fakes[i], "input").impl()] = to_tensor(examples[i], "input");
+    interp.call_hook = this;
+  }
+  ~ScalarReader() override { interp_.call_hook = previous_; }
+  ScalarReader(const ScalarReader&) = delete;
+  ScalarReader& operator=(const ScalarReader&) = delete;
+
+  Ref intercept(Interpreter& interp, const Ref& callee, CallArgs& args) override {
+    // The hook before this one sees every call first (the source tracker counts them).
+    if (previous_)
+      if (Ref result = previous_->intercept(interp, callee, args)) return result;
+    if (callee.get() != item_.get() || args.args.size() != 1 || !is_tensor(args.args[0])) return nullptr;
+    const Tensor& fake = to_tensor(args.args[0], "self");
+    auto it = inputs_.find(fake.impl());
+    if (it == inputs_.end()) throw std::runtime_error("aot: Tensor.item() of a tensor the graph computes is not supported yet");
+    const tensor::Scalar value = tensor::item(it->second);
+    if (!value.is_floating()) throw std::runtime_error("aot: Tensor.item() of an integer input is not supported yet");
+    builder_.add_scalar_read(fake, value.to<double>(), next_ < symbols_.size() ? symbols_[next_] : ir::FakeValue{});
+    ++next_;
+    return py_float(value.to<double>());
+  }
+
+ private:
+  Interpreter& interp_;
+  AtenGraphBuilder& builder_;
+  CallHook* previous_;
+  Ref item_;
+  std::vector<ir::FakeValue> symbols_;
+  std::unordered_map<const tensor::TensorImpl*, Tensor> inputs_;
+  size_t next_ = 0;
+};
+
 struct Run {
   std::vector<Ref> fakes;
   std::vector<Tensor> outputs;
@@ -124,6 +170,7 @@ Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenG
   }
   ScopedCallRecorder recording(&builder);
   SourceTracker sources(interp, graph, builder);
+  ScalarReader scalars(interp, graph, builder, run.fakes, example_inputs);
   for (const Ref& out : capture::run_captured_graph(interp, graph, run.fakes)) run.outputs.push_back(input_tensor(out));
   return run;
 }

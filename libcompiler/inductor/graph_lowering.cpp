@@ -5,6 +5,7 @@
 
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/literal_value.h"
+#include "libcompiler/ir/sym_size_traits.h"
 #include "libcompiler/tensor/view_geometry.h"
 #include "libdiag/bisect/subsystem_switch.h"
 
@@ -16,11 +17,6 @@ namespace {
 // storing it (config.realize_reads_threshold / realize_opcount_threshold play this part).
 constexpr size_t kRecomputeOpLimit = 12;
 constexpr size_t kInlineLoadLimit = 8;
-
-int64_t concrete(const ir::SymExpr& e, const char* what) {
-  if (auto c = e.constant()) return *c;
-  throw LoweringUnsupported(std::string("inductor: symbolic ") + what + " are not supported yet");
-}
 
 std::vector<IndexExpr> loop_vars(size_t count, int first = 0) {
   std::vector<IndexExpr> vars;
@@ -57,7 +53,7 @@ const ir::Argument* GraphLowering::arg_or_kwarg(size_t i, const std::string& nam
 
 bool GraphLowering::is_tensor(const ir::Argument& argument) const {
   const ir::Node* n = argument.asNode();
-  return n && values_.count(n) && values_.at(n).size() == 1;
+  return n && values_.count(n) && values_.at(n).size() == 1 && !values_.at(n)[0].is_number;
 }
 
 TensorBox GraphLowering::tensor(const ir::Argument& argument) {
@@ -79,8 +75,16 @@ double GraphLowering::number(const ir::Argument& argument) const {
 int64_t GraphLowering::integer(const ir::Argument& argument) const {
   const auto& v = argument.value;
   if (const auto* i = std::get_if<int64_t>(&v)) return *i;
-  if (const auto* e = std::get_if<ir::SymExpr>(&v)) return concrete(*e, "arguments");
-  throw UseFallback("argument " + argument.repr() + " is not an int");
+  if (const auto* e = std::get_if<ir::SymExpr>(&v))
+    if (auto c = e->constant()) return *c;
+  throw UseFallback("argument " + argument.repr() + " is not a constant int");
+}
+
+SizeExpr GraphLowering::size(const ir::Argument& argument) const {
+  if (const auto* e = std::get_if<ir::SymExpr>(&argument.value)) return *e;
+  if (const ir::Node* n = argument.asNode())
+    if (const auto* sym = std::get_if<ir::SymScalar>(&n->meta.value)) return sym->expr;
+  return size_constant(integer(argument));
 }
 
 std::vector<int64_t> GraphLowering::integers(const ir::Argument& argument) const {
@@ -98,21 +102,51 @@ const ir::TensorMeta& GraphLowering::out_meta() const {
   return *meta;
 }
 
-std::vector<int64_t> GraphLowering::out_sizes() const {
-  std::vector<int64_t> sizes;
-  for (const ir::SymExpr& s : out_meta().sizes) sizes.push_back(concrete(s, "sizes"));
-  return sizes;
-}
+std::vector<SizeExpr> GraphLowering::out_sizes() const { return out_meta().sizes; }
 
 BufferLayout GraphLowering::meta_layout(const ir::TensorMeta& meta) const {
   BufferLayout layout;
   layout.dtype = meta.dtype;
-  for (const ir::SymExpr& s : meta.sizes) layout.sizes.push_back(concrete(s, "sizes"));
-  for (const ir::SymExpr& s : meta.strides) layout.strides.push_back(concrete(s, "strides"));
+  layout.sizes = meta.sizes;
+  layout.strides = meta.strides;
   return layout;
 }
 
-TensorBox GraphLowering::pointwise(std::vector<int64_t> sizes, ir::Dtype dtype, Loader loader) const {
+void GraphLowering::add_size_symbol_sources(const ir::Node& placeholder, int input) {
+  auto known = [&](const std::string& symbol) {
+    return std::any_of(program_.size_symbols.begin(), program_.size_symbols.end(), [&](const SizeSymbolSource& s) { return s.symbol == symbol; });
+  };
+  // A size or stride that is exactly one symbol gives its value.
+  auto add = [&](const SizeExpr& e, SizeSymbolSource::Kind kind, int dim) {
+    const std::vector<std::string> symbols = e.freeSymbols();
+    if (symbols.size() != 1 || e != SizeExpr::symbol(symbols[0]) || known(symbols[0])) return;
+    program_.size_symbols.push_back({symbols[0], input, kind, dim});
+  };
+  if (const auto* sym = std::get_if<ir::SymScalar>(&placeholder.meta.value)) {
+    add(sym->expr, SizeSymbolSource::Kind::IntInput, 0);
+    return;
+  }
+  const auto& meta = std::get<ir::TensorMeta>(placeholder.meta.value);
+  for (size_t d = 0; d < meta.sizes.size(); ++d) add(meta.sizes[d], SizeSymbolSource::Kind::Size, static_cast<int>(d));
+  for (size_t d = 0; d < meta.strides.size(); ++d) add(meta.strides[d], SizeSymbolSource::Kind::Stride, static_cast<int>(d));
+}
+
+void GraphLowering::check_size_symbols_have_sources() const {
+  auto check = [&](const SizeExpr& e, const std::string& where) {
+    for (const std::string& symbol : e.freeSymbols())
+      if (std::none_of(program_.size_symbols.begin(), program_.size_symbols.end(), [&](const SizeSymbolSource& s) { return s.symbol == symbol; }))
+        throw LoweringUnsupported("inductor: size symbol " + symbol + " (in " + where + ") is no input's size");
+  };
+  for (const Buffer& buffer : program_.buffers) {
+    for (const SizeExpr& e : buffer.layout.sizes) check(e, buffer.name);
+    for (const SizeExpr& e : buffer.layout.strides) check(e, buffer.name);
+    check(buffer.layout.offset, buffer.name);
+  }
+  for (const ProgramOutput& out : program_.outputs)
+    if (out.size) check(*out.size, "a graph output");
+}
+
+TensorBox GraphLowering::pointwise(std::vector<SizeExpr> sizes, ir::Dtype dtype, Loader loader) const {
   if (!codegen_supports(dtype)) throw UseFallback("dtype " + std::string(ir::dtypeTorchName(dtype)));
   TensorBox box;
   box.sizes = std::move(sizes);
@@ -129,13 +163,13 @@ TensorBox GraphLowering::from_buffer(int buffer, BufferLayout view) const {
   box.view = view;
   box.loader = [buffer, view](const std::vector<IndexExpr>& index, const VarRanges&) {
     IndexExpr offset = IndexExpr::constant(view.offset);
-    for (size_t i = 0; i < index.size(); ++i) offset = offset + index[i] * (view.sizes[i] == 1 ? 0 : view.strides[i]);
+    for (size_t i = 0; i < index.size(); ++i) offset = offset + index[i] * (view.sizes[i] == size_constant(1) ? size_constant(0) : view.strides[i]);
     return Expr::load(buffer, view.dtype, offset);
   };
   return box;
 }
 
-TensorBox GraphLowering::broadcast_to(const TensorBox& box, const std::vector<int64_t>& sizes) {
+TensorBox GraphLowering::broadcast_to(const TensorBox& box, const std::vector<SizeExpr>& sizes) {
   if (box.sizes == sizes) return box;
   const size_t lead = sizes.size() - box.sizes.size();
   TensorBox out = box;
@@ -144,22 +178,23 @@ TensorBox GraphLowering::broadcast_to(const TensorBox& box, const std::vector<in
   if (box.buffer) {
     out.buffer = box.buffer;
     out.view.sizes = sizes;
-    out.view.strides.assign(lead, 0);
+    out.view.strides.assign(lead, size_constant(0));
+    const SizeExpr one = size_constant(1);
     for (size_t i = 0; i < box.sizes.size(); ++i)
-      out.view.strides.push_back(box.sizes[i] == 1 && sizes[lead + i] != 1 ? 0 : box.view.strides[i]);
+      out.view.strides.push_back(box.sizes[i] == one && sizes[lead + i] != one ? size_constant(0) : box.view.strides[i]);
   }
-  std::vector<int64_t> source = box.sizes;
+  std::vector<SizeExpr> source = box.sizes;
   Loader inner = box.loader;
   out.loader = [inner, source, lead](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
     std::vector<IndexExpr> mapped;
-    for (size_t i = 0; i < source.size(); ++i) mapped.push_back(source[i] == 1 ? IndexExpr::constant(0) : index[lead + i]);
+    for (size_t i = 0; i < source.size(); ++i) mapped.push_back(source[i] == size_constant(1) ? IndexExpr::constant(0) : index[lead + i]);
     return inner(mapped, ranges);
   };
   return out;
 }
 
 int GraphLowering::realize(const TensorBox& box) {
-  if (box.buffer && box.view.offset == 0 && box.view.strides == tensor::row_major_strides(box.sizes) &&
+  if (box.buffer && box.view.offset == size_constant(0) && box.view.strides == tensor::row_major_strides(box.sizes) &&
       box.view.storage_size() == program_.buffers[*box.buffer].layout.storage_size())
     return *box.buffer;
   ComputedNode node;
@@ -194,11 +229,11 @@ TensorBox GraphLowering::reduce(const TensorBox& input, std::vector<int64_t> dim
   ComputedNode node;
   std::vector<bool> reduced(input.sizes.size(), false);
   for (int64_t d : dims) reduced[static_cast<size_t>(d)] = true;
-  std::vector<int64_t> out_sizes;
+  std::vector<SizeExpr> out_sizes;
   for (size_t i = 0; i < input.sizes.size(); ++i) {
     if (reduced[i]) {
       node.reduction_ranges.push_back(input.sizes[i]);
-      if (keepdim) out_sizes.push_back(1);
+      if (keepdim) out_sizes.push_back(size_constant(1));
     } else {
       node.ranges.push_back(input.sizes[i]);
       out_sizes.push_back(input.sizes[i]);
@@ -222,7 +257,7 @@ TensorBox GraphLowering::reduce(const TensorBox& input, std::vector<int64_t> dim
 }
 
 void GraphLowering::maybe_realize_for_reuse(const ir::Node& node, TensorBox& box) {
-  if (box.buffer || node.users().size() < 2) return;
+  if (box.buffer || box.is_number || node.users().size() < 2) return;
   ExprRef sample = box.loader(loop_vars(box.sizes.size()), [&] {
     VarRanges r;
     for (size_t i = 0; i < box.sizes.size(); ++i) r[static_cast<int>(i)] = box.sizes[i];
@@ -235,6 +270,7 @@ void GraphLowering::maybe_realize_for_reuse(const ir::Node& node, TensorBox& box
 ExternArgument GraphLowering::extern_argument(const ir::Argument& argument) {
   ExternArgument out;
   if (argument.asNode()) {
+    if (!is_tensor(argument)) throw LoweringUnsupported("inductor: fallback argument " + argument.repr() + " is not a tensor");
     auto [buffer, view] = strided(tensor(argument));
     out.buffer = buffer;
     out.view = view;
@@ -340,6 +376,7 @@ void GraphLowering::lower_node(const ir::Node& node) {
 LoopProgram GraphLowering::run() {
   try {
     lower_nodes();
+    check_size_symbols_have_sources();
   } catch (const UseFallback& e) {
     // Outside a lowering (graph outputs, fallback arguments) there is no per-node way out.
     throw LoweringUnsupported(std::string("inductor: ") + e.what());
@@ -351,13 +388,22 @@ void GraphLowering::lower_nodes() {
   for (const ir::Node* node : module_.graph.nodes()) {
     switch (node->op()) {
       case ir::OpCode::Placeholder: {
+        const int input = static_cast<int>(program_.inputs.size());
+        program_.input_names.push_back(node->name());
+        if (std::holds_alternative<ir::SymScalar>(node->meta.value)) {
+          // A SymInt input: the value of a size symbol.
+          add_size_symbol_sources(*node, input);
+          program_.inputs.push_back(-1);
+          break;
+        }
         const auto* meta = std::get_if<ir::TensorMeta>(&node->meta.value);
         if (!meta) throw LoweringUnsupported("inductor: graph input " + node->name() + " is not a tensor");
+        add_size_symbol_sources(*node, input);
         Buffer buffer;
         buffer.name = node->name();
         buffer.kind = Buffer::Kind::Input;
         buffer.layout = meta_layout(*meta);
-        buffer.input = static_cast<int>(program_.inputs.size());
+        buffer.input = input;
         const int b = program_.add_buffer(std::move(buffer));
         program_.inputs.push_back(b);
         values_[node] = {from_buffer(b, program_.buffers[b].layout)};
@@ -375,6 +421,10 @@ void GraphLowering::lower_nodes() {
             continue;
           }
           if (!item.asNode()) throw LoweringUnsupported("inductor: a graph output that is not a tensor (" + item.repr() + ")");
+          if (const auto* sym = std::get_if<ir::SymScalar>(&item.asNode()->meta.value); sym && !values_.count(item.asNode())) {
+            program_.outputs.push_back({-1, {}, sym->expr});
+            continue;
+          }
           auto [buffer, view] = strided(tensor(item));
           program_.outputs.push_back({buffer, view});
         }

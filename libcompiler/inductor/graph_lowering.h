@@ -24,16 +24,19 @@ using Loader = std::function<ExprRef(const std::vector<IndexExpr>& index, const 
 // and, when it is a strided view of one buffer, which buffer and layout (what extern kernels
 // are given without a copy).
 struct TensorBox {
-  std::vector<int64_t> sizes;
+  std::vector<SizeExpr> sizes;
   ir::Dtype dtype = ir::Dtype::Float32;
   Loader loader;
   std::optional<int> buffer;
   BufferLayout view;
   std::string origin;  // the aten node that computed it: names the loop that realizes it
+  // A Python number read from a 0-d tensor (aten._local_scalar_dense, Tensor.item()): a 0-d value
+  // that elementwise ops treat as a number operand, never as a tensor.
+  bool is_number = false;
 };
 
-// A graph this lowering cannot take at all (symbolic sizes, non-tensor outputs): the caller runs
-// the graph another way.
+// A graph this lowering cannot take at all (non-tensor outputs, size symbols no input gives): the
+// caller runs the graph another way.
 struct LoweringUnsupported : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -55,13 +58,16 @@ class GraphLowering {
   TensorBox tensor(const ir::Argument& argument);
   bool is_tensor(const ir::Argument& argument) const;
   double number(const ir::Argument& argument) const;
+  // An int argument that must be a constant (dims); symbolic ones use size().
   int64_t integer(const ir::Argument& argument) const;
   std::vector<int64_t> integers(const ir::Argument& argument) const;
+  // A SymInt argument: an int, a size expression, or a node holding one (a Sym placeholder).
+  SizeExpr size(const ir::Argument& argument) const;
   // The node's value as its metadata gives it.
   const ir::TensorMeta& out_meta() const;
-  std::vector<int64_t> out_sizes() const;
+  std::vector<SizeExpr> out_sizes() const;
 
-  TensorBox pointwise(std::vector<int64_t> sizes, ir::Dtype dtype, Loader loader) const;
+  TensorBox pointwise(std::vector<SizeExpr> sizes, ir::Dtype dtype, Loader loader) const;
   // Reduces `input` over `dims` (sorted, non-negative) with `combine`, in `dtype`.
   TensorBox reduce(const TensorBox& input, std::vector<int64_t> dims, bool keepdim, ReductionType combine, ir::Dtype dtype);
   TensorBox from_buffer(int buffer, BufferLayout view) const;
@@ -73,7 +79,7 @@ class GraphLowering {
   std::pair<int, BufferLayout> strided(const TensorBox& box);
 
   // Broadcasts a value to `sizes` (numpy rules, aligned right).
-  static TensorBox broadcast_to(const TensorBox& box, const std::vector<int64_t>& sizes);
+  static TensorBox broadcast_to(const TensorBox& box, const std::vector<SizeExpr>& sizes);
 
  private:
   void lower_nodes();
@@ -81,6 +87,9 @@ class GraphLowering {
   void lower_fallback(const ir::Node& node);
   ExternArgument extern_argument(const ir::Argument& argument);
   BufferLayout meta_layout(const ir::TensorMeta& meta) const;
+  // Records where the wrapper reads the size symbols an input's value names.
+  void add_size_symbol_sources(const ir::Node& placeholder, int input);
+  void check_size_symbols_have_sources() const;
   void maybe_realize_for_reuse(const ir::Node& node, TensorBox& box);
 
   const ir::GraphModule& module_;

@@ -7,79 +7,115 @@ namespace kiln::inductor {
 
 namespace {
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+bool is_zero(const SizeExpr& e) {
+  auto c = e.constant();
+  return c && *c == 0;
+}
+
+bool is_one(const SizeExpr& e) {
+  auto c = e.constant();
+  return c && *c == 1;
+}
 
 // Splits e into divisor·quotient + rest: the quotient gathers the terms whose coefficients (and
-// the part of the constant) are multiples of the divisor.
-std::pair<IndexExpr, IndexExpr> split_multiples(const IndexExpr& e, int64_t divisor) {
-  IndexExpr quotient = IndexExpr::constant(floor_div(e.constant_term(), divisor));
-  IndexExpr rest = IndexExpr::constant(floor_mod(e.constant_term(), divisor));
+// the constant, when it is one) are multiples of the divisor.
+std::pair<IndexExpr, IndexExpr> split_multiples(const IndexExpr& e, const SizeExpr& divisor) {
+  IndexExpr quotient, rest;
+  const SizeExpr& c = e.constant_term();
+  if (c.constant() && divisor.constant()) {
+    quotient = IndexExpr::constant(SizeExpr::floorDiv(c, divisor));
+    rest = IndexExpr::constant(SizeExpr::mod(c, divisor));
+  } else if (auto q = c.exactQuotient(divisor)) {
+    quotient = IndexExpr::constant(*q);
+  } else {
+    rest = IndexExpr::constant(c);
+  }
   for (const IndexTerm& t : e.terms()) {
-    if (t.coefficient % divisor == 0)
-      quotient = quotient + IndexExpr::term(t.coefficient / divisor, t.atom);
+    if (auto q = t.coefficient.exactQuotient(divisor))
+      quotient = quotient + IndexExpr::term(*q, t.atom);
     else
       rest = rest + IndexExpr::term(t.coefficient, t.atom);
   }
   return {quotient, rest};
 }
 
-std::pair<int64_t, int64_t> atom_bounds(const IndexAtom& atom, const VarRanges& ranges) {
+// Whether every value of e lies in [0, divisor).
+bool within(const IndexExpr& e, const SizeExpr& divisor, const VarRanges& ranges) {
+  auto b = e.bounds(ranges);
+  return b && always_nonnegative(b->first) && always_less(b->second, divisor);
+}
+
+// floor(value / divisor), simplified: folded for numbers, exact when the divisor divides the value,
+// and (v + 1)/d − 1 when it divides v + 1 (the bound s0**2 − 1 of a flat index over [s0, s0]).
+SizeExpr floor_quotient(const SizeExpr& value, const SizeExpr& divisor) {
+  if (value.constant() && divisor.constant()) return SizeExpr::floorDiv(value, divisor);
+  if (auto q = value.exactQuotient(divisor)) return *q;
+  if (auto q = (value + size_constant(1)).exactQuotient(divisor)) return *q - size_constant(1);
+  return SizeExpr::floorDiv(value, divisor);
+}
+
+std::optional<std::pair<SizeExpr, SizeExpr>> atom_bounds(const IndexAtom& atom, const VarRanges& ranges) {
   switch (atom.kind) {
     case IndexAtom::Kind::Var: {
       auto it = ranges.find(atom.var);
       if (it == ranges.end()) throw std::logic_error("index variable without a range");
-      return {0, it->second - 1};
+      return std::pair{size_constant(0), it->second - size_constant(1)};
     }
     case IndexAtom::Kind::FloorDiv: {
-      auto [lo, hi] = atom.operand->bounds(ranges);
-      return {floor_div(lo, atom.divisor), floor_div(hi, atom.divisor)};
+      auto b = atom.operand->bounds(ranges);
+      if (!b || !always_nonnegative(b->first)) return std::nullopt;
+      return std::pair{floor_quotient(b->first, atom.divisor), floor_quotient(b->second, atom.divisor)};
     }
     case IndexAtom::Kind::Mod: {
-      auto [lo, hi] = atom.operand->bounds(ranges);
-      if (lo >= 0 && hi < atom.divisor) return {lo, hi};
-      return {0, atom.divisor - 1};
+      auto b = atom.operand->bounds(ranges);
+      if (b && always_nonnegative(b->first) && always_less(b->second, atom.divisor)) return b;
+      return std::pair{size_constant(0), atom.divisor - size_constant(1)};
     }
   }
-  return {0, 0};
+  return std::nullopt;
 }
 
 }  // namespace
 
+bool always_nonnegative(const SizeExpr& a) { return a.provablyNonNegative(kLowestSymbolicSize); }
+bool always_less(const SizeExpr& a, const SizeExpr& b) { return always_nonnegative(b - a - size_constant(1)); }
+
 std::string IndexAtom::key() const {
   switch (kind) {
     case Kind::Var: return "v" + std::to_string(var);
-    case Kind::FloorDiv: return "d(" + operand->key() + "," + std::to_string(divisor) + ")";
-    case Kind::Mod: return "m(" + operand->key() + "," + std::to_string(divisor) + ")";
+    case Kind::FloorDiv: return "d(" + operand->key() + "," + divisor.str() + ")";
+    case Kind::Mod: return "m(" + operand->key() + "," + divisor.str() + ")";
   }
   return "";
 }
 
-IndexExpr IndexExpr::constant(int64_t value) {
+IndexExpr IndexExpr::constant(int64_t value) { return constant(size_constant(value)); }
+
+IndexExpr IndexExpr::constant(SizeExpr value) {
   IndexExpr e;
-  e.constant_ = value;
+  e.constant_ = std::move(value);
   return e;
 }
 
-IndexExpr IndexExpr::var(int id) { return term(1, IndexAtom{IndexAtom::Kind::Var, id, nullptr, 1}); }
+IndexExpr IndexExpr::var(int id) { return term(size_constant(1), IndexAtom{IndexAtom::Kind::Var, id, nullptr, size_constant(1)}); }
 
-IndexExpr IndexExpr::term(int64_t coefficient, IndexAtom atom) {
+IndexExpr IndexExpr::term(SizeExpr coefficient, IndexAtom atom) {
   IndexExpr e;
-  e.add_term(coefficient, std::move(atom));
+  e.add_term(std::move(coefficient), std::move(atom));
   e.normalize();
   return e;
 }
 
-void IndexExpr::add_term(int64_t coefficient, IndexAtom atom) {
-  if (coefficient == 0) return;
+void IndexExpr::add_term(SizeExpr coefficient, IndexAtom atom) {
+  if (is_zero(coefficient)) return;
   const std::string key = atom.key();
   for (IndexTerm& t : terms_) {
     if (t.atom.key() == key) {
-      t.coefficient += coefficient;
+      t.coefficient = t.coefficient + coefficient;
       return;
     }
   }
-  terms_.push_back({coefficient, std::move(atom)});
+  terms_.push_back({std::move(coefficient), std::move(atom)});
 }
 
 // Drops zero terms, sorts, and folds k·c·(x // c) + k·(x % c) into k·x.
@@ -95,55 +131,54 @@ void IndexExpr::normalize() {
         if (mod.atom.kind != IndexAtom::Kind::Mod || mod.atom.divisor != div.atom.divisor ||
             mod.atom.operand->key() != div.atom.operand->key() || div.coefficient != mod.coefficient * div.atom.divisor)
           continue;
-        const int64_t k = mod.coefficient;
+        const SizeExpr k = mod.coefficient;
         const IndexExpr operand = *mod.atom.operand;
         terms_.erase(terms_.begin() + static_cast<long>(std::max(i, j)));
         terms_.erase(terms_.begin() + static_cast<long>(std::min(i, j)));
-        constant_ += operand.constant_ * k;
+        constant_ = constant_ + operand.constant_ * k;
         for (const IndexTerm& t : operand.terms_) add_term(t.coefficient * k, t.atom);
         folded = true;
         break;
       }
     }
   }
-  std::erase_if(terms_, [](const IndexTerm& t) { return t.coefficient == 0; });
+  std::erase_if(terms_, [](const IndexTerm& t) { return is_zero(t.coefficient); });
   std::sort(terms_.begin(), terms_.end(), [](const IndexTerm& a, const IndexTerm& b) { return a.atom.key() < b.atom.key(); });
 }
 
 IndexExpr IndexExpr::operator+(const IndexExpr& other) const {
   IndexExpr e = *this;
-  e.constant_ += other.constant_;
+  e.constant_ = e.constant_ + other.constant_;
   for (const IndexTerm& t : other.terms_) e.add_term(t.coefficient, t.atom);
   e.normalize();
   return e;
 }
 
-IndexExpr IndexExpr::operator*(int64_t factor) const {
-  if (factor == 0) return constant(0);
+IndexExpr IndexExpr::operator*(const SizeExpr& factor) const {
+  if (is_zero(factor)) return constant(0);
+  if (is_one(factor)) return *this;
   IndexExpr e = *this;
-  e.constant_ *= factor;
-  for (IndexTerm& t : e.terms_) t.coefficient *= factor;
+  e.constant_ = e.constant_ * factor;
+  for (IndexTerm& t : e.terms_) t.coefficient = t.coefficient * factor;
   return e;
 }
 
-IndexExpr IndexExpr::floordiv(int64_t divisor, const VarRanges& ranges) const {
-  if (divisor <= 0) throw std::logic_error("index division by a non-positive constant");
-  if (divisor == 1) return *this;
+IndexExpr IndexExpr::floordiv(const SizeExpr& divisor, const VarRanges& ranges) const {
+  if (!always_less(size_constant(0), divisor)) throw std::logic_error("index division by " + divisor.str() + ", not known positive");
+  if (is_one(divisor)) return *this;
   auto [quotient, rest] = split_multiples(*this, divisor);
-  auto [lo, hi] = rest.bounds(ranges);
-  if (lo >= 0 && hi < divisor) return quotient;
-  if (auto c = rest.as_constant()) return quotient + constant(floor_div(*c, divisor));
-  return quotient + term(1, IndexAtom{IndexAtom::Kind::FloorDiv, 0, std::make_shared<IndexExpr>(rest), divisor});
+  if (within(rest, divisor, ranges)) return quotient;
+  if (auto c = rest.as_constant(); c && c->constant() && divisor.constant()) return quotient + constant(SizeExpr::floorDiv(*c, divisor));
+  return quotient + term(size_constant(1), IndexAtom{IndexAtom::Kind::FloorDiv, 0, std::make_shared<IndexExpr>(rest), divisor});
 }
 
-IndexExpr IndexExpr::mod(int64_t divisor, const VarRanges& ranges) const {
-  if (divisor <= 0) throw std::logic_error("index modulo by a non-positive constant");
-  if (divisor == 1) return constant(0);
+IndexExpr IndexExpr::mod(const SizeExpr& divisor, const VarRanges& ranges) const {
+  if (!always_less(size_constant(0), divisor)) throw std::logic_error("index modulo by " + divisor.str() + ", not known positive");
+  if (is_one(divisor)) return constant(0);
   IndexExpr rest = split_multiples(*this, divisor).second;
-  auto [lo, hi] = rest.bounds(ranges);
-  if (lo >= 0 && hi < divisor) return rest;
-  if (auto c = rest.as_constant()) return constant(floor_mod(*c, divisor));
-  return term(1, IndexAtom{IndexAtom::Kind::Mod, 0, std::make_shared<IndexExpr>(rest), divisor});
+  if (within(rest, divisor, ranges)) return rest;
+  if (auto c = rest.as_constant(); c && c->constant() && divisor.constant()) return constant(SizeExpr::mod(*c, divisor));
+  return term(size_constant(1), IndexAtom{IndexAtom::Kind::Mod, 0, std::make_shared<IndexExpr>(rest), divisor});
 }
 
 IndexExpr IndexExpr::substitute(const std::map<int, IndexExpr>& values, const VarRanges& ranges) const {
@@ -166,15 +201,15 @@ IndexExpr IndexExpr::substitute(const std::map<int, IndexExpr>& values, const Va
   return e;
 }
 
-std::optional<int64_t> IndexExpr::as_constant() const {
+std::optional<SizeExpr> IndexExpr::as_constant() const {
   if (!terms_.empty()) return std::nullopt;
   return constant_;
 }
 
-int64_t IndexExpr::coefficient_of(int v) const {
+SizeExpr IndexExpr::coefficient_of(int v) const {
   for (const IndexTerm& t : terms_)
     if (t.atom.kind == IndexAtom::Kind::Var && t.atom.var == v) return t.coefficient;
-  return 0;
+  return size_constant(0);
 }
 
 bool IndexExpr::mentions(int v) const {
@@ -190,45 +225,62 @@ bool IndexExpr::affine_in(int v) const {
   return true;
 }
 
-std::pair<int64_t, int64_t> IndexExpr::bounds(const VarRanges& ranges) const {
-  int64_t lo = constant_, hi = constant_;
+std::optional<std::pair<SizeExpr, SizeExpr>> IndexExpr::bounds(const VarRanges& ranges) const {
+  SizeExpr lo = constant_, hi = constant_;
   for (const IndexTerm& t : terms_) {
-    auto [alo, ahi] = atom_bounds(t.atom, ranges);
-    if (t.coefficient > 0) {
-      lo += t.coefficient * alo;
-      hi += t.coefficient * ahi;
+    auto b = atom_bounds(t.atom, ranges);
+    if (!b) return std::nullopt;
+    if (always_nonnegative(t.coefficient)) {
+      lo = lo + t.coefficient * b->first;
+      hi = hi + t.coefficient * b->second;
+    } else if (always_nonnegative(-t.coefficient)) {
+      lo = lo + t.coefficient * b->second;
+      hi = hi + t.coefficient * b->first;
     } else {
-      lo += t.coefficient * ahi;
-      hi += t.coefficient * alo;
+      return std::nullopt;
     }
   }
-  return {lo, hi};
+  return std::pair{lo, hi};
 }
 
 std::string IndexExpr::str(const std::function<std::string(int)>& names) const {
   std::string out;
+  auto divisor_text = [](const SizeExpr& d) { return d.terms().size() == 1 ? d.str() : "(" + d.str() + ")"; };
   auto atom_text = [&](const IndexAtom& a) -> std::string {
     switch (a.kind) {
       case IndexAtom::Kind::Var: return names(a.var);
-      case IndexAtom::Kind::FloorDiv: return "((" + a.operand->str(names) + ") // " + std::to_string(a.divisor) + ")";
-      case IndexAtom::Kind::Mod: return "((" + a.operand->str(names) + ") % " + std::to_string(a.divisor) + ")";
+      case IndexAtom::Kind::FloorDiv: return "((" + a.operand->str(names) + ") // " + divisor_text(a.divisor) + ")";
+      case IndexAtom::Kind::Mod: return "((" + a.operand->str(names) + ") % " + divisor_text(a.divisor) + ")";
     }
     return "";
   };
   for (const IndexTerm& t : terms_) {
-    std::string piece = t.coefficient == 1 ? atom_text(t.atom)
-                        : t.coefficient == -1 ? "-" + atom_text(t.atom)
-                                              : "(" + std::to_string(t.coefficient) + "*" + atom_text(t.atom) + ")";
+    const auto c = t.coefficient.constant();
+    const std::string factor = c ? std::to_string(*c) : t.coefficient.terms().size() == 1 ? t.coefficient.str() : "(" + t.coefficient.str() + ")";
+    std::string piece = c == 1 ? atom_text(t.atom) : c == -1 ? "-" + atom_text(t.atom) : "(" + factor + "*" + atom_text(t.atom) + ")";
     out += out.empty() ? piece : " + " + piece;
   }
-  if (constant_ != 0 || out.empty()) out += out.empty() ? std::to_string(constant_) : " + " + std::to_string(constant_);
+  if (!is_zero(constant_) || out.empty()) {
+    const std::string k = constant_.constant() || constant_.terms().size() == 1 ? constant_.str() : "(" + constant_.str() + ")";
+    out += out.empty() ? k : " + " + k;
+  }
   return out;
 }
 
 std::string IndexExpr::key() const {
-  std::string k = std::to_string(constant_);
-  for (const IndexTerm& t : terms_) k += "+" + std::to_string(t.coefficient) + t.atom.key();
+  std::string k = constant_.str();
+  for (const IndexTerm& t : terms_) k += "+" + t.coefficient.str() + t.atom.key();
   return k;
+}
+
+void IndexExpr::collect_size_symbols(std::set<std::string>& out) const {
+  for (const std::string& s : constant_.freeSymbols()) out.insert(s);
+  for (const IndexTerm& t : terms_) {
+    for (const std::string& s : t.coefficient.freeSymbols()) out.insert(s);
+    if (t.atom.kind == IndexAtom::Kind::Var) continue;
+    for (const std::string& s : t.atom.divisor.freeSymbols()) out.insert(s);
+    t.atom.operand->collect_size_symbols(out);
+  }
 }
 
 }  // namespace kiln::inductor

@@ -106,7 +106,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     std::string text;
     for (const ScheduledStep& step : artifacts.program->schedule().steps)
       if (const auto* k = std::get_if<FusedKernel>(&step))
-        text += k->name + ": " + std::to_string(k->members.size()) + " nodes over outer range " + std::to_string(k->outer_size) + "\n";
+        text += k->name + ": " + std::to_string(k->members.size()) + " nodes over outer range " + k->outer_size.str() + "\n";
     log::emit(log::Artifact::schedule, log::Level::Debug, {"torch/_inductor/scheduler.py", 2480}, id, "scheduled kernels:\n" + text);
   }
   if (artifacts.program && log::is_enabled(log::Artifact::fusion)) {
@@ -116,7 +116,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
         std::string names;
         for (const KernelMember& m : k->members)
           names += (names.empty() ? "" : ", ") + artifacts.program->program().buffers[std::get<ComputedNode>(artifacts.program->program().nodes[m.node]).output].name;
-        text += "fused " + names + " into " + k->name + " (row-local over " + std::to_string(k->outer_size) + ")\n";
+        text += "fused " + names + " into " + k->name + " (row-local over " + k->outer_size.str() + ")\n";
       }
     log::emit(log::Artifact::fusion, log::Level::Debug, {"torch/_inductor/scheduler.py", 3200}, id, text.empty() ? "no fusions\n" : text);
   }

@@ -113,6 +113,14 @@ std::vector<IndexExpr> loads_of(const ExprRef& root, int buffer) {
   return out;
 }
 
+std::set<std::string> size_symbols_of(const ExprRef& root) {
+  std::set<std::string> out;
+  visit(root, [&](const Expr& e) {
+    if (e.kind == Expr::Kind::Load || e.kind == Expr::Kind::IndexValue) e.index.collect_size_symbols(out);
+  });
+  return out;
+}
+
 std::vector<int> loaded_buffers(const ExprRef& root) {
   std::vector<int> out;
   visit(root, [&](const Expr& e) {

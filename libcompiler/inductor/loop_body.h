@@ -4,6 +4,7 @@
 // with its dtype. Lowering builds these; codegen emits them; printing shows them as Inductor's
 // `ops.load(buf0, 64*p0 + p1)` lines.
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ size_t expr_size(const ExprRef& root);
 bool expr_is_costly(const ExprRef& root);
 // The index expressions of every load of `buffer` in the DAG.
 std::vector<IndexExpr> loads_of(const ExprRef& root, int buffer);
+// The size symbols the DAG's index expressions mention.
+std::set<std::string> size_symbols_of(const ExprRef& root);
 // Every buffer the DAG loads.
 std::vector<int> loaded_buffers(const ExprRef& root);
 // The same DAG with every index expression rewritten (variables substituted).

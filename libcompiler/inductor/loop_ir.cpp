@@ -2,20 +2,27 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 namespace kiln::inductor {
 
 namespace {
 
-std::string int_list(const std::vector<int64_t>& values) {
+std::string size_list(const std::vector<SizeExpr>& values) {
   std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].str();
   return out + "]";
 }
 
 std::string layout_text(const BufferLayout& layout) {
-  return "FixedLayout('cpu', torch." + std::string(ir::dtypeTorchName(layout.dtype)) + ", size=" + int_list(layout.sizes) +
-         ", stride=" + int_list(layout.strides) + (layout.offset ? ", offset=" + std::to_string(layout.offset) : "") + ")";
+  return "FixedLayout('cpu', torch." + std::string(ir::dtypeTorchName(layout.dtype)) + ", size=" + size_list(layout.sizes) +
+         ", stride=" + size_list(layout.strides) + (layout.offset != size_constant(0) ? ", offset=" + layout.offset.str() : "") + ")";
+}
+
+int64_t value_of(const SizeExpr& e, const std::map<std::string, int64_t>& symbols) {
+  if (auto c = e.constant()) return *c;
+  if (auto v = e.evaluate(symbols)) return *v;
+  throw std::logic_error("inductor: no value for a size symbol of " + e.str());
 }
 
 void collect_reads(const ExternArgument& arg, std::vector<int>& out) {
@@ -25,13 +32,32 @@ void collect_reads(const ExternArgument& arg, std::vector<int>& out) {
 
 }  // namespace
 
-int64_t BufferLayout::numel() const {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+SizeExpr BufferLayout::numel() const {
+  SizeExpr n = size_constant(1);
+  for (const SizeExpr& s : sizes) n = n * s;
   return n;
 }
 
-int64_t BufferLayout::storage_size() const {
+// Symbolic sizes are at least 2, so only a constant size can make the tensor empty.
+SizeExpr BufferLayout::storage_size() const {
+  SizeExpr last = offset;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == size_constant(0)) return size_constant(0);
+    last = last + (sizes[i] - size_constant(1)) * strides[i];
+  }
+  return last + size_constant(1);
+}
+
+BufferLayout::Concrete BufferLayout::evaluate(const std::map<std::string, int64_t>& symbols) const {
+  Concrete out;
+  out.dtype = dtype;
+  for (const SizeExpr& s : sizes) out.sizes.push_back(value_of(s, symbols));
+  for (const SizeExpr& s : strides) out.strides.push_back(value_of(s, symbols));
+  out.offset = value_of(offset, symbols);
+  return out;
+}
+
+int64_t BufferLayout::Concrete::storage_size() const {
   int64_t last = offset;
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == 0) return 0;
@@ -53,8 +79,8 @@ std::string reduction_type_name(ReductionType type) {
 VarRanges ComputedNode::var_ranges() const {
   VarRanges ranges;
   int v = 0;
-  for (int64_t r : this->ranges) ranges[v++] = r;
-  for (int64_t r : reduction_ranges) ranges[v++] = r;
+  for (const SizeExpr& r : this->ranges) ranges[v++] = r;
+  for (const SizeExpr& r : reduction_ranges) ranges[v++] = r;
   return ranges;
 }
 
@@ -96,8 +122,8 @@ std::string print_loop_node(const LoopProgram& program, const LoopNode& node) {
     out << "class " << buf.name << "_loop_body:\n";
     out << "    var_ranges = {";
     int v = 0;
-    for (int64_t r : c->ranges) out << (v ? ", " : "") << "p" << v << ": " << r, ++v;
-    for (int64_t r : c->reduction_ranges) out << (v ? ", " : "") << "p" << v << ": " << r, ++v;
+    for (const SizeExpr& r : c->ranges) out << (v ? ", " : "") << "p" << v << ": " << r.str(), ++v;
+    for (const SizeExpr& r : c->reduction_ranges) out << (v ? ", " : "") << "p" << v << ": " << r.str(), ++v;
     out << "}\n";
     out << "    def body(self, ops):\n";
     std::vector<std::string> lines;

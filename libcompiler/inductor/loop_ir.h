@@ -16,12 +16,25 @@
 
 namespace kiln::inductor {
 
+// Sizes, strides and offset are size expressions: integers, or polynomials over the program's
+// size symbols (dynamic shapes), evaluated per call by the wrapper.
 struct BufferLayout {
+  ir::Dtype dtype = ir::Dtype::Float32;
+  std::vector<SizeExpr> sizes, strides;
+  SizeExpr offset;
+  SizeExpr numel() const;
+  // Elements of storage the layout reaches (0 for an empty tensor).
+  SizeExpr storage_size() const;
+  // The layout with every size symbol given its value (throws for a symbol without one).
+  struct Concrete;
+  Concrete evaluate(const std::map<std::string, int64_t>& symbols) const;
+};
+
+// A layout with numbers: what the wrapper allocates and views per call.
+struct BufferLayout::Concrete {
   ir::Dtype dtype = ir::Dtype::Float32;
   std::vector<int64_t> sizes, strides;
   int64_t offset = 0;
-  int64_t numel() const;
-  // Elements of storage the layout reaches (0 for an empty tensor).
   int64_t storage_size() const;
 };
 
@@ -41,8 +54,8 @@ std::string reduction_type_name(ReductionType type);
 // dims, then one per reduction dim.
 struct ComputedNode {
   int output = -1;
-  std::vector<int64_t> ranges;
-  std::vector<int64_t> reduction_ranges;
+  std::vector<SizeExpr> ranges;
+  std::vector<SizeExpr> reduction_ranges;
   std::optional<ReductionType> reduction;
   ExprRef body;
   std::string origin;  // the aten node it comes from (its name), for comments and fusion names
@@ -70,16 +83,29 @@ struct ExternNode {
 using LoopNode = std::variant<ComputedNode, ExternNode>;
 
 // What the compiled function returns per graph output: a buffer seen through a view (an input's
-// buffer when the graph returns an input or a view of it), or None (buffer -1).
+// buffer when the graph returns an input or a view of it), a size (a forward graph returns the
+// size symbols its backward takes), or None (buffer -1 and no size).
 struct ProgramOutput {
   int buffer = -1;
   BufferLayout view;
+  std::optional<SizeExpr> size;
+};
+
+// Where the wrapper reads a size symbol's value at call time: an int input (a SymInt placeholder),
+// or a size or stride of a tensor input (PyTorch's generated `s0 = arg0_1.size(0)`).
+struct SizeSymbolSource {
+  std::string symbol;
+  int input = -1;  // the placeholder number
+  enum class Kind { IntInput, Size, Stride } kind = Kind::IntInput;
+  int dim = 0;
 };
 
 struct LoopProgram {
   std::vector<Buffer> buffers;
+  std::vector<SizeSymbolSource> size_symbols;  // one per symbol the program's sizes mention
   std::vector<LoopNode> nodes;  // in dependence order
-  std::vector<int> inputs;      // per placeholder, its buffer
+  std::vector<int> inputs;      // per placeholder, its buffer (-1: an int input)
+  std::vector<std::string> input_names;  // per placeholder, its name
   std::vector<ProgramOutput> outputs;
 
   int add_buffer(Buffer buffer);

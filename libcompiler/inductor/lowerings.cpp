@@ -81,6 +81,8 @@ Operand operand(GraphLowering& lowering, const ir::Argument& argument) {
   Operand out;
   if (argument.asNode()) {
     out.tensor = lowering.tensor(argument);
+    out.is_number = out.tensor->is_number;
+    out.is_float_number = out.is_number && is_floating(out.tensor->dtype);
     return out;
   }
   out.number = lowering.number(argument);
@@ -102,7 +104,7 @@ ir::Dtype promoted_dtype(const std::vector<Operand>& operands) {
   std::optional<ir::Dtype> best;
   bool float_number = false;
   for (const Operand& o : operands) {
-    if (o.tensor) {
+    if (o.tensor && !o.is_number) {
       if (!best || rank(o.tensor->dtype) > rank(*best)) best = o.tensor->dtype;
     } else {
       float_number |= o.is_float_number;
@@ -113,7 +115,7 @@ ir::Dtype promoted_dtype(const std::vector<Operand>& operands) {
   return *best;
 }
 
-TensorBox elementwise(GraphLowering& lowering, const std::vector<Operand>& operands, const std::vector<int64_t>& sizes,
+TensorBox elementwise(GraphLowering& lowering, const std::vector<Operand>& operands, const std::vector<SizeExpr>& sizes,
                       ir::Dtype compute, std::function<ExprRef(const std::vector<ExprRef>&)> fn) {
   std::vector<TensorBox> boxes;
   std::vector<std::optional<double>> numbers;

@@ -11,11 +11,13 @@ namespace kiln::inductor {
 #define KILN_LOWERING(Target, Function) std::vector<TensorBox> Function(GraphLowering& lowering);
 #include "libcompiler/inductor/lowerings.def"
 
-// An operand of an elementwise op: a tensor, or a Python number (a constant).
+// An operand of an elementwise op: a tensor, or a Python number (a constant, or one read from a
+// 0-d tensor: then `tensor` loads it and `is_number` is set).
 struct Operand {
   std::optional<TensorBox> tensor;
   double number = 0;
   bool is_float_number = false;
+  bool is_number = false;
 };
 Operand operand(GraphLowering& lowering, const ir::Argument& argument);
 
@@ -25,7 +27,7 @@ Operand operand(GraphLowering& lowering, const ir::Argument& argument);
 ir::Dtype promoted_dtype(const std::vector<Operand>& operands);
 
 // out[i] = fn(operands[i]...), every operand broadcast to `sizes` and cast to `compute`.
-TensorBox elementwise(GraphLowering& lowering, const std::vector<Operand>& operands, const std::vector<int64_t>& sizes,
+TensorBox elementwise(GraphLowering& lowering, const std::vector<Operand>& operands, const std::vector<SizeExpr>& sizes,
                       ir::Dtype compute, std::function<ExprRef(const std::vector<ExprRef>&)> fn);
 
 // Normalizes a possibly negative dim against a rank.

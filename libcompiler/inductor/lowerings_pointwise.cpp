@@ -140,4 +140,14 @@ std::vector<TensorBox> lower_scalar_tensor(GraphLowering& lowering) {
   return {lowering.pointwise({}, dtype, [value, dtype](const std::vector<IndexExpr>&, const VarRanges&) { return Expr::constant(value, dtype); })};
 }
 
+// Tensor.item() of a 0-d tensor: the number stays a load of the tensor's one element, read by the
+// kernels of the ops that use it (as Inductor reads `in_ptr1[0]`), so it needs no buffer of its own.
+std::vector<TensorBox> lower_local_scalar_dense(GraphLowering& lowering) {
+  TensorBox in = lowering.tensor(lowering.arg(0));
+  if (!in.sizes.empty()) throw UseFallback("item() of a tensor that is not 0-d");
+  TensorBox number = lowering.pointwise({}, in.dtype, in.loader);
+  number.is_number = true;
+  return {number};
+}
+
 }  // namespace kiln::inductor

@@ -1,6 +1,7 @@
 // Reduction lowerings, and the composite ops built of reductions and pointwise steps (softmax,
 // layer norm) when the graph was not decomposed first.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "libcompiler/inductor/lowerings.h"
@@ -30,16 +31,22 @@ bool keepdim_of(GraphLowering& lowering, size_t position) {
   return a && std::holds_alternative<bool>(a->value) && std::get<bool>(a->value);
 }
 
-int64_t count(const TensorBox& in, const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= in.sizes[d];
+SizeExpr count(const TensorBox& in, const std::vector<int64_t>& dims) {
+  SizeExpr n = size_constant(1);
+  for (int64_t d : dims) n = n * in.sizes[d];
   return n;
 }
 
-TensorBox scale(GraphLowering& lowering, const TensorBox& box, double factor) {
-  return lowering.pointwise(box.sizes, box.dtype, [box, factor](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
+// box / (n − correction), n a count of elements: a constant factor for static sizes, a division
+// by the size expression's value for symbolic ones.
+TensorBox divide_by_count(GraphLowering& lowering, const TensorBox& box, const SizeExpr& n, double correction = 0) {
+  if (!n.constant() && correction != std::floor(correction)) throw UseFallback("fractional correction of a symbolic count");
+  return lowering.pointwise(box.sizes, box.dtype, [box, n, correction](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
     ExprRef v = box.loader(index, ranges);
-    return op(ScalarOp::Mul, {v, Expr::constant(factor, v->dtype)});
+    if (auto c = n.constant())
+      return op(ScalarOp::Mul, {v, Expr::constant(1.0 / std::max(static_cast<double>(*c) - correction, 0.0), v->dtype)});
+    const SizeExpr degrees = n - size_constant(static_cast<int64_t>(correction));
+    return op(ScalarOp::TrueDiv, {v, Expr::index_value(IndexExpr::constant(degrees), v->dtype)});
   });
 }
 
@@ -61,18 +68,18 @@ TensorBox minus(GraphLowering& lowering, const TensorBox& x, const TensorBox& m)
 // Σ(x − mean)² / (N − correction) over dims, with mean (keepdim) computed first.
 std::pair<TensorBox, TensorBox> variance_and_mean(GraphLowering& lowering, const TensorBox& x, const std::vector<int64_t>& dims,
                                                    double correction, bool keepdim) {
-  const double n = static_cast<double>(count(x, dims));
-  TensorBox mean_kept = scale(lowering, lowering.reduce(x, dims, true, ReductionType::Sum, x.dtype), 1.0 / n);
+  const SizeExpr n = count(x, dims);
+  TensorBox mean_kept = divide_by_count(lowering, lowering.reduce(x, dims, true, ReductionType::Sum, x.dtype), n);
   mean_kept = lowering.realized(mean_kept);
   TensorBox centered = minus(lowering, x, mean_kept);
   TensorBox squares = lowering.pointwise(x.sizes, x.dtype, [centered](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
     ExprRef d = centered.loader(index, ranges);
     return op(ScalarOp::Mul, {d, d});
   });
-  TensorBox var = scale(lowering, lowering.reduce(squares, dims, keepdim, ReductionType::Sum, x.dtype), 1.0 / std::max(n - correction, 0.0));
+  TensorBox var = divide_by_count(lowering, lowering.reduce(squares, dims, keepdim, ReductionType::Sum, x.dtype), n, correction);
   if (keepdim) return {var, mean_kept};
   // The mean without the reduced dims: the same elements, fewer size-1 dims.
-  std::vector<int64_t> sizes;
+  std::vector<SizeExpr> sizes;
   for (size_t i = 0; i < x.sizes.size(); ++i)
     if (!std::binary_search(dims.begin(), dims.end(), static_cast<int64_t>(i))) sizes.push_back(x.sizes[i]);
   TensorBox mean = lowering.pointwise(sizes, x.dtype, [mean_kept, dims](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
@@ -109,7 +116,7 @@ std::vector<TensorBox> lower_mean(GraphLowering& lowering) {
   const ir::Dtype dtype = lowering.out_meta().dtype;
   if (!is_floating(dtype)) throw UseFallback("integer mean");
   TensorBox sum = lowering.reduce(as_dtype(lowering, in, dtype), dims, !all && keepdim_of(lowering, 2), ReductionType::Sum, dtype);
-  return {scale(lowering, sum, 1.0 / static_cast<double>(count(in, dims)))};
+  return {divide_by_count(lowering, sum, count(in, dims))};
 }
 
 std::vector<TensorBox> lower_amax(GraphLowering& lowering) {

@@ -4,6 +4,8 @@
 #include <numeric>
 
 #include "libcompiler/inductor/lowerings.h"
+#include "libcompiler/ir/sym_size_traits.h"
+#include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/view_geometry.h"
 
 namespace kiln::inductor {
@@ -12,7 +14,7 @@ namespace {
 
 using IndexMap = std::function<std::vector<IndexExpr>(const std::vector<IndexExpr>&, const VarRanges&)>;
 
-TensorBox remap(const TensorBox& in, std::vector<int64_t> sizes, IndexMap map, std::optional<BufferLayout> view) {
+TensorBox remap(const TensorBox& in, std::vector<SizeExpr> sizes, IndexMap map, std::optional<BufferLayout> view) {
   TensorBox out;
   out.sizes = std::move(sizes);
   out.dtype = in.dtype;
@@ -27,7 +29,7 @@ TensorBox remap(const TensorBox& in, std::vector<int64_t> sizes, IndexMap map, s
   return out;
 }
 
-BufferLayout with_geometry(const TensorBox& in, std::vector<int64_t> sizes, std::vector<int64_t> strides, int64_t offset) {
+BufferLayout with_geometry(const TensorBox& in, std::vector<SizeExpr> sizes, std::vector<SizeExpr> strides, SizeExpr offset) {
   BufferLayout view = in.view;
   view.sizes = std::move(sizes);
   view.strides = std::move(strides);
@@ -39,11 +41,16 @@ BufferLayout with_geometry(const TensorBox& in, std::vector<int64_t> sizes, std:
 
 std::vector<TensorBox> lower_view(GraphLowering& lowering) {
   const TensorBox in = lowering.tensor(lowering.arg(0));
-  const std::vector<int64_t> sizes = lowering.out_sizes();
+  const std::vector<SizeExpr> sizes = lowering.out_sizes();
   std::optional<BufferLayout> view;
-  if (in.buffer)
-    if (auto strides = tensor::view_strides(in.sizes, in.view.strides, sizes)) view = with_geometry(in, sizes, *strides, in.view.offset);
-  const std::vector<int64_t> new_strides = tensor::row_major_strides(sizes), old_strides = tensor::row_major_strides(in.sizes), old_sizes = in.sizes;
+  if (in.buffer) {
+    try {
+      if (auto strides = tensor::view_strides(in.sizes, in.view.strides, sizes)) view = with_geometry(in, sizes, *strides, in.view.offset);
+    } catch (const tensor::TorchError&) {
+      // Symbolic sizes whose comparison depends on their values: the view reads through its loader.
+    }
+  }
+  const std::vector<SizeExpr> new_strides = tensor::row_major_strides(sizes), old_strides = tensor::row_major_strides(in.sizes), old_sizes = in.sizes;
   return {remap(in, sizes, [=](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
     IndexExpr flat = IndexExpr::constant(0);
     for (size_t i = 0; i < index.size(); ++i) flat = flat + index[i] * new_strides[i];
@@ -58,7 +65,7 @@ std::vector<TensorBox> lower_alias(GraphLowering& lowering) { return {lowering.t
 namespace {
 
 TensorBox permute(const TensorBox& in, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> sizes, strides;
+  std::vector<SizeExpr> sizes, strides;
   for (int64_t d : dims) {
     sizes.push_back(in.sizes[d]);
     if (in.buffer) strides.push_back(in.view.strides[d]);
@@ -104,12 +111,12 @@ std::vector<TensorBox> lower_expand(GraphLowering& lowering) {
 std::vector<TensorBox> lower_unsqueeze(GraphLowering& lowering) {
   const TensorBox in = lowering.tensor(lowering.arg(0));
   const size_t dim = static_cast<size_t>(wrap_dim(lowering.integer(lowering.arg(1)), in.sizes.size() + 1));
-  std::vector<int64_t> sizes = in.sizes;
-  sizes.insert(sizes.begin() + static_cast<long>(dim), 1);
+  std::vector<SizeExpr> sizes = in.sizes;
+  sizes.insert(sizes.begin() + static_cast<long>(dim), size_constant(1));
   std::optional<BufferLayout> view;
   if (in.buffer) {
-    std::vector<int64_t> strides = in.view.strides;
-    strides.insert(strides.begin() + static_cast<long>(dim), dim < in.sizes.size() ? in.view.strides[dim] * in.sizes[dim] : 1);
+    std::vector<SizeExpr> strides = in.view.strides;
+    strides.insert(strides.begin() + static_cast<long>(dim), dim < in.sizes.size() ? in.view.strides[dim] * in.sizes[dim] : size_constant(1));
     view = with_geometry(in, sizes, strides, in.view.offset);
   }
   return {remap(in, sizes, [dim](const std::vector<IndexExpr>& index, const VarRanges&) {
@@ -125,12 +132,12 @@ std::vector<TensorBox> lower_squeeze(GraphLowering& lowering) {
   if (lowering.node().args().size() > 1) {
     for (int64_t d : lowering.integers(lowering.arg(1))) {
       const size_t w = static_cast<size_t>(wrap_dim(d, in.sizes.size()));
-      if (w < in.sizes.size() && in.sizes[w] == 1) drop[w] = true;
+      if (w < in.sizes.size() && in.sizes[w] == size_constant(1)) drop[w] = true;
     }
   } else {
-    for (size_t i = 0; i < in.sizes.size(); ++i) drop[i] = in.sizes[i] == 1;
+    for (size_t i = 0; i < in.sizes.size(); ++i) drop[i] = in.sizes[i] == size_constant(1);
   }
-  std::vector<int64_t> sizes, strides;
+  std::vector<SizeExpr> sizes, strides;
   for (size_t i = 0; i < in.sizes.size(); ++i) {
     if (drop[i]) continue;
     sizes.push_back(in.sizes[i]);
@@ -149,9 +156,10 @@ std::vector<TensorBox> lower_squeeze(GraphLowering& lowering) {
 std::vector<TensorBox> lower_select(GraphLowering& lowering) {
   const TensorBox in = lowering.tensor(lowering.arg(0));
   const size_t dim = static_cast<size_t>(wrap_dim(lowering.integer(lowering.arg(1)), in.sizes.size()));
-  int64_t at = lowering.integer(lowering.arg(2));
-  if (at < 0) at += in.sizes[dim];
-  std::vector<int64_t> sizes = in.sizes, strides;
+  SizeExpr at = lowering.size(lowering.arg(2));
+  if (!always_nonnegative(at)) at = at + in.sizes[dim];
+  if (!always_nonnegative(at)) throw UseFallback("select index of unknown sign");
+  std::vector<SizeExpr> sizes = in.sizes, strides;
   sizes.erase(sizes.begin() + static_cast<long>(dim));
   std::optional<BufferLayout> view;
   if (in.buffer) {
@@ -172,15 +180,23 @@ std::vector<TensorBox> lower_slice(GraphLowering& lowering) {
   const ir::Argument* start_arg = lowering.arg_or_kwarg(2, "start");
   const ir::Argument* step_arg = lowering.arg_or_kwarg(4, "step");
   const size_t dim = static_cast<size_t>(wrap_dim(dim_arg ? lowering.integer(*dim_arg) : 0, in.sizes.size()));
-  int64_t start = start_arg && !std::holds_alternative<ir::NoneValue>(start_arg->value) ? lowering.integer(*start_arg) : 0;
+  SizeExpr start = start_arg && !std::holds_alternative<ir::NoneValue>(start_arg->value) ? lowering.size(*start_arg) : size_constant(0);
   const int64_t step = step_arg ? lowering.integer(*step_arg) : 1;
-  if (start < 0) start = std::max<int64_t>(start + in.sizes[dim], 0);
-  start = std::min(start, in.sizes[dim]);
-  const std::vector<int64_t> sizes = lowering.out_sizes();
+  const SizeExpr& extent = in.sizes[dim];
+  // Python's clamping of the start into [0, size], decided for every value of the sizes.
+  if (!always_nonnegative(start)) {
+    const SizeExpr from_end = start + extent;
+    start = always_nonnegative(from_end) ? from_end : always_nonnegative(-from_end) ? size_constant(0) : throw UseFallback("slice start");
+  }
+  if (!always_nonnegative(extent - start)) {
+    if (!always_nonnegative(start - extent)) throw UseFallback("slice start");
+    start = extent;
+  }
+  const std::vector<SizeExpr> sizes = lowering.out_sizes();
   std::optional<BufferLayout> view;
   if (in.buffer) {
-    std::vector<int64_t> strides = in.view.strides;
-    strides[dim] *= step;
+    std::vector<SizeExpr> strides = in.view.strides;
+    strides[dim] = strides[dim] * size_constant(step);
     view = with_geometry(in, sizes, strides, in.view.offset + start * in.view.strides[dim]);
   }
   return {remap(in, sizes, [dim, start, step](const std::vector<IndexExpr>& index, const VarRanges&) {

@@ -22,9 +22,9 @@ std::string c_type(ir::Dtype dtype) {
   }
 }
 
-std::string int_tuple(const std::vector<int64_t>& values) {
+std::string size_tuple(const std::vector<SizeExpr>& values) {
   std::string out = "(";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].str();
   return out + (values.size() == 1 ? ",)" : ")");
 }
 
@@ -49,9 +49,7 @@ std::string c_expr(const Expr& e, const std::vector<std::string>& args, const st
   return call + ")";
 }
 
-std::string index_text(const IndexExpr& index) {
-  return index.str([](int v) { return v == kOuterVar ? std::string("x0") : std::string("r0"); });
-}
+std::string index_text(const IndexExpr& index) { return index.str(kernel_var_name); }
 
 // The member's statements: one `auto tmpN = ...;` per DAG node, operands first.
 std::string body_lines(const ExprRef& root, const std::function<std::string(int)>& pointer, const std::string& indent,
@@ -86,9 +84,10 @@ std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel)
     pointer[b] = is_out ? "out_ptr" + std::to_string(out++) : "in_ptr" + std::to_string(in++);
     params += std::string(is_out ? "" : "const ") + c_type(program.buffers[b].layout.dtype) + "* " + pointer[b] + ", ";
   }
+  for (const std::string& symbol : kernel.size_symbols) params += "const int64_t " + symbol + ", ";
   std::ostringstream s;
   s << "extern \"C\" int " << kernel.name << "(" << params << "int64_t begin, int64_t end)\n{\n";
-  s << "    // parallel: [begin, end) is one chunk of x0 in [0, " << kernel.outer_size << ")\n";
+  s << "    // parallel: [begin, end) is one chunk of x0 in [0, " << kernel.outer_size.str() << ")\n";
   s << "    for (int64_t x0 = begin; x0 < end; x0++)\n    {\n";
   for (const KernelMember& m : kernel.members) {
     const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
@@ -99,18 +98,18 @@ std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel)
       const std::string acc = "tmp_acc_" + program.buffers[node.output].name;
       s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction_type_name(*node.reduction)
         << "_identity;\n";
-      s << "        for (int64_t r0 = 0; r0 < " << m.inner_size << "; r0++)  // vectorized\n        {\n";
+      s << "        for (int64_t r0 = 0; r0 < " << m.inner_size.str() << "; r0++)  // vectorized\n        {\n";
       s << body_lines(m.body, ptr, "            ", result);
       s << "            " << acc << " = " << reduction_type_name(*node.reduction) << "_combine(" << acc << ", " << result << ");\n";
       s << "        }\n";
       s << "        " << dst << "[x0] = " << acc << ";\n";
-    } else if (m.inner_size == 1) {
+    } else if (m.inner_size == size_constant(1)) {
       s << body_lines(m.body, ptr, "        ", result);
       s << "        " << dst << "[x0] = " << result << ";\n";
     } else {
-      s << "        for (int64_t r0 = 0; r0 < " << m.inner_size << "; r0++)  // vectorized\n        {\n";
+      s << "        for (int64_t r0 = 0; r0 < " << m.inner_size.str() << "; r0++)  // vectorized\n        {\n";
       s << body_lines(m.body, ptr, "            ", result);
-      s << "            " << dst << "[" << m.inner_size << "*x0 + r0] = " << result << ";\n";
+      s << "            " << dst << "[" << m.inner_size.str() << "*x0 + r0" << "] = " << result << ";\n";
       s << "        }\n";
     }
   }
@@ -129,8 +128,16 @@ std::string render_output_code(const CompiledProgram& compiled, const std::strin
     if (const auto* k = std::get_if<FusedKernel>(&step))
       s << k->name << " = async_compile.llvm('''\n" << render_kernel(program, *k) << "''')\n\n\n";
   s << "def call(args):\n    ";
-  for (int b : program.inputs) s << program.buffers[b].name << ", ";
+  for (size_t i = 0; i < program.inputs.size(); ++i) s << program.input_names[i] << ", ";
   s << "= args\n    args.clear()\n";
+  for (const SizeSymbolSource& source : program.size_symbols) {
+    const std::string input = program.input_names[static_cast<size_t>(source.input)];
+    switch (source.kind) {
+      case SizeSymbolSource::Kind::IntInput: s << "    " << source.symbol << " = " << input << "\n"; break;
+      case SizeSymbolSource::Kind::Size: s << "    " << source.symbol << " = " << input << ".size(" << source.dim << ")\n"; break;
+      case SizeSymbolSource::Kind::Stride: s << "    " << source.symbol << " = " << input << ".stride(" << source.dim << ")\n"; break;
+    }
+  }
   std::vector<int> last_use(program.buffers.size(), -1);
   for (size_t i = 0; i < compiled.schedule().steps.size(); ++i) {
     const ScheduledStep& step = compiled.schedule().steps[i];
@@ -151,11 +158,14 @@ std::string render_output_code(const CompiledProgram& compiled, const std::strin
           s << "    " << program.buffers[out].name << " = " << program.buffers[compiled.reuse()[out]].name << "; del "
             << program.buffers[compiled.reuse()[out]].name << "  # reuse\n";
         else
-          s << "    " << program.buffers[out].name << " = empty_strided_cpu(" << int_tuple(layout.sizes) << ", "
-            << int_tuple(layout.strides) << ", torch." << ir::dtypeTorchName(layout.dtype) << ")\n";
+          s << "    " << program.buffers[out].name << " = empty_strided_cpu(" << size_tuple(layout.sizes) << ", "
+            << size_tuple(layout.strides) << ", torch." << ir::dtypeTorchName(layout.dtype) << ")\n";
       }
       for (int b : k->buffers) args += program.buffers[b].name + ", ";
-      s << "    " << k->name << "(" << args << "0, " << k->outer_size << ")  # parallel chunks of " << parallel_grain(*k) << "\n";
+      for (const std::string& symbol : k->size_symbols) args += symbol + ", ";
+      s << "    " << k->name << "(" << args << "0, " << k->outer_size.str() << ")";
+      if (k->size_symbols.empty()) s << "  # parallel chunks of " << kernel_launch(*k, {}).grain;
+      s << "\n";
     } else {
       const ExternNode& e = std::get<ExternNode>(program.nodes[std::get<ExternStep>(step).node]);
       std::string outs, ins;
@@ -171,7 +181,8 @@ std::string render_output_code(const CompiledProgram& compiled, const std::strin
     if (!freed.empty()) s << "    del " << freed << "\n";
   }
   s << "    return (";
-  for (const ProgramOutput& out : program.outputs) s << (out.buffer >= 0 ? program.buffers[out.buffer].name : std::string("None")) << ", ";
+  for (const ProgramOutput& out : program.outputs)
+    s << (out.size ? out.size->str() : out.buffer >= 0 ? program.buffers[out.buffer].name : std::string("None")) << ", ";
   s << ")\n";
   return s.str();
 }

@@ -11,27 +11,34 @@ namespace kiln::inductor {
 
 namespace {
 
-int64_t product(const std::vector<int64_t>& sizes, size_t begin, size_t end) {
-  int64_t p = 1;
-  for (size_t i = begin; i < end; ++i) p *= sizes[i];
+SizeExpr product(const std::vector<SizeExpr>& sizes, size_t begin, size_t end) {
+  SizeExpr p = size_constant(1);
+  for (size_t i = begin; i < end; ++i) p = p * sizes[i];
   return p;
 }
 
+// max(size, 1): symbolic sizes are at least 2 already.
+SizeExpr at_least_one(const SizeExpr& size) {
+  auto c = size.constant();
+  return c && *c < 1 ? size_constant(1) : size;
+}
+
 // Index expressions of `sizes`' variables (numbered from `first`) in terms of one flat variable.
-std::map<int, IndexExpr> unflatten(int flat, const std::vector<int64_t>& sizes, int first, const VarRanges& ranges) {
+std::map<int, IndexExpr> unflatten(int flat, const std::vector<SizeExpr>& sizes, int first, const VarRanges& ranges) {
   std::map<int, IndexExpr> out;
-  int64_t stride = product(sizes, 0, sizes.size());
   for (size_t i = 0; i < sizes.size(); ++i) {
-    stride /= std::max<int64_t>(sizes[i], 1);
-    out[first + static_cast<int>(i)] = IndexExpr::var(flat).floordiv(std::max<int64_t>(stride, 1), ranges).mod(std::max<int64_t>(sizes[i], 1), ranges);
+    std::vector<SizeExpr> after(sizes.begin() + static_cast<long>(i) + 1, sizes.end());
+    for (SizeExpr& s : after) s = at_least_one(s);
+    const SizeExpr stride = product(after, 0, after.size());
+    out[first + static_cast<int>(i)] = IndexExpr::var(flat).floordiv(stride, ranges).mod(at_least_one(sizes[i]), ranges);
   }
   return out;
 }
 
 // The node's body over (outer, inner) when its output ranges split after `split` dims.
 std::optional<KernelMember> member_at(const ComputedNode& node, int index, size_t split) {
-  std::vector<int64_t> outer(node.ranges.begin(), node.ranges.begin() + static_cast<long>(split));
-  std::vector<int64_t> inner(node.ranges.begin() + static_cast<long>(split), node.ranges.end());
+  std::vector<SizeExpr> outer(node.ranges.begin(), node.ranges.begin() + static_cast<long>(split));
+  std::vector<SizeExpr> inner(node.ranges.begin() + static_cast<long>(split), node.ranges.end());
   if (node.reduction) {
     if (split != node.ranges.size()) return std::nullopt;
     inner = node.reduction_ranges;
@@ -40,8 +47,8 @@ std::optional<KernelMember> member_at(const ComputedNode& node, int index, size_
   m.node = index;
   m.inner_size = product(inner, 0, inner.size());
   VarRanges ranges = node.var_ranges();
-  ranges[1000] = std::max<int64_t>(product(outer, 0, outer.size()), 1);
-  ranges[1001] = std::max<int64_t>(m.inner_size, 1);
+  ranges[1000] = at_least_one(product(outer, 0, outer.size()));
+  ranges[1001] = at_least_one(m.inner_size);
   std::map<int, IndexExpr> values = unflatten(1000, outer, 0, ranges);
   const int first_inner = static_cast<int>(node.reduction ? node.ranges.size() : split);
   for (auto& [v, e] : unflatten(1001, inner, first_inner, ranges)) values[v] = e;
@@ -53,7 +60,7 @@ std::optional<KernelMember> member_at(const ComputedNode& node, int index, size_
 }
 
 // The member for a kernel whose outer range is `outer_size`, if the node splits there.
-std::optional<KernelMember> member_for(const ComputedNode& node, int index, int64_t outer_size) {
+std::optional<KernelMember> member_for(const ComputedNode& node, int index, const SizeExpr& outer_size) {
   if (node.reduction) {
     if (product(node.ranges, 0, node.ranges.size()) != outer_size) return std::nullopt;
     return member_at(node, index, node.ranges.size());
@@ -64,17 +71,19 @@ std::optional<KernelMember> member_for(const ComputedNode& node, int index, int6
 }
 
 // The elements per outer index a member writes.
-int64_t row_size(const KernelMember& m, const ComputedNode& node) { return node.reduction ? 1 : m.inner_size; }
+SizeExpr row_size(const KernelMember& m, const ComputedNode& node) { return node.reduction ? size_constant(1) : m.inner_size; }
 
 // Whether every read of `buffer` by `reader` stays within row `outer` of a buffer laid out as
 // outer·row + element.
-bool row_local(const KernelMember& reader, int buffer, int64_t row, int64_t outer_size) {
-  const VarRanges ranges = {{kOuterVar, outer_size}, {kInnerVar, std::max<int64_t>(reader.inner_size, 1)}};
+bool row_local(const KernelMember& reader, int buffer, const SizeExpr& row, const SizeExpr& outer_size) {
+  const VarRanges ranges = {{kOuterVar, outer_size}, {kInnerVar, at_least_one(reader.inner_size)}};
   for (const IndexExpr& index : loads_of(reader.body, buffer)) {
-    if (outer_size > 1 && (!index.affine_in(kOuterVar) || index.coefficient_of(kOuterVar) != row)) return false;
+    if (outer_size != size_constant(1) && outer_size != size_constant(0) &&
+        (!index.affine_in(kOuterVar) || index.coefficient_of(kOuterVar) != row))
+      return false;
     const IndexExpr rest = index + IndexExpr::var(kOuterVar) * (-index.coefficient_of(kOuterVar));
-    auto [lo, hi] = rest.bounds(ranges);
-    if (lo < 0 || hi >= row) return false;
+    auto bounds = rest.bounds(ranges);
+    if (!bounds || !always_nonnegative(bounds->first) || !always_less(bounds->second, row)) return false;
   }
   return true;
 }
@@ -139,7 +148,7 @@ class Fuser {
     // A reduction over rows of what a pointwise kernel computes: the kernel's members split
     // at the reduction's rows instead.
     if (!node.reduction) return false;
-    const int64_t rows = product(node.ranges, 0, node.ranges.size());
+    const SizeExpr rows = product(node.ranges, 0, node.ranges.size());
     FusedKernel resplit;
     resplit.outer_size = rows;
     for (const KernelMember& old : kernel->members) {
@@ -162,7 +171,11 @@ class Fuser {
       if (!k) continue;
       std::vector<std::string> ops;
       std::set<int> buffers;
+      std::set<std::string> symbols;
+      for (const std::string& s : k->outer_size.freeSymbols()) symbols.insert(s);
       for (const KernelMember& m : k->members) {
+        for (const std::string& s : m.inner_size.freeSymbols()) symbols.insert(s);
+        for (const std::string& s : size_symbols_of(m.body)) symbols.insert(s);
         const ComputedNode& node = std::get<ComputedNode>(program_.nodes[m.node]);
         const std::string op = op_name(node.origin);
         if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
@@ -173,6 +186,7 @@ class Fuser {
       for (size_t i = 0; i < ops.size() && i < 6; ++i) k->name += "_" + ops[i];
       k->name += "_" + std::to_string(n++);
       k->buffers.assign(buffers.begin(), buffers.end());
+      k->size_symbols.assign(symbols.begin(), symbols.end());
     }
   }
 
@@ -183,6 +197,8 @@ class Fuser {
 }  // namespace
 
 Schedule schedule_program(const LoopProgram& program) { return Fuser(program).run(); }
+
+std::string kernel_var_name(int var) { return var == kOuterVar ? "x0" : "r0"; }
 
 std::string print_schedule(const LoopProgram& program, const Schedule& schedule) {
   std::string out;
@@ -195,16 +211,16 @@ std::string print_schedule(const LoopProgram& program, const Schedule& schedule)
     std::string names;
     for (const KernelMember& m : k.members) names += (names.empty() ? "" : ", ") + program.buffers[std::get<ComputedNode>(program.nodes[m.node]).output].name;
     out += k.name + ": " + (k.members.size() > 1 ? "FusedSchedulerNode(" : "SchedulerNode(") + names + ")\n";
-    out += k.name + ".outer_range = " + std::to_string(k.outer_size) + "\n";
+    out += k.name + ".outer_range = " + k.outer_size.str() + "\n";
     for (const KernelMember& m : k.members) {
       const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
-      out += "  " + program.buffers[node.output].name + ": inner_range = " + std::to_string(m.inner_size) +
+      out += "  " + program.buffers[node.output].name + ": inner_range = " + m.inner_size.str() +
              (node.reduction ? " (" + reduction_type_name(*node.reduction) + ")" : "") + "\n";
       std::vector<std::string> lines;
       const std::string root = print_expr(m.body, [&](int b) { return program.buffers[b].name; },
-                                          [](int v) { return v == kOuterVar ? std::string("x0") : std::string("r0"); }, lines);
+                                          kernel_var_name, lines);
       for (const std::string& line : lines) out += "    " + line + "\n";
-      out += "    store " + program.buffers[node.output].name + "[" + (node.reduction ? "x0" : m.inner_size > 1 ? std::to_string(m.inner_size) + "*x0 + r0" : "x0") + "] = " +
+      out += "    store " + program.buffers[node.output].name + "[" + (node.reduction || m.inner_size == size_constant(1) ? "x0" : m.inner_size.str() + "*x0 + r0") + "] = " +
              (node.reduction ? reduction_type_name(*node.reduction) + "(" + root + ")" : root) + "\n";
     }
     out += "\n";

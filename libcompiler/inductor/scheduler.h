@@ -17,15 +17,17 @@ namespace kiln::inductor {
 // index); the output element is at outer·inner_size + inner (outer for a reduction).
 struct KernelMember {
   int node = -1;
-  int64_t inner_size = 1;
+  SizeExpr inner_size = size_constant(1);
   ExprRef body;
 };
 
 struct FusedKernel {
   std::string name;  // cpp_fused_<ops>_<n>
-  int64_t outer_size = 1;
+  SizeExpr outer_size = size_constant(1);
   std::vector<KernelMember> members;
   std::vector<int> buffers;  // every buffer the kernel reads or writes: its argument slots
+  // The size symbols its sizes and indices mention, in the order the kernel takes their values.
+  std::vector<std::string> size_symbols;
 };
 
 struct ExternStep {
@@ -46,5 +48,7 @@ std::string print_schedule(const LoopProgram& program, const Schedule& schedule)
 // The outer/inner variables of kernel bodies.
 inline constexpr int kOuterVar = 0;
 inline constexpr int kInnerVar = 1;
+// Their names in printed kernels: x0 and r0.
+std::string kernel_var_name(int var);
 
 }  // namespace kiln::inductor

@@ -28,7 +28,9 @@ tensor::DType runtime_dtype(ir::Dtype dtype) {
 
 tensor::Shape shape(const std::vector<int64_t>& v) { return tensor::Shape(v.begin(), v.end()); }
 
-Tensor view_of(const Tensor& base, const BufferLayout& view) {
+using ConcreteLayout = BufferLayout::Concrete;
+
+Tensor view_of(const Tensor& base, const ConcreteLayout& view) {
   if (view.offset == 0 && std::equal(base.sizes().begin(), base.sizes().end(), view.sizes.begin(), view.sizes.end()) &&
       std::equal(base.strides().begin(), base.strides().end(), view.strides.begin(), view.strides.end()))
     return base;
@@ -37,24 +39,24 @@ Tensor view_of(const Tensor& base, const BufferLayout& view) {
 
 // A tensor laid out as `layout` (strides included) with fresh storage; a plain tensor, not a
 // view, when the layout is contiguous (what users get back must not have a _base).
-Tensor allocate(const BufferLayout& layout) {
+Tensor allocate(const ConcreteLayout& layout) {
   if (layout.offset == 0 && tensor::is_contiguous_layout(shape(layout.sizes), shape(layout.strides)))
     return Tensor::empty(shape(layout.sizes), runtime_dtype(layout.dtype));
   Tensor storage = Tensor::empty(tensor::Shape{std::max<int64_t>(layout.storage_size(), 1)}, runtime_dtype(layout.dtype));
   return Tensor::make_view(storage, shape(layout.sizes), shape(layout.strides), layout.offset);
 }
 
-ops::IValue extern_value(const ExternArgument& arg, const std::vector<Tensor>& buffers) {
-  if (arg.buffer) return ops::IValue(view_of(buffers[*arg.buffer], arg.view));
+ops::IValue extern_value(const ExternArgument& arg, const std::vector<Tensor>& buffers, const SizeSymbolValues& symbols) {
+  if (arg.buffer) return ops::IValue(view_of(buffers[*arg.buffer], arg.view.evaluate(symbols)));
   if (arg.is_list) {
     ops::IValue::TensorList list;
-    for (const ExternArgument& item : arg.list) list.push_back(view_of(buffers[*item.buffer], item.view));
+    for (const ExternArgument& item : arg.list) list.push_back(view_of(buffers[*item.buffer], item.view.evaluate(symbols)));
     return ops::IValue(list);
   }
   return arg.value;
 }
 
-bool same_layout(const Tensor& t, const BufferLayout& layout) {
+bool same_layout(const Tensor& t, const ConcreteLayout& layout) {
   if (static_cast<size_t>(t.dim()) != layout.sizes.size()) return false;
   for (size_t i = 0; i < layout.sizes.size(); ++i) {
     if (t.sizes()[i] != layout.sizes[i]) return false;
@@ -63,17 +65,50 @@ bool same_layout(const Tensor& t, const BufferLayout& layout) {
   return true;
 }
 
+int64_t size_value(const SizeExpr& e, const SizeSymbolValues& symbols) {
+  if (auto c = e.constant()) return *c;
+  if (auto v = e.evaluate(symbols)) return *v;
+  throw std::logic_error("inductor: no value for a size symbol of " + e.str());
+}
+
 }  // namespace
 
-int64_t parallel_grain(const FusedKernel& kernel) {
+// The grain is about Inductor's grain size in elements of work.
+KernelLaunch kernel_launch(const FusedKernel& kernel, const SizeSymbolValues& symbols) {
+  KernelLaunch launch;
+  launch.outer = size_value(kernel.outer_size, symbols);
   int64_t work = 0;
-  for (const KernelMember& m : kernel.members) work += std::max<int64_t>(m.inner_size, 1);
-  return std::max<int64_t>(1, ops::kGrainSize / std::max<int64_t>(work, 1));
+  for (const KernelMember& m : kernel.members) work += std::max<int64_t>(size_value(m.inner_size, symbols), 1);
+  launch.grain = std::max<int64_t>(1, ops::kGrainSize / std::max<int64_t>(work, 1));
+  for (const std::string& symbol : kernel.size_symbols) launch.sizes.push_back(symbols.at(symbol));
+  return launch;
 }
 
 CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels)
     : program_(std::move(program)), schedule_(std::move(schedule)), kernels_(std::move(kernels)), chosen_(kernels_.size()) {
   plan_reuse();
+  if (program_.size_symbols.empty()) static_sizes_ = evaluate_sizes({});
+}
+
+CompiledProgram::CallSizes CompiledProgram::evaluate_sizes(const SizeSymbolValues& symbols) const {
+  CallSizes sizes;
+  for (const Buffer& b : program_.buffers) sizes.buffers.push_back(b.layout.evaluate(symbols));
+  for (const ScheduledStep& step : schedule_.steps)
+    if (const auto* k = std::get_if<FusedKernel>(&step)) sizes.kernels.push_back(kernel_launch(*k, symbols));
+  return sizes;
+}
+
+SizeSymbolValues CompiledProgram::size_symbol_values(const std::vector<ops::IValue>& inputs) const {
+  SizeSymbolValues values;
+  for (const SizeSymbolSource& source : program_.size_symbols) {
+    const ops::IValue& input = inputs.at(static_cast<size_t>(source.input));
+    switch (source.kind) {
+      case SizeSymbolSource::Kind::IntInput: values[source.symbol] = input.to_int(); break;
+      case SizeSymbolSource::Kind::Size: values[source.symbol] = input.to_tensor().sizes()[source.dim]; break;
+      case SizeSymbolSource::Kind::Stride: values[source.symbol] = input.to_tensor().strides()[source.dim]; break;
+    }
+  }
+  return values;
 }
 
 std::vector<size_t> CompiledProgram::chosen() const {
@@ -90,23 +125,24 @@ namespace {
 #if defined(__clang__)
 __attribute__((no_sanitize("function")))
 #endif
-int32_t call_kernel(KernelFunction fn, void** buffers, int64_t begin, int64_t end) {
-  return fn(buffers, begin, end);
+int32_t call_kernel(KernelFunction fn, void** buffers, const int64_t* sizes, int64_t begin, int64_t end) {
+  return fn(buffers, sizes, begin, end);
 }
 
 }  // namespace
 
-void launch_kernel(KernelFunction fn, const FusedKernel& kernel, std::vector<void*>& pointers) {
+void launch_kernel(KernelFunction fn, const FusedKernel& kernel, const KernelLaunch& launch, std::vector<void*>& pointers) {
   std::atomic<int32_t> status{0};
-  ops::parallel_for(0, kernel.outer_size, parallel_grain(kernel), [&](int64_t begin, int64_t end) {
-    if (int32_t s = call_kernel(fn, pointers.data(), begin, end)) status = s;
+  ops::parallel_for(0, launch.outer, launch.grain, [&](int64_t begin, int64_t end) {
+    if (int32_t s = call_kernel(fn, pointers.data(), launch.sizes.data(), begin, end)) status = s;
   });
   if (status != 0)
     throw tensor::TorchError(tensor::PyErrorKind::RuntimeError,
                              "a compiled kernel failed (status " + std::to_string(status.load()) + ")\nkernel: " + kernel.name);
 }
 
-KernelFunction CompiledProgram::kernel_for(size_t index, const FusedKernel& kernel, std::vector<void*>& pointers) const {
+KernelFunction CompiledProgram::kernel_for(size_t index, const FusedKernel& kernel, const KernelLaunch& launch,
+                                           std::vector<void*>& pointers) const {
   const std::vector<KernelFunction>& candidates = kernels_[index];
   if (candidates.size() == 1) return candidates[0];
   std::lock_guard lock(tuning_);
@@ -116,7 +152,7 @@ KernelFunction CompiledProgram::kernel_for(size_t index, const FusedKernel& kern
       double fastest = std::numeric_limits<double>::infinity();
       for (int repeat = 0; repeat < 3; ++repeat) {
         const auto start = std::chrono::steady_clock::now();
-        launch_kernel(candidates[c], kernel, pointers);
+        launch_kernel(candidates[c], kernel, launch, pointers);
         fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
       if (fastest < best) {
@@ -152,8 +188,12 @@ void CompiledProgram::plan_reuse() {
     }
     for (int b : touched) last_use[b] = static_cast<int>(s);
   }
-  // Free storages per byte size, offered to later computed buffers of that size.
-  std::multimap<int64_t, int> free_storage;
+  // Free storages per byte size (a size expression's text), offered to later computed buffers of
+  // that size.
+  auto bytes_of = [&](const BufferLayout& layout) {
+    return (layout.storage_size() * size_constant(static_cast<int64_t>(tensor::itemsize(runtime_dtype(layout.dtype))))).str();
+  };
+  std::multimap<std::string, int> free_storage;
   std::vector<std::vector<int>> released(schedule_.steps.size());
   for (size_t b = 0; b < n; ++b)
     if (program_.buffers[b].kind == Buffer::Kind::Computed && !pinned[b] && last_use[b] >= 0) released[last_use[b]].push_back(static_cast<int>(b));
@@ -164,8 +204,7 @@ void CompiledProgram::plan_reuse() {
       for (const KernelMember& m : k->members) {
         const int out = std::get<ComputedNode>(program_.nodes[m.node]).output;
         const BufferLayout& layout = program_.buffers[out].layout;
-        const int64_t bytes = layout.storage_size() * static_cast<int64_t>(tensor::itemsize(runtime_dtype(layout.dtype)));
-        auto it = free_storage.find(bytes);
+        auto it = free_storage.find(bytes_of(layout));
         if (it == free_storage.end() || pinned[out]) continue;
         reuse_[out] = it->second;
         storage_of[out] = storage_of[it->second];
@@ -173,8 +212,7 @@ void CompiledProgram::plan_reuse() {
       }
     }
     for (int b : released[s]) {
-      const BufferLayout& layout = program_.buffers[b].layout;
-      free_storage.emplace(layout.storage_size() * static_cast<int64_t>(tensor::itemsize(runtime_dtype(layout.dtype))), b);
+      free_storage.emplace(bytes_of(program_.buffers[b].layout), b);
     }
   }
 }
@@ -184,29 +222,35 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
     throw std::invalid_argument("inductor: the compiled graph takes " + std::to_string(program_.inputs.size()) + " inputs, got " +
                                 std::to_string(inputs.size()));
   std::vector<Tensor> buffers(program_.buffers.size());
-  for (size_t i = 0; i < inputs.size(); ++i) buffers[program_.inputs[i]] = inputs[i].to_tensor();
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (program_.inputs[i] >= 0) buffers[program_.inputs[i]] = inputs[i].to_tensor();
+  const SizeSymbolValues symbols = size_symbol_values(inputs);
+  std::optional<CallSizes> per_call;
+  if (!static_sizes_) per_call = evaluate_sizes(symbols);
+  const CallSizes& sizes = static_sizes_ ? *static_sizes_ : *per_call;
   size_t next_kernel = 0;
   for (const ScheduledStep& step : schedule_.steps) {
     if (const auto* k = std::get_if<FusedKernel>(&step)) {
       for (const KernelMember& m : k->members) {
         const int out = std::get<ComputedNode>(program_.nodes[m.node]).output;
-        const BufferLayout& layout = program_.buffers[out].layout;
+        const ConcreteLayout& layout = sizes.buffers[out];
         buffers[out] = reuse_[out] >= 0 ? Tensor::make_view(buffers[reuse_[out]], shape(layout.sizes), shape(layout.strides), buffers[reuse_[out]].storage_offset())
                                          : allocate(layout);
       }
       std::vector<void*> pointers;
       for (int b : k->buffers) pointers.push_back(buffers[b].data_ptr());
-      launch_kernel(kernel_for(next_kernel++, *k, pointers), *k, pointers);
+      const KernelLaunch& launch = sizes.kernels[next_kernel];
+      launch_kernel(kernel_for(next_kernel++, *k, launch, pointers), *k, launch, pointers);
       continue;
     }
     const ExternNode& e = std::get<ExternNode>(program_.nodes[std::get<ExternStep>(step).node]);
     std::vector<ops::IValue> positional;
-    for (const ExternArgument& a : e.args) positional.push_back(extern_value(a, buffers));
+    for (const ExternArgument& a : e.args) positional.push_back(extern_value(a, buffers, symbols));
     std::vector<Tensor> results = ops::call(*e.op, ops::bind_arguments(e.op->schema, positional, e.kwargs));
     for (size_t i = 0; i < e.outputs.size() && i < results.size(); ++i) {
       const int b = e.outputs[i];
       if (b < 0) continue;
-      const BufferLayout& layout = program_.buffers[b].layout;
+      const ConcreteLayout& layout = sizes.buffers[b];
       if (same_layout(results[i], layout)) {
         buffers[b] = results[i];
       } else {
@@ -216,8 +260,10 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
     }
   }
   std::vector<ops::IValue> outputs;
-  for (const ProgramOutput& out : program_.outputs)
-    outputs.push_back(out.buffer < 0 ? ops::IValue() : ops::IValue(view_of(buffers[out.buffer], out.view)));
+  for (const ProgramOutput& out : program_.outputs) {
+    if (out.size) outputs.emplace_back(size_value(*out.size, symbols));
+    else outputs.push_back(out.buffer < 0 ? ops::IValue() : ops::IValue(view_of(buffers[out.buffer], out.view.evaluate(symbols))));
+  }
   return outputs;
 }
 

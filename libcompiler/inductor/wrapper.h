@@ -1,9 +1,11 @@
 #pragma once
 // The wrapper of a compiled graph (Inductor's generated `call(args)`): per call it binds the
-// inputs, allocates each computed buffer (reusing the storage of a buffer whose last reader has
+// inputs, reads the size symbols' values from them (dynamic shapes: `s0 = arg0_1.size(0)`) and
+// evaluates every symbolic size, allocates each computed buffer (reusing the storage of a buffer whose last reader has
 // run, when the byte sizes match: Inductor's "# reuse"), calls the kernels over their outer range
 // in parallel chunks and the extern kernels through the op table, and returns the outputs as
 // views of their buffers.
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,7 +17,18 @@
 
 namespace kiln::inductor {
 
-using KernelFunction = int32_t (*)(void** buffers, int64_t begin, int64_t end);
+using KernelFunction = int32_t (*)(void** buffers, const int64_t* sizes, int64_t begin, int64_t end);
+
+// The values of the size symbols for one call.
+using SizeSymbolValues = std::map<std::string, int64_t>;
+
+// A kernel's ranges and size arguments with numbers, for one call.
+struct KernelLaunch {
+  int64_t outer = 0;
+  int64_t grain = 1;           // elements of the outer range each thread takes at least
+  std::vector<int64_t> sizes;  // the kernel's size symbols' values, in its order
+};
+KernelLaunch kernel_launch(const FusedKernel& kernel, const SizeSymbolValues& symbols);
 
 class CompiledProgram {
  public:
@@ -34,22 +47,27 @@ class CompiledProgram {
   std::vector<size_t> chosen() const;
 
  private:
+  // What a call needs with numbers: computed once for static shapes, per call for dynamic ones.
+  struct CallSizes {
+    std::vector<BufferLayout::Concrete> buffers;  // per buffer
+    std::vector<KernelLaunch> kernels;            // per FusedKernel step
+  };
+  CallSizes evaluate_sizes(const SizeSymbolValues& symbols) const;
+  SizeSymbolValues size_symbol_values(const std::vector<ops::IValue>& inputs) const;
+
   void plan_reuse();
-  KernelFunction kernel_for(size_t index, const FusedKernel& kernel, std::vector<void*>& pointers) const;
+  KernelFunction kernel_for(size_t index, const FusedKernel& kernel, const KernelLaunch& launch, std::vector<void*>& pointers) const;
 
   LoopProgram program_;
   Schedule schedule_;
   std::vector<std::vector<KernelFunction>> kernels_;  // per FusedKernel step, in order
   std::vector<int> reuse_;
+  std::optional<CallSizes> static_sizes_;  // when the program has no size symbols
   mutable std::mutex tuning_;
   mutable std::vector<std::optional<size_t>> chosen_;
 };
 
 // Runs a kernel over its outer range in parallel chunks; throws RuntimeError when it fails.
-void launch_kernel(KernelFunction fn, const FusedKernel& kernel, std::vector<void*>& pointers);
-
-// Elements of the kernel's outer range each thread takes at least: about Inductor's grain size in
-// elements of work.
-int64_t parallel_grain(const FusedKernel& kernel);
+void launch_kernel(KernelFunction fn, const FusedKernel& kernel, const KernelLaunch& launch, std::vector<void*>& pointers);
 
 }  // namespace kiln::inductor

@@ -327,6 +327,9 @@ class Run {
       return getitem(value(node.args().at(0)), node.args().at(1), [this](const Argument& a) { return value(a); });
     std::vector<IValue> args = positional(node);
     std::vector<ops::KeywordArgument> kwargs = keywords(node);
+    // Tensor.item() in aten graphs: a number, which the op table (tensors in, tensors out) has no
+    // op for.
+    if (target == "torch.ops.aten._local_scalar_dense.default" && args.size() == 1) return *tensorMethod("item", args);
     if (auto direct = directOpCall(target, args, kwargs)) {
       if (!direct->op) unsupported(node, "not in the op table");
       return callOp(*direct->op, direct->args, direct->kwargs);

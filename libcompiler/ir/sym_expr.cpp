@@ -367,6 +367,53 @@ std::optional<int64_t> SymExpr::evaluate(const std::map<std::string, int64_t>& v
   return total;
 }
 
+std::optional<SymExpr> SymExpr::exactQuotient(const SymExpr& divisor) const {
+  const Terms& d = divisor.polynomial().terms;
+  if (d.size() != 1 || d.begin()->second == 0) return std::nullopt;
+  const auto& [dm, dc] = *d.begin();
+  Terms out;
+  for (const auto& [m, c] : polynomial_->terms) {
+    if (c % dc != 0) return std::nullopt;
+    // m / dm: every factor of dm must appear in m with at least its exponent.
+    Monomial q = m;
+    for (const auto& [atom, exponent] : dm) {
+      auto it = std::find_if(q.begin(), q.end(), [&](const auto& f) { return !atomLess(*f.first, *atom) && !atomLess(*atom, *f.first); });
+      if (it == q.end() || it->second < exponent) return std::nullopt;
+      it->second -= exponent;
+      if (it->second == 0) q.erase(it);
+    }
+    out[q] = c / dc;
+  }
+  return fromTerms(std::move(out));
+}
+
+bool SymExpr::provablyNonNegative(int64_t lowest) const {
+  if (auto c = constant()) return *c >= 0;
+  SymExpr shifted = integer(0);
+  for (const auto& [m, c] : polynomial_->terms) {
+    SymExpr term = integer(c);
+    for (const auto& [atom, exponent] : m) {
+      if (atom->kind != SymAtom::Kind::Symbol) return false;
+      term = term * (symbol(atom->name) + integer(lowest)).pow(exponent);
+    }
+    shifted = shifted + term;
+  }
+  for (const auto& [m, c] : shifted.polynomial().terms)
+    if (c < 0) return false;
+  return true;
+}
+
+std::vector<SymExpr::Term> SymExpr::terms() const {
+  std::vector<Term> out;
+  for (const auto& [m, c] : polynomial_->terms) {
+    Term t{c, {}};
+    for (const auto& [atom, exponent] : m)
+      t.factors.push_back(Factor{static_cast<Factor::Kind>(atom->kind), atom->name, atom->operands, exponent});
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 std::string SymExpr::str() const { return polynomial_->printed; }
 size_t SymExpr::hash() const { return polynomial_->hash; }
 // The printed form of a canonical polynomial is unique, so it serves as identity and order.

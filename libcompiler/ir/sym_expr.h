@@ -46,6 +46,29 @@ class SymExpr {
   // The value under an assignment of every free symbol; nullopt when one is missing.
   std::optional<int64_t> evaluate(const std::map<std::string, int64_t>& values) const;
 
+  // The quotient when every term is a multiple of `divisor` (a single term, such as 4 or
+  // 2*s0*s1), as polynomials: (2*s0*s1 + 4*s1) / (2*s1) is s0 + 2. nullopt otherwise.
+  std::optional<SymExpr> exactQuotient(const SymExpr& divisor) const;
+  // Whether the value is >= 0 for every assignment of sizes >= `lowest` to the symbols: a proof,
+  // not a sample (each symbol shifted by `lowest`, the expanded polynomial's coefficients are all
+  // non-negative). Expressions with FloorDiv/Mod/Max/Min are never proven.
+  bool provablyNonNegative(int64_t lowest) const;
+
+  // The polynomial's terms, for code generators: coefficient * product of factor**exponent,
+  // each factor a symbol or a FloorDiv/Mod/Max/Min application of operands.
+  struct Factor {
+    enum class Kind { Symbol, FloorDiv, Mod, Max, Min };
+    Kind kind;
+    std::string name;  // Symbol
+    std::vector<SymExpr> operands;
+    unsigned exponent;
+  };
+  struct Term {
+    int64_t coefficient;
+    std::vector<Factor> factors;
+  };
+  std::vector<Term> terms() const;
+
   std::string str() const;
   size_t hash() const;
   friend bool operator==(const SymExpr& a, const SymExpr& b);

@@ -1,13 +1,19 @@
-// The inductor backend end to end under kiln: compiled values against float64 eager references,
+// The inductor backend end to end under kiln: compiled values against float64 eager references
+// (dynamic shapes too: one compile serves every size, and the real programs with symbolic sizes
+// get inductor's artifacts),
 // the relu-bug testing knob, the compile cache across processes (miss, then hit; a corrupt cache
 // file is rebuilt), TORCH_COMPILE_DEBUG's torchinductor folders, TORCH_LOGS=output_code, and the
 // trace records tlparse --strict reads.
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <unistd.h>
 
 #include "tests/apps/kiln/kiln_run.h"
+#include "tests/apps/kiln/trace_compiles.h"
 #include "tests/support/shared_data.h"
 
 namespace fs = std::filesystem;
@@ -162,4 +168,83 @@ TEST(KilnInductor, TraceHasInductorRecordsAndPassesStrictTlparse) {
   for (const auto& entry : fs::directory_iterator(scratch.path() / "t")) log = entry.path();
   const RunResult report = run(tlparse_binary(), quoted(log) + " -o " + quoted(scratch.path() / "report") + " --strict --no-browser", scratch.path());
   EXPECT_EQ(report.status, 0) << report.err;
+}
+
+namespace {
+
+// Rows of the compile cache: one per compiled graph.
+int cache_entries(const fs::path& cache_dir) {
+  sqlite3* db = nullptr;
+  int rows = -1;
+  if (sqlite3_open_v2((cache_dir / "fx_graph_cache.sqlite3").c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK)
+    sqlite3_exec(db, "SELECT count(*) FROM fx_graph", [](void* out, int, char** values, char**) {
+      *static_cast<int*>(out) = std::atoi(values[0]);
+      return 0;
+    }, &rows, nullptr);
+  sqlite3_close(db);
+  return rows;
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(KilnInductor, DynamicGraphsCompileOnceForEverySize) {
+  ScratchDir scratch("dynamic");
+  const std::string env = cache_env(scratch);
+  const RunResult first = run_script("dynamic_sizes.py", "", scratch.path(), env + "TORCH_TRACE=" + quoted(scratch.path() / "t1") + " ");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::vector<std::string> lines = lines_of(first.out);
+  ASSERT_EQ(lines.size(), 12u) << first.out;
+  for (const std::string& line : lines) EXPECT_TRUE(line.ends_with(" ok")) << line;
+  // Three functions, four sizes each: one compile per function, no recompile, one kernel
+  // compile (a cache miss) and one cache entry per graph.
+  std::vector<std::string> ids;
+  for (const CompileSummary& c : compiles_in(scratch.path() / "t1")) ids.push_back(c.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"0/0", "1/0", "2/0"}));
+  const std::string t1 = trace_text(scratch.path() / "t1");
+  EXPECT_EQ(count_of(t1, "\"fx_graph_cache_miss\""), 3u);
+  EXPECT_EQ(count_of(t1, "\"inductor_output_code\""), 3u);
+  EXPECT_EQ(cache_entries(scratch.path() / "cache"), 3);
+  // A second process finds every dynamic graph in the cache, whatever sizes it runs.
+  const RunResult second = run_script("dynamic_sizes.py", "", scratch.path(), env + "TORCH_TRACE=" + quoted(scratch.path() / "t2") + " ");
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.out, first.out);
+  const std::string t2 = trace_text(scratch.path() / "t2");
+  EXPECT_EQ(count_of(t2, "\"fx_graph_cache_hit\""), 3u);
+  EXPECT_EQ(count_of(t2, "\"fx_graph_cache_miss\""), 0u);
+  EXPECT_EQ(cache_entries(scratch.path() / "cache"), 3);
+}
+
+// The real programs whose compiles have symbolic sizes (their record kinds are compared with
+// PyTorch's by KilnTraceKinds): the output code reads the size symbol from the SymInt input and
+// passes it to the kernel.
+TEST(KilnInductor, DynamicProgramsOutputCodeReadsTheSizeSymbol) {
+  KILN_REQUIRE_SHARED();
+  const std::vector<std::pair<std::string, std::string>> compiles = {
+      {"dynamic_true", "0/0"}, {"recompile_shape", "0/1"}, {"float_const", "0/1"}};
+  for (const auto& [program, id] : compiles) {
+    ScratchDir scratch("real_" + program);
+    const RunResult r = run(kiln_binary(), quoted(realPath("pytorch-2.11/programs/" + program + ".py")), scratch.path(),
+                            cache_env(scratch) + "TORCH_LOGS=output_code ");
+    ASSERT_EQ(r.status, 0) << program << "\n" << r.err;
+    EXPECT_NE(r.err.find("[" + id + "] [__output_code]     s77 = arg0_1"), std::string::npos) << program << "\n" << r.err;
+  }
+}
+
+TEST(KilnInductor, DynamicForwardAndBackwardBothCompile) {
+  ScratchDir scratch("dynamic_training");
+  const RunResult r = run_script("dynamic_training.py", "", scratch.path(),
+                                 cache_env(scratch) + "TORCH_TRACE=" + quoted(scratch.path() / "t") + " TORCH_LOGS=perf_hints ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"3 ok", "8 ok", "21 ok"}));
+  // Neither graph falls back to the interpreter: two output codes, one compile for all sizes.
+  EXPECT_EQ(r.err.find("runs interpreted"), std::string::npos) << r.err;
+  const std::string text = trace_text(scratch.path() / "t");
+  EXPECT_EQ(count_of(text, "\"inductor_output_code\""), 2u);
+  EXPECT_EQ(compiles_in(scratch.path() / "t").size(), 1u);
 }

@@ -36,14 +36,6 @@ const std::map<std::string, std::string>& known_differences() {
       {"recompile_shape 0/0",
        "missing: fx_graph_cache_hit, inductor_provenance_tracking_kernel_stack_traces, "
        "inductor_provenance_tracking_node_mappings; extra: before_post_grad_graph, fx_graph_cache_miss"},
-      // Graphs with symbolic sizes run interpreted after AOT: no generated code.
-      {"dynamic_true 0/0", "missing: fx_graph_cache_miss, inductor_output_code; extra: "},
-      {"recompile_shape 0/1", "missing: fx_graph_cache_miss, inductor_output_code; extra: "},
-      // Graphs reading Tensor.item() run eagerly: no AOT or inductor compile.
-      {"float_const 0/1",
-       "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "
-       "aotautograd_cache_miss, before_joint_graph, before_post_grad_graph, before_pre_grad_graph, fx_graph_cache_miss, "
-       "fx_graph_runnable, inductor_output_code, inductor_post_grad_graph, torch._functorch.config; extra: "},
       // Kiln's torch.optim runs natively: Dynamo cannot trace into Optimizer.step (PyTorch compiles
       // its wrapper, Adam.step and a resume function), so the frames from there on differ; in
       // lr_sched kiln compiles no frame after the backward at all (PyTorch: frames 3-5).

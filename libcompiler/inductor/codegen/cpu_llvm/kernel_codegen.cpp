@@ -37,7 +37,7 @@ class KernelEmitter {
       : ctx_(module.getContext()), module_(module), b_(ctx_), program_(program), kernel_(kernel), options_(options) {}
 
   void emit() {
-    auto* fn_type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty()}, false);
+    auto* fn_type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy(), b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty()}, false);
     fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, kernel_.name, module_);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     // The compiler bisector's "vectorization" subsystem, kernel by kernel: a disabled kernel's
@@ -45,6 +45,7 @@ class KernelEmitter {
     vectorize_ = !bisect::disable_subsystem("inductor", "vectorization", [&] { return kernel_.name; });
     auto arg = fn_->arg_begin();
     llvm::Value* slots = &*arg++;
+    llvm::Value* sizes = &*arg++;
     llvm::Value* begin = &*arg++;
     llvm::Value* end = &*arg;
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
@@ -54,6 +55,8 @@ class KernelEmitter {
       llvm::Value* slot = b_.CreateConstGEP1_64(b_.getPtrTy(), slots, i);
       pointers_[kernel_.buffers[i]] = b_.CreateLoad(b_.getPtrTy(), slot, "buf" + std::to_string(kernel_.buffers[i]));
     }
+    for (size_t i = 0; i < kernel_.size_symbols.size(); ++i)
+      symbols_[kernel_.size_symbols[i]] = b_.CreateLoad(b_.getInt64Ty(), b_.CreateConstGEP1_64(b_.getInt64Ty(), sizes, i), kernel_.size_symbols[i]);
     if (is_column_reduction()) {
       emit_column_reduction(begin, end);
     } else {
@@ -109,7 +112,7 @@ class KernelEmitter {
       // Allocas belong in the entry block, where mem2reg promotes them.
       llvm::cast<llvm::AllocaInst>(acc)->moveBefore(&*fn_->getEntryBlock().getFirstInsertionPt());
       b_.CreateStore(identity(*n.reduction, dtype), acc);
-      loop(b_.getInt64(0), b_.getInt64(m.inner_size), [&](llvm::Value* inner) {
+      loop(b_.getInt64(0), size_value(m.inner_size), [&](llvm::Value* inner) {
         std::unordered_map<const Expr*, llvm::Value*> memo;
         llvm::Value* v = eval(m.body, outer, inner, memo);
         b_.CreateStore(combine(*n.reduction, b_.CreateLoad(v->getType(), acc), v), acc);
@@ -117,13 +120,13 @@ class KernelEmitter {
       store(n.output, outer, b_.CreateLoad(register_type(ctx_, dtype), acc));
       return;
     }
-    if (m.inner_size == 1) {
+    if (m.inner_size == size_constant(1)) {
       std::unordered_map<const Expr*, llvm::Value*> memo;
       store(n.output, outer, eval(m.body, outer, b_.getInt64(0), memo));
       return;
     }
-    llvm::Value* row = b_.CreateMul(outer, b_.getInt64(m.inner_size));
-    loop(b_.getInt64(0), b_.getInt64(m.inner_size), [&](llvm::Value* inner) {
+    llvm::Value* row = b_.CreateMul(outer, size_value(m.inner_size));
+    loop(b_.getInt64(0), size_value(m.inner_size), [&](llvm::Value* inner) {
       std::unordered_map<const Expr*, llvm::Value*> memo;
       store(n.output, b_.CreateAdd(row, inner), eval(m.body, outer, inner, memo));
     });
@@ -135,12 +138,13 @@ class KernelEmitter {
   bool is_column_reduction() const {
     if (kernel_.members.size() != 1) return false;
     const KernelMember& m = kernel_.members[0];
-    if (!node(m).reduction || m.inner_size <= 1) return false;
+    const SizeExpr one = size_constant(1);
+    if (!node(m).reduction || !always_less(one, m.inner_size)) return false;
     bool column = false;
     for (int buffer : loaded_buffers(m.body)) {
       for (const IndexExpr& index : loads_of(m.body, buffer)) {
-        if (index.coefficient_of(kInnerVar) == 1) return false;
-        if (index.coefficient_of(kOuterVar) == 1 && index.affine_in(kInnerVar) && index.coefficient_of(kInnerVar) > 1) column = true;
+        if (index.coefficient_of(kInnerVar) == one) return false;
+        if (index.coefficient_of(kOuterVar) == one && index.affine_in(kInnerVar) && always_less(one, index.coefficient_of(kInnerVar))) column = true;
       }
     }
     return column;
@@ -151,7 +155,7 @@ class KernelEmitter {
     const ComputedNode& n = node(m);
     const ir::Dtype dtype = program_.buffers[n.output].layout.dtype;
     loop(begin, end, [&](llvm::Value* outer) { store(n.output, outer, identity(*n.reduction, dtype)); });
-    loop(b_.getInt64(0), b_.getInt64(m.inner_size), [&](llvm::Value* inner) {
+    loop(b_.getInt64(0), size_value(m.inner_size), [&](llvm::Value* inner) {
       loop(begin, end, [&](llvm::Value* outer) {
         std::unordered_map<const Expr*, llvm::Value*> memo;
         llvm::Value* v = eval(m.body, outer, inner, memo);
@@ -224,20 +228,60 @@ class KernelEmitter {
     b_.CreateStore(value, address(buffer, dtype, index));
   }
 
+  // Python's floor division and modulo (the divisor is positive; the numerator may not be).
+  llvm::Value* floor_div(llvm::Value* a, llvm::Value* d) {
+    llvm::Value* q = b_.CreateSDiv(a, d);
+    llvm::Value* inexact_negative = b_.CreateAnd(b_.CreateICmpNE(b_.CreateMul(q, d), a), b_.CreateICmpSLT(a, b_.getInt64(0)));
+    return b_.CreateSub(q, b_.CreateZExt(inexact_negative, b_.getInt64Ty()));
+  }
+
+  // A size expression's value: a constant, or computed from the kernel's size symbols. Not
+  // memoized: a value made inside one loop would not dominate a later one (LLVM hoists them).
+  llvm::Value* size_value(const SizeExpr& e) {
+    if (auto c = e.constant()) return b_.getInt64(*c);
+    llvm::Value* sum = nullptr;
+    for (const SizeExpr::Term& t : e.terms()) {
+      llvm::Value* product = t.factors.empty() || t.coefficient != 1 ? b_.getInt64(t.coefficient) : nullptr;
+      for (const SizeExpr::Factor& f : t.factors) {
+        llvm::Value* base = nullptr;
+        switch (f.kind) {
+          case SizeExpr::Factor::Kind::Symbol: base = symbols_.at(f.name); break;
+          case SizeExpr::Factor::Kind::FloorDiv: base = floor_div(size_value(f.operands[0]), size_value(f.operands[1])); break;
+          case SizeExpr::Factor::Kind::Mod: {
+            llvm::Value* a = size_value(f.operands[0]);
+            llvm::Value* d = size_value(f.operands[1]);
+            base = b_.CreateSub(a, b_.CreateMul(floor_div(a, d), d));
+            break;
+          }
+          case SizeExpr::Factor::Kind::Max:
+          case SizeExpr::Factor::Kind::Min:
+            base = size_value(f.operands[0]);
+            for (size_t i = 1; i < f.operands.size(); ++i)
+              base = b_.CreateBinaryIntrinsic(f.kind == SizeExpr::Factor::Kind::Max ? llvm::Intrinsic::smax : llvm::Intrinsic::smin, base,
+                                              size_value(f.operands[i]));
+            break;
+        }
+        for (unsigned k = 0; k < f.exponent; ++k) product = product ? b_.CreateMul(product, base) : base;
+      }
+      sum = sum ? b_.CreateAdd(sum, product) : product;
+    }
+    return sum;
+  }
+
   llvm::Value* index_value(const IndexExpr& index, llvm::Value* outer, llvm::Value* inner) {
-    llvm::Value* v = b_.getInt64(index.constant_term());
+    llvm::Value* v = size_value(index.constant_term());
     for (const IndexTerm& t : index.terms()) {
       llvm::Value* atom = nullptr;
       switch (t.atom.kind) {
         case IndexAtom::Kind::Var: atom = t.atom.var == kOuterVar ? outer : inner; break;
         case IndexAtom::Kind::FloorDiv:
-          atom = b_.CreateSDiv(index_value(*t.atom.operand, outer, inner), b_.getInt64(t.atom.divisor));
+          atom = b_.CreateSDiv(index_value(*t.atom.operand, outer, inner), size_value(t.atom.divisor));
           break;
         case IndexAtom::Kind::Mod:
-          atom = b_.CreateSRem(index_value(*t.atom.operand, outer, inner), b_.getInt64(t.atom.divisor));
+          atom = b_.CreateSRem(index_value(*t.atom.operand, outer, inner), size_value(t.atom.divisor));
           break;
       }
-      v = b_.CreateAdd(v, t.coefficient == 1 ? atom : b_.CreateMul(atom, b_.getInt64(t.coefficient)));
+      v = b_.CreateAdd(v, t.coefficient == size_constant(1) ? atom : b_.CreateMul(atom, size_value(t.coefficient)));
     }
     return v;
   }
@@ -365,6 +409,7 @@ class KernelEmitter {
   llvm::Value* status_ = nullptr;
   bool vectorize_ = true;
   std::map<int, llvm::Value*> pointers_;
+  std::map<std::string, llvm::Value*> symbols_;  // each size symbol's value, loaded at entry
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 #pragma once
 // LLVM IR for fused kernels: one function per kernel,
-//   i32 @<kernel name>(ptr %buffers, i64 %begin, i64 %end)
+//   i32 @<kernel name>(ptr %buffers, ptr %sizes, i64 %begin, i64 %end)
 // that runs outer indices [begin, end) (the wrapper splits the outer range across threads) and
-// returns 0, or non-zero when the kernel failed. Inner loops are plain counted loops that LLVM's
+// returns 0, or non-zero when the kernel failed. %sizes holds the values of the kernel's size
+// symbols (FusedKernel::size_symbols, in order): loop ranges and indices of dynamic shapes are
+// computed from them. Inner loops are plain counted loops that LLVM's
 // loop vectorizer widens; reductions carry reassociation flags so that they vectorize too;
 // transcendental float math is emitted inline (vector_math.h) rather than called, for the same
 // reason. Each kernel asks the compiler bisector whether to vectorize ("vectorization") and each
@@ -15,6 +17,9 @@
 #include "libcompiler/inductor/scheduler.h"
 
 namespace kiln::inductor {
+
+// The kernels' calling convention, named for the compile cache's key.
+inline constexpr const char* kKernelAbi = "i32(ptr buffers, ptr sizes, i64 begin, i64 end)";
 
 struct CodegenOptions {
   // torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY: "compile_error", "runtime_error" or
