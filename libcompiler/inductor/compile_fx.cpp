@@ -163,14 +163,18 @@ namespace {
 aot::AtenFunction compile_annotated(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                     const InductorConfig& config) {
   const auto started = std::chrono::steady_clock::now();
-  report_post_grad_graph(*module, context.compile_id);
+  report_runnable_graph(*module, context.compile_id);
   CompiledArtifacts artifacts;
   try {
     artifacts = compile_graph(*module, config, aot_label(context));
   } catch (const LoweringUnsupported& e) {
+    report_post_grad_graphs(*module, context.compile_id);
     log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0},
               context.compile_id ? context.compile_id->pytorch_text() : "", std::string(e.what()) + ": the graph runs interpreted");
     return [module](const std::vector<ops::IValue>& inputs) { return ir::GraphInterpreter(*module).run(inputs); };
+  } catch (const InductorError&) {
+    report_post_grad_graphs(*module, context.compile_id);
+    throw;
   }
   report_compiled(*module, artifacts, context);
   if (log::is_enabled(log::Component::inductor, log::Level::Debug)) {

@@ -76,12 +76,16 @@ void report_joint_graph_passes(const ir::GraphModule& module, const std::optiona
                   {"torch/_inductor/compile_fx.py", 2328});
 }
 
-void report_post_grad_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
+void report_runnable_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
   trace::TraceWriter& writer = trace::TraceWriter::from_environment();
   if (!writer.enabled()) return;
   writer.artifact("fx_graph_runnable", trace::ArtifactEncoding::String, ir::printRunnable(module), context_of(compile_id),
                   {"torch/_inductor/compile_fx.py", 1279});
-  // Kiln runs no post-grad passes: the graph before and after them is the same.
+}
+
+void report_post_grad_graphs(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  if (!writer.enabled()) return;
   const std::string text = ir::printReadable(module);
   writer.artifact("before_post_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
                   {"torch/_inductor/compile_fx.py", 1330});
@@ -133,10 +137,24 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
 
   trace::TraceWriter& writer = trace::TraceWriter::from_environment();
   if (writer.enabled()) {
+    const bool hit = artifacts.cache == CacheOutcome::Hit;
+    if (hit)
+      writer.record("inductor_post_grad_graph", trace::TraceJson::object(), context_of(context.compile_id), ir::printReadable(module),
+                    {"torch/_inductor/codecache.py", 1358});
+    else
+      report_post_grad_graphs(module, context.compile_id);
     trace::TraceJson metadata = trace::TraceJson::object();
     metadata["filename"] = module_path.string();
     metadata["file_path"] = module_path.string();
-    writer.record("inductor_output_code", metadata, context_of(context.compile_id), artifacts.output_code, {"torch/_inductor/graph.py", 2575});
+    writer.record("inductor_output_code", metadata, context_of(context.compile_id), artifacts.output_code,
+                  hit ? trace::CallSite{"torch/_inductor/codecache.py", 1362} : trace::CallSite{"torch/_inductor/graph.py", 2575});
+    // PyTorch's provenance tracking is off by default (trace.provenance_tracking_level 0): a hit
+    // writes the two records without a payload.
+    if (hit)
+      for (const auto& [name, line] : {std::pair{"inductor_provenance_tracking_node_mappings", 1370},
+                                       std::pair{"inductor_provenance_tracking_kernel_stack_traces", 1378}})
+        writer.record("artifact", trace::TraceJson{{"name", name}, {"encoding", "json"}}, context_of(context.compile_id),
+                      std::nullopt, {"torch/_inductor/codecache.py", line});
     trace::TraceJson cache = trace::TraceJson::object();
     cache["cache_status_detailed"] = outcome == "miss" ? "full_miss" : outcome;
     cache["key"] = key.key;

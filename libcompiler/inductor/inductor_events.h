@@ -17,8 +17,14 @@ namespace kiln::inductor {
 void report_pre_grad_graph(const ir::GraphModule& dynamo_graph, const std::optional<trace::CompileId>& compile_id);
 // before_joint_graph / after_joint_graph: Kiln runs no joint-graph passes, so both are the graph.
 void report_joint_graph_passes(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id);
-void report_post_grad_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id);
-// Writes the output code next to the cache (<cache dir>/<2 chars>/<key>.py) and reports it.
+// fx_graph_runnable: the graph a compile starts from.
+void report_runnable_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id);
+// before_post_grad_graph / inductor_post_grad_graph: Kiln runs no post-grad passes, so both are
+// the graph. A compile that fails or falls back reports them; report_compiled does otherwise.
+void report_post_grad_graphs(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id);
+// Writes the output code next to the cache (<cache dir>/<2 chars>/<key>.py) and reports it with
+// the cache's verdict. As PyTorch's, a compile that missed reports the post-grad graphs first; a
+// hit reports the cached post-grad graph and the (empty) provenance records instead.
 void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const aot::AtenGraphContext& context);
 
 // "0_forward": the graph's name in output code headers and debug folders.

@@ -89,6 +89,10 @@ TEST(KilnInductor, SecondProcessHitsTheCompileCache) {
   EXPECT_EQ(t1.find("\"fx_graph_cache_hit\""), std::string::npos);
   EXPECT_NE(t2.find("\"fx_graph_cache_hit\""), std::string::npos);
   EXPECT_EQ(t2.find("\"fx_graph_cache_miss\""), std::string::npos);
+  // As PyTorch's: a miss reports the graph before post-grad passes, a hit the provenance records.
+  EXPECT_NE(t1.find("\"before_post_grad_graph\""), std::string::npos);
+  EXPECT_EQ(t2.find("\"before_post_grad_graph\""), std::string::npos);
+  EXPECT_NE(t2.find("\"inductor_provenance_tracking_node_mappings\""), std::string::npos);
   // The AOT autograd cache: traced once; the second process skips AOT's tracing (no graphs).
   EXPECT_NE(t1.find("\"aotautograd_cache_miss\""), std::string::npos);
   EXPECT_NE(t1.find("{\"aot_inference_graph\""), std::string::npos);

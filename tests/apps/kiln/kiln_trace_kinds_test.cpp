@@ -28,17 +28,15 @@ const std::map<std::string, std::string>& known_differences() {
        "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "
        "aotautograd_cache_bypass, before_joint_graph, before_post_grad_graph, before_pre_grad_graph, fx_graph_cache_bypass, "
        "fx_graph_runnable, inductor_output_code, inductor_post_grad_graph, torch._functorch.config; extra: "},
-      // PyTorch's compile cache already held these graphs (from earlier programs of its run): a hit
-      // writes provenance records instead of the pre-post-grad graph.
-      {"deepcopy_break 1/0",
-       "missing: inductor_provenance_tracking_kernel_stack_traces, inductor_provenance_tracking_node_mappings; "
-       "extra: before_post_grad_graph"},
+      // PyTorch's compile cache already held this graph (from an earlier program of its run; the
+      // test starts kiln with an empty one): a hit writes provenance records instead of the
+      // pre-post-grad graph.
       {"recompile_shape 0/0",
        "missing: fx_graph_cache_hit, inductor_provenance_tracking_kernel_stack_traces, "
        "inductor_provenance_tracking_node_mappings; extra: before_post_grad_graph, fx_graph_cache_miss"},
-      // Kiln's torch.optim runs natively: Dynamo cannot trace into Optimizer.step (PyTorch compiles
-      // its wrapper, Adam.step and a resume function), so the frames from there on differ; in
-      // lr_sched kiln compiles no frame after the backward at all (PyTorch: frames 3-5).
+      // Kiln's Dynamo does not trace into Optimizer.step (PyTorch compiles its profiling wrapper,
+      // Adam.step and a resume function), so the frames from there on differ; in lr_sched kiln
+      // compiles no frame after the backward at all (PyTorch: frames 3-5).
       {"lr_sched 2/0", "missing: ; extra: dynamo_cpp_guards_str"},
       {"lr_sched 3/0", "missing: dynamo_graph_break_reason, dynamo_start; extra: "},
       {"lr_sched 3/0_1", "missing: compilation_metrics, dynamo_cpp_guards_str; extra: "},
