@@ -47,10 +47,31 @@ struct AotBackend {
 
 aot::AtenGraphCompiler graph_interpreter(Interpreter&, const std::string&) { return aot::interpret_aten_graph; }
 
+PyException python_inductor_error(Interpreter& interp, const inductor::InductorError& error) {
+  Ref type = getattr(interp, interp.import_module("torch._inductor.exc"), "InductorError");
+  return PyException(call(interp, type, std::vector<Ref>{py_str(error.what())}));
+}
+
+// Inductor's errors reach the script as torch._inductor.exc.InductorError wherever the compile
+// happens: in the frame's compile, at the first backward, or at the first call of a graph
+// without metadata (a repro's).
 aot::AtenGraphCompiler inductor_compiler(Interpreter& interp, const std::string& mode) {
   const inductor::InductorConfig config = read_inductor_config(interp, mode);
-  return [config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) {
-    return inductor::compile_fx_inner(std::move(module), context, config);
+  Interpreter* ip = &interp;
+  return [config, ip](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) -> aot::AtenFunction {
+    aot::AtenFunction compiled;
+    try {
+      compiled = inductor::compile_fx_inner(std::move(module), context, config);
+    } catch (const inductor::InductorError& error) {
+      throw python_inductor_error(*ip, error);
+    }
+    return [compiled, ip](const std::vector<ops::IValue>& inputs) {
+      try {
+        return compiled(inputs);
+      } catch (const inductor::InductorError& error) {
+        throw python_inductor_error(*ip, error);
+      }
+    };
   };
 }
 
@@ -83,8 +104,7 @@ capture::Backend aot_backend(const AotBackend& backend) {
 }
 
 // torch.compile's default backend: AOT autograd's graphs compiled to kernels by inductor. Graphs
-// AOT cannot trace yet run eagerly (a perf hint says so); inductor's errors reach the script as
-// torch._inductor.exc.InductorError.
+// AOT cannot trace yet run eagerly (a perf hint says so).
 capture::Backend inductor_backend(capture::Backend aot) {
   return [aot](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
     if (auto reason = aot::aot_unsupported_reason(*graph)) {
@@ -93,12 +113,7 @@ capture::Backend inductor_backend(capture::Backend aot) {
       return eager(interp, graph, example);
     }
     inductor::report_pre_grad_graph(*graph->module, graph->compile_id);
-    try {
-      return aot(interp, graph, example);
-    } catch (const inductor::InductorError& error) {
-      Ref type = getattr(interp, interp.import_module("torch._inductor.exc"), "InductorError");
-      throw PyException(call(interp, type, std::vector<Ref>{py_str(error.what())}));
-    }
+    return aot(interp, graph, example);
   };
 }
 
