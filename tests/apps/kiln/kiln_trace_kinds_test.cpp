@@ -34,9 +34,10 @@ const std::map<std::string, std::string>& known_differences() {
       {"recompile_shape 0/0",
        "missing: fx_graph_cache_hit, inductor_provenance_tracking_kernel_stack_traces, "
        "inductor_provenance_tracking_node_mappings; extra: before_post_grad_graph, fx_graph_cache_miss"},
-      // Kiln's Dynamo does not trace into Optimizer.step (PyTorch compiles its profiling wrapper,
-      // Adam.step and a resume function), so the frames from there on differ; in lr_sched kiln
-      // compiles no frame after the backward at all (PyTorch: frames 3-5).
+      // Kiln's Dynamo does not trace into Optimizer.step: PyTorch compiles its profiling wrapper
+      // (which breaks the graph), Adam.step (a graph of the update) and the wrapper's resume
+      // function, so the frame ids from there on differ (lr_sched: PyTorch's frames 3-5 are all
+      // the optimizer's; kiln compiles none).
       {"lr_sched 2/0", "missing: ; extra: dynamo_cpp_guards_str"},
       {"lr_sched 3/0", "missing: dynamo_graph_break_reason, dynamo_start; extra: "},
       {"lr_sched 3/0_1", "missing: compilation_metrics, dynamo_cpp_guards_str; extra: "},
