@@ -55,8 +55,11 @@ CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, c
 // not. Only a graph annotated throughout is lowered from its metadata (lowering a partly
 // annotated one fails, and the graph then runs interpreted: the minifier saw its bug vanish).
 bool fully_annotated(const ir::GraphModule& module) {
-  for (const ir::Node* node : module.graph.nodes())
+  for (const ir::Node* node : module.graph.nodes()) {
+    // A get_attr of a subgraph (a cond branch) has no value of its own.
+    if (node->op() == ir::OpCode::GetAttr && module.submodule(node->target())) continue;
     if (node->op() != ir::OpCode::Output && std::holds_alternative<std::monostate>(node->meta.value)) return false;
+  }
   return true;
 }
 
