@@ -92,7 +92,9 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   }
   std::optional<AotCacheKey> cache_key;
   if (options.cache) {
-    if (std::optional<std::string> reason = options.cache->bypass_reason()) {
+    std::optional<std::string> reason = uncacheable_graph_reason(*graph.module);
+    if (!reason) reason = options.cache->bypass_reason();
+    if (reason) {
       report_aot_cache_bypass(*reason, compile_id);
     } else {
       std::vector<std::string> sources;

@@ -240,17 +240,35 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
     bind(outputs[0], node);
     return;
   }
+  unpack_outputs(node, outputs, source);
+}
+
+void AtenGraphBuilder::unpack_outputs(ir::Node* call, const std::vector<Tensor>& outputs, const std::optional<std::string>& source) {
   // An output the op left undefined (a gradient nobody asked for) gets no getitem.
   ir::TensorTuple metas;
   for (const Tensor& t : outputs) metas.elements.push_back(t.defined() ? meta_of(t) : ir::TensorMeta{});
-  node->meta.value = metas;
+  call->meta.value = metas;
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!outputs[i].defined()) continue;
-    ir::Node* item = graph_.callFunction("operator.getitem", {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
+    ir::Node* item = graph_.callFunction("operator.getitem", {ir::Argument::node(call), ir::Argument::integer(static_cast<int64_t>(i))});
     item->meta.value = meta_of(outputs[i]);
     item->meta.sourceSummary = source;
     bind(outputs[i], item);
   }
+}
+
+ir::Node* AtenGraphBuilder::record_higher_order(const std::string& target, std::vector<ir::Argument> args,
+                                                const std::vector<Tensor>& outputs) {
+  ir::Node* node = graph_.callFunction(target, std::move(args));
+  node->meta.sourceSummary = source_;
+  unpack_outputs(node, outputs, source_);
+  return node;
+}
+
+ir::Node* AtenGraphBuilder::add_submodule_read(const std::string& name) {
+  ir::Node* node = graph_.createNode(ir::OpCode::GetAttr, name, {}, {}, name);
+  node->meta.sourceSummary = source_;
+  return node;
 }
 
 std::vector<std::pair<size_t, ir::Node*>> AtenGraphBuilder::mutated_inputs() const {

@@ -48,6 +48,12 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // tangent placeholder with the output it stands for, whose sizes it takes (contiguous).
   void propagate_symbolic_sizes(const std::vector<std::pair<ir::Node*, const ir::Node*>>& tangents = {});
   void record(const ops::OpInfo& op, const ops::Arguments& args, const std::vector<Tensor>& outputs) override;
+  // A call no op table entry describes (a higher-order op such as torch.ops.higher_order.cond)
+  // with its arguments as given: its outputs are unpacked by getitem nodes, as record() unpacks
+  // ops returning several tensors.
+  ir::Node* record_higher_order(const std::string& target, std::vector<ir::Argument> args, const std::vector<Tensor>& outputs);
+  // A get_attr node reading the submodule `name` (a higher-order op's subgraph).
+  ir::Node* add_submodule_read(const std::string& name);
   bool decomposes(const ops::OpInfo& op) const override;
   // `backend`: the backend compiling, under whose name each decomposition asks the compiler
   // bisector whether to apply (libdiag/bisect/subsystem_switch.h).
@@ -74,6 +80,8 @@ class AtenGraphBuilder : public ops::CallRecorder {
   ir::TensorMeta meta_of(const Tensor& fake) const;
 
  private:
+  // The getitem nodes of a call returning `outputs` as a tuple, each bound to its tensor.
+  void unpack_outputs(ir::Node* call, const std::vector<Tensor>& outputs, const std::optional<std::string>& source);
   ir::Argument argument(const ops::IValue& value, const ops::OpInfo& op) const;
   ir::Argument tensor_argument(const Tensor& t, const ops::OpInfo& op) const;
   // A float argument: the scalar read it equals, or the number.

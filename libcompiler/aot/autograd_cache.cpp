@@ -99,6 +99,16 @@ void aot_cache_store(const AotCacheStorage& storage, const AotCacheKey& key, con
   storage.store(key.key, entry.dump());
 }
 
+std::optional<std::string> uncacheable_graph_reason(const ir::GraphModule& dynamo_graph) {
+  static const std::string kHigherOrder = "torch.ops.higher_order.";
+  for (const ir::Node* node : dynamo_graph.graph.nodes()) {
+    if (node->op() != ir::OpCode::CallFunction || !node->target().starts_with(kHigherOrder)) continue;
+    const std::string name = node->target().substr(kHigherOrder.size());
+    return "Unsupported call_function target " + name + ". \n Function module: torch.ops.higher_order, \nFunction name: " + name;
+  }
+  return std::nullopt;
+}
+
 void report_aot_cache_hit(const AotCacheKey& key, const std::optional<trace::CompileId>& compile_id) {
   report("aotautograd_cache_hit", verdict(key, "hit"), compile_id);
 }

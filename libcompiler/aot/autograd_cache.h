@@ -49,6 +49,10 @@ struct AotCacheInputs {
 };
 AotCacheKey aot_cache_key(const AotCacheInputs& inputs);
 
+// Why a Dynamo graph cannot be cached (PyTorch's check_cacheable refuses higher-order ops such as
+// torch.cond, with this text), or nothing.
+std::optional<std::string> uncacheable_graph_reason(const ir::GraphModule& dynamo_graph);
+
 // The stored result, or nothing on a miss (an entry that does not read back is a miss).
 std::optional<AotResult> aot_cache_load(const AotCacheStorage& storage, const AotCacheKey& key);
 // Keeps the result unless its graphs do not round-trip through their printed form.

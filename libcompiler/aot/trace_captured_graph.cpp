@@ -5,6 +5,7 @@
 
 #include "libcompiler/aot/aten_graph_builder.h"
 #include "libcompiler/aot/split_joint_graph.h"
+#include "libcompiler/aot/trace_cond.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/eval_hooks.h"
@@ -144,8 +145,8 @@ struct Run {
   std::vector<Tensor> outputs;
 };
 
-Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder,
-                 const std::vector<Ref>& example_inputs, const std::string& prefix, bool with_grad) {
+Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder, ir::GraphModule& module,
+                 const std::vector<Ref>& example_inputs, const TraceOptions& options, const std::string& prefix, bool with_grad) {
   Run run;
   const std::vector<ir::Node*> captured_inputs = graph.module->graph.placeholders();
   for (size_t i = 0; i < example_inputs.size(); ++i) {
@@ -171,6 +172,7 @@ Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenG
   ScopedCallRecorder recording(&builder);
   SourceTracker sources(interp, graph, builder);
   ScalarReader scalars(interp, graph, builder, run.fakes, example_inputs);
+  CondTracer conds(interp, graph, builder, module, device_of(example_inputs), options);
   for (const Ref& out : capture::run_captured_graph(interp, graph, run.fakes)) run.outputs.push_back(input_tensor(out));
   return run;
 }
@@ -213,7 +215,7 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
   builder.set_decompose(options.decompose, options.backend);
   ops::NoGradGuard no_grad;
-  Run run = run_on_fakes(interp, graph, builder, example_inputs, "arg", /*with_grad=*/false);
+  Run run = run_on_fakes(interp, graph, builder, *traced.module, example_inputs, options, "arg", /*with_grad=*/false);
   std::vector<ir::Node*> outputs;
   std::vector<std::optional<std::string>> descriptors;
   add_forward_outputs(traced, builder, options, /*with_source=*/true, run.outputs, outputs, descriptors);
@@ -231,7 +233,7 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
   traced.module->graph.codegen.pytree = ir::PytreeSignature{{"primals", "tangents"}};
   AtenGraphBuilder builder(traced.module->graph, device_of(example_inputs));
   builder.set_decompose(options.decompose, options.backend);
-  Run run = run_on_fakes(interp, graph, builder, example_inputs, "primals", /*with_grad=*/true);
+  Run run = run_on_fakes(interp, graph, builder, *traced.module, example_inputs, options, "primals", /*with_grad=*/true);
 
   std::vector<Tensor> differentiable, tangents, inputs;
   std::vector<std::pair<ir::Node*, const ir::Node*>> tangent_outputs;

@@ -107,7 +107,7 @@ capture::Backend aot_backend(const AotBackend& backend) {
 // AOT cannot trace yet run eagerly (a perf hint says so).
 capture::Backend inductor_backend(capture::Backend aot) {
   return [aot](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
-    if (auto reason = aot::aot_unsupported_reason(*graph)) {
+    if (auto reason = aot::aot_unsupported_reason(*graph, example)) {
       log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0}, graph->compile_id.display(),
                 "inductor does not compile " + *reason + " yet: the graph runs eagerly");
       return eager(interp, graph, example);

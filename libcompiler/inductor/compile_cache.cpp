@@ -115,6 +115,14 @@ bool cache_enabled() {
   return !(off && std::string(off) == "1");
 }
 
+std::optional<std::string> higher_order_cache_bypass_reason(const ir::GraphModule& module) {
+  static const std::string kHigherOrder = "torch.ops.higher_order.";
+  for (const ir::Node* node : module.graph.nodes())
+    if (node->op() == ir::OpCode::CallFunction && node->target().starts_with(kHigherOrder))
+      return "Can't cache HigherOrderOperator: " + node->target().substr(kHigherOrder.size());
+  return std::nullopt;
+}
+
 std::optional<std::string> cache_bypass_reason() {
   if (!cache_enabled()) return "caches are disabled (TORCHINDUCTOR_FORCE_DISABLE_CACHES=1)";
   if (!bisect::bisected_subsystem("inductor").empty()) return "the compiler bisector is running";

@@ -45,6 +45,10 @@ bool cache_enabled();
 // bisector runs (the same graph then generates other code, and each application must be counted).
 std::optional<std::string> cache_bypass_reason();
 
+// Why a graph may not be cached at all (PyTorch's FX graph cache refuses higher-order ops: "Can't
+// cache HigherOrderOperator: cond"), or nothing.
+std::optional<std::string> higher_order_cache_bypass_reason(const ir::GraphModule& module);
+
 // Opens (or rebuilds) the cache database now rather than at the first lookup.
 void open_cache();
 

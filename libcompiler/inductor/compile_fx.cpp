@@ -1,5 +1,6 @@
 #include "libcompiler/inductor/compile_fx.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -49,14 +50,52 @@ CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, c
   return entry;
 }
 
+size_t kernel_count(const Schedule& schedule) {
+  return static_cast<size_t>(std::count_if(schedule.steps.begin(), schedule.steps.end(),
+                                           [](const ScheduledStep& step) { return std::holds_alternative<FusedKernel>(step); }));
+}
+
+std::vector<std::vector<KernelFunction>> single_candidates(const std::vector<void*>& addresses) {
+  std::vector<std::vector<KernelFunction>> kernels;
+  for (void* address : addresses) kernels.push_back({reinterpret_cast<KernelFunction>(address)});
+  return kernels;
+}
+
+// The subgraphs the program's conditionals run, each lowered, scheduled and compiled on its own
+// (their own subgraphs too); their kernels' names continue from `next_kernel`.
+std::map<std::string, std::shared_ptr<const CompiledProgram>> compile_subgraphs(const ir::GraphModule& module, const LoopProgram& program,
+                                                                              const InductorConfig& config, int& next_kernel) {
+  std::map<std::string, std::shared_ptr<const CompiledProgram>> compiled;
+  for (const LoopNode& node : program.nodes) {
+    const auto* e = std::get_if<ExternNode>(&node);
+    if (!e || !e->conditional) continue;
+    for (const std::string& name : {e->conditional->true_graph, e->conditional->false_graph}) {
+      if (compiled.count(name)) continue;
+      const ir::GraphModule& subgraph = *module.submodule(name);
+      LoopProgram sub_program = GraphLowering(subgraph).run();
+      Schedule schedule = schedule_program(sub_program, next_kernel);
+      next_kernel += static_cast<int>(kernel_count(schedule));
+      auto nested = compile_subgraphs(subgraph, sub_program, config, next_kernel);
+      CacheEntry entry = generate_code(sub_program, schedule, config, 0);
+      compiled[name] = std::make_shared<CompiledProgram>(std::move(sub_program), std::move(schedule),
+                                                         single_candidates(link_object(entry.object_code, entry.kernel_names)),
+                                                         std::move(nested));
+    }
+  }
+  return compiled;
+}
+
 // Whether every placeholder and call node carries its value's metadata, as AOT's graphs do.
 // Graphs of repro files and of compile_fx_inner calls from scripts carry none, and the minifier's
 // candidates carry some: the inputs it cut from nodes are annotated, the rest of the graph is
 // not. Only a graph annotated throughout is lowered from its metadata (lowering a partly
 // annotated one fails, and the graph then runs interpreted: the minifier saw its bug vanish).
 bool fully_annotated(const ir::GraphModule& module) {
-  for (const ir::Node* node : module.graph.nodes())
+  for (const ir::Node* node : module.graph.nodes()) {
+    // A get_attr of a subgraph (a cond branch) has no value of its own.
+    if (node->op() == ir::OpCode::GetAttr && module.submodule(node->target())) continue;
     if (node->op() != ir::OpCode::Output && std::holds_alternative<std::monostate>(node->meta.value)) return false;
+  }
   return true;
 }
 
@@ -117,10 +156,16 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
   out.cache_key = cache_key(module, config);
   // Per candidate (one unless autotuning), the kernels' addresses.
   std::vector<std::vector<void*>> candidates;
+  std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs;
   try {
-    // Autotuning picks its kernels at the first call: such compiles neither read nor fill the cache.
-    if (config.max_autotune || cache_bypass_reason()) {
+    int next_kernel = static_cast<int>(kernel_count(schedule));
+    subgraphs = compile_subgraphs(module, program, config, next_kernel);
+    // Autotuning picks its kernels at the first call: such compiles neither read nor fill the
+    // cache; nor do graphs with higher-order ops, whose subgraphs the entry would not hold.
+    const std::optional<std::string> uncacheable = higher_order_cache_bypass_reason(module);
+    if (config.max_autotune || cache_bypass_reason() || uncacheable) {
       out.cache = CacheOutcome::Bypass;
+      out.cache_bypass_reason = uncacheable ? *uncacheable : cache_bypass_reason().value_or("max-autotune chooses kernels when they first run");
       for (unsigned width : kAutotuneWidths) {
         CacheEntry entry = generate_code(program, schedule, config, width);
         candidates.push_back(link_object(entry.object_code, entry.kernel_names));
@@ -152,7 +197,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
   std::vector<std::vector<KernelFunction>> kernels(candidates.front().size());
   for (const std::vector<void*>& addresses : candidates)
     for (size_t k = 0; k < addresses.size(); ++k) kernels[k].push_back(reinterpret_cast<KernelFunction>(addresses[k]));
-  auto compiled = std::make_shared<CompiledProgram>(std::move(program), std::move(schedule), std::move(kernels));
+  auto compiled = std::make_shared<CompiledProgram>(std::move(program), std::move(schedule), std::move(kernels), std::move(subgraphs));
   out.output_code = render_output_code(*compiled, aot_label);
   out.program = std::move(compiled);
   return out;

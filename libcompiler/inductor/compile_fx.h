@@ -20,6 +20,7 @@ struct CompiledArtifacts {
   std::shared_ptr<const CompiledProgram> program;
   CacheKey cache_key;
   CacheOutcome cache = CacheOutcome::Miss;
+  std::string cache_bypass_reason;  // why, when the cache was bypassed
   double code_gen_seconds = 0;  // LLVM code generation, optimization and linking
 };
 

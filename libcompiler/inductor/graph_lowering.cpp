@@ -323,6 +323,28 @@ void GraphLowering::lower_fallback(const ir::Node& node) {
     if (a.buffer || a.is_list) throw LoweringUnsupported("inductor: tensor keyword argument of " + node.target());
     e.kwargs.push_back({kw.name, a.value});
   }
+  add_extern_outputs(node, e);
+}
+
+void GraphLowering::lower_conditional(const ir::Node& node) {
+  node_ = &node;
+  const auto branch = [&](size_t i) {
+    const ir::Node* n = node.args().size() == 4 ? node.args()[i].asNode() : nullptr;
+    if (!n || n->op() != ir::OpCode::GetAttr || !module_.submodule(n->target()))
+      throw LoweringUnsupported("inductor: a cond branch is not a graph submodule");
+    return n->target();
+  };
+  ExternNode e;
+  e.conditional = ConditionalBranches{branch(1), branch(2)};
+  e.kernel_name = "torch.ops.higher_order.cond";
+  e.origin = node.name();
+  e.args.push_back(extern_argument(node.args()[0]));
+  if (const auto* operands = node.args()[3].asSequence())
+    for (const ir::Argument& operand : operands->items) e.args.push_back(extern_argument(operand));
+  add_extern_outputs(node, e);
+}
+
+void GraphLowering::add_extern_outputs(const ir::Node& node, ExternNode& e) {
   std::vector<ir::TensorMeta> metas;
   if (const auto* meta = std::get_if<ir::TensorMeta>(&node.meta.value)) metas.push_back(*meta);
   else if (const auto* tuple = std::get_if<ir::TensorTuple>(&node.meta.value)) metas = tuple->elements;
@@ -409,7 +431,14 @@ void GraphLowering::lower_nodes() {
         values_[node] = {from_buffer(b, program_.buffers[b].layout)};
         break;
       }
-      case ir::OpCode::CallFunction: lower_node(*node); break;
+      // Subgraphs are read by the higher-order op that runs them.
+      case ir::OpCode::GetAttr:
+        if (!module_.submodule(node->target())) throw LoweringUnsupported("inductor: get_attr of a tensor attribute");
+        break;
+      case ir::OpCode::CallFunction:
+        if (node->target() == "torch.ops.higher_order.cond") lower_conditional(*node);
+        else lower_node(*node);
+        break;
       case ir::OpCode::Output: {
         node_ = node;
         const ir::Argument& result = node->args().at(0);

@@ -85,6 +85,9 @@ class GraphLowering {
   void lower_nodes();
   void lower_node(const ir::Node& node);
   void lower_fallback(const ir::Node& node);
+  void lower_conditional(const ir::Node& node);
+  // The extern buffers of a node's tensor outputs, as its values.
+  void add_extern_outputs(const ir::Node& node, ExternNode& e);
   ExternArgument extern_argument(const ir::Argument& argument);
   BufferLayout meta_layout(const ir::TensorMeta& meta) const;
   // Records where the wrapper reads the size symbols an input's value names.

@@ -161,7 +161,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     cache["components"] = key.components;
     cache["cache_state"] = outcome;
     if (artifacts.cache == CacheOutcome::Bypass)
-      cache["cache_bypass_reason"] = cache_bypass_reason().value_or("max-autotune chooses kernels when they first run");
+      cache["cache_bypass_reason"] = artifacts.cache_bypass_reason;
     writer.artifact("fx_graph_cache_" + outcome, trace::ArtifactEncoding::Json,
                     trace::json_payload(cache), context_of(context.compile_id), {"torch/_inductor/compile_fx.py", 1120});
   }

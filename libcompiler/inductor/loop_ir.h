@@ -71,8 +71,16 @@ struct ExternArgument {
   bool is_list = false;
 };
 
+// torch.ops.higher_order.cond as Inductor's Conditional: the extern node's first argument is the
+// predicate's buffer, the rest are the operands; the wrapper reads the predicate and runs the
+// compiled program of one subgraph (each lowered and compiled on its own) on the operands.
+struct ConditionalBranches {
+  std::string true_graph, false_graph;  // the subgraph modules' names
+};
+
 struct ExternNode {
-  const ops::OpInfo* op = nullptr;
+  const ops::OpInfo* op = nullptr;  // null for a conditional
+  std::optional<ConditionalBranches> conditional;
   std::string kernel_name;  // "extern_kernels.mm" or "aten.<op>" for a fallback
   std::vector<ExternArgument> args;
   std::vector<ops::KeywordArgument> kwargs;

@@ -1,5 +1,6 @@
 #include "libcompiler/inductor/output_code.h"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -117,17 +118,50 @@ std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel)
   return s.str();
 }
 
-std::string render_output_code(const CompiledProgram& compiled, const std::string& aot_label) {
+namespace {
+
+// The subgraphs the program's conditionals run, in the order they appear (true branch first).
+std::vector<std::string> subgraph_names(const LoopProgram& program) {
+  std::vector<std::string> names;
+  for (const LoopNode& node : program.nodes)
+    if (const auto* e = std::get_if<ExternNode>(&node); e && e->conditional)
+      for (const std::string& name : {e->conditional->true_graph, e->conditional->false_graph})
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
+}
+
+void render_function(std::ostream& s, const CompiledProgram& compiled, const std::string& function_name);
+
+// The program's kernels, then each subgraph's definitions, then its wrapper function.
+void render_definitions(std::ostream& s, const CompiledProgram& compiled, const std::string& function_name) {
   const LoopProgram& program = compiled.program();
-  std::ostringstream s;
-  s << "# AOT ID: ['" << aot_label << "']\n";
-  s << "# Kiln inductor: each kernel below is LLVM IR JIT-compiled in process (shown as C-like code);\n";
-  s << "# call() is the wrapper that runs them.\n";
-  s << "import torch\nfrom torch import empty_strided\n\naten = torch.ops.aten\n\n";
   for (const ScheduledStep& step : compiled.schedule().steps)
     if (const auto* k = std::get_if<FusedKernel>(&step))
       s << k->name << " = async_compile.llvm('''\n" << render_kernel(program, *k) << "''')\n\n\n";
-  s << "def call(args):\n    ";
+  for (const std::string& name : subgraph_names(program)) {
+    render_definitions(s, *compiled.subgraphs().at(name), name);
+    s << "\n\n";
+  }
+  render_function(s, compiled, function_name);
+}
+
+// A conditional as Inductor's wrapper runs it: the predicate read as a number picks the subgraph
+// function called on the operands.
+void render_conditional(std::ostream& s, const LoopProgram& program, const ExternNode& e) {
+  std::string outs, operands;
+  for (int b : e.outputs) outs += (b >= 0 ? program.buffers[b].name : std::string("_")) + ", ";
+  for (size_t i = 1; i < e.args.size(); ++i) operands += program.buffers[e.args[i].buffer.value()].name + ", ";  // cond operands are tensors
+  s << "    if " << program.buffers[*e.args.at(0).buffer].name << ".item():\n";
+  s << "        # subgraph: " << e.conditional->true_graph << "\n";
+  s << "        " << outs << "= " << e.conditional->true_graph << "([" << operands << "])\n";
+  s << "    else:\n";
+  s << "        # subgraph: " << e.conditional->false_graph << "\n";
+  s << "        " << outs << "= " << e.conditional->false_graph << "([" << operands << "])\n";
+}
+
+void render_function(std::ostream& s, const CompiledProgram& compiled, const std::string& function_name) {
+  const LoopProgram& program = compiled.program();
+  s << "def " << function_name << "(args):\n    ";
   for (size_t i = 0; i < program.inputs.size(); ++i) s << program.input_names[i] << ", ";
   s << "= args\n    args.clear()\n";
   for (const SizeSymbolSource& source : program.size_symbols) {
@@ -168,10 +202,11 @@ std::string render_output_code(const CompiledProgram& compiled, const std::strin
       s << "\n";
     } else {
       const ExternNode& e = std::get<ExternNode>(program.nodes[std::get<ExternStep>(step).node]);
+      if (e.conditional) render_conditional(s, program, e);
       std::string outs, ins;
       for (int b : e.outputs) outs += (outs.empty() ? "" : ", ") + (b >= 0 ? program.buffers[b].name : std::string("_"));
       for (int b : node_reads(program.nodes[std::get<ExternStep>(step).node])) ins += (ins.empty() ? "" : ", ") + program.buffers[b].name;
-      s << "    " << outs << " = " << e.kernel_name << "(" << ins << ")\n";
+      if (!e.conditional) s << "    " << outs << " = " << e.kernel_name << "(" << ins << ")\n";
     }
     std::string freed;
     const std::vector<int> touched = std::holds_alternative<FusedKernel>(step) ? std::get<FusedKernel>(step).buffers
@@ -184,6 +219,17 @@ std::string render_output_code(const CompiledProgram& compiled, const std::strin
   for (const ProgramOutput& out : program.outputs)
     s << (out.size ? out.size->str() : out.buffer >= 0 ? program.buffers[out.buffer].name : std::string("None")) << ", ";
   s << ")\n";
+}
+
+}  // namespace
+
+std::string render_output_code(const CompiledProgram& compiled, const std::string& aot_label) {
+  std::ostringstream s;
+  s << "# AOT ID: ['" << aot_label << "']\n";
+  s << "# Kiln inductor: each kernel below is LLVM IR JIT-compiled in process (shown as C-like code);\n";
+  s << "# call() is the wrapper that runs them.\n";
+  s << "import torch\nfrom torch import empty_strided\n\naten = torch.ops.aten\n\n";
+  render_definitions(s, compiled, "call");
   return s.str();
 }
 

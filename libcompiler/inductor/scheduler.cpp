@@ -96,7 +96,7 @@ std::string op_name(const std::string& origin) {
 
 class Fuser {
  public:
-  explicit Fuser(const LoopProgram& program) : program_(program) {}
+  Fuser(const LoopProgram& program, int first_kernel) : program_(program), first_kernel_(first_kernel) {}
 
   Schedule run() {
     for (size_t i = 0; i < program_.nodes.size(); ++i) {
@@ -165,7 +165,7 @@ class Fuser {
   }
 
   void finish() {
-    int n = 0;
+    int n = first_kernel_;
     for (ScheduledStep& step : schedule_.steps) {
       auto* k = std::get_if<FusedKernel>(&step);
       if (!k) continue;
@@ -191,12 +191,13 @@ class Fuser {
   }
 
   const LoopProgram& program_;
+  const int first_kernel_;
   Schedule schedule_;
 };
 
 }  // namespace
 
-Schedule schedule_program(const LoopProgram& program) { return Fuser(program).run(); }
+Schedule schedule_program(const LoopProgram& program, int first_kernel) { return Fuser(program, first_kernel).run(); }
 
 std::string kernel_var_name(int var) { return var == kOuterVar ? "x0" : "r0"; }
 

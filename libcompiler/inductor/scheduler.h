@@ -40,7 +40,9 @@ struct Schedule {
   std::vector<ScheduledStep> steps;
 };
 
-Schedule schedule_program(const LoopProgram& program);
+// `first_kernel`: the number the first kernel's name ends with (a subgraph's kernels continue the
+// numbering of the graph around them, as in Inductor's one output module).
+Schedule schedule_program(const LoopProgram& program, int first_kernel = 0);
 
 // ir_post_fusion.txt: each kernel with its members (their nodes as ir_pre_fusion prints them).
 std::string print_schedule(const LoopProgram& program, const Schedule& schedule);

@@ -12,6 +12,7 @@
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/parallel.h"
 #include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::inductor {
@@ -84,8 +85,13 @@ KernelLaunch kernel_launch(const FusedKernel& kernel, const SizeSymbolValues& sy
   return launch;
 }
 
-CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels)
-    : program_(std::move(program)), schedule_(std::move(schedule)), kernels_(std::move(kernels)), chosen_(kernels_.size()) {
+CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels,
+                                 std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs)
+    : program_(std::move(program)),
+      schedule_(std::move(schedule)),
+      kernels_(std::move(kernels)),
+      subgraphs_(std::move(subgraphs)),
+      chosen_(kernels_.size()) {
   plan_reuse();
   if (program_.size_symbols.empty()) static_sizes_ = evaluate_sizes({});
 }
@@ -246,7 +252,16 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
     const ExternNode& e = std::get<ExternNode>(program_.nodes[std::get<ExternStep>(step).node]);
     std::vector<ops::IValue> positional;
     for (const ExternArgument& a : e.args) positional.push_back(extern_value(a, buffers, symbols));
-    std::vector<Tensor> results = ops::call(*e.op, ops::bind_arguments(e.op->schema, positional, e.kwargs));
+    std::vector<Tensor> results;
+    if (e.conditional) {
+      // The predicate picks the subgraph that runs on the operands.
+      const bool taken = tensor::item(positional.at(0).to_tensor()).to<bool>();
+      const std::vector<ops::IValue> operands(positional.begin() + 1, positional.end());
+      for (const ops::IValue& v : subgraphs_.at(taken ? e.conditional->true_graph : e.conditional->false_graph)->run(operands))
+        results.push_back(v.to_tensor());
+    } else {
+      results = ops::call(*e.op, ops::bind_arguments(e.op->schema, positional, e.kwargs));
+    }
     for (size_t i = 0; i < e.outputs.size() && i < results.size(); ++i) {
       const int b = e.outputs[i];
       if (b < 0) continue;

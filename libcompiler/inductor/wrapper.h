@@ -35,7 +35,9 @@ class CompiledProgram {
   // `kernels`: per FusedKernel step, its compiled candidates. With several (max-autotune), the
   // first call times each on the real buffers (kernels are pure: rerunning one rewrites the same
   // outputs) and keeps the fastest.
-  CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels);
+  // `subgraphs`: the compiled programs of the subgraphs the conditionals run, by module name.
+  CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels,
+                  std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs = {});
 
   std::vector<ops::IValue> run(const std::vector<ops::IValue>& inputs) const;
 
@@ -43,6 +45,7 @@ class CompiledProgram {
   const Schedule& schedule() const { return schedule_; }
   // Per buffer, the earlier buffer whose storage it takes over (-1: a fresh allocation).
   const std::vector<int>& reuse() const { return reuse_; }
+  const std::map<std::string, std::shared_ptr<const CompiledProgram>>& subgraphs() const { return subgraphs_; }
   // Per kernel, the candidate the first call chose (0 until then, and without autotuning).
   std::vector<size_t> chosen() const;
 
@@ -61,6 +64,7 @@ class CompiledProgram {
   LoopProgram program_;
   Schedule schedule_;
   std::vector<std::vector<KernelFunction>> kernels_;  // per FusedKernel step, in order
+  std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs_;
   std::vector<int> reuse_;
   std::optional<CallSizes> static_sizes_;  // when the program has no size symbols
   mutable std::mutex tuning_;

@@ -262,6 +262,11 @@ class Run {
           ++next_input;
           break;
         case OpCode::GetAttr: {
+          // A subgraph (a cond branch) is read by the higher-order op that runs it.
+          if (module_.submodule(node->target())) {
+            values_[node] = IValue();
+            break;
+          }
           const auto it = attributes_.find(node->target());
           if (it == attributes_.end()) unsupported(*node, "no tensor bound to this attribute");
           values_[node] = options_.float64 ? upcast(IValue(it->second)) : IValue(it->second);
@@ -325,6 +330,7 @@ class Run {
     // The index is read as syntax (slices, None), not evaluated as a plain argument.
     if (target == "operator.getitem")
       return getitem(value(node.args().at(0)), node.args().at(1), [this](const Argument& a) { return value(a); });
+    if (target == "torch.ops.higher_order.cond") return callCond(node);
     std::vector<IValue> args = positional(node);
     std::vector<ops::KeywordArgument> kwargs = keywords(node);
     // Tensor.item() in aten graphs: a number, which the op table (tensors in, tensors out) has no
@@ -345,6 +351,24 @@ class Run {
     if (target == "torch.nn.functional.cross_entropy") crossEntropyArguments(args, kwargs);
     packSizeArguments(name, args);
     return callByName(name, args, kwargs);
+  }
+
+  // cond(pred, true_graph, false_graph, operands): the branch the predicate picks runs on the
+  // operands; its outputs are the node's tuple.
+  IValue callCond(const Node& node) {
+    if (node.args().size() != 4) unsupported(node, "cond takes (pred, true_graph, false_graph, operands)");
+    const IValue pred = value(node.args()[0]);
+    const bool taken = pred.is_tensor() ? tensor::item(pred.to_tensor()).to<bool>() : pred.to_bool();
+    const Node* branch = node.args()[taken ? 1 : 2].asNode();
+    const GraphModule* submodule = branch ? module_.submodule(branch->target()) : nullptr;
+    if (!submodule) unsupported(node, "a cond branch is not a graph submodule");
+    std::vector<IValue> operands;
+    if (const auto* seq = node.args()[3].asSequence())
+      for (const Argument& item : seq->items) operands.push_back(value(item));
+    // onNodeValue reports the outer graph's nodes only.
+    InterpreterOptions branch_options = options_;
+    branch_options.onNodeValue = nullptr;
+    return listValue(Run(*submodule, branch_options, attributes_)(operands));
   }
 
   IValue callMethod(const Node& node) {

@@ -61,6 +61,31 @@ TEST(KilnInductor, CompiledValuesMatchFloat64References) {
   EXPECT_EQ(r.err, "");
 }
 
+// torch.cond: one compile whose wrapper reads the predicate and runs one branch's compiled
+// kernels; both branches give float64 eager's values. Neither cache takes the graph (PyTorch's
+// reasons), and nothing falls back to eager or the interpreter.
+TEST(KilnInductor, CondCompilesOnceAndRunsBothBranches) {
+  ScratchDir scratch("cond");
+  const fs::path trace = scratch.path() / "t";
+  const RunResult r = run_script("cond_branches.py", "", scratch.path(),
+                                 cache_env(scratch) + "TORCH_LOGS=output_code,perf_hints TORCH_TRACE=" + quoted(trace) + " ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"true_branch ok", "false_branch ok"}));
+  size_t compiles = 0;
+  for (size_t at = 0; (at = r.err.find("Output code written to: ", at)) != std::string::npos; ++at) ++compiles;
+  EXPECT_EQ(compiles, 1u) << r.err;
+  for (const char* text : {"[__output_code] def true_graph_0(args):", "[__output_code] def false_graph_0(args):",
+                           "[__output_code]     if buf", "[__output_code]         # subgraph: true_graph_0",
+                           "[__output_code]         # subgraph: false_graph_0"})
+    EXPECT_NE(r.err.find(text), std::string::npos) << text << "\n" << r.err;
+  EXPECT_EQ(r.err.find("runs eagerly"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("runs interpreted"), std::string::npos) << r.err;
+  const std::string records = trace_text(trace);
+  EXPECT_NE(records.find("Can't cache HigherOrderOperator: cond"), std::string::npos);
+  EXPECT_NE(records.find("Unsupported call_function target cond. \\n Function module: torch.ops.higher_order, \\nFunction name: cond"),
+            std::string::npos);
+}
+
 TEST(KilnInductor, ReluBugKnobBreaksReluAsPyTorchsDoes) {
   ScratchDir scratch("relu_bug");
   const RunResult compile = run_script("relu_bug.py", " compile_error", scratch.path(), cache_env(scratch));

@@ -23,11 +23,6 @@ namespace {
 // and the reverse).
 const std::map<std::string, std::string>& known_differences() {
   static const std::map<std::string, std::string> differences = {
-      // torch.cond graphs run eagerly: no AOT or inductor compile.
-      {"cond_model 0/0",
-       "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "
-       "aotautograd_cache_bypass, before_joint_graph, before_post_grad_graph, before_pre_grad_graph, fx_graph_cache_bypass, "
-       "fx_graph_runnable, inductor_output_code, inductor_post_grad_graph, torch._functorch.config; extra: "},
       // PyTorch's compile cache already held this graph (from an earlier program of its run; the
       // test starts kiln with an empty one): a hit writes provenance records instead of the
       // pre-post-grad graph.
