@@ -35,32 +35,40 @@ class Database {
     std::error_code ec;
     fs::create_directories(dir, ec);
     const fs::path file = dir / "fx_graph_cache.sqlite3";
-    if (!open(file)) {
-      // Not a database, or damaged: start over.
+    int status = open(file);
+    if (status == SQLITE_NOTADB || status == SQLITE_CORRUPT) {
+      // Not a database, or damaged: start over. Only then: other processes may have the file
+      // open (its WAL index mapped), and removing a sound database under them would crash them.
       fs::remove(file, ec);
       fs::remove(file.string() + "-wal", ec);
       fs::remove(file.string() + "-shm", ec);
-      if (!open(file)) failed_ = true;
+      status = open(file);
     }
+    // Anything else (the database busy past the timeout, a folder that cannot be written):
+    // this process compiles without the cache.
+    if (status != SQLITE_OK) failed_ = true;
     return db_;
   }
 
  private:
-  bool open(const fs::path& file) {
-    if (sqlite3_open(file.c_str(), &db_) != SQLITE_OK) return close();
-    sqlite3_busy_timeout(db_, 10000);
-    const char* schema =
-        "PRAGMA journal_mode=WAL;"
-        "CREATE TABLE IF NOT EXISTS fx_graph (key TEXT PRIMARY KEY, object BLOB NOT NULL, kernels TEXT NOT NULL);"
-        "CREATE TABLE IF NOT EXISTS aot_autograd (key TEXT PRIMARY KEY, entry TEXT NOT NULL);"
-        "SELECT count(*) FROM fx_graph;";
-    if (sqlite3_exec(db_, schema, nullptr, nullptr, nullptr) != SQLITE_OK) return close();
-    return true;
+  // SQLITE_OK with db_ open, or the error (db_ closed).
+  int open(const fs::path& file) {
+    int status = sqlite3_open(file.c_str(), &db_);
+    if (status == SQLITE_OK) {
+      sqlite3_busy_timeout(db_, 10000);
+      const char* schema =
+          "PRAGMA journal_mode=WAL;"
+          "CREATE TABLE IF NOT EXISTS fx_graph (key TEXT PRIMARY KEY, object BLOB NOT NULL, kernels TEXT NOT NULL);"
+          "CREATE TABLE IF NOT EXISTS aot_autograd (key TEXT PRIMARY KEY, entry TEXT NOT NULL);"
+          "SELECT count(*) FROM fx_graph;";
+      status = sqlite3_exec(db_, schema, nullptr, nullptr, nullptr);
+    }
+    if (status != SQLITE_OK) close();
+    return status;
   }
-  bool close() {
+  void close() {
     sqlite3_close(db_);
     db_ = nullptr;
-    return false;
   }
 
   std::mutex mutex_;

@@ -146,6 +146,21 @@ TEST(KilnInductor, TrainingFromTheAotAutogradCacheMatchesEager) {
   EXPECT_NE(t2.find("{\"bwd_compilation_metrics\""), std::string::npos);
 }
 
+// Several processes compiling into one new cache at once: each finishes, none loses the database
+// under another (a process that found it busy once removed it, and others using it crashed).
+TEST(KilnInductor, ProcessesSharingANewCacheAllFinish) {
+  ScratchDir scratch("shared_cache");
+  // Four kiln processes started together by one shell; it exits non-zero if any of them did.
+  const std::string script = "pids=; for i in 1 2 3 4; do " + quoted(fs::path(kiln_binary())) + " " + quoted(testdataPath("inductor/small_model.py")) +
+                             " > out$i 2> err$i & pids=\"$pids $!\"; done; status=0; for p in $pids; do wait $p || status=1; done; "
+                             "cat err*; exit $status";
+  for (int round = 0; round < 3; ++round) {
+    const std::string env = "TORCHINDUCTOR_CACHE_DIR=" + quoted(scratch.path() / ("cache" + std::to_string(round))) + " ";
+    const RunResult result = run("/bin/sh", "-c " + quoted(fs::path(script)), scratch.path(), env);
+    EXPECT_EQ(result.status, 0) << "round " << round << "\n" << result.out << result.err;
+  }
+}
+
 TEST(KilnInductor, CorruptCacheFileIsRebuilt) {
   ScratchDir scratch("corrupt");
   fs::create_directories(scratch.path() / "cache");
