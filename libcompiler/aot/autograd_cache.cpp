@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kiln_config.h"
+#include "libcompiler/aot/build_identity.h"
 #include "libcompiler/ir/readable_parser.h"
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ir/structural_hash.h"
@@ -55,7 +56,8 @@ AotCacheKey aot_cache_key(const AotCacheInputs& inputs) {
                     "aot_options: " + inputs.options,
                     "grad_enabled: " + python_bool(inputs.grad_enabled),
                     "input_requires_grad: " + python_bools(inputs.input_requires_grad),
-                    "input_is_leaf: " + python_bools(inputs.input_is_leaf), std::string("kiln_version: ") + KILN_VERSION};
+                    "input_is_leaf: " + python_bools(inputs.input_is_leaf), std::string("kiln_version: ") + KILN_VERSION,
+                    "kiln_build: " + build_identity()};
   std::string text;
   for (const std::string& component : key.components) text += component + "\n";
   key.key = "a" + ir::sha256Hex(text).substr(0, 51);

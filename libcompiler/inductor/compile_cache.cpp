@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "kiln_config.h"
-#include "libcompiler/inductor/codegen/cpu_llvm/kernel_codegen.h"
+#include "libcompiler/aot/build_identity.h"
 #include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
 #include "libcompiler/ir/structural_hash.h"
 #include "libdiag/bisect/subsystem_switch.h"
@@ -140,10 +140,11 @@ std::optional<std::string> cache_bypass_reason() {
 CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config) {
   CacheKey key;
   // The graph's hash covers its symbolic sizes (f32[s0, 3]), not the sizes of the call that
-  // compiled it: one entry serves every size of a dynamic graph. The kernels' calling convention is
-  // part of the key, so that object code of an older convention is never linked.
-  key.components = {"gm: " + ir::structuralHash(module), "kernel_abi: " + std::string(kKernelAbi), "inductor_config: " + config.key(),
-                    std::string("kiln_version: ") + KILN_VERSION, "host_target: " + host_target()};
+  // compiled it: one entry serves every size of a dynamic graph. The build is part of the key, so
+  // that object code of another build (another kernel calling convention) is never linked.
+  key.components = {"gm: " + ir::structuralHash(module), "inductor_config: " + config.key(),
+                    std::string("kiln_version: ") + KILN_VERSION, "kiln_build: " + aot::build_identity(),
+                    "host_target: " + host_target()};
   key.key = "f" + ir::sha256Hex(join(key.components)).substr(0, 51);
   return key;
 }

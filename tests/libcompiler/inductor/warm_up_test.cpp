@@ -1,15 +1,18 @@
 // The inductor's warm-up (JIT and cache database made in the background at torch.compile) and
-// the cache database it opens: a fork while the warm-up runs leaves the child a usable JIT, and
-// the database follows TORCHINDUCTOR_CACHE_DIR when a script changes it after warming up.
+// the cache database it opens: a fork while the warm-up runs leaves the child a usable JIT, the
+// database follows TORCHINDUCTOR_CACHE_DIR when a script changes it after warming up, and the
+// cache's key names the build that wrote an entry.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <regex>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
 
+#include "libcompiler/aot/build_identity.h"
 #include "libcompiler/inductor/compile_cache.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/warm_up.h"
@@ -79,4 +82,12 @@ TEST(InductorWarmUp, TheCacheDatabaseFollowsTheCacheDirectory) {
   EXPECT_FALSE(inductor::cache_lookup(key).has_value());
   fs::remove_all(first);
   fs::remove_all(second);
+}
+
+TEST(InductorWarmUp, TheCacheKeyNamesTheBuild) {
+  const std::string& build = aot::build_identity();
+  EXPECT_TRUE(std::regex_match(build, std::regex("build-id [0-9a-f]{16,}|size [0-9]+ mtime [0-9.]+"))) << build;
+  std::unique_ptr<ir::GraphModule> module = ir::parseReadable(kRelu);
+  const inductor::CacheKey key = inductor::cache_key(*module, {});
+  EXPECT_NE(std::find(key.components.begin(), key.components.end(), "kiln_build: " + build), key.components.end());
 }

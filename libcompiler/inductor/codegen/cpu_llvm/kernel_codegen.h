@@ -18,9 +18,6 @@
 
 namespace kiln::inductor {
 
-// The kernels' calling convention, named for the compile cache's key.
-inline constexpr const char* kKernelAbi = "i32(ptr buffers, ptr sizes, i64 begin, i64 end)";
-
 struct CodegenOptions {
   // torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY: "compile_error", "runtime_error" or
   // "accuracy" break every relu the way PyTorch's testing knob does.
