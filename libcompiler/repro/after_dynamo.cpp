@@ -3,6 +3,7 @@
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/repro/candidate_test.h"
 #include "libcompiler/repro/graph_accuracy.h"
 #include "libcompiler/repro/repro_config.h"
 #include "libcompiler/repro/repro_dir.h"
@@ -59,22 +60,27 @@ capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& na
 
     if (config.level == 4) {
       capture::CompiledGraph compiled = inner(interp, graph, example);
-      std::vector<Ref> eager, outputs;
-      {
-        SuspendReproWrappers suspended;
-        eager = capture::run_captured_graph(interp, *graph, example);
-        outputs = compiled(interp, example);
-      }
-      auto values = [&](const std::vector<Ref>& refs) {
-        std::vector<ops::IValue> out;
-        for (const Ref& r : refs) out.push_back(to_ivalue(interp, r));
-        return out;
+      // Both runs on Python values: the eager one replays the graph's calls, as the eager backend.
+      auto python_run = [&interp](std::function<std::vector<Ref>(const std::vector<Ref>&)> run) -> GraphForward {
+        return [&interp, run](const std::vector<ops::IValue>& values) {
+          std::vector<ops::IValue> outputs;
+          for (const Ref& r : run(python_inputs(values))) outputs.push_back(to_ivalue(interp, r));
+          return outputs;
+        };
       };
       GraphAccuracyOptions options;
       options.tolerance = config.tolerance;
       options.ignore_non_fp = config.ignore_non_fp;
       options.use_fp64 = config.use_fp64;
-      if (compiled_matches_eager(*state.module, inputs, values(outputs), options, values(eager))) return compiled;
+      options.only_fwd = config.forward_only;
+      bool matches;
+      {
+        SuspendReproWrappers suspended;
+        matches = same_two_models(*state.module, inputs, python_run([&](const std::vector<Ref>& args) { return compiled(interp, args); }),
+                                  options,
+                                  python_run([&](const std::vector<Ref>& args) { return capture::run_captured_graph(interp, *graph, args); }));
+      }
+      if (matches) return compiled;
       warn(dump.compile_id, 160, "Accuracy failed for the TorchDynamo produced graph. Creating script to minify the error.");
       const std::filesystem::path path = dump.launcher(state, true);
       Ref error_class = getattr(interp, interp.import_module("torch._dynamo.debug_utils"), "AccuracyError");

@@ -3,11 +3,13 @@
 // (debug_tools.md §1.6-1.7 failure predicates). Crash mode: the graph must run eagerly (else the
 // candidate itself is broken: Invalid), then compiling or running it compiled must raise.
 // Accuracy mode: compiled, it must run and fail the accuracy rules against the eager and float64
-// references; an exception there is "likely an unrelated issue" (None).
+// references (same_two_models: after Dynamo the gradients too, unless only_fwd); an exception
+// there is "likely an unrelated issue" (None).
 #include <string>
 
 #include "libcompiler/python/interp/object.h"
 #include "libcompiler/repro/failure.h"
+#include "libcompiler/repro/graph_accuracy.h"
 #include "libcompiler/repro/repro_state.h"
 
 namespace kiln::repro {
@@ -26,6 +28,9 @@ struct ReproTarget {
   python::Ref backend_spec;  // after Dynamo: what torch.compile gets (a name or a callable)
   AccuracyMode accuracy = AccuracyMode::None;
   double tolerance = 1e-3;
+  // Whether the accuracy check leaves out the backward: always after AOT (aten graphs), after
+  // Dynamo when torch._dynamo.config.repro_forward_only (TORCHDYNAMO_REPRO_FORWARD_ONLY=1).
+  bool only_fwd = true;
 };
 
 Failure run_state(python::Interpreter& interp, const ReproState& state, const ReproTarget& target);
@@ -33,6 +38,15 @@ Failure run_state(python::Interpreter& interp, const ReproState& state, const Re
 // The state compiled for the target and run once; what compiling or running raises propagates.
 // (The repro wrappers stand aside while it runs.)
 std::vector<ops::IValue> run_compiled(python::Interpreter& interp, const ReproState& state, const ReproTarget& target);
+
+// The two runs the accuracy check compares. Eager: after Dynamo the Repro module called, after AOT
+// the graph interpreter. Compiled: after Dynamo torch.compile of the Repro module with the target's
+// backend (at each run), after AOT the backend's aten compiler (compiled here, once).
+GraphForward eager_forward(python::Interpreter& interp, const ReproState& state, const ReproTarget& target);
+GraphForward compiled_forward(python::Interpreter& interp, const ReproState& state, const ReproTarget& target);
+// The accuracy rules of the target's mode (--accuracy requires float64 and ignores non-floating
+// outputs; --strict-accuracy neither).
+GraphAccuracyOptions accuracy_options(const ReproTarget& target);
 
 // The state's graph as a Python Repro module instance (after-Dynamo repros run it through
 // torch.compile).

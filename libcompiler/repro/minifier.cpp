@@ -68,7 +68,8 @@ std::string build_identity() {
 
 std::string target_text(const ReproTarget& target, const std::string& check_str) {
   return std::string(target.after == ReproAfter::Aot ? "aot " : "dynamo ") + target.backend + " accuracy=" +
-         std::to_string(int(target.accuracy)) + " tol=" + python::repr_float(target.tolerance) + " check=" + check_str;
+         std::to_string(int(target.accuracy)) + " tol=" + python::repr_float(target.tolerance) +
+         (target.only_fwd ? " only_fwd" : " fwd_bwd") + " check=" + check_str;
 }
 
 // The first run, in a child like every test, reporting what it ended in through a pipe.

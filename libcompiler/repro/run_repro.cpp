@@ -70,7 +70,7 @@ void apply_command_line(Interpreter& interp, ReproRun& run) {
       "skip-sanity", "accepted (the first run learns the failure)")("max-granularity", po::value<size_t>(), "accepted")(
       "offload-to-disk", "accepted")("skip-saving-eager-intermediates", "accepted")(
       "skip-saving-inductor-intermediates", "accepted")("skip-saving-float64-intermediates", "accepted")(
-      "stable-hash", "accepted")("only-fwd", "accepted (the forward is checked)")("autocast", "accepted")("no-autocast", "accepted");
+      "stable-hash", "accepted")("only-fwd", "accepted (without --accuracy the forward alone runs; with it repro_forward_only decides, as in PyTorch)")("autocast", "accepted")("no-autocast", "accepted");
   po::positional_options_description positional;
   positional.add("command", 1);
   po::variables_map options;
@@ -139,12 +139,14 @@ ReproState load_state(Interpreter& interp, const ReproRun& run) {
 }
 
 ReproTarget target_of(Interpreter& interp, const ReproRun& run) {
+  const ReproConfig config = read_repro_config(interp);
   ReproTarget target;
   target.after = run.after;
   target.backend = run.backend;
   target.backend_spec = run.backend_spec;
   target.accuracy = run.accuracy;
-  target.tolerance = read_repro_config(interp).tolerance;
+  target.tolerance = config.tolerance;
+  target.only_fwd = run.after == ReproAfter::Aot || config.forward_only;
   return target;
 }
 
@@ -153,14 +155,23 @@ ReproTarget target_of(Interpreter& interp, const ReproRun& run) {
   throw PyException(call(interp, error_class, std::vector<Ref>{py_str(message)}));
 }
 
+// After AOT the compiled forward is compared with the graph's; after Dynamo, as PyTorch's repro_run,
+// eager is first compared with itself ("Eager itself failed": it is not deterministic), then with
+// the compiled module, forward and backward unless repro_forward_only.
 Ref run_command(Interpreter& interp, const ReproRun& run, const ReproState& state) {
   const ReproTarget target = target_of(interp, run);
-  const std::vector<ops::IValue> compiled = run_compiled(interp, state, target);
-  if (run.accuracy == AccuracyMode::None) return none();
-  GraphAccuracyOptions options;
-  options.tolerance = target.tolerance;
-  options.require_fp64 = options.ignore_non_fp = run.accuracy == AccuracyMode::Accuracy;
-  if (!compiled_matches_eager(*state.module, state.inputs, compiled, options))
+  if (run.accuracy == AccuracyMode::None) {
+    run_compiled(interp, state, target);
+    return none();
+  }
+  const GraphForward eager = eager_forward(interp, state, target);
+  if (run.after == ReproAfter::Dynamo) {
+    GraphAccuracyOptions eager_check;  // PyTorch's same_two_models(mod, mod, args): its defaults
+    eager_check.tolerance = target.tolerance;
+    eager_check.only_fwd = false;
+    if (!same_two_models(*state.module, state.inputs, eager, eager_check, eager)) raise_error(ExcType::AssertionError, "Eager itself failed");
+  }
+  if (!same_two_models(*state.module, state.inputs, compiled_forward(interp, state, target), accuracy_options(target), eager))
     raise_accuracy_error(interp, run.after == ReproAfter::Aot ? "Bad accuracy detected" : "Dynamo failed");
   return none();
 }

@@ -5,7 +5,8 @@
 // from the file; the command line overrides it and adds flags:
 //
 //   run            compile the graph and run it (--accuracy: compare with the reference and
-//                  raise AccuracyError on a mismatch)
+//                  raise AccuracyError on a mismatch; after Dynamo the gradients too, unless
+//                  repro_forward_only, as same_two_models in graph_accuracy.h)
 //   minify         reduce it to a minimal repro (minifier.h): checkpoints under the save dir,
 //                  ./repro.py at the end; -j N tests in parallel, --timeout S per test
 //   analyze        the first node whose compiled value diverges (analyze.h)

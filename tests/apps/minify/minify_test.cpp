@@ -4,6 +4,7 @@
 // inductor and under the testing AOT backend that honours the same knob).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
 
 #include "kiln_config.h"
@@ -118,6 +119,45 @@ TEST(Minify, AnalyzeNamesTheFirstDivergingNode) {
   ASSERT_EQ(analyzed.status, 0) << analyzed.out << analyzed.err;
   EXPECT_NE(analyzed.out.find("DIVERGED at relu: RMSE (res-fp64): 1.00000, (ref-fp64): 0.00000"), std::string::npos) << analyzed.out;
   EXPECT_NE(analyzed.out.find("The first node whose compiled value diverges: relu (torch.ops.aten.relu.default)"), std::string::npos);
+}
+
+// A backend whose forward is exact but whose gradient is doubled (testdata/minify/
+// wrong_backward_model.py): the accuracy minifier after Dynamo checks the backward, so it reduces
+// the graph to one node that still feeds a parameter's gradient; with
+// TORCHDYNAMO_REPRO_FORWARD_ONLY=1 there is nothing to minify, and the repro passes.
+TEST(Minify, AWrongBackwardAfterDynamo) {
+  const std::filesystem::path model = testdataPath("minify/wrong_backward_model.py");
+  const std::filesystem::path dir = scratchDir("minify_wrong_backward");
+  const RunResult minified = run(minify_binary(), "--after=dynamo --level=4 " + quoted(model), dir);
+  ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
+  EXPECT_NE(minified.out.find("The failure to keep: accuracy failure"), std::string::npos) << minified.out;
+  EXPECT_EQ(repro_call_nodes(dir / "repro.py"), 1u) << read_file(dir / "repro.py");
+  const std::string repro_text = read_file(dir / "repro.py");
+  EXPECT_NE(repro_text.find("requires_grad=True"), std::string::npos);
+
+  const RunResult repro = run(kiln_binary(), "repro.py", dir);
+  EXPECT_NE(repro.status, 0);
+  EXPECT_NE(repro.err.find("AccuracyError: Dynamo failed"), std::string::npos) << repro.err;
+  EXPECT_EQ(run(kiln_binary(), "repro.py", dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ").status, 0);
+
+  const std::filesystem::path forward_only_dir = scratchDir("minify_wrong_backward_forward_only");
+  const RunResult forward_only = run(minify_binary(), "--after=dynamo --level=4 " + quoted(model), forward_only_dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ");
+  EXPECT_EQ(forward_only.status, 1);
+  EXPECT_NE(forward_only.out.find("the repro tools caught no failure after dynamo"), std::string::npos) << forward_only.out;
+
+  // Real PyTorch on the minimal repro, without the header's TORCHDYNAMO_REPRO_* lines (under
+  // them PyTorch's own level-4 wrapper fires inside run_repro, and same_two_models counts its
+  // AccuracyError as an unrelated exception): it fails the same way, and passes forward only.
+  if (!std::filesystem::exists(reference_python())) GTEST_SKIP() << ".reference/ is absent: repro.py not run under PyTorch";
+  {
+    std::ofstream plain(dir / "plain_repro.py");
+    for (const std::string& line : lines_of(repro_text))
+      if (line.rfind("os.environ['TORCHDYNAMO_REPRO_", 0) != 0) plain << line << "\n";
+  }
+  const RunResult under_pytorch = run(reference_python().string(), "plain_repro.py", dir);
+  EXPECT_NE(under_pytorch.status, 0);
+  EXPECT_NE(under_pytorch.err.find("AccuracyError: Dynamo failed"), std::string::npos) << under_pytorch.err;
+  EXPECT_EQ(run(reference_python().string(), "plain_repro.py", dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ").status, 0);
 }
 
 // ../shared/real/pytorch-2.11/programs/minify_model.py: the case PyTorch 2.11 ran to no result.

@@ -93,6 +93,58 @@ TEST(ReproLevels, DynamoLevel4RaisesAccuracyError) {
   EXPECT_TRUE(contains(read_file(dir / "out" / "minifier_launcher.py"), "accuracy=True"));
 }
 
+// testdata/minify/wrong_backward_model.py: a backend whose forward is exact and whose gradient is
+// doubled. Level 4 after Dynamo runs the backward (PyTorch's run_fwd_maybe_bwd) and fails on the
+// first parameter's gradient with PyTorch's own RMSE line; TORCHDYNAMO_REPRO_FORWARD_ONLY=1 passes.
+std::filesystem::path wrong_backward_model() { return testdataPath("minify/wrong_backward_model.py"); }
+
+TEST(ReproLevels, DynamoLevel4ChecksTheGradients) {
+  const fs::path dir = scratchDir("levels_dynamo_4_backward");
+  const RunResult result = run(kiln_binary(), quoted(wrong_backward_model()), dir, repro_env("dynamo", 4));
+  EXPECT_EQ(result.status, 1);
+  EXPECT_TRUE(contains(result.err, "RMSE (res-fp64): 0.08964, (ref-fp64): 0.00000 and shape=torch.Size([8, 8]). res.dtype: "
+                                   "torch.float32, multiplier: 3.000000, tol: 0.001000")) << result.err;
+  EXPECT_TRUE(contains(result.err, "Accuracy failed for the TorchDynamo produced graph. Creating script to minify the error."));
+  EXPECT_TRUE(contains(result.err, "AccuracyError: Bad accuracy detected."));
+  const fs::path launcher = dir / "out" / "minifier_launcher.py";
+  ASSERT_TRUE(fs::exists(launcher));
+  EXPECT_TRUE(contains(read_file(launcher), "accuracy=True"));
+  // The launcher's run command checks the backward too, unless told not to.
+  const RunResult run_command = run(kiln_binary(), quoted(launcher) + " run", dir);
+  EXPECT_EQ(run_command.status, 1);
+  EXPECT_TRUE(contains(run_command.err, "AccuracyError: Dynamo failed")) << run_command.err;
+  EXPECT_EQ(run(kiln_binary(), quoted(launcher) + " run", dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ").status, 0);
+}
+
+TEST(ReproLevels, DynamoLevel4ForwardOnlyLeavesTheGradientsOut) {
+  const fs::path dir = scratchDir("levels_dynamo_4_forward_only");
+  const RunResult by_env = run(kiln_binary(), quoted(wrong_backward_model()), dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 " + repro_env("dynamo", 4));
+  EXPECT_EQ(by_env.status, 0) << by_env.err;
+  EXPECT_TRUE(contains(by_env.out, "max abs diff 0.0"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "minifier_launcher.py"));
+  // The config's name for it, set in the script.
+  {
+    std::ofstream script(dir / "configured.py");
+    script << "import torch._dynamo.config\ntorch._dynamo.config.repro_forward_only = True\n" << read_file(wrong_backward_model());
+  }
+  const RunResult by_config = run(kiln_binary(), "configured.py", dir, repro_env("dynamo", 4));
+  EXPECT_EQ(by_config.status, 0) << by_config.err;
+  EXPECT_FALSE(fs::exists(dir / "out" / "minifier_launcher.py"));
+}
+
+// Real PyTorch on the same script: the same verdicts and the same RMSE line.
+TEST(ReproLevels, DynamoLevel4OnTheBackwardAsPyTorch) {
+  if (!fs::exists(reference_python())) GTEST_SKIP() << reference_python().string() << " is absent: live PyTorch comparison skipped";
+  const fs::path dir = scratchDir("levels_dynamo_4_backward_pytorch");
+  const RunResult failing = run(reference_python().string(), quoted(wrong_backward_model()), dir, repro_env("dynamo", 4));
+  EXPECT_EQ(failing.status, 1);
+  EXPECT_TRUE(contains(failing.err, "RMSE (res-fp64): 0.08964, (ref-fp64): 0.00000 and shape=torch.Size([8, 8])")) << failing.err;
+  EXPECT_TRUE(contains(failing.err, "AccuracyError: Bad accuracy detected.")) << failing.err;
+  const RunResult passing =
+      run(reference_python().string(), quoted(wrong_backward_model()), dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 " + repro_env("dynamo", 4));
+  EXPECT_EQ(passing.status, 0) << passing.err;
+}
+
 TEST(ReproLevels, ConfigEquivalentsAndTheDefaultFolder) {
   const fs::path dir = scratchDir("levels_config");
   {
