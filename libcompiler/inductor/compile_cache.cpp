@@ -77,9 +77,10 @@ class Database {
   bool failed_ = false;
 };
 
+// Never destroyed: the warm-up thread may still be opening it while the process exits.
 Database& database() {
-  static Database db;
-  return db;
+  static Database* db = new Database;
+  return *db;
 }
 
 std::string join(const std::vector<std::string>& items) {

@@ -25,7 +25,8 @@ class WarmUp {
       }
     });
   }
-  // At exit: joined before LLVM's statics, made before this object, are destroyed.
+  // At exit: joined before LLVM's statics, made before this object, are destroyed (the JIT and
+  // the cache database it makes are never destroyed).
   ~WarmUp() { finish(); }
 
   void finish() {

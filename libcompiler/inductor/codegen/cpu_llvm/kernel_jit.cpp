@@ -56,9 +56,10 @@ struct Jit {
   }
 };
 
+// Never destroyed: the warm-up thread may still be making it while the process exits.
 Jit& jit() {
-  static Jit instance;
-  return instance;
+  static Jit* instance = new Jit;
+  return *instance;
 }
 
 }  // namespace
