@@ -20,6 +20,7 @@
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "libdiag/bisect/subsystem_switch.h"
+#include "tests/libcompiler/inductor/float64_reference.h"
 #include "tests/support/shared_data.h"
 
 namespace {
@@ -95,19 +96,11 @@ std::vector<ops::IValue> random_inputs(const ir::GraphModule& module) {
   return inputs;
 }
 
-// Largest |compiled − float64 reference| over the reference's largest magnitude.
-double relative_error(const ir::GraphModule& module, const inductor::CompiledArtifacts& compiled) {
+// The compiled graph's first output against the float64 reference, on random inputs.
+double output_error(const ir::GraphModule& module, const inductor::CompiledArtifacts& compiled) {
   const std::vector<ops::IValue> inputs = random_inputs(module);
-  ir::InterpreterOptions float64;
-  float64.float64 = true;
-  const tensor::Tensor got = tensor::clone_contiguous(compiled.program->run(inputs).at(0).to_tensor());
-  const tensor::Tensor want = tensor::clone_contiguous(ir::GraphInterpreter(module, float64).run(inputs).at(0).to_tensor());
-  double worst = 0, scale = 1e-12;
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    worst = std::max(worst, std::abs(double(got.data_ptr<float>()[i]) - want.data_ptr<double>()[i]));
-    scale = std::max(scale, std::abs(want.data_ptr<double>()[i]));
-  }
-  return worst / scale;
+  return test::relative_error(compiled.program->run(inputs).at(0).to_tensor(),
+                              ir::GraphInterpreter(module, test::float64_reference()).run(inputs).at(0).to_tensor());
 }
 
 }  // namespace
@@ -132,18 +125,18 @@ TEST_F(BisectSwitch, KernelsWithoutVectorizationStayCorrect) {
   bisecting("vectorization", "-1");
   const inductor::CompiledArtifacts compiled = inductor::compile_graph(*module, {});
   EXPECT_EQ(compiled.cache, inductor::CacheOutcome::Bypass);
-  EXPECT_LT(relative_error(*module, compiled), 1e-5);
+  EXPECT_LT(output_error(*module, compiled), 1e-5);
 }
 
 TEST_F(BisectSwitch, AReluTheTestingKnobWouldBreakIsLeftRightWhenDisabled) {
   const auto module = ir::parseReadable(kTwoKernels);
   inductor::InductorConfig config;
   config.inject_relu_bug = "accuracy";
-  EXPECT_GT(relative_error(*module, inductor::compile_graph(*module, config)), 1e-3);
+  EXPECT_GT(output_error(*module, inductor::compile_graph(*module, config)), 1e-3);
 
   const std::filesystem::path report = bisecting("testing_knobs", "-1");
   const inductor::CompiledArtifacts fixed = inductor::compile_graph(*module, config);
-  EXPECT_LT(relative_error(*module, fixed), 1e-5);
+  EXPECT_LT(output_error(*module, fixed), 1e-5);
   const std::string kernel = std::get<inductor::FusedKernel>(fixed.program->schedule().steps.back()).name;
   EXPECT_EQ(read(report), "0\tcpp.inject_relu_bug_TESTING_ONLY=accuracy breaks a relu of " + kernel + "\n");
 }

@@ -12,11 +12,14 @@
 #include "libcompiler/ir/readable_parser.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/random_ops.h"
+#include "tests/libcompiler/inductor/float64_reference.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace {
 
 using namespace kiln;
+using test::float64_reference;
+using test::relative_error;
 
 // Every test compiles: none reads or fills the user's compile cache.
 const int kCacheOff = setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
@@ -84,23 +87,6 @@ std::vector<ops::IValue> random_inputs(const ir::GraphModule& module) {
     inputs.emplace_back(t);
   }
   return inputs;
-}
-
-// Largest |compiled − reference| relative to the reference's largest magnitude.
-double relative_error(const Tensor& compiled, const Tensor& reference) {
-  double worst = 0, scale = 1e-12;
-  const Tensor c = tensor::clone_contiguous(compiled), r = tensor::clone_contiguous(reference);
-  for (int64_t i = 0; i < r.numel(); ++i) {
-    worst = std::max(worst, std::abs(static_cast<double>(c.data_ptr<float>()[i]) - r.data_ptr<double>()[i]));
-    scale = std::max(scale, std::abs(r.data_ptr<double>()[i]));
-  }
-  return worst / scale;
-}
-
-ir::InterpreterOptions float64_reference() {
-  ir::InterpreterOptions options;
-  options.float64 = true;
-  return options;
 }
 
 struct Compiled {

@@ -14,10 +14,13 @@
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/random_ops.h"
+#include "tests/libcompiler/inductor/float64_reference.h"
 
 namespace {
 
 using namespace kiln;
+using test::float64_reference;
+using test::relative_error;
 using tensor::Tensor;
 
 // Every test compiles: none reads or fills the user's compile cache.
@@ -82,26 +85,14 @@ std::vector<ops::IValue> inputs_for(const ir::GraphModule& module, const std::ma
   return inputs;
 }
 
-double relative_error(const Tensor& compiled, const Tensor& reference) {
-  double worst = 0, scale = 1e-12;
-  const Tensor c = tensor::clone_contiguous(compiled), r = tensor::clone_contiguous(reference);
-  for (int64_t i = 0; i < r.numel(); ++i) {
-    worst = std::max(worst, std::abs(static_cast<double>(c.data_ptr<float>()[i]) - r.data_ptr<double>()[i]));
-    scale = std::max(scale, std::abs(r.data_ptr<double>()[i]));
-  }
-  return worst / scale;
-}
-
 // Compiles the graph once and checks it at every assignment of sizes.
 inductor::CompiledArtifacts compile_and_check(const char* text, const std::vector<std::map<std::string, int64_t>>& assignments) {
   auto module = ir::parseReadable(text);
   inductor::CompiledArtifacts artifacts = inductor::compile_graph(*module, {});
-  ir::InterpreterOptions float64;
-  float64.float64 = true;
   for (const auto& sizes : assignments) {
     const std::vector<ops::IValue> inputs = inputs_for(*module, sizes);
     const std::vector<ops::IValue> got = artifacts.program->run(inputs);
-    const std::vector<ops::IValue> want = ir::GraphInterpreter(*module, float64).run(inputs);
+    const std::vector<ops::IValue> want = ir::GraphInterpreter(*module, float64_reference()).run(inputs);
     EXPECT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
       std::string where = "output " + std::to_string(i) + " at";
