@@ -17,7 +17,6 @@
 #include "libcompiler/inductor/graph_lowering.h"
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/readable_parser.h"
-#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "libdiag/bisect/subsystem_switch.h"
 #include "tests/libcompiler/inductor/float64_reference.h"

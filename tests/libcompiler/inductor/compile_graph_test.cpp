@@ -4,13 +4,11 @@
 // norm) into one kernel; the testing knob breaks relu the three ways PyTorch's does.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
 
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/readable_parser.h"
-#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "tests/libcompiler/inductor/float64_reference.h"
 #include "libcompiler/tensor/torch_error.h"

@@ -4,7 +4,6 @@
 // symbols, which the wrapper reads from the inputs, and the output code shows them.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <map>
 
