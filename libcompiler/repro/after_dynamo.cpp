@@ -58,16 +58,18 @@ capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& na
     const ReproState state{ir::copyGraphModule(*graph->module), inputs};
     const Dumper dump{&interp, name, spec, graph->compile_id.pytorch_text()};
 
+    // A run of the graph on Python values (the eager one replays the graph's calls, as the eager
+    // backend does).
+    auto python_run = [&interp](std::function<std::vector<Ref>(const std::vector<Ref>&)> run) -> GraphForward {
+      return [&interp, run](const std::vector<ops::IValue>& values) {
+        std::vector<ops::IValue> outputs;
+        for (const Ref& r : run(python_inputs(values))) outputs.push_back(to_ivalue(interp, r));
+        return outputs;
+      };
+    };
+
     if (config.level == 4) {
       capture::CompiledGraph compiled = inner(interp, graph, example);
-      // Both runs on Python values: the eager one replays the graph's calls, as the eager backend.
-      auto python_run = [&interp](std::function<std::vector<Ref>(const std::vector<Ref>&)> run) -> GraphForward {
-        return [&interp, run](const std::vector<ops::IValue>& values) {
-          std::vector<ops::IValue> outputs;
-          for (const Ref& r : run(python_inputs(values))) outputs.push_back(to_ivalue(interp, r));
-          return outputs;
-        };
-      };
       GraphAccuracyOptions options;
       options.tolerance = config.tolerance;
       options.ignore_non_fp = config.ignore_non_fp;
@@ -92,14 +94,23 @@ capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& na
     if (config.level == 3) dump.launcher(state, false);
     try {
       capture::CompiledGraph compiled = inner(interp, graph, example);
-      // Run at once, so that a failure of the compiled code is caught here, with the graph.
-      compiled(interp, example);
+      // Run at once, forward and backward on clones of the inputs as PyTorch's wrapper does, so that
+      // a failure of the compiled code (its backward's too) is caught here, with the graph.
+      const GraphForward run = python_run([&](const std::vector<Ref>& args) { return compiled(interp, args); });
+      try {
+        run_fwd_maybe_bwd(run, inputs, false);
+      } catch (const std::invalid_argument&) {
+        // Outputs no loss can be made of (PyTorch's reduce_to_scalar_loss refuses them too): the
+        // forward has run, which is the check that can be made.
+      }
       return compiled;
-    } catch (const PyException& error) {
+    } catch (const std::exception& error) {
+      // A Python exception, or one of Kiln's own (an autograd error of the backward).
       if (config.level <= 2) {
         warn(dump.compile_id, 137, "Compiled Fx GraphModule failed. Creating script to minify the error.");
         const std::filesystem::path path = config.level == 1 ? dump.checkpoint(state) : dump.launcher(state, false);
-        setattr(interp, error.exception, "minifier_path", py_str(path.string()));
+        if (const auto* python_error = dynamic_cast<const PyException*>(&error))
+          setattr(interp, python_error->exception, "minifier_path", py_str(path.string()));
       }
       throw;
     }

@@ -15,8 +15,11 @@ using namespace python;
 
 namespace {
 
+// An error of Kiln's own that reached no Python code (a backward's, run from here): a tensor
+// library error stands for the Python exception PyTorch raises; anything else is internal.
 Failure internal_failure(const std::exception& error) {
-  if (const auto* torch_error = dynamic_cast<const tensor::TorchError*>(&error)) return {Failure::Kind::Exception, "RuntimeError", torch_error->what()};
+  if (const auto* torch_error = dynamic_cast<const tensor::TorchError*>(&error))
+    return {Failure::Kind::Exception, tensor::python_type_name(torch_error->kind()), error.what()};
   return {Failure::Kind::Exception, "InternalError", error.what()};
 }
 
@@ -84,11 +87,21 @@ Failure run_after_dynamo(Interpreter& interp, const ReproState& state, const Rep
   const GraphForward compiled = compiled_forward(interp, state, target);
   try {
     if (target.accuracy == AccuracyMode::None) {
-      eager(state.inputs);
+      // Forward and backward, the eager graph's first, as PyTorch's backend_fails runs them; outputs
+      // no loss can be made of are checked by their forward only.
       try {
-        compiled(state.inputs);
+        run_fwd_maybe_bwd(eager, state.inputs, target.only_fwd);
+      } catch (const std::invalid_argument&) {
+      } catch (const std::exception& error) {
+        return invalid(internal_failure(error));
+      }
+      try {
+        run_fwd_maybe_bwd(compiled, state.inputs, target.only_fwd);
       } catch (const PyException& error) {
         return failure_of(interp, error);
+      } catch (const std::invalid_argument&) {
+      } catch (const std::exception& error) {
+        return internal_failure(error);
       }
       return {};
     }

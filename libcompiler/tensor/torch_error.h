@@ -9,6 +9,12 @@ namespace kiln::tensor {
 
 enum class PyErrorKind { RuntimeError, IndexError, ValueError, TypeError };
 
+// "RuntimeError", "IndexError", ...: the Python class's name.
+inline const char* python_type_name(PyErrorKind kind) {
+  static const char* const names[] = {"RuntimeError", "IndexError", "ValueError", "TypeError"};
+  return names[static_cast<int>(kind)];
+}
+
 class TorchError : public std::runtime_error {
  public:
   TorchError(PyErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}

@@ -145,6 +145,29 @@ TEST(ReproLevels, DynamoLevel4OnTheBackwardAsPyTorch) {
   EXPECT_EQ(passing.status, 0) << passing.err;
 }
 
+// testdata/minify/backward_crash_model.py: a backend whose forward runs and whose backward raises,
+// in a script that never calls backward. Level 2 after Dynamo runs the compiled graph forward and
+// backward at once (on clones of the inputs), as PyTorch does, so the error surfaces with a
+// launcher; without the wrapper the script runs to its end.
+TEST(ReproLevels, DynamoLevel2CatchesAFailingBackward) {
+  const fs::path dir = scratchDir("levels_dynamo_2_backward");
+  const fs::path script = testdataPath("minify/backward_crash_model.py");
+  const std::string inplace = "one of the variables needed for gradient computation has been modified by an inplace operation";
+  const RunResult wrapped = run(kiln_binary(), quoted(script), dir, repro_env("dynamo", 2));
+  EXPECT_EQ(wrapped.status, 1);
+  EXPECT_TRUE(contains(wrapped.err, inplace)) << wrapped.err;
+  EXPECT_TRUE(fs::exists(dir / "out" / "minifier_launcher.py"));
+  const RunResult plain = run(kiln_binary(), quoted(script), dir);
+  EXPECT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.out, "forward ran (2, 4)\n");
+  if (fs::exists(reference_python())) {
+    const RunResult pytorch = run(reference_python().string(), quoted(script), scratchDir("levels_dynamo_2_backward_pytorch"),
+                                  repro_env("dynamo", 2));
+    EXPECT_EQ(pytorch.status, 1);
+    EXPECT_TRUE(contains(pytorch.err, inplace)) << pytorch.err;
+  }
+}
+
 TEST(ReproLevels, ConfigEquivalentsAndTheDefaultFolder) {
   const fs::path dir = scratchDir("levels_config");
   {
