@@ -386,6 +386,14 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     for (const auto& a : logged.args.args) call.push_back(templates.of(a));
     exit.logging_calls.push_back(std::move(call));
   }
+  // Dynamo's "No ops traced for the FX graph": a frame that returns having recorded no call,
+  // changed no object and logged nothing is skipped before it gets guards, and runs eagerly from
+  // now on.
+  if (completed && graph.op_count() == 0 && exit.state_changes.empty() && exit.logging_calls.empty()) {
+    events::compilation_metrics(metrics, code);
+    code.skip = true;
+    return nullptr;
+  }
   graph.set_output(templates.outputs);
   ir::eliminateDeadCode(graph.module().graph);
   int64_t ops = graph.op_count();

@@ -33,7 +33,6 @@ const std::map<std::string, std::string>& known_differences() {
       // (which breaks the graph), Adam.step (a graph of the update) and the wrapper's resume
       // function, so the frame ids from there on differ (lr_sched: PyTorch's frames 3-5 are all
       // the optimizer's; kiln compiles none).
-      {"lr_sched 2/0", "missing: ; extra: dynamo_cpp_guards_str"},
       {"lr_sched 3/0", "missing: dynamo_graph_break_reason, dynamo_start; extra: "},
       {"lr_sched 3/0_1", "missing: compilation_metrics, dynamo_cpp_guards_str; extra: "},
       {"lr_sched 4/0",
@@ -47,8 +46,7 @@ const std::map<std::string, std::string>& known_differences() {
        "create_symbol, dynamo_cpp_guards_str, dynamo_output_graph, dynamo_start, fx_graph_cache_miss, fx_graph_runnable, "
        "inductor_output_code, inductor_post_grad_graph, recompile_reasons, torch._functorch.config; extra: "},
       {"lr_sched 5/0", "missing: compilation_metrics, dynamo_start; extra: "},
-      {"train_mlp 2/0", "missing: ; extra: dynamo_cpp_guards_str"},
-      {"train_mlp 4/0", "missing: dynamo_graph_break_reason; extra: compilation_metrics, dynamo_cpp_guards_str"},
+      {"train_mlp 4/0", "missing: dynamo_graph_break_reason; extra: compilation_metrics"},
       {"train_mlp 4/0_1", "missing: compilation_metrics, dynamo_cpp_guards_str; extra: "},
       {"train_mlp 5/0",
        "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "
