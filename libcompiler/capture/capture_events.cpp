@@ -370,9 +370,9 @@ void compilation_metrics(const CompileMetrics& m, const CodeState& code) {
   metrics["co_firstlineno"] = refused ? TraceJson(nullptr) : TraceJson(code.co_firstlineno);
   metrics["cache_size"] = code.entries.size();
   metrics["accumulated_cache_size"] = code.entries.size();
-  metrics["guard_count"] = m.guard_count;
-  metrics["shape_env_guard_count"] = 0;
   auto optional = [](const std::optional<int64_t>& v) { return v ? TraceJson(*v) : TraceJson(nullptr); };
+  metrics["guard_count"] = optional(m.guard_count);
+  metrics["shape_env_guard_count"] = m.guard_count ? TraceJson(0) : TraceJson(nullptr);
   metrics["graph_op_count"] = optional(m.graph_op_count);
   metrics["graph_node_count"] = optional(m.graph_node_count);
   metrics["graph_input_count"] = optional(m.graph_input_count);

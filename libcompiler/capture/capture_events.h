@@ -29,7 +29,7 @@ struct CompileMetrics {
   CompileIds ids;
   std::chrono::system_clock::time_point start;
   std::optional<int64_t> graph_op_count, graph_node_count, graph_input_count;
-  int64_t guard_count = 0;
+  std::optional<int64_t> guard_count;  // none for a frame that got no guards (skipped or failed)
   std::vector<std::string> restart_reasons;
   std::optional<std::string> fail_type, fail_reason;
   double backend_compile_seconds = 0;

@@ -42,9 +42,8 @@ bool has_tensor(const Ref& value, int depth) {
         if (has_tensor(e->value, depth + 1)) return true;
       return false;
     case ObjectKind::Instance:
-      for (const auto& [name, v] : as<InstanceObject>(value).dict)
-        if (has_tensor(v, depth + 1)) return true;
-      return false;
+      // Of other objects only modules count: Dynamo does not look inside an object for tensors.
+      return is_module_instance(value);
     default: return false;
   }
 }
@@ -52,12 +51,14 @@ bool has_tensor(const Ref& value, int depth) {
 StatementPath whole_body(const CodeState& code) { return {{code.function->body, 0}}; }
 
 // Dynamo's has_tensor_in_frame: a frame with no tensor among its locals, that names no torch
-// module, is not compiled.
+// module as a global, is not compiled.
 bool has_tensor_in_frame(const CodeState& code, const FrameInputs& inputs) {
   for (const auto& [name, value] : inputs.locals)
     if (has_tensor(value, 0)) return true;
   if (!code.function->body) return false;
+  const auto& locals = code.function->code->slot_names;
   for (const std::string& name : names_read(code.start ? *code.start : whole_body(code), {})) {
+    if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;  // `import torch` in the frame
     Ref global = inputs.globals ? inputs.globals->get(name) : nullptr;
     if (global && global->kind == ObjectKind::Module) {
       const std::string& module = as<ModuleObject>(global).name;
@@ -385,6 +386,14 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     std::vector<ValueTemplate> call{templates.of(logged.callee)};
     for (const auto& a : logged.args.args) call.push_back(templates.of(a));
     exit.logging_calls.push_back(std::move(call));
+  }
+  // Dynamo's "No ops traced for the FX graph": a frame that returns having recorded no call,
+  // changed no object and logged nothing is skipped before it gets guards, and runs eagerly from
+  // now on.
+  if (completed && graph.op_count() == 0 && exit.state_changes.empty() && exit.logging_calls.empty()) {
+    events::compilation_metrics(metrics, code);
+    code.skip = true;
+    return nullptr;
   }
   graph.set_output(templates.outputs);
   ir::eliminateDeadCode(graph.module().graph);

@@ -32,7 +32,7 @@ class FrameCatcher : public CallHook {
     }
     if (callee->kind != ObjectKind::Function) return nullptr;
     auto function = std::static_pointer_cast<FunctionObject>(callee);
-    if (function->is_generator || function->lambda_body || is_library_code(*function)) return nullptr;
+    if (function->is_generator || function->lambda_body || !compiles_as_frame(*function)) return nullptr;
     // TORCHDYNAMO_DEBUG_FUNCTION: only functions of that name are compiled (their callees are
     // still caught).
     static const char* only = std::getenv("TORCHDYNAMO_DEBUG_FUNCTION");

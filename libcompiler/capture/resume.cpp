@@ -11,15 +11,16 @@ namespace {
 
 enum class Search { Absent, Found, Unresumable };
 
-// A `with` a resume frame can enter again: its context managers are torch's grad-mode ones, which
-// entering again recreates (Dynamo resumes inside these too); anything else may not be entered twice.
+// A `with` a resume frame can enter again: its context managers are torch's grad-mode ones and the
+// profiler's labelled range, which entering again recreates (Dynamo resumes inside these too);
+// anything else may not be entered twice.
 bool reenterable(const With& node) {
   for (const auto& item : node.items) {
     const auto* call = dyn_cast<Call>(item->context_expr.get());
     if (!call || item->optional_vars) return false;
     std::string callee = unparse(*call->func);
     if (callee != "torch.no_grad" && callee != "torch.enable_grad" && callee != "torch.set_grad_enabled" &&
-        callee != "torch.inference_mode")
+        callee != "torch.inference_mode" && callee != "torch.autograd.profiler.record_function")
       return false;
   }
   return true;
@@ -291,6 +292,9 @@ std::set<std::string> names_read(const StatementPath& path, const std::unordered
   NameLoads loads(replayed);
   for (size_t level = path.size(); level-- > 0;) {
     const auto& [block, index] = path[level];
+    // A `with` the continuation is inside is entered again: its context managers are made again.
+    if (level + 1 < path.size() && (*block)[index]->kind == NodeKind::With)
+      for (const auto& item : cast<With>(*(*block)[index]).items) loads.expr(item->context_expr);
     for (size_t i = level + 1 == path.size() ? index : index + 1; i < block->size(); ++i) loads.stmt(*(*block)[i]);
   }
   return std::move(loads.names);

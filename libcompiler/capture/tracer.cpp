@@ -102,10 +102,6 @@ std::string function_repr(const Ref& f) {
   return "<function " + as<FunctionObject>(f).qualname + " at " + address + ">";
 }
 
-bool is_module_instance(const Ref& value) {
-  return value->kind == ObjectKind::Instance && as<InstanceObject>(value).dict.count("_parameters");
-}
-
 std::string trimmed(std::string_view text) {
   size_t start = text.find_first_not_of(" \t");
   if (start == std::string_view::npos) return "";
@@ -118,6 +114,16 @@ std::string trimmed(std::string_view text) {
 bool is_library_code(const FunctionObject& function) {
   std::string module = module_name_of(function);
   return module == "torch" || module.rfind("torch.", 0) == 0;
+}
+
+bool is_module_instance(const Ref& value) {
+  return value->kind == ObjectKind::Instance && as<InstanceObject>(value).dict.count("_parameters");
+}
+
+bool compiles_as_frame(const FunctionObject& function) {
+  if (!is_library_code(function)) return true;
+  std::string module = module_name_of(function);
+  return module.rfind("torch.optim.", 0) == 0 && module != "torch.optim.lr_scheduler";
 }
 
 Tracer::Tracer(OutputGraph& graph, Frame& root, std::string root_name, TracerConfig config)
@@ -301,8 +307,15 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
     }
     case ObjectKind::Function: {
       const auto& f = as<FunctionObject>(callee);
-      if (f.attrs.count("_torchdynamo_disable"))
+      if (f.attrs.count("_torchdynamo_disable")) {
+        // torch disables its own functions (Optimizer.zero_grad) through a wrapper in a file
+        // Dynamo skips: the break is that skip.
+        if (is_library_code(f))
+          break_graph(interp, GraphBreak(BreakKind::SkippedFunction, {f.qualname},
+                                         "qualname: " + f.qualname +
+                                             ", name: inner, skip reason: skipped according trace_rules.lookup MOD_SKIPLIST"));
         break_graph(interp, GraphBreak(BreakKind::DisabledFunction, {function_repr(callee)}, function_repr(callee)));
+      }
       std::string module = module_name_of(f);
       if (module == "torch" && f.name == "cond") return trace_cond(interp, args);
       if (module == "torch._tensor" && f.name == "backward")
@@ -312,11 +325,6 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
         std::string target = mapped != functional_targets().end() ? mapped->second : "torch.nn.functional." + f.name;
         return record_call(interp, {ir::OpCode::CallFunction, target}, callee, args, false);
       }
-      if (module.rfind("torch.optim", 0) == 0 && f.name == "zero_grad")
-        break_graph(interp, GraphBreak(BreakKind::SkippedFunction, {"Optimizer.zero_grad"},
-                                       "qualname: Optimizer.zero_grad, name: inner, skip reason: skipped according trace_rules.lookup MOD_SKIPLIST"));
-      if (module.rfind("torch.optim", 0) == 0 && f.name == "step")
-        break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
       if (module == "torch._dynamo" && f.name == "graph_break")
         break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
       return nullptr;

@@ -125,7 +125,14 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
 };
 
 // Whether a function is Kiln's own library code (the embedded torch package), which capture
-// inlines but never compiles as a frame of its own.
+// inlines and leaves out of user stacks.
 bool is_library_code(const python::FunctionObject& function);
+
+// Whether a value is an nn.Module.
+bool is_module_instance(const python::Ref& value);
+
+// Whether Dynamo compiles a frame of the function when compiled code calls it: user code, and of
+// the library only torch.optim (PyTorch's trace rules inline it, its lr_scheduler excepted).
+bool compiles_as_frame(const python::FunctionObject& function);
 
 }  // namespace kiln::capture

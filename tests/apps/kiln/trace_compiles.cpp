@@ -64,7 +64,9 @@ std::vector<CompileSummary> compiles_in(const fs::path& trace_dir) {
     if (m["co_name"].is_string()) c.co_name = m["co_name"].get<std::string>();
     if (m["graph_op_count"].is_number()) c.ops = m["graph_op_count"].get<int64_t>();
     std::string filename = m["co_filename"].is_string() ? m["co_filename"].get<std::string>() : "";
-    c.library = filename.find("/torch/") != std::string::npos || filename.find("/site-packages/") != std::string::npos ||
+    // PyTorch's files lie in its installation; kiln's embedded ones are named torch/...
+    c.library = filename.rfind("torch/", 0) == 0 || filename.find("/torch/") != std::string::npos ||
+                filename.find("/site-packages/") != std::string::npos ||
                 filename.find("/dist-packages/") != std::string::npos;
     c.graph = graphs.count(c.id) > 0;
     if (m["fail_type"].is_string()) c.fail_type = m["fail_type"].get<std::string>();

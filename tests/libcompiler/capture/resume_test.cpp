@@ -56,5 +56,21 @@ TEST(Resume, IntoGradModeWithBlocksOnly) {
   EXPECT_FALSE(resumable_path(f.body, cast<With>(*f.body[1]).body[0].get()));
 }
 
+// The profiler's labelled range is entered again too; the name it is made with is read again, so
+// the resume frame is given it.
+TEST(Resume, IntoProfilerRangesReadingTheirContextManagersAgain) {
+  auto module = parse_source(
+      "def wrapper(func, name):\n"
+      "    with torch.autograd.profiler.record_function(name):\n"
+      "        out = func()\n"
+      "        return out\n",
+      "f.py");
+  const FunctionDef& f = function(*module);
+  const auto& range = cast<With>(*f.body[0]);
+  auto inside = resumable_path(f.body, range.body[1].get());
+  ASSERT_TRUE(inside);
+  EXPECT_EQ(names_read(*inside, {}), (std::set<std::string>{"torch", "name", "out"}));
+}
+
 }  // namespace
 }  // namespace kiln::capture

@@ -1,0 +1,107 @@
+# torch.optim.optimizer: the Optimizer base class. Its step runs through two wrappers, as
+# PyTorch's does: profile_hook_step (the frame Dynamo compiles when a compiled function calls
+# opt.step()) around _use_grad_for_differentiable (the grad mode of the update, after a graph
+# break that keeps the update out of the caller's graph).
+import functools
+import torch
+import torch.autograd.profiler
+import torch.compiler
+
+
+def _use_grad_for_differentiable(func):
+    def _use_grad(*args, **kwargs):
+        # torch._dynamo is imported here, not with the module: torch imports torch.optim first.
+        # That leaves `torch` a local of this frame, so Dynamo, finding no tensor and no torch
+        # module among what the frame names, runs it eagerly and compiles the step it calls.
+        import torch._dynamo
+
+        self = args[0]
+        prev_grad = torch.is_grad_enabled()
+        # The update is captured in a frame of its own, with grad mode off: an inference graph.
+        torch._dynamo.graph_break()
+        torch.set_grad_enabled(self.defaults["differentiable"])
+        try:
+            ret = func(*args, **kwargs)
+        finally:
+            torch.set_grad_enabled(prev_grad)
+        return ret
+
+    return functools.wraps(func)(_use_grad)
+
+
+class Optimizer:
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        self.state = {}
+        self.param_groups = []
+        self._patch_step_function()
+        if isinstance(params, torch.Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            "but got " + torch.typename(params))
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    @staticmethod
+    def profile_hook_step(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            self = args[0]
+            profile_name = "Optimizer.step#" + self.__class__.__name__ + ".step"
+            with torch.autograd.profiler.record_function(profile_name):
+                out = func(*args, **kwargs)
+                self._optimizer_step_code()
+                return out
+
+        return wrapper
+
+    def _patch_step_function(self):
+        # Each optimizer class's step is wrapped once, by the first of its instances.
+        step = self.__class__.step
+        if not getattr(step, "hooked", False):
+            self.__class__.step = self.profile_hook_step(step)
+            self.__class__.step.hooked = True
+
+    def _optimizer_step_code(self):
+        # Where PyTorch's profiler looks at the optimizer after a step: nothing to do here.
+        pass
+
+    def add_param_group(self, param_group):
+        params = param_group["params"]
+        if isinstance(params, torch.Tensor):
+            param_group["params"] = [params]
+        else:
+            param_group["params"] = list(params)
+        for name, default in self.defaults.items():
+            param_group.setdefault(name, default)
+        self.param_groups.append(param_group)
+
+    # Dynamo never traces zero_grad (PyTorch disables it too): a compiled function's call to it
+    # breaks the graph and runs eagerly.
+    @torch.compiler.disable
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        p.grad.zero_()
+
+    def state_dict(self):
+        return {"state": self.state, "param_groups": self.param_groups}
+
+    def __repr__(self):
+        format_string = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += f"    {key}: {group[key]}\n"
+        format_string += ")"
+        return format_string
