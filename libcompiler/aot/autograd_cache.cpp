@@ -7,6 +7,7 @@
 #include "libcompiler/ir/readable_parser.h"
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ir/structural_hash.h"
+#include "libcompiler/ir/symbolic_shape_propagation.h"
 #include "libdiag/trace/trace_writer.h"
 
 namespace kiln::aot {
@@ -21,11 +22,22 @@ std::string python_bools(const std::vector<bool>& values) {
   return out + "]";
 }
 
-// The printed graph, or nothing when it does not read back as itself.
+// A graph read back from its printed form. FX prints no annotation for a node with several
+// outputs (native_layer_norm): shape propagation gives it its value again, without which the
+// graph could compile only at its first call.
+std::unique_ptr<ir::GraphModule> read_graph(const std::string& text) {
+  std::unique_ptr<ir::GraphModule> module = ir::parseReadable(text);
+  for (auto& [node, value] : ir::propagateSymbolicShapes(module->graph).values)
+    if (std::holds_alternative<std::monostate>(node->meta.value)) const_cast<ir::Node*>(node)->meta.value = value;
+  return module;
+}
+
+// The printed graph, or nothing when it does not read back as itself, metadata included.
 std::optional<std::string> printed_round_trip(const ir::GraphModule& module) {
   std::string text = ir::printReadable(module);
   try {
-    if (ir::printReadable(*ir::parseReadable(text)) == text) return text;
+    std::unique_ptr<ir::GraphModule> read = read_graph(text);
+    if (ir::printReadable(*read) == text && ir::fullyAnnotated(*read)) return text;
   } catch (const std::exception&) {
   }
   return std::nullopt;
@@ -70,8 +82,8 @@ std::optional<AotResult> aot_cache_load(const AotCacheStorage& storage, const Ao
   try {
     const nlohmann::json entry = nlohmann::json::parse(*stored);
     AotResult result;
-    result.forward = ir::parseReadable(entry.at("forward").get<std::string>());
-    if (entry.contains("backward")) result.backward = ir::parseReadable(entry.at("backward").get<std::string>());
+    result.forward = read_graph(entry.at("forward").get<std::string>());
+    if (entry.contains("backward")) result.backward = read_graph(entry.at("backward").get<std::string>());
     result.forward_outputs = entry.at("forward_outputs").get<size_t>();
     result.saved_sizes = entry.at("saved_sizes").get<size_t>();
     result.mutated_inputs = entry.at("mutated_inputs").get<std::vector<size_t>>();

@@ -85,19 +85,11 @@ std::map<std::string, std::shared_ptr<const CompiledProgram>> compile_subgraphs(
   return compiled;
 }
 
-// Whether every placeholder and call node carries its value's metadata, as AOT's graphs do.
-// Graphs of repro files and of compile_fx_inner calls from scripts carry none, and the minifier's
-// candidates carry some: the inputs it cut from nodes are annotated, the rest of the graph is
-// not. Only a graph annotated throughout is lowered from its metadata (lowering a partly
-// annotated one fails, and the graph then runs interpreted: the minifier saw its bug vanish).
-bool fully_annotated(const ir::GraphModule& module) {
-  for (const ir::Node* node : module.graph.nodes()) {
-    // A get_attr of a subgraph (a cond branch) has no value of its own.
-    if (node->op() == ir::OpCode::GetAttr && module.submodule(node->target())) continue;
-    if (node->op() != ir::OpCode::Output && std::holds_alternative<std::monostate>(node->meta.value)) return false;
-  }
-  return true;
-}
+// Graphs of repro files and of compile_fx_inner calls from scripts carry no metadata, and the
+// minifier's candidates carry some: the inputs it cut from nodes are annotated, the rest of the
+// graph is not. Only a graph annotated throughout (ir::fullyAnnotated) is lowered from its
+// metadata (lowering a partly annotated one fails, and the graph then runs interpreted: the
+// minifier saw its bug vanish).
 
 aot::AtenFunction compile_annotated(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                     const InductorConfig& config);
@@ -243,7 +235,7 @@ aot::AtenFunction compile_annotated(std::shared_ptr<const ir::GraphModule> modul
 
 aot::AtenFunction compile_fx_inner(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                    const InductorConfig& config) {
-  if (!fully_annotated(*module)) return compile_at_first_call(std::move(module), context, config);
+  if (!ir::fullyAnnotated(*module)) return compile_at_first_call(std::move(module), context, config);
   return compile_annotated(std::move(module), context, config);
 }
 

@@ -7,6 +7,7 @@
 
 #include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
 #include "libcompiler/inductor/compile_cache.h"
+#include "libcompiler/ir/structural_hash.h"
 
 namespace kiln::inductor {
 
@@ -21,6 +22,8 @@ class WarmUp {
       try {
         host_target();
         open_cache();
+        // OpenSSL's first digest loads its configuration and providers: the cache keys' hashes.
+        ir::sha256Hex("");
       } catch (...) {
       }
     });

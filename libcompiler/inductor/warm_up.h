@@ -1,6 +1,6 @@
 #pragma once
-// The inductor's first compile in a process waits ~1.5 ms for the LLVM JIT and host target to be
-// made and the compile cache's database to be opened. torch.compile starts that work on a
+// The inductor's first compile in a process waits ~2 ms for the LLVM JIT and host target to be
+// made, the compile cache's database to be opened and OpenSSL to load (the cache keys' hashes). torch.compile starts that work on a
 // background thread when it names the inductor backend, so that it overlaps graph capture (a
 // cache hit then costs capture, lowering and linking only). PyTorch warms its compile workers at
 // the same point.

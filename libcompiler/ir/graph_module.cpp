@@ -15,4 +15,12 @@ GraphModule* GraphModule::submodule(const std::string& name) const {
   return nullptr;
 }
 
+bool fullyAnnotated(const GraphModule& module) {
+  for (const Node* node : module.graph.nodes()) {
+    if (node->op() == OpCode::GetAttr && module.submodule(node->target())) continue;
+    if (node->op() != OpCode::Output && std::holds_alternative<std::monostate>(node->meta.value)) return false;
+  }
+  return true;
+}
+
 }  // namespace kiln::ir

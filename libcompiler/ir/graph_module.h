@@ -42,4 +42,10 @@ class GraphModule {
   std::vector<std::pair<std::string, std::unique_ptr<GraphModule>>> submodules_;  // in printing order
 };
 
+// Whether every placeholder and call node carries its value's metadata (meta["val"]), as AOT's
+// graphs do. A get_attr of a subgraph (a cond branch) has no value of its own. Graphs read back
+// from their printed form lack it where FX prints no annotation (a node with several outputs);
+// graphs of repro files carry none.
+bool fullyAnnotated(const GraphModule& module);
+
 }  // namespace kiln::ir

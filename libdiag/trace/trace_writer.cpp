@@ -268,7 +268,8 @@ void TraceWriter::write_locked(std::string_view event_key, const std::string& me
     payload_text = readable_payload(*payload);
     append_key(text, "has_payload");
     text += '"';
-    text += md5_.hex(payload_text);
+    if (!md5_) md5_.emplace();
+    text += md5_->hex(payload_text);
     text += '"';
   }
   text += '}';

@@ -115,7 +115,9 @@ class TraceWriter {
   int fd_ = -1;
   std::optional<uint32_t> rank_;
   std::unordered_map<std::string, uint32_t> interned_;
-  PayloadMd5 md5_;
+  // Made at the first payload: OpenSSL's first MD5 costs about a millisecond, which a process
+  // that writes no trace should not pay.
+  std::optional<PayloadMd5> md5_;
 };
 
 }  // namespace kiln::trace

@@ -3,8 +3,8 @@
 
 usage: inductor_workloads.py [--build BUILD_DIR] [--pytorch]
 Runs inductor_workloads_model.py under kiln twice with one fresh TORCHINDUCTOR_CACHE_DIR: the
-first process compiles every graph (cold), the second finds them in the compile cache (its
-"cold" call is a cache hit). The compile time is Dynamo's own (compile_times(): the frame's whole
+first process compiles every graph (cold), three more find them in the compile cache (their
+"cold" call is a cache hit; the median of the three is shown). The compile time is Dynamo's own (compile_times(): the frame's whole
 compile, capture to linked kernels); "first call - steady call" also counts what the first run of
 the compiled code pays once (fresh output buffers, the kernel thread starting). With
 --pytorch the same model also runs under .reference/bin/python (PyTorch 2.11's inductor on this
@@ -44,7 +44,9 @@ def main():
     kiln = [os.path.join(args.build, "bin", "kiln")]
     with tempfile.TemporaryDirectory() as cache:
         cold = run(kiln, cache)
-        warm = run(kiln, cache)
+        # Three processes hit the cache; per workload, the one with the median compile.
+        hits = [run(kiln, cache) for _ in range(3)]
+        warm = {name: sorted((h[name] for h in hits), key=lambda row: row["compile_s"])[1] for name in cold}
     print("| workload | eager ms | compiled ms | speedup | compile ms | first call - steady call ms | cache-hit compile ms | "
           "cache-hit first call - steady call ms | rel. error |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -142,6 +142,11 @@ TEST(KilnInductor, TrainingFromTheAotAutogradCacheMatchesEager) {
   EXPECT_NE(t1.find("{\"aot_joint_graph\""), std::string::npos);
   EXPECT_NE(t2.find("\"aotautograd_cache_hit\""), std::string::npos);
   EXPECT_EQ(t2.find("{\"aot_joint_graph\""), std::string::npos);
+  // The cached graphs read back with all their metadata (layer norm's node of several outputs
+  // included): they compile during the frame's compile, from the FX graph cache, not at their
+  // first call (after the frame's compilation_metrics).
+  EXPECT_EQ(t2.find("\"fx_graph_cache_miss\""), std::string::npos);
+  EXPECT_LT(t2.find("\"inductor_output_code\""), t2.find("{\"compilation_metrics\": {\"compile_id\": \"1/0\""));
   // The backward compiled from the cached graph, at its first call.
   EXPECT_NE(t2.find("{\"bwd_compilation_metrics\""), std::string::npos);
 }
