@@ -11,6 +11,7 @@
 #include "kiln_config.h"
 #include "libcompiler/backends/backends.h"
 #include "libcompiler/capture/dynamo_module.h"
+#include "libcompiler/inductor/warm_up.h"
 #include "libcompiler/capture/replay_record.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
@@ -19,6 +20,7 @@
 namespace po = boost::program_options;
 
 int main(int argc, char** argv) {
+  const kiln::inductor::FinishWarmUpOnReturn finish_warm_up;
   std::ios::sync_with_stdio(false);
   po::options_description visible("Usage: kiln [options] SCRIPT.py [ARGS...]\n       kiln -c CODE [ARGS...]\n\nOptions");
   visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(

@@ -22,6 +22,7 @@
 #include "kiln_config.h"
 #include "libcompiler/backends/backends.h"
 #include "libcompiler/capture/dynamo_module.h"
+#include "libcompiler/inductor/warm_up.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
 #include "libcompiler/repro/backend_override.h"
@@ -56,6 +57,7 @@ fs::path kiln_binary() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const kiln::inductor::FinishWarmUpOnReturn finish_warm_up;
   std::ios::sync_with_stdio(false);
   po::options_description visible(
       "Usage: minify --after=aot|dynamo [options] SCRIPT.py [ARGS...]\n"

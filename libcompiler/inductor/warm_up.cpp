@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -28,8 +29,9 @@ class WarmUp {
       }
     });
   }
-  // At exit: joined before LLVM's statics, made before this object, are destroyed (the JIT and
-  // the cache database it makes are never destroyed).
+  // Should the process exit without finish_warm_up (std::exit from deep inside): joined at least
+  // before the statics made before this object are destroyed (the JIT and the cache database
+  // the thread makes are never destroyed).
   ~WarmUp() { finish(); }
 
   void finish() {
@@ -39,8 +41,10 @@ class WarmUp {
 
   static WarmUp& instance() {
     static WarmUp warm_up;
+    started = true;
     return warm_up;
   }
+  static inline std::atomic<bool> started = false;
 
  private:
   static void finish_before_fork() { instance().finish(); }
@@ -52,5 +56,9 @@ class WarmUp {
 }  // namespace
 
 void start_warm_up() { WarmUp::instance(); }
+
+void finish_warm_up() {
+  if (WarmUp::started) WarmUp::instance().finish();
+}
 
 }  // namespace kiln::inductor

@@ -10,4 +10,15 @@ namespace kiln::inductor {
 // a child never inherits a half-made JIT.
 void start_warm_up();
 
+// Waits for the warm-up to end, when one started. A thread still at work while the process's exit
+// handlers run would use what they destroy (OpenSSL's and LLVM's state): the apps hold a
+// FinishWarmUpOnReturn in main, so that main's return waits for it.
+void finish_warm_up();
+struct FinishWarmUpOnReturn {
+  FinishWarmUpOnReturn() = default;
+  FinishWarmUpOnReturn(const FinishWarmUpOnReturn&) = delete;
+  FinishWarmUpOnReturn& operator=(const FinishWarmUpOnReturn&) = delete;
+  ~FinishWarmUpOnReturn() { finish_warm_up(); }
+};
+
 }  // namespace kiln::inductor
