@@ -151,10 +151,9 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     // PyTorch's provenance tracking is off by default (trace.provenance_tracking_level 0): a hit
     // writes the two records without a payload.
     if (hit)
-      for (const auto& [name, line] : {std::pair{"inductor_provenance_tracking_node_mappings", 1370},
-                                       std::pair{"inductor_provenance_tracking_kernel_stack_traces", 1378}})
-        writer.record("artifact", trace::TraceJson{{"name", name}, {"encoding", "json"}}, context_of(context.compile_id),
-                      std::nullopt, {"torch/_inductor/codecache.py", line});
+      for (const auto& [name, site] : {std::pair{"inductor_provenance_tracking_node_mappings", trace::CallSite{"torch/_inductor/codecache.py", 1370}},
+                                       std::pair{"inductor_provenance_tracking_kernel_stack_traces", trace::CallSite{"torch/_inductor/codecache.py", 1378}}})
+        writer.record("artifact", trace::TraceJson{{"name", name}, {"encoding", "json"}}, context_of(context.compile_id), std::nullopt, site);
     trace::TraceJson cache = trace::TraceJson::object();
     cache["cache_status_detailed"] = outcome == "miss" ? "full_miss" : outcome;
     cache["key"] = key.key;
