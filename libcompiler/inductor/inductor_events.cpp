@@ -51,29 +51,35 @@ fs::path graph_debug_dir(const aot::AtenGraphContext& context) {
   }
 }
 
+// A pass Kiln does not run (pre-grad, joint-graph, post-grad): PyTorch's string artifacts of the
+// graph before and after it, both the same graph.
+struct PassArtifact {
+  const char* name;
+  trace::CallSite site;
+};
+void report_pass_not_run(const std::string& text, const PassArtifact& before, const PassArtifact& after,
+                         const std::optional<trace::CompileId>& compile_id) {
+  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
+  for (const PassArtifact& artifact : {before, after})
+    writer.artifact(artifact.name, trace::ArtifactEncoding::String, text, context_of(compile_id), artifact.site);
+}
+
 }  // namespace
 
 std::string aot_label(const aot::AtenGraphContext& context) { return std::to_string(context.aot_id) + "_" + kind_name(context.kind); }
 
 void report_pre_grad_graph(const ir::GraphModule& dynamo_graph, const std::optional<trace::CompileId>& compile_id) {
-  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
-  if (!writer.enabled()) return;
+  if (!trace::TraceWriter::from_environment().enabled()) return;
   std::string text = ir::printReadable(dynamo_graph);
   if (dynamo_graph.graphId) text += "\n\n" + *dynamo_graph.graphId;
-  writer.artifact("before_pre_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
-                  {"torch/_inductor/compile_fx.py", 2452});
-  writer.artifact("after_pre_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
-                  {"torch/_inductor/compile_fx.py", 2483});
+  report_pass_not_run(text, {"before_pre_grad_graph", {"torch/_inductor/compile_fx.py", 2452}},
+                      {"after_pre_grad_graph", {"torch/_inductor/compile_fx.py", 2483}}, compile_id);
 }
 
 void report_joint_graph_passes(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
-  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
-  if (!writer.enabled()) return;
-  const std::string text = ir::printReadable(module);
-  writer.artifact("before_joint_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
-                  {"torch/_inductor/compile_fx.py", 2314});
-  writer.artifact("after_joint_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
-                  {"torch/_inductor/compile_fx.py", 2328});
+  if (!trace::TraceWriter::from_environment().enabled()) return;
+  report_pass_not_run(ir::printReadable(module), {"before_joint_graph", {"torch/_inductor/compile_fx.py", 2314}},
+                      {"after_joint_graph", {"torch/_inductor/compile_fx.py", 2328}}, compile_id);
 }
 
 void report_runnable_graph(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
@@ -84,13 +90,9 @@ void report_runnable_graph(const ir::GraphModule& module, const std::optional<tr
 }
 
 void report_post_grad_graphs(const ir::GraphModule& module, const std::optional<trace::CompileId>& compile_id) {
-  trace::TraceWriter& writer = trace::TraceWriter::from_environment();
-  if (!writer.enabled()) return;
-  const std::string text = ir::printReadable(module);
-  writer.artifact("before_post_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
-                  {"torch/_inductor/compile_fx.py", 1330});
-  writer.artifact("inductor_post_grad_graph", trace::ArtifactEncoding::String, text, context_of(compile_id),
-                  {"torch/_inductor/compile_fx.py", 1368});
+  if (!trace::TraceWriter::from_environment().enabled()) return;
+  report_pass_not_run(ir::printReadable(module), {"before_post_grad_graph", {"torch/_inductor/compile_fx.py", 1330}},
+                      {"inductor_post_grad_graph", {"torch/_inductor/compile_fx.py", 1368}}, compile_id);
 }
 
 void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& artifacts, const aot::AtenGraphContext& context) {
