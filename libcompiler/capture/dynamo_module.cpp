@@ -84,9 +84,7 @@ Ref load_definitions(Interpreter& interp, CallArgs& c) {
   }
   std::string kept;
   for (const auto& line : lines) kept += line + "\n";
-  auto module = std::make_shared<ModuleObject>("__kiln_replay__");
-  module->globals = py_dict();
-  module->globals->set("__name__", py_str("__kiln_replay__"));
+  auto module = interp.new_namespace("__kiln_replay__");
   interp.exec_code(interp.load(kept, path), *module);
   return module->globals;
 }

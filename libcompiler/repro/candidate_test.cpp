@@ -155,9 +155,7 @@ GraphForward compiled_forward(Interpreter& interp, const ReproState& state, cons
 Ref repro_module(Interpreter& interp, const ir::GraphModule& module) {
   const std::string source = "import torch\nfrom torch import tensor, device\nfrom math import inf\nfrom torch.nn import *\n" +
                              ir::printRunnable(module) + "\nmod = Repro()\n";
-  auto namespace_module = std::make_shared<ModuleObject>("__kiln_repro__");
-  namespace_module->globals = py_dict();
-  namespace_module->globals->set("__name__", py_str("__kiln_repro__"));
+  auto namespace_module = interp.new_namespace("__kiln_repro__");
   interp.exec_code(interp.load(source, "<repro>"), *namespace_module);
   return namespace_module->globals->get("mod");
 }

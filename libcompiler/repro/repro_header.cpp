@@ -44,9 +44,7 @@ std::map<std::string, std::string> module_values(Interpreter& interp, const Modu
 std::map<std::string, std::string> default_values(Interpreter& interp, const std::string& module_name) {
   for (const EmbeddedSource& source : embedded_torch_sources()) {
     if (module_name != source.module) continue;
-    auto fresh = std::make_shared<ModuleObject>(module_name);
-    fresh->globals = py_dict();
-    fresh->globals->set("__name__", py_str(module_name));
+    auto fresh = interp.new_namespace(module_name);
     interp.exec_code(interp.load(source.text, source.path), *fresh);
     return module_values(interp, *fresh);
   }

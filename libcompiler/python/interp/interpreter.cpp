@@ -150,6 +150,13 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
 Interpreter::~Interpreter() {
   for (const auto& [name, module] : modules_)
     if (module->kind == ObjectKind::Module) as<ModuleObject>(module).globals->clear();
+  for (const auto& globals : namespace_globals_) globals->clear();
+}
+
+std::shared_ptr<ModuleObject> Interpreter::new_namespace(const std::string& name) {
+  auto module = std::make_shared<ModuleObject>(name);
+  namespace_globals_.push_back(module->globals);
+  return module;
 }
 
 void Interpreter::push_frame(Frame& frame) {

@@ -43,6 +43,9 @@ class Interpreter {
 
   // Runs parsed code into `module`'s globals. Exceptions propagate as PyException.
   void exec_code(const std::shared_ptr<LoadedCode>& code, ModuleObject& module);
+  // A module that is not imported (not in sys.modules), for code run on its own (a repro's graph,
+  // a replayed script): the cycles through its globals are broken with the imported modules'.
+  std::shared_ptr<ModuleObject> new_namespace(const std::string& name);
   // Parses and analyses source (SyntaxError propagates as a Python SyntaxError).
   std::shared_ptr<LoadedCode> load(std::string source, std::string filename);
 
@@ -80,6 +83,7 @@ class Interpreter {
 
   std::shared_ptr<DictObject> builtins_;
   std::map<std::string, Ref> modules_;  // sys.modules
+  std::vector<std::shared_ptr<DictObject>> namespace_globals_;  // of new_namespace's modules
   std::map<std::string, ModuleInit> native_modules_;
   struct Source {
     std::string text, filename;

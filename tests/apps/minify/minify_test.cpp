@@ -138,7 +138,8 @@ TEST(Minify, AWrongBackwardAfterDynamo) {
   const RunResult repro = run(kiln_binary(), "repro.py", dir);
   EXPECT_NE(repro.status, 0);
   EXPECT_NE(repro.err.find("AccuracyError: Dynamo failed"), std::string::npos) << repro.err;
-  EXPECT_EQ(run(kiln_binary(), "repro.py", dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ").status, 0);
+  const RunResult forward_only_repro = run(kiln_binary(), "repro.py", dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ");
+  EXPECT_EQ(forward_only_repro.status, 0) << forward_only_repro.err;
 
   const std::filesystem::path forward_only_dir = scratchDir("minify_wrong_backward_forward_only");
   const RunResult forward_only = run(minify_binary(), "--after=dynamo --level=4 " + quoted(model), forward_only_dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ");

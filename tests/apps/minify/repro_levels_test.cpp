@@ -113,7 +113,8 @@ TEST(ReproLevels, DynamoLevel4ChecksTheGradients) {
   const RunResult run_command = run(kiln_binary(), quoted(launcher) + " run", dir);
   EXPECT_EQ(run_command.status, 1);
   EXPECT_TRUE(contains(run_command.err, "AccuracyError: Dynamo failed")) << run_command.err;
-  EXPECT_EQ(run(kiln_binary(), quoted(launcher) + " run", dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ").status, 0);
+  const RunResult forward_only = run(kiln_binary(), quoted(launcher) + " run", dir, "TORCHDYNAMO_REPRO_FORWARD_ONLY=1 ");
+  EXPECT_EQ(forward_only.status, 0) << forward_only.err;
 }
 
 TEST(ReproLevels, DynamoLevel4ForwardOnlyLeavesTheGradientsOut) {
