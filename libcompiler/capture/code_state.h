@@ -21,7 +21,8 @@ namespace kiln::capture {
 // How a value the frame goes on with is rebuilt after the graph ran: a graph output, a value read
 // from the inputs again, a constant, or a container of such.
 struct ValueTemplate {
-  enum class Kind { Output, FromSource, Constant, List, Tuple, BoundMethod };  // BoundMethod: items[0] is self
+  // BoundMethod: items[0] is self; Dict: items are keys and values, alternately.
+  enum class Kind { Output, FromSource, Constant, List, Tuple, Dict, BoundMethod };
   Kind kind = Kind::Constant;
   size_t output = 0;
   SourceRef source;

@@ -89,14 +89,7 @@ class TemplateBuilder {
   std::vector<const ir::Node*> outputs;
 
   ValueTemplate of(const Ref& value) {
-    if (OutputGraph::is_fake(value)) {
-      ir::Node* node = OutputGraph::node_of(value);
-      if (node->op() == ir::OpCode::Placeholder) return from_placeholder(node);
-      for (size_t i = 0; i < outputs.size(); ++i)
-        if (outputs[i] == node) return ValueTemplate{ValueTemplate::Kind::Output, i, nullptr, nullptr, {}};
-      outputs.push_back(node);
-      return ValueTemplate{ValueTemplate::Kind::Output, outputs.size() - 1, nullptr, nullptr, {}};
-    }
+    if (OutputGraph::is_fake(value)) return of_node(OutputGraph::node_of(value));
     if (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) {
       if (SourceRef source = find_source(interp_, graph_.frame_inputs(), value))
         return ValueTemplate{ValueTemplate::Kind::FromSource, 0, source, nullptr, {}};
@@ -105,6 +98,12 @@ class TemplateBuilder {
       for (const auto& item : items) t.items.push_back(of(item));
       return t;
     }
+    if (auto* symbolic = dynamic_cast<SymbolicScalarObject*>(value.get())) {
+      // Code that runs on after the graph gets the number itself: a float input's value read
+      // again, an .item() value from the graph.
+      if (symbolic->source()) return ValueTemplate{ValueTemplate::Kind::FromSource, 0, symbolic->source(), nullptr, {}};
+      return of_node(symbolic->node(graph_));
+    }
     if (value->kind == ObjectKind::BoundMethod) {
       const auto& method = as<BoundMethodObject>(value);
       return ValueTemplate{ValueTemplate::Kind::BoundMethod, 0, nullptr, method.function, {of(method.self)}};
@@ -112,10 +111,27 @@ class TemplateBuilder {
     if (is_tensor(value) || value->kind == ObjectKind::Instance || value->kind == ObjectKind::Dict)
       if (SourceRef source = find_source(interp_, graph_.frame_inputs(), value))
         return ValueTemplate{ValueTemplate::Kind::FromSource, 0, source, nullptr, {}};
+    if (value->kind == ObjectKind::Dict) {
+      // A dict the frame made (an optimizer's new state): made afresh on each run, its tensors
+      // the graph's.
+      ValueTemplate t{ValueTemplate::Kind::Dict, 0, nullptr, nullptr, {}};
+      for (const auto* e : as<DictObject>(value).entries()) {
+        t.items.push_back(of(e->key));
+        t.items.push_back(of(e->value));
+      }
+      return t;
+    }
     return ValueTemplate{ValueTemplate::Kind::Constant, 0, nullptr, value, {}};
   }
 
  private:
+  ValueTemplate of_node(ir::Node* node) {
+    if (node->op() == ir::OpCode::Placeholder) return from_placeholder(node);
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (outputs[i] == node) return ValueTemplate{ValueTemplate::Kind::Output, i, nullptr, nullptr, {}};
+    outputs.push_back(node);
+    return ValueTemplate{ValueTemplate::Kind::Output, outputs.size() - 1, nullptr, nullptr, {}};
+  }
   ValueTemplate from_placeholder(const ir::Node* node) {
     size_t index = 0;
     for (const ir::Node* n : graph_.module().graph.placeholders()) {
@@ -327,6 +343,11 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     }
   }
 
+  // What the frame changed, then the objects as the frame found them: the templates name values
+  // by the paths that reach them before the changes, since a compiled entry fetches its values
+  // before it replays the changes (a list the frame appended to does not yet hold the items).
+  const std::vector<SideEffects::Change> changes = tracer.side_effects().changes(interp);
+  tracer.side_effects().restore(interp);
   TemplateBuilder templates(interp, graph);
   FrameExit& exit = entry->exit;
   auto live_locals = [&](const std::set<std::string>& names) {
@@ -370,7 +391,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     exit.resume_false = &resume_state(code, {site.statement, 0}, site.line, when_false, {});
   }
 
-  for (const SideEffects::Change& change : tracer.side_effects().changes(interp)) {
+  for (const SideEffects::Change& change : changes) {
     if (!change.replayable) {
       // A list changed other than by appending: the frame runs eagerly.
       events::compilation_metrics(metrics, code);

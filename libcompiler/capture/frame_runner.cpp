@@ -1,5 +1,6 @@
 // Running frames of compiled functions: the frame catcher, cache lookups, cache entries, and the
 // eager runs of skipped frames.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -18,6 +19,22 @@ namespace kiln::capture {
 using namespace python;
 
 namespace {
+
+// The values of the closure variables a function's code reads, as CPython's frame locals hold
+// its free variables: Dynamo reads them as L['name'] and guards them like arguments, so another
+// closure of the same code (a fresh model, a fresh optimizer) does not run a graph made for the
+// first.
+void add_free_variables(const FunctionObject& function, FrameInputs& inputs) {
+  std::vector<std::pair<std::string, Ref>> free;
+  for (const auto& [name, where] : function.code->names) {
+    if (where.kind != NameKind::Free || inputs.local(name)) continue;
+    const Scope* scope = function.closure.get();
+    for (int i = 1; scope && i < where.depth; ++i) scope = scope->parent.get();
+    if (scope && where.slot < scope->slots.size() && scope->slots[where.slot]) free.emplace_back(name, scope->slots[where.slot]);
+  }
+  std::sort(free.begin(), free.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& item : free) inputs.locals.push_back(std::move(item));
+}
 
 // Dynamo's eval-frame callback: while a compiled function runs, a call of a user function is the
 // start of a frame to compile.
@@ -87,6 +104,12 @@ Ref build(Interpreter& interp, const ValueTemplate& t, const std::vector<Ref>& o
     }
     case ValueTemplate::Kind::Constant: return t.constant;
     case ValueTemplate::Kind::BoundMethod: return std::make_shared<BoundMethodObject>(build(interp, t.items.at(0), outputs, inputs), t.constant);
+    case ValueTemplate::Kind::Dict: {
+      auto dict = py_dict();
+      for (size_t i = 0; i + 1 < t.items.size(); i += 2)
+        dict->set(interp, build(interp, t.items[i], outputs, inputs), build(interp, t.items[i + 1], outputs, inputs));
+      return dict;
+    }
     case ValueTemplate::Kind::List:
     case ValueTemplate::Kind::Tuple: {
       std::vector<Ref> items;
@@ -172,6 +195,7 @@ Ref Runtime::run_function(Interpreter& interp, const CompileOptions& options, co
   inputs.globals = function->globals;
   for (size_t i = 0; i < function->code->slot_names.size(); ++i)
     if (Ref value = bound->scope->slots[i]) inputs.locals.emplace_back(function->code->slot_names[i], value);
+  add_free_variables(*function, inputs);
   return run_code(interp, options, *slot, inputs);
 }
 
@@ -187,7 +211,7 @@ Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeSt
     }
     const Guard* failed = nullptr;
     auto failure = entry.guards.check(interp, inputs, &failed);
-    if (!failure) return run_entry(interp, options, **it, inputs);
+    if (!failure) return run_entry(interp, options, code, **it, inputs);
     // Automatic dynamic for a float global or attribute: it changed, so the next compile reads it
     // as a graph input (frame arguments are compared in update_history).
     if (failed && failed->kind == GuardKind::EqualsMatch && failed->expected->kind == ObjectKind::Float &&
@@ -197,10 +221,11 @@ Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeSt
   }
   CacheEntry* entry = compile(interp, options, code, inputs, failures);
   if (!entry) return run_eager(interp, code, inputs);
-  return run_entry(interp, options, *entry, inputs);
+  return run_entry(interp, options, code, *entry, inputs);
 }
 
-Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, CacheEntry& entry, const FrameInputs& inputs) {
+Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, const CodeState& code, CacheEntry& entry,
+                       const FrameInputs& inputs) {
   std::vector<Ref> outputs;
   if (entry.graph) {
     std::vector<Ref> values;
@@ -209,53 +234,77 @@ Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, Cache
     outputs = entry.compiled(interp, values);
   }
   const FrameExit& exit = entry.exit;
+  auto built = [&](const ValueTemplate& t) { return build(interp, t, outputs, inputs); };
   for (const auto& logged : exit.logging_calls) {
     std::vector<Ref> args;
-    for (size_t i = 1; i < logged.size(); ++i) args.push_back(build(interp, logged[i], outputs, inputs));
-    call(interp, build(interp, logged[0], outputs, inputs), std::move(args));
+    for (size_t i = 1; i < logged.size(); ++i) args.push_back(built(logged[i]));
+    call(interp, built(logged[0]), std::move(args));
   }
+  // Every value is fetched before the frame's changes are replayed: the templates name values by
+  // the paths that reached them before the changes.
+  struct Replayed {
+    Ref target;
+    const StateChange* change;
+    std::vector<Ref> set, appended;
+  };
+  std::vector<Replayed> replayed;
   for (const StateChange& change : exit.state_changes) {
-    Ref target = change.source->fetch(interp, inputs);
-    if (!target) continue;
-    for (const auto& [key, t] : change.set) {
-      Ref value = build(interp, t, outputs, inputs);
-      if (target->kind == ObjectKind::Instance) as<InstanceObject>(target).dict[as<StrObject>(key).value] = value;
-      else if (target->kind == ObjectKind::Dict) as<DictObject>(target).set(interp, key, value);
+    Replayed r{change.source->fetch(interp, inputs), &change, {}, {}};
+    if (!r.target) continue;
+    for (const auto& entry_set : change.set) r.set.push_back(built(entry_set.second));
+    for (const auto& t : change.appended) r.appended.push_back(built(t));
+    replayed.push_back(std::move(r));
+  }
+  FrameInputs resumed;
+  resumed.globals = inputs.globals;
+  Ref value, callee;
+  CallArgs args;
+  switch (exit.kind) {
+    case FrameExit::Kind::Return: value = built(exit.value); break;
+    case FrameExit::Kind::Call:
+      for (size_t i = 0; i < exit.stack.size(); ++i) resumed.locals.emplace_back("___stack" + std::to_string(i), built(exit.stack[i]));
+      for (const auto& a : exit.args) args.args.push_back(built(a));
+      for (const auto& [k, v] : exit.kwargs) args.kwargs.emplace_back(k, built(v));
+      callee = built(exit.callee);
+      break;
+    case FrameExit::Kind::Branch: value = built(exit.value); break;
+  }
+  std::vector<std::pair<std::string, Ref>> live;
+  for (const auto& [name, t] : exit.live) live.emplace_back(name, built(t));
+  for (const Replayed& r : replayed) {
+    for (size_t i = 0; i < r.set.size(); ++i) {
+      const Ref& key = r.change->set[i].first;
+      if (r.target->kind == ObjectKind::Instance) as<InstanceObject>(r.target).dict[as<StrObject>(key).value] = r.set[i];
+      else if (r.target->kind == ObjectKind::Dict) as<DictObject>(r.target).set(interp, key, r.set[i]);
     }
-    for (const Ref& key : change.removed) {
-      if (target->kind == ObjectKind::Instance) as<InstanceObject>(target).dict.erase(as<StrObject>(key).value);
-      else if (target->kind == ObjectKind::Dict) as<DictObject>(target).erase(interp, key);
+    for (const Ref& key : r.change->removed) {
+      if (r.target->kind == ObjectKind::Instance) as<InstanceObject>(r.target).dict.erase(as<StrObject>(key).value);
+      else if (r.target->kind == ObjectKind::Dict) as<DictObject>(r.target).erase(interp, key);
     }
-    if (target->kind == ObjectKind::List)
-      for (const auto& t : change.appended) as<ListObject>(target).items.push_back(build(interp, t, outputs, inputs));
+    if (r.target->kind == ObjectKind::List)
+      for (const Ref& item : r.appended) as<ListObject>(r.target).items.push_back(item);
   }
   switch (exit.kind) {
-    case FrameExit::Kind::Return: return build(interp, exit.value, outputs, inputs);
+    case FrameExit::Kind::Return: return value;
     case FrameExit::Kind::Call: {
-      FrameInputs resumed;
-      resumed.globals = inputs.globals;
-      for (size_t i = 0; i < exit.stack.size(); ++i)
-        resumed.locals.emplace_back("___stack" + std::to_string(i), build(interp, exit.stack[i], outputs, inputs));
-      std::vector<std::pair<std::string, Ref>> live;
-      for (const auto& [name, t] : exit.live) live.emplace_back(name, build(interp, t, outputs, inputs));
-      CallArgs args;
-      for (const auto& a : exit.args) args.args.push_back(build(interp, a, outputs, inputs));
-      for (const auto& [k, v] : exit.kwargs) args.kwargs.emplace_back(k, build(interp, v, outputs, inputs));
-      Ref callee = build(interp, exit.callee, outputs, inputs);
       Ref result = call(interp, callee, std::move(args));
       resumed.locals.emplace_back("___stack" + std::to_string(exit.stack.size()), result);
       for (auto& item : live) resumed.locals.push_back(std::move(item));
-      return run_code(interp, options, *exit.resume, resumed);
+      return run_resume(interp, options, code, *exit.resume, resumed);
     }
-    case FrameExit::Kind::Branch: {
-      Ref condition = build(interp, exit.value, outputs, inputs);
-      FrameInputs resumed;
-      resumed.globals = inputs.globals;
-      for (const auto& [name, t] : exit.live) resumed.locals.emplace_back(name, build(interp, t, outputs, inputs));
-      return run_code(interp, options, truthy(interp, condition) ? *exit.resume : *exit.resume_false, resumed);
-    }
+    case FrameExit::Kind::Branch:
+      for (auto& item : live) resumed.locals.push_back(std::move(item));
+      return run_resume(interp, options, code, truthy(interp, value) ? *exit.resume : *exit.resume_false, resumed);
   }
   return none();
+}
+
+Ref Runtime::run_resume(Interpreter& interp, const CompileOptions& options, const CodeState& code, CodeState& resume,
+                        FrameInputs& inputs) {
+  // The resume frame continues this call's closure, whichever closure of the code compiled it.
+  resume.function = code.function;
+  add_free_variables(*code.function, inputs);
+  return run_code(interp, options, resume, inputs);
 }
 
 void run_frame_code(Interpreter& interp, Frame& frame, const CodeState& code, ExpressionObserver* observer) {

@@ -154,14 +154,15 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
       case GuardKind::IdMatch: holds = value == g.expected; break;
       case GuardKind::TypeMatch: holds = value->type == g.expected.get(); break;
       case GuardKind::LengthCheck:
-        holds = (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) && len(interp, value) == g.length;
+        holds = (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple || value->kind == ObjectKind::Dict) &&
+                len(interp, value) == g.length;
         break;
       case GuardKind::DictKeys: {
         holds = value->kind == ObjectKind::Dict;
         if (holds) {
           auto entries = as<DictObject>(value).entries();
           holds = entries.size() == g.keys.size();
-          for (size_t i = 0; holds && i < entries.size(); ++i) holds = equals(interp, entries[i]->key, g.keys[i]);
+          for (size_t i = 0; holds && i < entries.size(); ++i) holds = same_dict_key(interp, entries[i]->key, g.keys[i]);
         }
         break;
       }
@@ -183,6 +184,11 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
     }
   }
   return std::nullopt;
+}
+
+bool same_dict_key(Interpreter& interp, const Ref& a, const Ref& b) {
+  if (a == b) return true;
+  return !is_tensor(a) && !is_tensor(b) && equals(interp, a, b);
 }
 
 void guard_value(GuardSet& guards, const SourceRef& source, const Ref& value, int depth) {

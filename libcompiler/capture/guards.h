@@ -82,6 +82,10 @@ class GuardSet {
 // their items), other objects by identity. Tensors are guarded where they become graph inputs.
 void guard_value(GuardSet& guards, const SourceRef& source, const python::Ref& value, int depth = 0);
 
+// Whether two dict keys are the same key: a tensor key (an optimizer's state is keyed by
+// parameter) by identity, as its hash is; other keys by ==.
+bool same_dict_key(python::Interpreter& interp, const python::Ref& a, const python::Ref& b);
+
 // Dynamo's "<code><padding>  # <user code>" line of a guard (code left-justified to 60 columns).
 std::string guard_line(const Guard& guard);
 

@@ -189,6 +189,14 @@ Ref OutputGraph::fake_of(const Ref& tensor_ref) {
                                               "module parameters and buffers, attributes and container items)"},
                      "");
   ir::TensorMeta meta = placeholder_meta(source, real);
+  // A dict entry read by position holds while the key there is the same object.
+  for (const Source* step = source.get(); step; step = step->base().get())
+    if (step->kind() == Source::Kind::DictValue) {
+      SourceRef key = Source::dict_key(step->base(), step->index());
+      Guard same_key{GuardKind::IdMatch, key, key->fetch(interp_, frame_inputs_)};
+      same_key.value_type = same_key.expected->type->qualified_name();
+      guards_.add(std::move(same_key));
+    }
   for (const SourceRef& alias : local_sources(frame_inputs_, tensor_ref))
     if (alias->text() != source->text()) {
       Guard duplicate{GuardKind::DuplicateInput, source};
@@ -240,11 +248,14 @@ void OutputGraph::guard_constant_attributes(const Ref& module) {
 TypeObject* symbolic_scalar_type() {
   static TypeObject* type = [] {
     TypeObject* t = make_builtin_type("SymFloat", {}, "torch");
-    // Python arithmetic, comparisons and conversions of a symbolic number are not traced.
+    // Python arithmetic, comparisons and conversions of a symbolic number are not traced; with a
+    // tensor operand the tensor's own operator records the op (lr / bias_correction), the
+    // symbolic number an argument of its node.
     for (const char* dunder : {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
                                "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__", "__bool__", "__float__", "__int__",
                                "__index__", "__repr__", "__str__", "__format__", "__neg__", "__pow__", "__rpow__"})
-      add_method(t, dunder, [name = std::string(dunder)](Interpreter&, CallArgs&) -> Ref {
+      add_method(t, dunder, [name = std::string(dunder)](Interpreter&, CallArgs& c) -> Ref {
+        if (c.args.size() == 2 && is_tensor(c.args[1])) return not_implemented();
         throw GraphBreak(BreakKind::Unsupported, {"Python's " + name + " on a symbolic number (a float input made dynamic, or "
                                                                      "a .item() value)"},
                          "");

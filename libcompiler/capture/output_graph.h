@@ -73,6 +73,8 @@ class SymbolicScalarObject : public python::NativeObject {
   SymbolicScalarObject(SourceRef source, double hint);
   SymbolicScalarObject(ir::Node* node, python::Ref hint);
   const python::Ref& hint() const { return hint_; }
+  // Where a float input's value is read from (null for an .item() value).
+  const SourceRef& source() const { return source_; }
   ir::Node* node(OutputGraph& graph);
 
  private:
@@ -104,6 +106,8 @@ class OutputGraph {
   const std::vector<GraphInput>& inputs() const { return inputs_; }
   const std::unordered_map<const ir::Node*, ReplayCall>& replay() const { return replay_; }
   const FrameInputs& frame_inputs() const { return frame_inputs_; }
+  // The changes the capture records (sources are searched through what changed objects held).
+  void watch_changes(const SideEffects* changed) { frame_inputs_.changed = changed; }
 
   // The fake of a tensor: itself when it is one, else the placeholder made for the real tensor
   // (named after its source, with a TENSOR_MATCH guard). GraphBreak when the tensor cannot be

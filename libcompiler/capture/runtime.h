@@ -78,7 +78,10 @@ class Runtime {
 
  private:
   python::Ref run_code(python::Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs);
-  python::Ref run_entry(python::Interpreter& interp, const CompileOptions& options, CacheEntry& entry, const FrameInputs& inputs);
+  python::Ref run_entry(python::Interpreter& interp, const CompileOptions& options, const CodeState& code, CacheEntry& entry,
+                        const FrameInputs& inputs);
+  python::Ref run_resume(python::Interpreter& interp, const CompileOptions& options, const CodeState& code, CodeState& resume,
+                         FrameInputs& inputs);
   python::Ref run_eager(python::Interpreter& interp, CodeState& code, const FrameInputs& inputs);
   // Captures the frame into a new cache entry; null when the frame is to run eagerly for good.
   CacheEntry* compile(python::Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,

@@ -1,10 +1,12 @@
 #include "libcompiler/capture/side_effects.h"
 
+#include "libcompiler/capture/guards.h"
 #include "libcompiler/python/interp/protocols.h"
 
 namespace kiln::capture {
 
 using namespace python;
+
 
 void SideEffects::changing(const Ref& target, const SourceRef& source) {
   for (const Changed& c : changed_)
@@ -20,6 +22,12 @@ void SideEffects::changing(const Ref& target, const SourceRef& source) {
   }
   changed_.push_back({target, source});
   snapshots_.push_back(std::move(snapshot));
+}
+
+const SideEffects::Snapshot* SideEffects::original(const Object* target) const {
+  for (size_t i = 0; i < changed_.size(); ++i)
+    if (changed_[i].target.get() == target) return &snapshots_[i];
+  return nullptr;
 }
 
 std::vector<SideEffects::Change> SideEffects::changes(Interpreter& interp) const {
@@ -51,7 +59,7 @@ std::vector<SideEffects::Change> SideEffects::changes(Interpreter& interp) const
         for (const auto* e : now.entries()) {
           bool same = false;
           for (const auto& [key, value] : before.entries)
-            if (equals(interp, key, e->key)) same = value == e->value;
+            if (same_dict_key(interp, key, e->key)) same = value == e->value;
           if (!same) change.set.emplace_back(e->key, e->value);
         }
         for (const auto& [key, value] : before.entries)

@@ -34,12 +34,15 @@ class SideEffects {
   // Puts every changed object back as it was when first changed.
   void restore(python::Interpreter& interp);
 
- private:
   struct Snapshot {
     python::AttrMap attributes;                                 // an instance
     std::vector<python::Ref> items;                             // a list
     std::vector<std::pair<python::Ref, python::Ref>> entries;  // a dict
   };
+  // What `target` held when the frame first changed it; null if the frame has not changed it.
+  const Snapshot* original(const python::Object* target) const;
+
+ private:
   struct Changed {
     python::Ref target;
     SourceRef source;

@@ -8,6 +8,8 @@
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
+#include "libcompiler/capture/side_effects.h"
+#include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
 namespace kiln::capture {
@@ -20,8 +22,8 @@ Ref FrameInputs::local(const std::string& name) const {
   return nullptr;
 }
 
-Source::Source(Kind kind, SourceRef base, std::string name, Ref key)
-    : kind_(kind), base_(std::move(base)), name_(std::move(name)), key_(std::move(key)) {}
+Source::Source(Kind kind, SourceRef base, std::string name, Ref key, size_t index)
+    : kind_(kind), base_(std::move(base)), name_(std::move(name)), key_(std::move(key)), index_(index) {}
 
 SourceRef Source::local(std::string name) { return SourceRef(new Source(Kind::Local, nullptr, std::move(name), nullptr)); }
 SourceRef Source::global(std::string name) { return SourceRef(new Source(Kind::Global, nullptr, std::move(name), nullptr)); }
@@ -31,6 +33,12 @@ SourceRef Source::attribute(SourceRef base, std::string name) {
   return SourceRef(new Source(Kind::Attribute, std::move(base), std::move(name), nullptr));
 }
 SourceRef Source::item(SourceRef base, Ref key) { return SourceRef(new Source(Kind::Item, std::move(base), "", std::move(key))); }
+SourceRef Source::dict_key(SourceRef dict, size_t index) {
+  return SourceRef(new Source(Kind::DictKey, std::move(dict), "", nullptr, index));
+}
+SourceRef Source::dict_value(SourceRef dict, size_t index) {
+  return SourceRef(new Source(Kind::DictValue, std::move(dict), "", nullptr, index));
+}
 
 std::string Source::text() const {
   switch (kind_) {
@@ -41,6 +49,8 @@ std::string Source::text() const {
     case Kind::Item:
       if (key_->kind == ObjectKind::Str) return base_->text() + "['" + as<StrObject>(key_).value + "']";
       return base_->text() + "[" + std::to_string(as<IntObject>(key_).value) + "]";
+    case Kind::DictKey: return "list(dict.keys(" + base_->text() + "))[" + std::to_string(index_) + "]";
+    case Kind::DictValue: return base_->text() + "[" + dict_key(base_, index_)->text() + "]";
   }
   return {};
 }
@@ -89,6 +99,14 @@ Ref Source::fetch(Interpreter& interp, const FrameInputs& inputs) const {
       }
       return nullptr;
     }
+    case Kind::DictKey:
+    case Kind::DictValue: {
+      Ref base = base_->fetch(interp, inputs);
+      if (!base || base->kind != ObjectKind::Dict) return nullptr;
+      const auto entries = as<DictObject>(base).entries();
+      if (index_ >= entries.size()) return nullptr;
+      return kind_ == Kind::DictKey ? entries[index_]->key : entries[index_]->value;
+    }
   }
   return nullptr;
 }
@@ -97,22 +115,39 @@ namespace {
 
 constexpr int kSearchDepth = 6;
 
-// The children of a value that a search follows, with the source of each.
-void children(const Ref& value, const SourceRef& source, std::vector<std::pair<SourceRef, Ref>>& out) {
+// The children of a value that a search follows, with the source of each (of an object the frame
+// changed, those it had at the start).
+void children(const Ref& value, const SourceRef& source, const SideEffects* changed, std::vector<std::pair<SourceRef, Ref>>& out) {
+  if (is_tensor(value)) {
+    // A gradient that is there (Tensor.grad of a non-leaf would warn).
+    const auto& meta = static_cast<TensorObject&>(*value).value.autograd_meta();
+    if (meta && meta->grad.defined()) out.emplace_back(Source::attribute(source, "grad"), wrap_tensor(meta->grad));
+    return;
+  }
+  const SideEffects::Snapshot* original = changed ? changed->original(value.get()) : nullptr;
   switch (value->kind) {
     case ObjectKind::List:
     case ObjectKind::Tuple: {
-      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      const auto& items = original                          ? original->items
+                          : value->kind == ObjectKind::List ? as<ListObject>(value).items
+                                                            : as<TupleObject>(value).items;
       for (size_t i = 0; i < items.size(); ++i) out.emplace_back(Source::item(source, py_int(static_cast<int64_t>(i))), items[i]);
       return;
     }
-    case ObjectKind::Dict:
-      for (const auto* e : as<DictObject>(value).entries())
-        if (e->key->kind == ObjectKind::Str || e->key->kind == ObjectKind::Int)
-          out.emplace_back(Source::item(source, e->key), e->value);
+    case ObjectKind::Dict: {
+      std::vector<std::pair<Ref, Ref>> entries;
+      if (original) entries = original->entries;
+      else
+        for (const auto* e : as<DictObject>(value).entries()) entries.emplace_back(e->key, e->value);
+      for (size_t i = 0; i < entries.size(); ++i) {
+        const auto& [key, item] = entries[i];
+        bool spelled = key->kind == ObjectKind::Str || key->kind == ObjectKind::Int;
+        out.emplace_back(spelled ? Source::item(source, key) : Source::dict_value(source, i), item);
+      }
       return;
+    }
     case ObjectKind::Instance: {
-      const auto& dict = as<InstanceObject>(value).dict;
+      const auto& dict = original ? original->attributes : as<InstanceObject>(value).dict;
       // Modules first through their registries, as Dynamo names parameters and submodules.
       for (const char* registry : {"_parameters", "_modules", "_buffers"})
         if (auto it = dict.find(registry); it != dict.end()) out.emplace_back(Source::attribute(source, registry), it->second);
@@ -133,7 +168,7 @@ bool searchable(const Ref& value) {
     case ObjectKind::Tuple:
     case ObjectKind::Dict:
     case ObjectKind::Instance: return true;
-    default: return false;
+    default: return is_tensor(value);  // its .grad
   }
 }
 
@@ -144,7 +179,7 @@ namespace {
 using SearchQueue = std::deque<std::tuple<SourceRef, Ref, int>>;
 
 // Breadth first, a few levels deep: the sources that reach `target`, nearest first, at most `limit`.
-std::vector<SourceRef> search(SearchQueue queue, const Ref& target, size_t limit) {
+std::vector<SourceRef> search(SearchQueue queue, const Ref& target, size_t limit, const SideEffects* changed) {
   std::vector<SourceRef> found;
   std::unordered_set<const Object*> seen;
   while (!queue.empty() && found.size() < limit) {
@@ -156,7 +191,7 @@ std::vector<SourceRef> search(SearchQueue queue, const Ref& target, size_t limit
     }
     if (depth >= kSearchDepth || !searchable(value) || !seen.insert(value.get()).second) continue;
     std::vector<std::pair<SourceRef, Ref>> next;
-    children(value, source, next);
+    children(value, source, changed, next);
     for (auto& [s, v] : next) queue.emplace_back(std::move(s), std::move(v), depth + 1);
   }
   return found;
@@ -174,18 +209,18 @@ SourceRef find_source(Interpreter&, const FrameInputs& inputs, const Ref& target
   // All of the locals before any global: a tensor passed in a list or dict argument is read
   // through the argument (L['xs'][0]), even when the script also holds it in a global, and a
   // later call passes other tensors in that argument.
-  if (auto found = search(local_roots(inputs), target, 1); !found.empty()) return found.front();
+  if (auto found = search(local_roots(inputs), target, 1, inputs.changed); !found.empty()) return found.front();
   SearchQueue globals;
   if (inputs.globals)
     for (const auto* e : inputs.globals->entries())
       if (e->key->kind == ObjectKind::Str && (e->value == target || searchable(e->value)))
         globals.emplace_back(Source::global(as<StrObject>(e->key).value), e->value, 0);
-  auto found = search(std::move(globals), target, 1);
+  auto found = search(std::move(globals), target, 1, inputs.changed);
   return found.empty() ? nullptr : found.front();
 }
 
 std::vector<SourceRef> local_sources(const FrameInputs& inputs, const Ref& target) {
-  return search(local_roots(inputs), target, std::numeric_limits<size_t>::max());
+  return search(local_roots(inputs), target, std::numeric_limits<size_t>::max(), inputs.changed);
 }
 
 }  // namespace kiln::capture

@@ -13,11 +13,16 @@ namespace kiln::capture {
 
 using python::Ref;
 
+class SideEffects;
+
 // The values a frame starts with: its locals by name (arguments, or the live variables and stack
 // values a resume frame receives) and its globals.
 struct FrameInputs {
   std::vector<std::pair<std::string, Ref>> locals;
   std::shared_ptr<python::DictObject> globals;
+  // While the frame is captured, the objects it changed: sources are searched through what they
+  // held at the start (a compiled entry reads its inputs before it replays the changes).
+  const SideEffects* changed = nullptr;
   Ref local(const std::string& name) const;
 };
 
@@ -26,17 +31,22 @@ using SourceRef = std::shared_ptr<const Source>;
 
 class Source {
  public:
-  enum class Kind { Local, Global, Builtins, Attribute, Item };
+  enum class Kind { Local, Global, Builtins, Attribute, Item, DictKey, DictValue };
   static SourceRef local(std::string name);
   static SourceRef global(std::string name);
   // The builtins module's dict, as Dynamo reaches it: G['__builtins_dict___1'] (items only).
   static SourceRef builtins();
   static SourceRef attribute(SourceRef base, std::string name);
   static SourceRef item(SourceRef base, Ref key);  // key: an int or a str
+  // A dict's entries by position, for keys a source cannot spell (an optimizer's state, keyed by
+  // parameter): list(dict.keys(B))[i] and B[list(dict.keys(B))[i]], as Dynamo names them.
+  static SourceRef dict_key(SourceRef dict, size_t index);
+  static SourceRef dict_value(SourceRef dict, size_t index);
 
   Kind kind() const { return kind_; }
   const SourceRef& base() const { return base_; }
   const std::string& name() const { return name_; }
+  size_t index() const { return index_; }  // DictKey, DictValue
   // "L['x']", "G['mod']._parameters['weight']".
   std::string text() const;
   // The graph placeholder's name: every run of characters other than letters and digits becomes
@@ -48,16 +58,18 @@ class Source {
   Ref fetch(python::Interpreter& interp, const FrameInputs& inputs) const;
 
  private:
-  Source(Kind kind, SourceRef base, std::string name, Ref key);
+  Source(Kind kind, SourceRef base, std::string name, Ref key, size_t index = 0);
   Kind kind_;
   SourceRef base_;
   std::string name_;
   Ref key_;
+  size_t index_;  // DictKey, DictValue
 };
 
 // Finds where `target` can be reached from the frame's inputs: the locals in order, then the
-// globals, through module submodules/parameters/buffers, instance attributes, list/tuple items
-// and dict values, breadth first, a few levels deep. Null when it cannot be reached.
+// globals, through module submodules/parameters/buffers, instance attributes, list/tuple items,
+// dict values and tensors' gradients, breadth first, a few levels deep. Null when it cannot be
+// reached.
 SourceRef find_source(python::Interpreter& interp, const FrameInputs& inputs, const Ref& target);
 // Every way the frame's locals reach `target`, nearest first: one tensor passed twice
 // (fn([x, x])) is one graph input, and the entry holds only while the two stay one object.

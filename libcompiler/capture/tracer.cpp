@@ -1,5 +1,6 @@
 #include "libcompiler/capture/tracer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <unordered_map>
 
@@ -69,6 +70,13 @@ const std::unordered_set<std::string>& mutating_methods() {
   return names;
 }
 
+// Calls whose result depends on which keys a dict has.
+const std::unordered_set<std::string>& dict_reads() {
+  static const std::unordered_set<std::string> names = {"len", "dict.get", "dict.setdefault", "dict.keys", "dict.items",
+                                                        "dict.values", "dict.pop", "dict.__contains__"};
+  return names;
+}
+
 // torch functions that compute nothing a graph needs: they run as they are.
 const std::unordered_set<std::string>& eager_torch_functions() {
   static const std::unordered_set<std::string> names = {"is_grad_enabled", "is_tensor", "numel", "typename",
@@ -120,6 +128,13 @@ bool is_module_instance(const Ref& value) {
   return value->kind == ObjectKind::Instance && as<InstanceObject>(value).dict.count("_parameters");
 }
 
+bool is_optimizer(const Ref& value) {
+  if (value->kind != ObjectKind::Instance) return false;
+  for (const TypeObject* base : value->type->mro)
+    if (base->name == "Optimizer" && base->module == "torch.optim.optimizer") return true;
+  return false;
+}
+
 bool compiles_as_frame(const FunctionObject& function) {
   if (!is_library_code(function)) return true;
   std::string module = module_name_of(function);
@@ -127,7 +142,9 @@ bool compiles_as_frame(const FunctionObject& function) {
 }
 
 Tracer::Tracer(OutputGraph& graph, Frame& root, std::string root_name, TracerConfig config)
-    : graph_(&graph), root_(root), root_name_(std::move(root_name)), config_(config) {}
+    : graph_(&graph), root_(root), root_name_(std::move(root_name)), config_(config) {
+  graph.watch_changes(&side_effects_);
+}
 
 bool Tracer::in_root_frame(Interpreter& interp) const { return interp.current_frame() == &root_; }
 
@@ -297,6 +314,7 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
         }
         return record_call(interp, {ir::OpCode::CallFunction, q}, callee, args, false);
       }
+      if (dict_reads().count(q) && !args.args.empty() && args.args[0]->kind == ObjectKind::Dict) guard_dict_keys(interp, args.args[0]);
       if (mutating_methods().count(q) && !args.args.empty()) mutating(interp, args.args[0]);
       if (q == "print")
         break_graph(interp, GraphBreak(BreakKind::BuiltinCall, {"print", argument_types(args), args.kwargs.empty() ? "False" : "True"},
@@ -317,6 +335,20 @@ Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
         break_graph(interp, GraphBreak(BreakKind::DisabledFunction, {function_repr(callee)}, function_repr(callee)));
       }
       std::string module = module_name_of(f);
+      if (module == "torch.compiler" && f.name == "is_compiling") return py_bool(true);
+      if (f.name == "_init_group" && !args.args.empty() && is_optimizer(args.args[0])) {
+        // Dynamo runs an optimizer's _init_group eagerly rather than tracing it (PyTorch's
+        // OptimizerVariable): the state it creates the first time is real, and the update that
+        // follows reads it (and the parameters' gradients) as graph inputs.
+        const Ref optimizer = args.args[0];
+        Ref result;
+        {
+          HookScope eager(interp, nullptr);
+          result = call(interp, callee, std::move(args));
+        }
+        guard_optimizer_state(interp, optimizer);
+        return result;
+      }
       if (module == "torch" && f.name == "cond") return trace_cond(interp, args);
       if (module == "torch._tensor" && f.name == "backward")
         break_graph(interp, GraphBreak(BreakKind::Backward, {}, "call_method TensorVariable() backward None None None None"));
@@ -455,18 +487,85 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
   bool module_function = object->kind == ObjectKind::Module &&
                          (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function);
   if (!(constant && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
+  SourceRef base = source_of(interp, object);
+  if (!base) return nullptr;
+  SourceRef source = Source::attribute(base, name);
+  if (Ref stand_in = symbolic_stand_in(source, value)) return stand_in;
+  guard_read(interp, Guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, value));
+  return nullptr;
+}
+
+Ref Tracer::read_item(Interpreter& interp, const Ref& container, const Ref& key, const Ref& value) {
+  // A constant read from a dict or list the frame can reach (group["lr"], cfg["depth"]) is
+  // guarded, as Dynamo guards the items it reads.
+  bool constant = value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
+                  value->kind == ObjectKind::Float || value->kind == ObjectKind::Str;
+  bool keyed = key->kind == ObjectKind::Str || key->kind == ObjectKind::Int;
+  if (!constant || !keyed || (container->kind != ObjectKind::Dict && container->kind != ObjectKind::List)) return nullptr;
+  SourceRef base = source_of(interp, container);
+  if (!base) return nullptr;
+  SourceRef source = Source::item(base, key);
+  if (Ref stand_in = symbolic_stand_in(source, value)) return stand_in;
+  guard_read(interp, Guard(GuardKind::EqualsMatch, source, value));
+  return nullptr;
+}
+
+void Tracer::guard_dict_keys(Interpreter& interp, const Ref& dict) {
+  // The code read which keys a dict the frame can reach has (their number, one of them, all of
+  // them): it stays with the keys it had when the frame started, the same objects in the same
+  // order (tensor keys by identity).
+  SourceRef source = source_of(interp, dict);
+  if (!source) return;
+  std::vector<std::pair<Ref, Ref>> entries;
+  if (const SideEffects::Snapshot* original = side_effects_.original(dict.get())) entries = original->entries;
+  else
+    for (const auto* e : as<DictObject>(dict).entries()) entries.emplace_back(e->key, e->value);
+  bool spelled = std::all_of(entries.begin(), entries.end(), [](const auto& e) {
+    return e.first->kind == ObjectKind::Str || e.first->kind == ObjectKind::Int;
+  });
+  if (spelled) {
+    Guard keys(GuardKind::DictKeys, source, dict);
+    for (const auto& e : entries) keys.keys.push_back(e.first);
+    guard_read(interp, std::move(keys));
+    return;
+  }
+  Guard length(GuardKind::LengthCheck, source, dict);
+  length.length = static_cast<int64_t>(entries.size());
+  guard_read(interp, std::move(length));
+  for (size_t i = 0; i < entries.size(); ++i) guard_read(interp, Guard(GuardKind::IdMatch, Source::dict_key(source, i), entries[i].first));
+}
+
+void Tracer::guard_optimizer_state(Interpreter& interp, const Ref& optimizer) {
+  // What the update found in each parameter's state (a momentum buffer or none yet) decided the
+  // code traced: the state's entries keep their keys, the parameters their places.
+  SourceRef base = source_of(interp, optimizer);
+  Ref state = try_getattr(interp, optimizer, "state");
+  if (!base || !state || state->kind != ObjectKind::Dict) return;
+  SourceRef state_source = Source::attribute(base, "state");
+  const auto entries = as<DictObject>(state).entries();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i]->value->kind != ObjectKind::Dict) continue;
+    Guard same_key(GuardKind::IdMatch, Source::dict_key(state_source, i), entries[i]->key);
+    same_key.value_type = entries[i]->key->type->qualified_name();
+    graph_->guards().add(std::move(same_key));
+    Guard keys(GuardKind::DictKeys, Source::dict_value(state_source, i), entries[i]->value);
+    for (const auto* e : as<DictObject>(entries[i]->value).entries()) keys.keys.push_back(e->key);
+    guard_read(interp, std::move(keys));
+  }
+}
+
+SourceRef Tracer::source_of(Interpreter& interp, const Ref& object) {
   auto cached = sources_.find(object.get());
   if (cached == sources_.end()) cached = sources_.emplace(object.get(), find_source(interp, graph_->frame_inputs(), object)).first;
-  if (!cached->second) return nullptr;
-  SourceRef source = Source::attribute(cached->second, name);
-  if (Ref stand_in = symbolic_stand_in(source, value)) return stand_in;
-  Guard guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, value);
-  guard.value_type = value->type->qualified_name();
+  return cached->second;
+}
+
+void Tracer::guard_read(Interpreter& interp, Guard guard) {
+  guard.value_type = guard.expected->type->qualified_name();
   guard.user_code = guard_site(interp);
   std::vector<UserFrame> stack = user_stack(interp);
   if (!stack.empty()) guard.user_frame = stack.back();
   graph_->guards().add(std::move(guard));
-  return nullptr;
 }
 
 void Tracer::stored(const std::string& name, const Ref& value) { graph_->name_hint(name, value); }

@@ -66,6 +66,8 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
                           const python::Ref& value) override;
   python::Ref read_attribute(python::Interpreter& interp, const python::Ref& object, const std::string& name,
                              const python::Ref& value) override;
+  python::Ref read_item(python::Interpreter& interp, const python::Ref& container, const python::Ref& key,
+                        const python::Ref& value) override;
   // ExpressionObserver
   python::Ref replay(const python::Expression& expr) override;
   void enter(const python::Expression& expr) override;
@@ -122,6 +124,11 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   std::unordered_map<const python::Object*, SourceRef> sources_;  // of objects whose attributes were read
   std::map<std::string, python::Ref> symbolic_floats_;             // one stand-in per dynamic source
   python::Ref symbolic_stand_in(const SourceRef& source, const python::Ref& value);
+  // Where the frame's inputs reach an object (cached), or null.
+  SourceRef source_of(python::Interpreter& interp, const python::Ref& object);
+  void guard_read(python::Interpreter& interp, Guard guard);
+  void guard_optimizer_state(python::Interpreter& interp, const python::Ref& optimizer);
+  void guard_dict_keys(python::Interpreter& interp, const python::Ref& dict);
 };
 
 // Whether a function is Kiln's own library code (the embedded torch package), which capture
@@ -130,6 +137,9 @@ bool is_library_code(const python::FunctionObject& function);
 
 // Whether a value is an nn.Module.
 bool is_module_instance(const python::Ref& value);
+
+// Whether a value is a torch.optim optimizer.
+bool is_optimizer(const python::Ref& value);
 
 // Whether Dynamo compiles a frame of the function when compiled code calls it: user code, and of
 // the library only torch.optim (PyTorch's trace rules inline it, its lr_scheduler excepted).

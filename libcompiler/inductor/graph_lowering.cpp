@@ -395,6 +395,15 @@ void GraphLowering::lower_node(const ir::Node& node) {
   lower_fallback(node);
 }
 
+void GraphLowering::write_back_inputs() {
+  for (const ir::Node* copy : write_backs_) {
+    node_ = copy;
+    const ir::Node* value = copy->args().at(1).asNode();
+    if (value && values_.count(value) && values_.at(value).size() == 1) values_[value] = {realized(values_.at(value).front())};
+  }
+  for (const ir::Node* copy : write_backs_) lower_node(*copy);
+}
+
 LoopProgram GraphLowering::run() {
   try {
     lower_nodes();
@@ -437,6 +446,9 @@ void GraphLowering::lower_nodes() {
         break;
       case ir::OpCode::CallFunction:
         if (node->target() == "torch.ops.higher_order.cond") lower_conditional(*node);
+        else if (node->target() == "torch.ops.aten.copy_.default" && node->args().at(0).asNode() &&
+                 node->args().at(0).asNode()->op() == ir::OpCode::Placeholder)
+          write_backs_.push_back(node);
         else lower_node(*node);
         break;
       case ir::OpCode::Output: {
@@ -457,6 +469,7 @@ void GraphLowering::lower_nodes() {
           auto [buffer, view] = strided(tensor(item));
           program_.outputs.push_back({buffer, view});
         }
+        write_back_inputs();
         break;
       }
       default: throw LoweringUnsupported("inductor: " + std::string(ir::opcodeName(node->op())) + " nodes are not supported");

@@ -94,11 +94,16 @@ class GraphLowering {
   void add_size_symbol_sources(const ir::Node& placeholder, int input);
   void check_size_symbols_have_sources() const;
   void maybe_realize_for_reuse(const ir::Node& node, TensorBox& box);
+  // The copies of new values into mutated graph inputs (AOT's write-backs), done after every
+  // value the graph computes: a value computed later would otherwise read an input already
+  // overwritten (a lazy value recomputed from it).
+  void write_back_inputs();
 
   const ir::GraphModule& module_;
   LoopProgram program_;
   const ir::Node* node_ = nullptr;
   std::map<const ir::Node*, std::vector<TensorBox>> values_;  // one box, or a tuple's elements
+  std::vector<const ir::Node*> write_backs_;                   // copy_(input, value), in graph order
 };
 
 // One aten op's lowering: the values of the node (one for a tensor, several for a tuple).

@@ -47,6 +47,14 @@ class CallHook {
     (void)value;
     return nullptr;
   }
+  // Called after code reads `container[key]`, as read_attribute.
+  virtual Ref read_item(Interpreter& interp, const Ref& container, const Ref& key, const Ref& value) {
+    (void)interp;
+    (void)container;
+    (void)key;
+    (void)value;
+    return nullptr;
+  }
   // Called after a value is stored to a plain variable (`x = ...`).
   virtual void stored(const std::string& name, const Ref& value) {
     (void)name;

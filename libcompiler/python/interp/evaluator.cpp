@@ -789,7 +789,10 @@ Ref Evaluator::visit_Subscript(const Subscript& node) {
   Ref obj = eval(*node.value);
   Ref key = eval(*node.slice);
   frame_.where = &node;
-  return getitem(interp_, obj, key);
+  Ref value = getitem(interp_, obj, key);
+  if (interp_.call_hook)
+    if (Ref stand_in = interp_.call_hook->read_item(interp_, obj, key, value)) return stand_in;
+  return value;
 }
 
 Ref Evaluator::visit_Starred(const Starred& node) {

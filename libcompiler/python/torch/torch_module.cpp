@@ -102,6 +102,12 @@ Ref make_tensor(Interpreter& ip, CallArgs& c) {
   flatten_data(ip, c.args[0], 0, shape, values, ints, kind);
   tensor::DType inferred = kind == 2 || kind < 0 ? tensor::DType::Float32 : kind == 1 ? tensor::DType::Int64 : tensor::DType::Bool;
   tensor::DType dtype = options.dtype.value_or(inferred);
+  if (shape.empty()) {
+    // One number goes through the op table (aten.scalar_tensor), as every factory does, so that
+    // a trace records it (AOT's graph of torch.tensor(0.0)) instead of losing an untraced value.
+    const tensor::Scalar number = kind == 0 ? tensor::Scalar(ints[0] != 0) : kind == 1 ? tensor::Scalar(ints[0]) : tensor::Scalar(values[0]);
+    return finish(ops::scalar_tensor(number, dtype, tensor::kCPU), options);
+  }
   tensor::Tensor t = kind == 1 && !tensor::is_floating_point(dtype) ? tensor::tensor_from_values(ints, shape, dtype)
                                                                     : tensor::tensor_from_values(values, shape, dtype);
   return finish(t, options);

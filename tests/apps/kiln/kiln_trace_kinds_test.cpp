@@ -29,27 +29,6 @@ const std::map<std::string, std::string>& known_differences() {
       {"recompile_shape 0/0",
        "missing: fx_graph_cache_hit, inductor_provenance_tracking_kernel_stack_traces, "
        "inductor_provenance_tracking_node_mappings; extra: before_post_grad_graph, fx_graph_cache_miss"},
-      // Kiln compiles the optimizer's frames as PyTorch does (the profiling wrapper, which breaks
-      // the graph; Adam.step; the wrapper's resume function), but does not capture Adam.step's
-      // update as a graph: the update reads each parameter's .grad and the state the optimizer
-      // keys by parameter, tensors kiln's capture cannot reach from the frame's inputs. The step
-      // frame breaks the graph and runs eagerly from then on, so it is not compiled again when the
-      // scheduler changes lr (lr_sched 4/1).
-      {"lr_sched 4/0",
-       "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "
-       "aotautograd_cache_miss, before_joint_graph, before_post_grad_graph, before_pre_grad_graph, dynamo_cpp_guards_str, "
-       "dynamo_output_graph, fx_graph_cache_miss, fx_graph_runnable, inductor_output_code, inductor_post_grad_graph, "
-       "torch._functorch.config; extra: dynamo_graph_break_reason"},
-      {"lr_sched 4/1",
-       "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "
-       "aotautograd_cache_miss, before_joint_graph, before_post_grad_graph, before_pre_grad_graph, compilation_metrics, "
-       "create_symbol, dynamo_cpp_guards_str, dynamo_output_graph, dynamo_start, fx_graph_cache_miss, fx_graph_runnable, "
-       "inductor_output_code, inductor_post_grad_graph, recompile_reasons, torch._functorch.config; extra: "},
-      {"train_mlp 5/0",
-       "missing: after_joint_graph, after_pre_grad_graph, aot_forward_graph_fw_metadata, aot_inference_graph, "
-       "aotautograd_cache_miss, before_joint_graph, before_post_grad_graph, before_pre_grad_graph, dynamo_cpp_guards_str, "
-       "dynamo_output_graph, fx_graph_cache_miss, fx_graph_runnable, inductor_output_code, inductor_post_grad_graph, "
-       "torch._functorch.config; extra: dynamo_graph_break_reason"},
   };
   return differences;
 }

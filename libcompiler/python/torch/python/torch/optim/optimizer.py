@@ -29,6 +29,13 @@ def _use_grad_for_differentiable(func):
     return functools.wraps(func)(_use_grad)
 
 
+def _get_value(x):
+    # A step tensor's value as a Python number, except while Dynamo traces (no .item() in a graph).
+    if torch.compiler.is_compiling():
+        return x
+    return x.item() if isinstance(x, torch.Tensor) else x
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults

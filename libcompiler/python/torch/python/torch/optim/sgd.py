@@ -20,6 +20,17 @@ class SGD(Optimizer):
                         fused=fused)
         super().__init__(params, defaults)
 
+    def _init_group(self, group, params, grads, momentum_buffer_list):
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            params.append(p)
+            grads.append(p.grad)
+            if group["momentum"] != 0:
+                state = self.state.setdefault(p, {})
+                momentum_buffer_list.append(state.get("momentum_buffer"))
+        return False
+
     @_use_grad_for_differentiable
     def step(self, closure=None):
         # closure re-evaluates the loss with gradients on, before the update (under the grad mode
@@ -29,27 +40,35 @@ class SGD(Optimizer):
             with torch.enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            lr = group["lr"]
-            momentum = group["momentum"]
-            dampening = group["dampening"]
-            weight_decay = group["weight_decay"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                grad = param.grad if not group["maximize"] else -param.grad
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
-                if momentum != 0:
-                    state = self.state.setdefault(param, {})
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = torch.clone(grad).detach()
-                        state["momentum_buffer"] = buf
-                    else:
-                        buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-                    if group["nesterov"]:
-                        grad = grad.add(buf, alpha=momentum)
-                    else:
-                        grad = buf
-                param.add_(grad, alpha=-lr)
+            params = []
+            grads = []
+            momentum_buffer_list = []
+            self._init_group(group, params, grads, momentum_buffer_list)
+            _single_tensor_sgd(params, grads, momentum_buffer_list, weight_decay=group["weight_decay"],
+                               momentum=group["momentum"], lr=group["lr"], dampening=group["dampening"],
+                               nesterov=group["nesterov"], maximize=group["maximize"])
+            if group["momentum"] != 0:
+                # The buffers the first step made are kept in the state.
+                for p, momentum_buffer in zip(params, momentum_buffer_list):
+                    self.state[p]["momentum_buffer"] = momentum_buffer
         return loss
+
+
+def _single_tensor_sgd(params, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov,
+                       maximize):
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        if momentum != 0:
+            buf = momentum_buffer_list[i]
+            if buf is None:
+                buf = grad.detach().clone()
+                momentum_buffer_list[i] = buf
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - dampening)
+            if nesterov:
+                grad = grad.add(buf, alpha=momentum)
+            else:
+                grad = buf
+        param.add_(grad, alpha=-lr)
