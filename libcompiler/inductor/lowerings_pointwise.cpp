@@ -70,6 +70,13 @@ std::vector<TensorBox> lower_to_copy(GraphLowering& lowering) {
   return {lowering.pointwise(out.sizes, out.dtype, out.loader)};
 }
 
+// aten.copy(self, src): src's values in self's shape and dtype (functionalization's copy_).
+std::vector<TensorBox> lower_copy(GraphLowering& lowering) {
+  const TensorBox self = lowering.tensor(lowering.arg(0));
+  TensorBox src = with_dtype(GraphLowering::broadcast_to(lowering.tensor(lowering.arg(1)), self.sizes), self.dtype);
+  return {lowering.pointwise(src.sizes, src.dtype, src.loader)};
+}
+
 std::vector<TensorBox> lower_convert_element_type(GraphLowering& lowering) {
   TensorBox in = lowering.tensor(lowering.arg(0));
   TensorBox out = with_dtype(in, lowering.out_meta().dtype);
