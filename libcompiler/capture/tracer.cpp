@@ -537,21 +537,12 @@ void Tracer::guard_dict_keys(Interpreter& interp, const Ref& dict) {
 
 void Tracer::guard_optimizer_state(Interpreter& interp, const Ref& optimizer) {
   // What the update found in each parameter's state (a momentum buffer or none yet) decided the
-  // code traced: the state's entries keep their keys, the parameters their places.
-  SourceRef base = source_of(interp, optimizer);
+  // code traced: the state keeps its parameters and each parameter's entry its keys.
   Ref state = try_getattr(interp, optimizer, "state");
-  if (!base || !state || state->kind != ObjectKind::Dict) return;
-  SourceRef state_source = Source::attribute(base, "state");
-  const auto entries = as<DictObject>(state).entries();
-  for (size_t i = 0; i < entries.size(); ++i) {
-    if (entries[i]->value->kind != ObjectKind::Dict) continue;
-    Guard same_key(GuardKind::IdMatch, Source::dict_key(state_source, i), entries[i]->key);
-    same_key.value_type = entries[i]->key->type->qualified_name();
-    graph_->guards().add(std::move(same_key));
-    Guard keys(GuardKind::DictKeys, Source::dict_value(state_source, i), entries[i]->value);
-    for (const auto* e : as<DictObject>(entries[i]->value).entries()) keys.keys.push_back(e->key);
-    guard_read(interp, std::move(keys));
-  }
+  if (!state || state->kind != ObjectKind::Dict) return;
+  guard_dict_keys(interp, state);
+  for (const auto* e : as<DictObject>(state).entries())
+    if (e->value->kind == ObjectKind::Dict) guard_dict_keys(interp, e->value);
 }
 
 SourceRef Tracer::source_of(Interpreter& interp, const Ref& object) {
