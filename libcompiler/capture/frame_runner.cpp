@@ -40,7 +40,11 @@ void add_free_variables(const FunctionObject& function, FrameInputs& inputs) {
 // start of a frame to compile.
 class FrameCatcher : public CallHook {
  public:
-  FrameCatcher(Runtime& runtime, const CompileOptions& options) : runtime_(runtime), options_(options) {}
+  // `root`: what torch.compile was given; when it is a module, its forward is compiled even when
+  // torch defines it (torch.compile(nn.Linear(...)), a Sequential), as the frames Dynamo compiles
+  // for a module start at the module's call.
+  FrameCatcher(Runtime& runtime, const CompileOptions& options, const Ref& root)
+      : runtime_(runtime), options_(options), root_module_(is_module_instance(root) ? root.get() : nullptr) {}
 
   Ref intercept(Interpreter& interp, const Ref& callee, CallArgs& args) override {
     if (pass_through_) {
@@ -49,7 +53,8 @@ class FrameCatcher : public CallHook {
     }
     if (callee->kind != ObjectKind::Function) return nullptr;
     auto function = std::static_pointer_cast<FunctionObject>(callee);
-    if (function->is_generator || function->lambda_body || !compiles_as_frame(*function)) return nullptr;
+    const bool root_forward = root_module_ && function->name == "forward" && !args.args.empty() && args.args[0].get() == root_module_;
+    if (function->is_generator || function->lambda_body || (!compiles_as_frame(*function) && !root_forward)) return nullptr;
     // TORCHDYNAMO_DEBUG_FUNCTION: only functions of that name are compiled (their callees are
     // still caught).
     static const char* only = std::getenv("TORCHDYNAMO_DEBUG_FUNCTION");
@@ -72,6 +77,7 @@ class FrameCatcher : public CallHook {
  private:
   Runtime& runtime_;
   const CompileOptions& options_;
+  const Object* root_module_;
   bool pass_through_ = false;
 };
 
@@ -171,7 +177,7 @@ std::unique_ptr<Frame> frame_for(Interpreter&, const CodeState& code, const Fram
 }
 
 Ref Runtime::call_compiled(Interpreter& interp, const CompileOptions& options, const Ref& callable, CallArgs args) {
-  FrameCatcher catcher(*this, options);
+  FrameCatcher catcher(*this, options, callable);
   HookScope scope(interp, &catcher);
   return call(interp, callable, std::move(args));
 }
