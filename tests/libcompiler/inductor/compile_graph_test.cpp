@@ -9,6 +9,7 @@
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/readable_parser.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "tests/libcompiler/inductor/float64_reference.h"
 #include "libcompiler/tensor/torch_error.h"
@@ -71,6 +72,24 @@ const char* kSumDim0 = R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[300, 70][70, 1]cpu"):
         sum_1: "f32[70][1]cpu" = torch.ops.aten.sum.dim_IntList(arg0_1, [0]);  arg0_1 = None
         return (sum_1,)
+)";
+
+// An SGD step with momentum, as AOT functionalizes it: the momentum buffer (arg0_1) and the
+// parameter (arg2_1) take their new values through copy_ at the end, and the parameter's update
+// reads the buffer's new value recomputed from the old one. A scalar step (arg3_1) takes
+// pow.Scalar, and copy (functionalization's copy_) is lowered like any pointwise op.
+const char* kMomentumStep = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[64][1]cpu", arg1_1: "f32[64][1]cpu", arg2_1: "f32[64][1]cpu", arg3_1: "f32[][]cpu"):
+        mul: "f32[64][1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 0.9)
+        add: "f32[64][1]cpu" = torch.ops.aten.add.Tensor(mul, arg1_1);  mul = None
+        pow_1: "f32[][]cpu" = torch.ops.aten.pow.Scalar(0.5, arg3_1)
+        copy: "f32[64][1]cpu" = torch.ops.aten.copy.default(arg1_1, add)
+        mul_1: "f32[64][1]cpu" = torch.ops.aten.mul.Tensor(copy, pow_1);  copy = pow_1 = None
+        add_1: "f32[64][1]cpu" = torch.ops.aten.add.Tensor(arg1_1, mul_1);  arg1_1 = mul_1 = None
+        add_2: "f32[64][1]cpu" = torch.ops.aten.add.Tensor(arg2_1, add_1, alpha = -0.1);  add_1 = None
+        copy_: "f32[64][1]cpu" = torch.ops.aten.copy_.default(arg0_1, add);  arg0_1 = add = copy_ = None
+        copy__1: "f32[64][1]cpu" = torch.ops.aten.copy_.default(arg2_1, add_2);  arg2_1 = add_2 = copy__1 = None
+        return ()
 )";
 
 std::vector<ops::IValue> random_inputs(const ir::GraphModule& module) {
@@ -200,4 +219,25 @@ TEST(InductorCompile, AGraphAnnotatedOnlyAtItsInputsCompilesAtItsFirstCall) {
   config.inject_relu_bug = "compile_error";
   const aot::AtenFunction compiled = inductor::compile_fx_inner(module, {aot::AotGraphKind::Inference, 0, std::nullopt}, config);
   EXPECT_THROW(compiled(random_inputs(*module)), inductor::InductorError);
+}
+
+// The copies into mutated inputs run after every value the graph computes: the parameter's update
+// reads the momentum buffer's new value, computed again from the buffer's old value inside its
+// kernel, which a copy into the buffer done first would have overwritten.
+TEST(InductorCompile, InputWriteBacksComeAfterEveryValueThatReadsTheInputs) {
+  Compiled c = compile(kMomentumStep);
+  EXPECT_EQ(kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion << c.artifacts.output_code;
+  const std::vector<ops::IValue> inputs = random_inputs(*c.module);
+  std::vector<ops::IValue> compiled_inputs, eager_inputs;
+  for (const ops::IValue& v : inputs) {
+    compiled_inputs.emplace_back(tensor::clone_contiguous(v.to_tensor()));
+    eager_inputs.emplace_back(tensor::clone_contiguous(v.to_tensor()));
+  }
+  c.artifacts.program->run(compiled_inputs);
+  ir::GraphInterpreter(*c.module).run(eager_inputs);
+  const auto as_double = [](const ops::IValue& v) { return tensor::to_dtype(v.to_tensor(), tensor::DType::Float64); };
+  for (size_t i : {0u, 2u}) {
+    EXPECT_GT(relative_error(inputs[i].to_tensor(), as_double(eager_inputs[i])), 1e-3) << "input " << i << " is written";
+    EXPECT_LT(relative_error(compiled_inputs[i].to_tensor(), as_double(eager_inputs[i])), 1e-6) << "input " << i;
+  }
 }
