@@ -5,11 +5,11 @@
 #include <limits>
 #include <unordered_set>
 
+#include "libcompiler/capture/side_effects.h"
+#include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
-#include "libcompiler/capture/side_effects.h"
-#include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
 namespace kiln::capture {
