@@ -123,6 +123,7 @@ std::vector<TensorMeta> meta_prod(const Arguments& args) { return size_generic::
 std::vector<TensorMeta> meta_amax_amin(const Arguments& args) { return size_generic::meta_amax_amin(args); }
 
 std::vector<TensorMeta> meta_full_max_min(const Arguments& args) { return size_generic::meta_full_max_min(args); }
+std::vector<TensorMeta> meta_all_any(const Arguments& args) { return size_generic::meta_all_any(args); }
 
 std::vector<TensorMeta> meta_max_min_dim(const Arguments& args) { return size_generic::meta_max_min_dim(args); }
 

@@ -48,6 +48,7 @@ std::vector<TensorMeta> meta_mean(const Arguments& args);
 std::vector<TensorMeta> meta_prod(const Arguments& args);
 std::vector<TensorMeta> meta_amax_amin(const Arguments& args);
 std::vector<TensorMeta> meta_full_max_min(const Arguments& args);
+std::vector<TensorMeta> meta_all_any(const Arguments& args);  // a bool scalar
 std::vector<TensorMeta> meta_max_min_dim(const Arguments& args);
 std::vector<TensorMeta> meta_argmax(const Arguments& args);
 std::vector<TensorMeta> meta_var_std(const Arguments& args);
@@ -506,6 +507,11 @@ std::vector<MetaOf<Args>> meta_full_max_min(const Args& args) {
                                 "(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                                 "reduction dim with the 'dim' argument.");
   return {contiguous<SizeOf<Args>>({}, self.dtype(), self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_all_any(const Args& args) {
+  return {contiguous<SizeOf<Args>>({}, DType::Bool, args.tensor(0).device())};
 }
 
 template <class Args>

@@ -91,6 +91,8 @@ std::vector<Tensor> kernel_prod(const Arguments& args);
 std::vector<Tensor> kernel_amax(const Arguments& args);
 std::vector<Tensor> kernel_amin(const Arguments& args);
 std::vector<Tensor> kernel_max(const Arguments& args);
+std::vector<Tensor> kernel_all(const Arguments& args);
+std::vector<Tensor> kernel_any(const Arguments& args);
 std::vector<Tensor> kernel_min(const Arguments& args);
 std::vector<Tensor> kernel_max_dim(const Arguments& args);
 std::vector<Tensor> kernel_min_dim(const Arguments& args);

@@ -9,6 +9,7 @@
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
 #include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 
 namespace kiln::ops {
@@ -136,8 +137,28 @@ std::vector<Tensor> variance(const Arguments& args, bool take_sqrt, bool with_me
   return outputs;
 }
 
+// all / any over every element: whether every / some element is nonzero (NaN is nonzero).
+std::vector<Tensor> truth_of_all(const Arguments& args, bool every) {
+  const Tensor out = allocate_outputs(meta_all_any(args))[0];
+  const Tensor in = tensor::clone_contiguous(args.tensor(0));
+  bool result = every;
+  tensor::visit_dtype(in.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* values = in.data_ptr<T>();
+    for (int64_t i = 0; i < in.numel(); ++i)
+      if ((static_cast<double>(values[i]) != 0.0) != every) {
+        result = !every;
+        break;
+      }
+  });
+  out.data_ptr<bool>()[0] = result;
+  return {out};
+}
+
 }  // namespace
 
+std::vector<Tensor> kernel_all(const Arguments& args) { return truth_of_all(args, true); }
+std::vector<Tensor> kernel_any(const Arguments& args) { return truth_of_all(args, false); }
 std::vector<Tensor> kernel_sum(const Arguments& args) { return sum_like(args, meta_sum(args), false, false); }
 std::vector<Tensor> kernel_mean(const Arguments& args) { return sum_like(args, meta_mean(args), false, true); }
 std::vector<Tensor> kernel_prod(const Arguments& args) { return sum_like(args, meta_prod(args), true, false); }

@@ -54,6 +54,25 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     return compile_it(model)
 
 
+# Closeness as PyTorch defines it: equal values (infinities included), or |a - b| <= atol + rtol·|b|;
+# NaNs only with equal_nan. The two tensors must have one dtype.
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if input.dtype != other.dtype:
+        raise RuntimeError(typename(input)[6:-6] + " did not match " + typename(other)[6:-6])
+    close = (input == other).logical_or((input - other).abs() <= atol + rtol * other.abs())
+    if equal_nan:
+        close = close.logical_or(input.isnan().logical_and(other.isnan()))
+    return close
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return isclose(input, other, rtol, atol, equal_nan).all().item()
+
+
+def equal(input, other):
+    return input.shape == other.shape and (input == other).all().item()
+
+
 # torch.cond runs the branch the predicate picks (what it computes, eagerly).
 def cond(pred, true_fn, false_fn, operands=()):
     if pred:

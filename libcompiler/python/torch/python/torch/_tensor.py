@@ -7,3 +7,6 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
 
 
 torch._add_tensor_method("backward", backward)
+torch._add_tensor_method("isclose", torch.isclose)
+torch._add_tensor_method("allclose", torch.allclose)
+torch._add_tensor_method("equal", torch.equal)
