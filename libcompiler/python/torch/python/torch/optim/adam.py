@@ -3,7 +3,7 @@
 # tensors of each group with _init_group (which also creates the state the first time: Dynamo runs
 # it eagerly, not traced) and updates them in _single_tensor_adam.
 import torch
-from torch.optim.optimizer import Optimizer, _get_value, _use_grad_for_differentiable
+from torch.optim.optimizer import Optimizer, _evaluate_closure, _get_value, _use_grad_for_differentiable
 
 
 class Adam(Optimizer):
@@ -48,12 +48,7 @@ class Adam(Optimizer):
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
-        # closure re-evaluates the loss with gradients on, before the update (under the grad mode
-        # _use_grad_for_differentiable set).
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = _evaluate_closure(closure)
         for group in self.param_groups:
             params_with_grad = []
             grads = []

@@ -29,6 +29,15 @@ def _use_grad_for_differentiable(func):
     return functools.wraps(func)(_use_grad)
 
 
+def _evaluate_closure(closure):
+    # A step's closure re-evaluates the loss with gradients on, before the update (under the grad
+    # mode _use_grad_for_differentiable set).
+    if closure is None:
+        return None
+    with torch.enable_grad():
+        return closure()
+
+
 def _get_value(x):
     # A step tensor's value as a Python number, except while Dynamo traces (no .item() in a graph).
     if torch.compiler.is_compiling():

@@ -1,7 +1,7 @@
 # torch.optim.sgd: SGD with PyTorch's single-tensor update rule (the CPU default), op for op, so
 # that seeded training matches PyTorch to float rounding.
 import torch
-from torch.optim.optimizer import Optimizer, _use_grad_for_differentiable
+from torch.optim.optimizer import Optimizer, _evaluate_closure, _use_grad_for_differentiable
 
 
 class SGD(Optimizer):
@@ -33,12 +33,7 @@ class SGD(Optimizer):
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
-        # closure re-evaluates the loss with gradients on, before the update (under the grad mode
-        # _use_grad_for_differentiable set).
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = _evaluate_closure(closure)
         for group in self.param_groups:
             params = []
             grads = []
