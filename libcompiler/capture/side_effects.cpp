@@ -7,7 +7,6 @@ namespace kiln::capture {
 
 using namespace python;
 
-
 void SideEffects::changing(const Ref& target, const SourceRef& source) {
   for (const Changed& c : changed_)
     if (c.target == target) return;
