@@ -153,7 +153,7 @@ std::string guard_tree(const GuardSet& guards) {
   std::vector<const Guard*> lambdas;
   for (const Guard& g : guards.guards()) {
     if (g.kind == GuardKind::SizeLowerBound || g.kind == GuardKind::SizeEquality || g.kind == GuardKind::StrideEquality ||
-        g.kind == GuardKind::SizeValue ||
+        g.kind == GuardKind::SizeValue || g.kind == GuardKind::ShapeRelation ||
         g.kind == GuardKind::DuplicateInput) {
       lambdas.push_back(&g);
       continue;

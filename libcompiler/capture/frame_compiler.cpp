@@ -296,6 +296,13 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     } catch (GraphBreak& b) {
       broke = std::move(b);
     } catch (PyException& error) {
+      // Unbounded recursion is the code's own error: running it eagerly would recurse (and
+      // capture each level again) the same way, so it reaches the caller now, as in PyTorch.
+      if (error.exception->type->is_subtype_of(exception_type(ExcType::RecursionError))) {
+        metrics.fail_type = "RecursionError";
+        events::compilation_metrics(metrics, code);
+        throw;
+      }
       // Capture itself failed (an error the code raises, or one Kiln's capture cannot model):
       // this call runs eagerly, which raises the error if it is the code's own.
       log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/convert_frame.py", 1380}, metrics.ids.text(),
@@ -424,10 +431,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   for (const ir::Node* n : graph.module().graph.nodes())
     if (n->op() == ir::OpCode::CallFunction || n->op() == ir::OpCode::CallMethod) op_targets.push_back(n->target());
   if (ops > 0) {
-    if (!shapes.symbols().empty()) {
-      ir::ShapePropagation propagated = ir::propagateSymbolicShapes(graph.module().graph);
-      for (auto& [node, value] : propagated.values) const_cast<ir::Node*>(node)->meta.value = value;
-    }
+    if (!shapes.symbols().empty()) graph.settle_symbolic_shapes();
     metrics.graph_node_count = static_cast<int64_t>(graph.module().graph.size());
     metrics.graph_input_count = static_cast<int64_t>(graph.inputs().size());
     events::output_graph(metrics.ids, graph.module());

@@ -54,7 +54,7 @@ class FrameCatcher : public CallHook {
     if (callee->kind != ObjectKind::Function) return nullptr;
     auto function = std::static_pointer_cast<FunctionObject>(callee);
     const bool root_forward = root_module_ && function->name == "forward" && !args.args.empty() && args.args[0].get() == root_module_;
-    if (function->is_generator || function->lambda_body || (!compiles_as_frame(*function) && !root_forward)) return nullptr;
+    if (function->is_generator || (!compiles_as_frame(*function) && !root_forward)) return nullptr;
     // TORCHDYNAMO_DEBUG_FUNCTION: only functions of that name are compiled (their callees are
     // still caught).
     static const char* only = std::getenv("TORCHDYNAMO_DEBUG_FUNCTION");

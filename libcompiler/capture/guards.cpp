@@ -99,6 +99,12 @@ std::string Guard::code() const {
       return source->text() + ".stride()[" + std::to_string(dim) + "] == " + size_text(other, other_dim);
     case GuardKind::GradMode: return std::string("___check_global_state() grad_mode=") + (grad_mode ? "True" : "False");
     case GuardKind::DuplicateInput: return source->text() + " is " + other->text();
+    case GuardKind::ShapeRelation: {
+      // As PyTorch prints a shape guard: the symbols spelled as the sizes they stand for.
+      std::map<std::string, ir::SymExpr> spelled;
+      for (const SymbolSource& s : relation_symbols) spelled.emplace(s.symbol, ir::SymExpr::symbol(size_text(s.source, s.dim)));
+      return ir::ShapeDecision{relation->lhs.substitute(spelled), relation->rhs.substitute(spelled), relation->relation}.str();
+    }
   }
   return {};
 }
@@ -115,7 +121,7 @@ void GuardSet::add(Guard guard) {
     for (const Guard& g : guards_)
       if (g.kind == GuardKind::SizeValue && g.dim == guard.dim && g.source->text() == guard.source->text()) return;
   if (guard.source && guard.kind != GuardKind::SizeEquality && guard.kind != GuardKind::StrideEquality &&
-      guard.kind != GuardKind::SizeValue &&
+      guard.kind != GuardKind::SizeValue && guard.kind != GuardKind::ShapeRelation &&
       guard.kind != GuardKind::DuplicateInput && has(guard.kind, guard.source->text()))
     return;
   guards_.push_back(std::move(guard));
@@ -139,6 +145,12 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
     if (failed) *failed = &g;
     if (g.kind == GuardKind::GradMode) {
       if (ops::GradMode::is_enabled() != g.grad_mode) return std::string("___check_global_state()");
+      continue;
+    }
+    if (g.kind == GuardKind::ShapeRelation) {
+      std::map<std::string, int64_t> values;
+      for (const SymbolSource& s : g.relation_symbols) values[s.symbol] = tensor_size(s.source->fetch(interp, inputs), s.dim);
+      if (!g.relation->holds(values)) return with_local_names(guard_line(g));
       continue;
     }
     Ref value = g.source->fetch(interp, inputs);
@@ -173,7 +185,8 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
         holds = tensor_stride(value, g.dim) == tensor_size(g.other->fetch(interp, inputs), g.other_dim);
         break;
       case GuardKind::DuplicateInput: holds = value == g.other->fetch(interp, inputs); break;
-      case GuardKind::GradMode: break;
+      case GuardKind::GradMode:
+      case GuardKind::ShapeRelation: break;
     }
     if (!holds) {
       std::string reason = with_local_names(guard_line(g));

@@ -9,6 +9,7 @@
 
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/capture/source.h"
+#include "libcompiler/ir/sym_size_traits.h"
 #include "libcompiler/tensor/device.h"
 #include "libcompiler/tensor/dtype.h"
 
@@ -27,6 +28,14 @@ enum class GuardKind {
   StrideEquality,  // source.stride()[dim] == other.size()[other_dim] (contiguous dynamic tensors)
   GradMode,        // torch.is_grad_enabled() as when compiled
   DuplicateInput,  // source is other: one tensor reached two ways is one graph input
+  ShapeRelation,   // a comparison of dynamic sizes decided when captured (s0 < s1, Ne(s0, 2*s1))
+};
+
+// Where a size symbol's value comes from: source.size()[dim].
+struct SymbolSource {
+  std::string symbol;
+  SourceRef source;
+  int64_t dim;
 };
 
 struct Guard {
@@ -48,6 +57,9 @@ struct Guard {
   SourceRef other;
   int64_t other_dim = 0;
   bool grad_mode = true;
+  // ShapeRelation: the comparison, and the sizes its symbols stand for.
+  std::optional<ir::ShapeDecision> relation;
+  std::vector<SymbolSource> relation_symbols;
   std::string value_type;  // the guarded value's class ("torch.Tensor", "float"), for printing
   // The user code that needed it: "return x + 1  # home/user/x.py:5 in fn" (empty for the
   // framework's own guards).

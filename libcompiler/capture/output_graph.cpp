@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "libcompiler/capture/graph_break.h"
+#include "libcompiler/capture/side_effects.h"
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -230,14 +231,18 @@ void OutputGraph::guard_constant_attributes(const Ref& module) {
   if (module->type->qualified_name().rfind("torch.", 0) == 0) return;
   SourceRef source = find_source(interp_, frame_inputs_, module);
   if (!source) return;
+  // The guard is on what the frame starts with: an attribute the frame already changed
+  // (self.n += 1 before self.n is read) is guarded at its value before the change.
+  const SideEffects::Snapshot* original = frame_inputs_.changed ? frame_inputs_.changed->original(module.get()) : nullptr;
+  const AttrMap& attributes = original ? original->attributes : as<InstanceObject>(module).dict;
   std::vector<std::string> names;
-  for (const auto& [name, value] : as<InstanceObject>(module).dict)
+  for (const auto& [name, value] : attributes)
     if (value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
         value->kind == ObjectKind::Float || value->kind == ObjectKind::Str)
       names.push_back(name);
   std::sort(names.begin(), names.end());
   for (const auto& name : names) {
-    const Ref& value = as<InstanceObject>(module).dict.at(name);
+    const Ref& value = attributes.at(name);
     Guard guard{GuardKind::EqualsMatch, Source::attribute(source, name), value};
     guard.value_type = value->type->qualified_name();
     guard.user_code = sites_.guard ? sites_.guard() : "";

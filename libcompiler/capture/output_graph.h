@@ -146,6 +146,12 @@ class OutputGraph {
   std::function<void(const std::string& symbol, const std::string& value, const std::string& range, const std::string& source)>
       on_symbol;
 
+  // Gives every node its symbolic value once the graph is complete (shape_decisions.cpp): a
+  // comparison of sizes the symbols cannot decide is decided on the sizes captured and guarded,
+  // as PyTorch's ShapeEnv does; a symbol found equal to another is replaced by it. A graph whose
+  // values cannot all be computed on symbols is pinned to the sizes captured.
+  void settle_symbolic_shapes();
+
   // Python code read a size of a fake: Kiln does not trace sizes symbolically, so every dynamic
   // size is pinned to its value by a guard (a later size recompiles instead of being misread).
   void pin_dynamic_sizes();

@@ -491,7 +491,18 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
   if (!base) return nullptr;
   SourceRef source = Source::attribute(base, name);
   if (Ref stand_in = symbolic_stand_in(source, value)) return stand_in;
-  guard_read(interp, Guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, value));
+  // An attribute the frame already changed is what the frame made: the guard is on the value the
+  // frame started with, or none if the frame added the attribute.
+  Ref guarded = value;
+  if (const SideEffects::Snapshot* original = side_effects_.original(object.get())) {
+    auto it = original->attributes.find(name);
+    if (it == original->attributes.end()) return nullptr;
+    guarded = it->second;
+    if (!(guarded->kind == ObjectKind::None || guarded->kind == ObjectKind::Bool || guarded->kind == ObjectKind::Int ||
+          guarded->kind == ObjectKind::Float || guarded->kind == ObjectKind::Str || module_function))
+      return nullptr;
+  }
+  guard_read(interp, Guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, guarded));
   return nullptr;
 }
 

@@ -367,6 +367,32 @@ std::optional<int64_t> SymExpr::evaluate(const std::map<std::string, int64_t>& v
   return total;
 }
 
+SymExpr SymExpr::substitute(const std::map<std::string, SymExpr>& replacements) const {
+  SymExpr total = integer(0);
+  for (const Term& t : terms()) {
+    SymExpr term = integer(t.coefficient);
+    for (const Factor& f : t.factors) {
+      std::vector<SymExpr> operands;
+      for (const SymExpr& operand : f.operands) operands.push_back(operand.substitute(replacements));
+      SymExpr base;
+      switch (f.kind) {
+        case Factor::Kind::Symbol: {
+          auto it = replacements.find(f.name);
+          base = it == replacements.end() ? symbol(f.name) : it->second;
+          break;
+        }
+        case Factor::Kind::FloorDiv: base = floorDiv(operands[0], operands[1]); break;
+        case Factor::Kind::Mod: base = mod(operands[0], operands[1]); break;
+        case Factor::Kind::Max: base = max(std::move(operands)); break;
+        case Factor::Kind::Min: base = min(std::move(operands)); break;
+      }
+      term = term * base.pow(f.exponent);
+    }
+    total = total + term;
+  }
+  return total;
+}
+
 std::optional<SymExpr> SymExpr::exactQuotient(const SymExpr& divisor) const {
   const Terms& d = divisor.polynomial().terms;
   if (d.size() != 1 || d.begin()->second == 0) return std::nullopt;

@@ -45,6 +45,9 @@ class SymExpr {
   std::vector<std::string> freeSymbols() const;
   // The value under an assignment of every free symbol; nullopt when one is missing.
   std::optional<int64_t> evaluate(const std::map<std::string, int64_t>& values) const;
+  // The expression with symbols replaced (ShapeEnv's replacements: s77 -> s17 once Eq(s77, s17)
+  // was guarded); symbols not in `replacements` stay.
+  SymExpr substitute(const std::map<std::string, SymExpr>& replacements) const;
 
   // The quotient when every term is a multiple of `divisor` (a single term, such as 4 or
   // 2*s0*s1), as polynomials: (2*s0*s1 + 4*s1) / (2*s1) is s0 + 2. nullopt otherwise.

@@ -1,5 +1,6 @@
 #include "libcompiler/ir/sym_size_traits.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -74,6 +75,8 @@ bool SizeTraits<SymExpr>::equal(const SymExpr& a, const SymExpr& b) {
     case Sign::Positive: return false;
     case Sign::Mixed: break;
   }
+  if (auto* hinted = ir::HintedShapeDecisions::active())
+    if (auto decided = hinted->decide(a, b, ir::ShapeDecision::Relation::Eq)) return *decided;
   cannotGuard("Eq(" + a.str() + ", " + b.str() + ")");
 }
 
@@ -84,7 +87,72 @@ bool SizeTraits<SymExpr>::less(const SymExpr& a, const SymExpr& b) {
     case Sign::Negative: return false;
     case Sign::Mixed: break;
   }
+  if (auto* hinted = ir::HintedShapeDecisions::active())
+    if (auto decided = hinted->decide(a, b, ir::ShapeDecision::Relation::Lt)) return *decided;
   cannotGuard(a.str() + " < " + b.str());
 }
 
 }  // namespace kiln::tensor
+
+namespace kiln::ir {
+
+namespace {
+thread_local HintedShapeDecisions* active_decisions = nullptr;
+
+ShapeDecision::Relation negation(ShapeDecision::Relation relation) {
+  switch (relation) {
+    case ShapeDecision::Relation::Eq: return ShapeDecision::Relation::Ne;
+    case ShapeDecision::Relation::Ne: return ShapeDecision::Relation::Eq;
+    case ShapeDecision::Relation::Lt: return ShapeDecision::Relation::Ge;
+    case ShapeDecision::Relation::Ge: return ShapeDecision::Relation::Lt;
+  }
+  return relation;
+}
+
+bool relation_holds(ShapeDecision::Relation relation, int64_t lhs, int64_t rhs) {
+  switch (relation) {
+    case ShapeDecision::Relation::Eq: return lhs == rhs;
+    case ShapeDecision::Relation::Ne: return lhs != rhs;
+    case ShapeDecision::Relation::Lt: return lhs < rhs;
+    case ShapeDecision::Relation::Ge: return lhs >= rhs;
+  }
+  return false;
+}
+}  // namespace
+
+std::string ShapeDecision::str() const {
+  switch (relation) {
+    case Relation::Eq: return "Eq(" + lhs.str() + ", " + rhs.str() + ")";
+    case Relation::Ne: return "Ne(" + lhs.str() + ", " + rhs.str() + ")";
+    case Relation::Lt: return lhs.str() + " < " + rhs.str();
+    case Relation::Ge: return lhs.str() + " >= " + rhs.str();
+  }
+  return "";
+}
+
+bool ShapeDecision::holds(const std::map<std::string, int64_t>& values) const {
+  const auto l = lhs.evaluate(values), r = rhs.evaluate(values);
+  return l && r && relation_holds(relation, *l, *r);
+}
+
+HintedShapeDecisions::HintedShapeDecisions(std::map<std::string, int64_t> hints)
+    : hints_(std::move(hints)), outer_(active_decisions) {
+  active_decisions = this;
+}
+
+HintedShapeDecisions::~HintedShapeDecisions() { active_decisions = outer_; }
+
+HintedShapeDecisions* HintedShapeDecisions::active() { return active_decisions; }
+
+std::optional<bool> HintedShapeDecisions::decide(const SymExpr& lhs, const SymExpr& rhs, ShapeDecision::Relation relation) {
+  const auto l = lhs.evaluate(hints_), r = rhs.evaluate(hints_);
+  if (!l || !r) return std::nullopt;
+  const bool holds = relation_holds(relation, *l, *r);
+  ShapeDecision decision{lhs, rhs, holds ? relation : negation(relation)};
+  const std::string text = decision.str();
+  if (std::none_of(decisions_.begin(), decisions_.end(), [&](const ShapeDecision& d) { return d.str() == text; }))
+    decisions_.push_back(std::move(decision));
+  return holds;
+}
+
+}  // namespace kiln::ir

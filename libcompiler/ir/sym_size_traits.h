@@ -9,8 +9,10 @@
 // made dynamic, so each is at least 2 (0 and 1 are always specialized): s0 == 1 is false, and
 // [s0, 1] broadcasts with [1, 3], but [s0] with [s1] or with [3] raises.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "libcompiler/ir/sym_expr.h"
 #include "libcompiler/tensor/size_traits.h"
@@ -26,3 +28,42 @@ struct kiln::tensor::SizeTraits<kiln::ir::SymExpr> {
   }
   static std::optional<int64_t> known_value(const kiln::ir::SymExpr& size) { return size.constant(); }
 };
+
+namespace kiln::ir {
+
+// A comparison of sizes decided on the values the symbols had when the graph was captured
+// (PyTorch's ShapeEnv.evaluate_expr on hints): it holds for those values, and the compiled graph
+// is right only while it holds, so it becomes a guard.
+struct ShapeDecision {
+  enum class Relation { Eq, Ne, Lt, Ge };
+  SymExpr lhs, rhs;
+  Relation relation;
+  // As sympy prints it: "Eq(s77, s17)", "Ne(s0, s1)", "s0 < s1", "s0 >= s1".
+  std::string str() const;
+  // Whether it holds for these symbol values (false when one is missing).
+  bool holds(const std::map<std::string, int64_t>& values) const;
+};
+
+// While one lives on this thread (capture's shape propagation), a comparison the symbols alone
+// cannot decide is decided on the hints and recorded, instead of raising "Could not guard".
+class HintedShapeDecisions {
+ public:
+  explicit HintedShapeDecisions(std::map<std::string, int64_t> hints);
+  ~HintedShapeDecisions();
+  HintedShapeDecisions(const HintedShapeDecisions&) = delete;
+  HintedShapeDecisions& operator=(const HintedShapeDecisions&) = delete;
+
+  static HintedShapeDecisions* active();
+  // Decides and records `lhs relation rhs` or its negation, whichever the hints make true;
+  // returns whether `relation` holds. nullopt when a symbol has no hint.
+  std::optional<bool> decide(const SymExpr& lhs, const SymExpr& rhs, ShapeDecision::Relation relation);
+  // In the order first decided, each once.
+  const std::vector<ShapeDecision>& decisions() const { return decisions_; }
+
+ private:
+  std::map<std::string, int64_t> hints_;
+  std::vector<ShapeDecision> decisions_;
+  HintedShapeDecisions* outer_;
+};
+
+}  // namespace kiln::ir

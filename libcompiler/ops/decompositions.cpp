@@ -87,15 +87,22 @@ std::vector<Tensor> decompose_lerp_(const Arguments& args) {
   return written(self, add(mul(weight_term, sub(end, self)), base));
 }
 
+// The shift by the maximum keeps exp finite; an empty tensor has no maximum (amax raises) and
+// nothing to shift, as PyTorch's decomposition says.
+Tensor shifted_by_max(const Tensor& x, int64_t dim) {
+  if (x.numel() == 0) return x;
+  return sub(x, amax(x, {dim}, /*keepdim=*/true));
+}
+
 std::vector<Tensor> decompose_softmax(const Arguments& args) {
   const int64_t dim = args.int_value(1);
-  const Tensor shifted = exp(sub(args.tensor(0), amax(args.tensor(0), {dim}, /*keepdim=*/true)));
+  const Tensor shifted = exp(shifted_by_max(args.tensor(0), dim));
   return {div(shifted, sum(shifted, {dim}, /*keepdim=*/true))};
 }
 
 std::vector<Tensor> decompose_log_softmax(const Arguments& args) {
   const int64_t dim = args.int_value(1);
-  const Tensor shifted = sub(args.tensor(0), amax(args.tensor(0), {dim}, /*keepdim=*/true));
+  const Tensor shifted = shifted_by_max(args.tensor(0), dim);
   return {sub(shifted, log(sum(exp(shifted), {dim}, /*keepdim=*/true)))};
 }
 

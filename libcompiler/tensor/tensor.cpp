@@ -9,8 +9,13 @@ Tensor Tensor::empty(const Shape& sizes, DType dtype, const Device& device) {
     if (s < 0)
       throw_runtime_error("Trying to create tensor with negative dimension " + std::to_string(s) + ": " +
                           shape_str(sizes));
+  // As PyTorch's computeStorageNbytesContiguous: a byte count past 64 bits is refused, not wrapped.
+  uint64_t nbytes = kiln::tensor::itemsize(dtype);
+  for (int64_t s : sizes)
+    if (__builtin_mul_overflow(nbytes, static_cast<uint64_t>(s), &nbytes) || nbytes > uint64_t{INT64_MAX})
+      throw_runtime_error("Storage size calculation overflowed with sizes=" + shape_str(sizes));
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = Storage::allocate(static_cast<size_t>(numel_of(sizes)) * kiln::tensor::itemsize(dtype), device);
+  impl->storage = Storage::allocate(static_cast<size_t>(nbytes), device);
   impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);
   impl->dtype = dtype;

@@ -173,8 +173,12 @@ Ref round_value(Interpreter& interp, CallArgs& c) {
     std::snprintf(buffer, sizeof buffer, "%.*f", static_cast<int>(std::min<int64_t>(digits, 330)), v);
     return py_float(std::strtod(buffer, nullptr));
   }
+  // CPython's bounds: past 10**-308 every finite float rounds to a zero of its sign.
+  if (digits < -308) return py_float(0.0 * v);
   double scale = std::pow(10.0, static_cast<double>(-digits));
-  return py_float(std::nearbyint(v / scale) * scale);
+  double rounded = std::nearbyint(v / scale) * scale;
+  if (std::isinf(rounded)) raise_error(ExcType::OverflowError, "rounded value too large to represent");
+  return py_float(rounded);
 }
 
 Ref print(Interpreter& interp, CallArgs& c) {

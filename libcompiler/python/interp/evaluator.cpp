@@ -55,7 +55,15 @@ Ref Evaluator::observed_eval(const Expression& expr) {
 
 Flow Evaluator::exec_block(const StmtList& body) {
   for (const auto& stmt : body) {
-    Flow flow = exec(*stmt);
+    Flow flow;
+    try {
+      flow = exec(*stmt);
+    } catch (const std::bad_alloc&) {
+      // An allocation the machine cannot give ([0] * 10**12): CPython's MemoryError, not an abort.
+      raise_bare(ExcType::MemoryError);
+    } catch (const std::length_error&) {
+      raise_bare(ExcType::MemoryError);
+    }
     if (flow != Flow::Normal) return flow;
   }
   return Flow::Normal;
@@ -329,6 +337,9 @@ Flow Evaluator::visit_AugAssign(const AugAssign& node) {
       const auto& attr = cast<Attribute>(target);
       Ref obj = eval(*attr.value);
       Ref current = getattr(interp_, obj, attr.attr);
+      // The read is a read like any other: graph capture guards it (self.n += 1).
+      if (interp_.call_hook)
+        if (Ref stand_in = interp_.call_hook->read_attribute(interp_, obj, attr.attr, current)) current = stand_in;
       Ref rhs = eval(*node.value);
       frame_.where = &node;
       setattr(interp_, obj, attr.attr, inplace_op(interp_, node.op, current, rhs));
@@ -339,6 +350,8 @@ Flow Evaluator::visit_AugAssign(const AugAssign& node) {
       Ref obj = eval(*sub.value);
       Ref key = eval(*sub.slice);
       Ref current = getitem(interp_, obj, key);
+      if (interp_.call_hook)
+        if (Ref stand_in = interp_.call_hook->read_item(interp_, obj, key, current)) current = stand_in;
       Ref rhs = eval(*node.value);
       frame_.where = &node;
       setitem(interp_, obj, key, inplace_op(interp_, node.op, current, rhs));
@@ -357,6 +370,7 @@ Flow Evaluator::visit_For(const For& node) {
   Ref iterator = iter(interp_, eval(*node.iter));
   for (;;) {
     frame_.where = &node;
+    Interpreter::check_interrupt();
     Ref item = next(interp_, iterator);
     if (!item) break;
     assign(*node.target, item);
@@ -370,6 +384,7 @@ Flow Evaluator::visit_For(const For& node) {
 Flow Evaluator::visit_While(const While& node) {
   for (;;) {
     frame_.where = &node;
+    Interpreter::check_interrupt();
     if (!truthy(interp_, eval(*node.test))) break;
     Flow flow = exec_block(node.body);
     if (flow == Flow::Break) return Flow::Normal;

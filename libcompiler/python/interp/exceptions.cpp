@@ -109,6 +109,12 @@ Ref make_exception(ExcType type, std::string message) {
 
 void raise_error(ExcType type, std::string message) { throw PyException(make_exception(type, std::move(message))); }
 
+void raise_bare(ExcType type) {
+  Ref exception = make_exception(type, "");
+  as<InstanceObject>(exception).dict["args"] = py_tuple({});
+  throw PyException(exception);
+}
+
 void raise_int_too_big(const std::string& expression) {
   raise_error(ExcType::NotImplementedError, "kiln does not support integers beyond 64 bits: " + expression + " does not fit");
 }

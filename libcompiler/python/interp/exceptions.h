@@ -49,6 +49,8 @@ class PyException : public std::exception {
 // An instance of a builtin exception class with one message argument.
 Ref make_exception(ExcType type, std::string message);
 [[noreturn]] void raise_error(ExcType type, std::string message);
+// Raises an exception of `type` with no arguments (CPython's bare MemoryError, KeyboardInterrupt).
+[[noreturn]] void raise_bare(ExcType type);
 // Kiln's int is 64-bit: a result that needs more is an unsupported construct, not a Python
 // OverflowError a script could mean to catch. `expression` says what did not fit ("2 ** 70").
 [[noreturn]] void raise_int_too_big(const std::string& expression);

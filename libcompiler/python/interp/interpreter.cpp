@@ -1,5 +1,6 @@
 #include "libcompiler/python/interp/interpreter.h"
 
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -151,6 +152,27 @@ Interpreter::~Interpreter() {
   for (const auto& [name, module] : modules_)
     if (module->kind == ObjectKind::Module) as<ModuleObject>(module).globals->clear();
   for (const auto& globals : namespace_globals_) globals->clear();
+  alive_.reset();
+}
+
+std::shared_ptr<InstanceObject> Interpreter::new_instance(const TypeRef& type) {
+  if (!type->lookup("__del__")) return std::make_shared<InstanceObject>(type);
+  return std::shared_ptr<InstanceObject>(new InstanceObject(type), [alive = std::weak_ptr<Interpreter*>(alive_)](InstanceObject* raw) {
+    std::shared_ptr<Interpreter*> owner = alive.lock();
+    // The object is owned anew, without a finalizer: __del__ runs once even if it resurrects it.
+    Ref self(raw);
+    if (!owner) return;
+    Interpreter& interp = **owner;
+    Ref finalizer = raw->cls->lookup("__del__");
+    try {
+      call(interp, finalizer, std::vector<Ref>{self});
+    } catch (PyException& error) {
+      // As CPython: an exception in __del__ is reported and ignored.
+      interp.out->flush();
+      std::cerr << "Exception ignored in: " << repr(interp, finalizer) << "\n" << format_traceback(interp, error);
+    } catch (...) {
+    }
+  });
 }
 
 std::shared_ptr<ModuleObject> Interpreter::new_namespace(const std::string& name) {
@@ -166,7 +188,21 @@ void Interpreter::push_frame(Frame& frame) {
 
 void Interpreter::pop_frame(Frame& frame) { frame_ = frame.back; }
 
+namespace {
+// Set by SIGINT while a main script runs; the interpreter raises KeyboardInterrupt at its next
+// call or loop iteration, as CPython does at its next eval-breaker check.
+volatile std::sig_atomic_t interrupt_requested = 0;
+extern "C" void request_interrupt(int) { interrupt_requested = 1; }
+}  // namespace
+
+void Interpreter::check_interrupt() {
+  if (!interrupt_requested) return;
+  interrupt_requested = 0;
+  raise_bare(ExcType::KeyboardInterrupt);
+}
+
 void Interpreter::enter_call() {
+  check_interrupt();
   // The module frame counts as one, as in CPython.
   if (++depth_ >= kRecursionLimit) {
     --depth_;
@@ -291,10 +327,20 @@ Ref Interpreter::import_module(const std::string& dotted_name) {
   }
 }
 
-int Interpreter::run_main_file(const std::filesystem::path& path, std::ostream& err) {
+int Interpreter::run_main_file(const std::filesystem::path& given, std::ostream& err) {
+  // As CPython: a folder runs its __main__.py, and messages name the path made absolute.
+  std::error_code ec;
+  std::filesystem::path path = given;
+  if (std::filesystem::is_directory(given, ec)) {
+    path = given / "__main__.py";
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      err << "kiln: can't find '__main__' module in '" << std::filesystem::absolute(given, ec).string() << "'\n";
+      return 1;
+    }
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    err << "kiln: can't open file '" << path.string() << "': [Errno 2] No such file or directory\n";
+    err << "kiln: can't open file '" << std::filesystem::absolute(path, ec).string() << "': [Errno 2] No such file or directory\n";
     return 2;
   }
   std::stringstream text;
@@ -332,12 +378,18 @@ int Interpreter::run_main_source(std::string source, std::string filename, std::
       } else {
         err << format_traceback(*this, error);
       }
-      status = 1;
+      // A shell reports a process SIGINT ended as 128 + SIGINT, which CPython's exit gives too.
+      status = error.exception->type->is_subtype_of(exception_type(ExcType::KeyboardInterrupt)) ? 128 + SIGINT : 1;
     }
   };
+  struct sigaction interrupt {}, previous {};
+  interrupt.sa_handler = request_interrupt;
+  sigemptyset(&interrupt.sa_mask);
+  sigaction(SIGINT, &interrupt, &previous);
   // Deep Python recursion must reach RecursionError, not the end of the C++ stack.
   Coroutine main(run, kMainStackBytes);
   main.resume();
+  sigaction(SIGINT, &previous, nullptr);
   out->flush();
   return status;
 }

@@ -70,12 +70,18 @@ class Interpreter {
   // Graph capture's hook on every call (eval_hooks.h); null when nothing is compiled.
   CallHook* call_hook = nullptr;
 
+  // A new instance of a user class; one whose class defines __del__ calls it when its last
+  // reference goes (CPython's tp_finalize), once, while this interpreter lives.
+  std::shared_ptr<InstanceObject> new_instance(const TypeRef& type);
+
   Frame* current_frame() const { return frame_; }
   void push_frame(Frame& frame);
   void pop_frame(Frame& frame);
   // Called around every Python-level call: RecursionError past the limit.
   void enter_call();
   void leave_call() { --depth_; }
+  // KeyboardInterrupt if SIGINT came since the last check (calls and loop iterations check).
+  static void check_interrupt();
 
  private:
   Ref find_module(const std::string& name);
@@ -92,6 +98,8 @@ class Interpreter {
   std::map<std::string, std::vector<std::function<void(Interpreter&)>>> import_hooks_;
   Frame* frame_ = nullptr;
   int depth_ = 0;
+  // Finalizers hold it weakly: objects outliving the interpreter are freed without __del__.
+  std::shared_ptr<Interpreter*> alive_ = std::make_shared<Interpreter*>(this);
 };
 
 // What a native function receives, checked against a Python-style signature.

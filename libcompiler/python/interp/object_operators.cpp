@@ -56,7 +56,11 @@ Ref float_pow(double a, double b) {
   if (a == 0.0 && b < 0) raise_error(ExcType::ZeroDivisionError, "0.0 cannot be raised to a negative power");
   if (a < 0 && b != std::floor(b) && std::isfinite(b))
     raise_error(ExcType::NotImplementedError, "kiln does not support complex numbers (negative number to a fractional power)");
-  return py_float(std::pow(a, b));
+  double result = std::pow(a, b);
+  // CPython reports the C library's ERANGE: a finite base and exponent with an infinite result.
+  if (std::isinf(result) && std::isfinite(a) && std::isfinite(b))
+    raise_error(ExcType::OverflowError, "(34, 'Numerical result out of range')");
+  return py_float(result);
 }
 
 // CPython's float_divmod.

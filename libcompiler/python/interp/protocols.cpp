@@ -79,7 +79,7 @@ Ref construct(Interpreter& interp, const TypeRef& type, CallArgs& args) {
       if (t != type.get()) break;  // native types are not subclassed (checked at class creation)
       return t->constructor(interp, args);
     }
-  auto instance = std::make_shared<InstanceObject>(type);
+  auto instance = interp.new_instance(type);
   if (type->is_subtype_of(exception_type(ExcType::BaseException))) instance->dict["args"] = py_tuple(args.args);
   auto [init, owner] = special_method(*instance, "__init__");
   if (init) {
@@ -426,6 +426,10 @@ Ref call(Interpreter& interp, const Ref& callee, CallArgs args) {
         throw;
       } catch (CaptureUnwind&) {
         throw;
+      } catch (const std::bad_alloc&) {
+        raise_bare(ExcType::MemoryError);
+      } catch (const std::length_error&) {
+        raise_bare(ExcType::MemoryError);
       } catch (const std::exception& error) {
         // A C++ failure inside a builtin is a Python exception, never a crash.
         raise_error(ExcType::RuntimeError, error.what());
@@ -538,6 +542,8 @@ std::vector<Ref> to_vector(Interpreter& interp, const Ref& iterable) {
   if (iterable->kind == ObjectKind::List) return as<ListObject>(iterable).items;
   if (iterable->kind == ObjectKind::Tuple) return as<TupleObject>(iterable).items;
   std::vector<Ref> items;
+  // CPython preallocates from the length hint: list(range(10**12)) is a MemoryError at once.
+  if (iterable->kind == ObjectKind::Range) items.reserve(static_cast<size_t>(as<RangeObject>(iterable).length()));
   Ref it = iter(interp, iterable);
   while (Ref item = next(interp, it)) items.push_back(std::move(item));
   return items;

@@ -105,7 +105,53 @@ TEST(KilnCli, VersionHelpCommandAndArgv) {
   EXPECT_EQ(script.out, "['x', '--flag']\n");
   RunResult missing = run(kiln_binary(), "no_such_script.py", here);
   EXPECT_EQ(missing.status, 2);
-  EXPECT_NE(missing.err.find("can't open file"), std::string::npos);
+  EXPECT_NE(missing.err.find("can't open file '" + (fs::canonical(here) / "no_such_script.py").string() + "'"), std::string::npos);
+}
+
+// A folder runs its __main__.py, as CPython runs one; a folder without one is an error.
+TEST(KilnCli, FolderArguments) {
+  fs::path here = fs::temp_directory_path() / "kiln_cli_folders";
+  fs::remove_all(here);
+  fs::create_directories(here / "app");
+  fs::create_directories(here / "empty");
+  std::ofstream(here / "app" / "__main__.py") << "print('main of a folder')\n";
+  RunResult app = run(kiln_binary(), "app", here);
+  EXPECT_EQ(app.status, 0) << app.err;
+  EXPECT_EQ(app.out, "main of a folder\n");
+  RunResult empty = run(kiln_binary(), "empty", here);
+  EXPECT_EQ(empty.status, 1);
+  EXPECT_EQ(empty.err, "kiln: can't find '__main__' module in '" + (fs::canonical(here) / "empty").string() + "'\n");
+}
+
+// SIGINT raises KeyboardInterrupt where the script is, as in CPython: its traceback, then the
+// status a shell gives a process SIGINT ended (130).
+TEST(KilnCli, InterruptRaisesKeyboardInterrupt) {
+  fs::path here = fs::temp_directory_path() / "kiln_cli_interrupt";
+  fs::remove_all(here);
+  fs::create_directories(here);
+  std::ofstream(here / "spin.py") << "def spin():\n    n = 0\n    while True:\n        n += 1\n\nspin()\n";
+  RunResult interrupted = run("timeout", "-s INT --preserve-status 2 " + kiln::test::quoted(kiln_binary()) + " spin.py", here);
+  EXPECT_EQ(interrupted.status, 130);
+  EXPECT_NE(interrupted.err.find("Traceback (most recent call last):"), std::string::npos) << interrupted.err;
+  EXPECT_NE(interrupted.err.find("in spin\n"), std::string::npos) << interrupted.err;
+  const std::string last_line = "\nKeyboardInterrupt\n";
+  EXPECT_TRUE(interrupted.err.size() >= last_line.size() &&
+              interrupted.err.compare(interrupted.err.size() - last_line.size(), last_line.size(), last_line) == 0)
+      << interrupted.err;
+}
+
+// A compiled function that recurses without end fails at once with RecursionError (each level
+// captured and then run eagerly again took minutes).
+TEST(KilnCli, CompiledInfiniteRecursionFailsFast) {
+  fs::path here = fs::temp_directory_path() / "kiln_cli_recursion";
+  fs::remove_all(here);
+  fs::create_directories(here);
+  std::ofstream(here / "recurse.py") << "import torch\n@torch.compile\ndef f(x):\n    return f(x + 1)\n"
+                                       "try:\n    f(torch.ones(2))\nexcept RecursionError:\n    print('RecursionError')\n";
+  RunResult recursed = run("timeout", "60 " + kiln::test::quoted(kiln_binary()) + " recurse.py", here);
+  EXPECT_EQ(recursed.status, 0) << recursed.err;
+  EXPECT_EQ(recursed.out, "RecursionError\n");
+  EXPECT_EQ(recursed.err.find("Capturing f failed"), std::string::npos) << recursed.err;
 }
 
 }  // namespace

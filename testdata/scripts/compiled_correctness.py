@@ -1,0 +1,91 @@
+# Compiled results that must equal eager ones: automatic dynamic shapes over several sizes (two
+# inputs whose sizes are found equal, views that need a size divisible by 2, a smaller size after
+# a large one), a compiled module that changes its own attributes and buffers, a compiled lambda,
+# and zero-size tensors through the lowerings.
+import torch
+import torch.nn as nn
+
+
+def mul(x, y):
+    return x * y
+
+
+def pair_view(x):
+    return x.view(-1, 2).sum(1) + 1
+
+
+def outer_sum(x, y):
+    return (x.unsqueeze(1) + y.unsqueeze(0)).sum(0)
+
+
+for fn, make, sizes in [
+    (mul, lambda n: (torch.arange(float(n)), torch.arange(float(n)) + 1), [8, 16, 33, 1 << 16, 3]),
+    (pair_view, lambda n: (torch.arange(float(n)),), [8, 16, 34, 1 << 16, 6]),
+    (outer_sum, lambda n: (torch.arange(float(n)), torch.arange(float(n + 3))), [8, 16, 34, 6]),
+]:
+    compiled = torch.compile(fn)
+    for n in sizes:
+        args = make(n)
+        out = compiled(*args)
+        print(fn.__name__, n, tuple(out.shape), torch.equal(out, fn(*args)), out[:3].tolist())
+    torch._dynamo.reset()
+
+
+class Counter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+        self.calls = []
+        self.register_buffer("total", torch.zeros(1))
+
+    def forward(self, x):
+        self.n += 1
+        self.calls.append(self.n)
+        self.total += x.sum()
+        return x * self.n + self.total
+
+
+m = Counter()
+cm = torch.compile(m)
+for i in range(3):
+    print(cm(torch.ones(2)).tolist(), m.n, m.calls, m.total.tolist())
+
+
+class Settings:
+    def __init__(self):
+        self.scale = 1.5
+
+
+settings = Settings()
+
+
+@torch.compile
+def scaled(x):
+    settings.scale *= 2
+    return x * settings.scale
+
+
+for i in range(3):
+    print(scaled(torch.ones(1)).tolist(), settings.scale)
+
+
+def raising_backend(gm, example_inputs):
+    raise RuntimeError("the backend was called")
+
+
+try:
+    torch.compile(lambda x: x.sin() + 1, backend=raising_backend)(torch.ones(2))
+except Exception as error:
+    print(type(error).__name__, str(error).splitlines()[1])
+print(torch.compile(lambda x: x.cos() * 2)(torch.zeros(2)).tolist())
+
+
+def softmax_and_sums(x):
+    return torch.softmax(x, -1) * 2 + x.sum(-1, keepdim=True) + torch.log_softmax(x, -1)
+
+
+for shape in [(2, 0), (0, 3), (0,)]:
+    for backend in ["eager", "aot_eager", "inductor"]:
+        out = torch.compile(softmax_and_sums, backend=backend)(torch.ones(*shape))
+        print(shape, backend, tuple(out.shape), out.dtype)
+        torch._dynamo.reset()
