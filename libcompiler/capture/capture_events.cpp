@@ -251,8 +251,9 @@ void recompile(const CompileIds& ids, const CodeState& code, const std::vector<s
   log_lines(log::Artifact::recompiles_verbose, {"torch/_dynamo/guards.py", 4760}, ids.text(), message);
 }
 
-void cache_limit_hit(const CompileIds& ids, const CodeState& code, int64_t limit, const std::pair<std::string, std::string>& last) {
-  std::string message = "torch._dynamo hit config.recompile_limit (" + std::to_string(limit) + ")\n   function: '" + code.co_name +
+void cache_limit_hit(const CompileIds& ids, const CodeState& code, const std::string& setting, int64_t limit,
+                     const std::pair<std::string, std::string>& last) {
+  std::string message = "torch._dynamo hit config." + setting + " (" + std::to_string(limit) + ")\n   function: '" + code.co_name +
                         "' (" + code.co_filename + ":" + std::to_string(code.co_firstlineno) + ")\n   last reason: " + last.first +
                         ": " + last.second +
                         "\nTo log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\nTo diagnose recompilation issues, see "

@@ -42,7 +42,9 @@ namespace events {
 void compile_start(python::Interpreter& interp, const CompileIds& ids, const CodeState& code);
 void graph_break(const CompileIds& ids, const CodeState& code, const GraphBreak& graph_break);
 void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures);
-void cache_limit_hit(const CompileIds& ids, const CodeState& code, int64_t limit, const std::pair<std::string, std::string>& last);
+// `setting`: the limit hit, recompile_limit or accumulated_recompile_limit.
+void cache_limit_hit(const CompileIds& ids, const CodeState& code, const std::string& setting, int64_t limit,
+                     const std::pair<std::string, std::string>& last);
 void output_graph(const CompileIds& ids, const ir::GraphModule& module);
 // The shape environment: made per compile, a symbol made, guards produced.
 void create_env(const CompileIds& ids);

@@ -8,7 +8,10 @@
 namespace kiln::capture {
 
 struct DynamoConfig {
-  int64_t cache_size_limit = 8;
+  // recompile_limit (alias cache_size_limit): entries of one code for the same ID_MATCH'd locals;
+  // accumulated_recompile_limit (alias accumulated_cache_size_limit): entries of one code in all.
+  int64_t recompile_limit = 8;
+  int64_t accumulated_recompile_limit = 256;
   bool suppress_errors = false;
   bool capture_scalar_outputs = false;
   bool automatic_dynamic_shapes = true;

@@ -220,8 +220,18 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     events::recompile(metrics.ids, code, failures);
     guard_failures_.push_back({&code, failures.front().second});
   }
-  if (static_cast<int64_t>(code.entries.size()) >= config.cache_size_limit) {
-    events::cache_limit_hit(metrics.ids, code, config.cache_size_limit, failures.front());
+  // Dynamo's two limits (_dynamo/cache_size.py): recompile_limit counts the entries compiled for
+  // the same ID_MATCH'd locals (one module instance), the accumulated limit every entry.
+  const int64_t same_objects = std::count_if(code.entries.begin(), code.entries.end(), [&](const auto& entry) {
+    for (const Guard& g : entry->guards.guards())
+      if (g.kind == GuardKind::IdMatch && g.source && g.source->kind() == Source::Kind::Local && inputs.local(g.source->name()) != g.expected)
+        return false;
+    return true;
+  });
+  const bool accumulated = static_cast<int64_t>(code.entries.size()) >= config.accumulated_recompile_limit;
+  if (accumulated || same_objects >= config.recompile_limit) {
+    events::cache_limit_hit(metrics.ids, code, accumulated ? "accumulated_recompile_limit" : "recompile_limit",
+                            accumulated ? config.accumulated_recompile_limit : config.recompile_limit, failures.front());
     metrics.fail_type = "Unsupported";
     metrics.fail_reason = "cache_size_limit reached";
     metrics.refused = true;

@@ -1,7 +1,9 @@
 # torch._dynamo.config: the settings scripts assign (kept for the capture stage to read).
 import os
-cache_size_limit = 8
-accumulated_cache_size_limit = 256
+recompile_limit = 8
+cache_size_limit = 8  # alias of recompile_limit
+accumulated_recompile_limit = 256
+accumulated_cache_size_limit = 256  # alias of accumulated_recompile_limit
 suppress_errors = False
 capture_scalar_outputs = False
 capture_dynamic_output_shape_ops = False
