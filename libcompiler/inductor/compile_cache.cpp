@@ -36,7 +36,8 @@ class Database {
     fs::create_directories(dir, ec);
     const fs::path file = dir / "fx_graph_cache.sqlite3";
     int status = open(file);
-    if (status == SQLITE_NOTADB || status == SQLITE_CORRUPT) {
+    // A database of an earlier layout (its tables without the digest column) is started over too.
+    if (status == SQLITE_NOTADB || status == SQLITE_CORRUPT || status == SQLITE_ERROR) {
       // Not a database, or damaged: start over. Only then: other processes may have the file
       // open (its WAL index mapped), and removing a sound database under them would crash them.
       fs::remove(file, ec);
@@ -58,9 +59,10 @@ class Database {
       sqlite3_busy_timeout(db_, 10000);
       const char* schema =
           "PRAGMA journal_mode=WAL;"
-          "CREATE TABLE IF NOT EXISTS fx_graph (key TEXT PRIMARY KEY, object BLOB NOT NULL, kernels TEXT NOT NULL);"
-          "CREATE TABLE IF NOT EXISTS aot_autograd (key TEXT PRIMARY KEY, entry TEXT NOT NULL);"
-          "SELECT count(*) FROM fx_graph;";
+          "CREATE TABLE IF NOT EXISTS fx_graph (key TEXT PRIMARY KEY, object BLOB NOT NULL, kernels TEXT NOT NULL,"
+          " digest TEXT NOT NULL);"
+          "CREATE TABLE IF NOT EXISTS aot_autograd (key TEXT PRIMARY KEY, entry TEXT NOT NULL, digest TEXT NOT NULL);"
+          "SELECT count(*) FROM fx_graph; SELECT digest FROM fx_graph LIMIT 1; SELECT digest FROM aot_autograd LIMIT 1;";
       status = sqlite3_exec(db_, schema, nullptr, nullptr, nullptr);
     }
     if (status != SQLITE_OK) close();
@@ -150,6 +152,12 @@ CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config) 
   return key;
 }
 
+// What a row holds, bound to the key it was stored under: a row whose contents were stored under
+// another key (rows swapped, edited or damaged) does not match its digest and is a miss.
+std::string row_digest(const std::string& key, const std::string& content, const std::string& more = "") {
+  return ir::sha256Hex(key + '\0' + content + '\0' + more);
+}
+
 void open_cache() {
   if (cache_enabled()) database().handle();
 }
@@ -159,15 +167,17 @@ std::optional<CacheEntry> cache_lookup(const CacheKey& key) {
   if (!db) return std::nullopt;
   sqlite3_stmt* stmt = nullptr;
   std::optional<CacheEntry> entry;
-  if (sqlite3_prepare_v2(db, "SELECT object, kernels FROM fx_graph WHERE key = ?", -1, &stmt, nullptr) != SQLITE_OK) return std::nullopt;
+  if (sqlite3_prepare_v2(db, "SELECT object, kernels, digest FROM fx_graph WHERE key = ?", -1, &stmt, nullptr) != SQLITE_OK)
+    return std::nullopt;
   sqlite3_bind_text(stmt, 1, key.key.c_str(), -1, SQLITE_TRANSIENT);
   if (sqlite3_step(stmt) == SQLITE_ROW) {
     CacheEntry e;
     const auto* blob = static_cast<const char*>(sqlite3_column_blob(stmt, 0));
     e.object_code.assign(blob ? blob : "", static_cast<size_t>(sqlite3_column_bytes(stmt, 0)));
     const auto* kernels = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+    const auto* digest = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 2));
     e.kernel_names = split_lines(kernels ? kernels : "");
-    entry = std::move(e);
+    if (digest && row_digest(key.key, e.object_code, kernels ? kernels : "") == digest) entry = std::move(e);
   }
   sqlite3_finalize(stmt);
   return entry;
@@ -177,11 +187,15 @@ void cache_store(const CacheKey& key, const CacheEntry& entry) {
   sqlite3* db = database().handle();
   if (!db) return;
   sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO fx_graph (key, object, kernels) VALUES (?, ?, ?)", -1, &stmt, nullptr) != SQLITE_OK) return;
+  if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO fx_graph (key, object, kernels, digest) VALUES (?, ?, ?, ?)", -1, &stmt,
+                         nullptr) != SQLITE_OK)
+    return;
   const std::string kernels = join(entry.kernel_names);
+  const std::string digest = row_digest(key.key, entry.object_code, kernels);
   sqlite3_bind_text(stmt, 1, key.key.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_blob(stmt, 2, entry.object_code.data(), static_cast<int>(entry.object_code.size()), SQLITE_TRANSIENT);
   sqlite3_bind_text(stmt, 3, kernels.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(stmt, 4, digest.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_step(stmt);
   sqlite3_finalize(stmt);
 }
@@ -192,20 +206,28 @@ aot::AotCacheStorage aot_autograd_cache() {
   storage.load = [](const std::string& key) -> std::optional<std::string> {
     sqlite3* db = database().handle();
     sqlite3_stmt* stmt = nullptr;
-    if (!db || sqlite3_prepare_v2(db, "SELECT entry FROM aot_autograd WHERE key = ?", -1, &stmt, nullptr) != SQLITE_OK) return std::nullopt;
+    if (!db || sqlite3_prepare_v2(db, "SELECT entry, digest FROM aot_autograd WHERE key = ?", -1, &stmt, nullptr) != SQLITE_OK)
+      return std::nullopt;
     sqlite3_bind_text(stmt, 1, key.c_str(), -1, SQLITE_TRANSIENT);
     std::optional<std::string> entry;
-    if (sqlite3_step(stmt) == SQLITE_ROW)
-      if (const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))) entry = text;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+      const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+      const auto* digest = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+      if (text && digest && row_digest(key, text) == digest) entry = text;
+    }
     sqlite3_finalize(stmt);
     return entry;
   };
   storage.store = [](const std::string& key, const std::string& entry) {
     sqlite3* db = database().handle();
     sqlite3_stmt* stmt = nullptr;
-    if (!db || sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO aot_autograd (key, entry) VALUES (?, ?)", -1, &stmt, nullptr) != SQLITE_OK) return;
+    if (!db ||
+        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO aot_autograd (key, entry, digest) VALUES (?, ?, ?)", -1, &stmt, nullptr) != SQLITE_OK)
+      return;
+    const std::string digest = row_digest(key, entry);
     sqlite3_bind_text(stmt, 1, key.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(stmt, 2, entry.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 3, digest.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_step(stmt);
     sqlite3_finalize(stmt);
   };

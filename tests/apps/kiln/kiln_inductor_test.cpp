@@ -158,11 +158,13 @@ TEST(KilnInductor, ProcessesSharingANewCacheAllFinish) {
   // Four kiln processes started together by one shell; it exits non-zero if any of them did.
   const std::string script = "pids=; for i in 1 2 3 4; do " + quoted(fs::path(kiln_binary())) + " " + quoted(testdataPath("inductor/small_model.py")) +
                              " > out$i 2> err$i & pids=\"$pids $!\"; done; status=0; for p in $pids; do wait $p || status=1; done; "
-                             "cat err*; exit $status";
+                             "cat err*; for i in 2 3 4; do cmp out1 out$i || status=1; done; cat out1; exit $status";
   for (int round = 0; round < 3; ++round) {
     const std::string env = "TORCHINDUCTOR_CACHE_DIR=" + quoted(scratch.path() / ("cache" + std::to_string(round))) + " ";
     const RunResult result = run("/bin/sh", "-c " + quoted(fs::path(script)), scratch.path(), env);
     EXPECT_EQ(result.status, 0) << "round " << round << "\n" << result.out << result.err;
+    // The processes print the same lines, and those of a process run alone without a cache.
+    EXPECT_EQ(result.out, run_script("small_model.py", "", scratch.path(), "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 ").out);
   }
 }
 
@@ -296,4 +298,65 @@ TEST(KilnInductor, DynamicForwardAndBackwardBothCompile) {
   const std::string text = trace_text(scratch.path() / "t");
   EXPECT_EQ(count_of(text, "\"inductor_output_code\""), 2u);
   EXPECT_EQ(compiles_in(scratch.path() / "t").size(), 1u);
+}
+
+namespace {
+
+// Swaps the contents of the first two rows of a cache table, leaving each row's key in place.
+void swap_first_rows(const fs::path& database, const std::string& table, const std::vector<std::string>& columns) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(database.c_str(), &db), SQLITE_OK);
+  std::vector<std::string> keys;
+  sqlite3_exec(db, ("SELECT key FROM " + table + " ORDER BY key LIMIT 2").c_str(), [](void* out, int, char** values, char**) {
+    static_cast<std::vector<std::string>*>(out)->push_back(values[0]);
+    return 0;
+  }, &keys, nullptr);
+  ASSERT_EQ(keys.size(), 2u) << table;
+  // Both rows are read before either is written (an UPDATE reading the other row would see it
+  // already changed).
+  std::vector<std::vector<std::string>> rows(2);
+  for (size_t r = 0; r < 2; ++r)
+    for (const std::string& column : columns) {
+      sqlite3_stmt* stmt = nullptr;
+      ASSERT_EQ(sqlite3_prepare_v2(db, ("SELECT " + column + " FROM " + table + " WHERE key = ?1").c_str(), -1, &stmt, nullptr), SQLITE_OK);
+      sqlite3_bind_text(stmt, 1, keys[r].c_str(), -1, SQLITE_TRANSIENT);
+      ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+      rows[r].emplace_back(static_cast<const char*>(sqlite3_column_blob(stmt, 0)), static_cast<size_t>(sqlite3_column_bytes(stmt, 0)));
+      sqlite3_finalize(stmt);
+    }
+  for (size_t r = 0; r < 2; ++r)
+    for (size_t c = 0; c < columns.size(); ++c) {
+      sqlite3_stmt* stmt = nullptr;
+      ASSERT_EQ(sqlite3_prepare_v2(db, ("UPDATE " + table + " SET " + columns[c] + " = ?1 WHERE key = ?2").c_str(), -1, &stmt, nullptr),
+                SQLITE_OK);
+      const std::string& value = rows[1 - r][c];
+      if (columns[c] == "object") sqlite3_bind_blob(stmt, 1, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+      else sqlite3_bind_text(stmt, 1, value.c_str(), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text(stmt, 2, keys[r].c_str(), -1, SQLITE_TRANSIENT);
+      EXPECT_EQ(sqlite3_step(stmt), SQLITE_DONE) << sqlite3_errmsg(db);
+      sqlite3_finalize(stmt);
+    }
+  sqlite3_close(db);
+}
+
+}  // namespace
+
+// Entries moved between keys (rows swapped, whole): each carries the key it was stored under,
+// so neither is used for the other graph; both compile again and the results stay right.
+TEST(KilnInductor, SwappedCacheEntriesAreMisses) {
+  ScratchDir scratch("swapped");
+  const std::string env = cache_env(scratch);
+  const RunResult first = run_script("sine_and_cosine.py", "", scratch.path(), env);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(lines_of(first.out), (std::vector<std::string>{"sine True [0.8589, 0.0907, 0.1585, 1.0, 1.8415, 1.9093, 1.1411]",
+                                                           "cosine True [0.01, 0.5839, 1.5403, 2.0, 1.5403, 0.5839, 0.01]"}));
+  const fs::path database = scratch.path() / "cache" / "fx_graph_cache.sqlite3";
+  swap_first_rows(database, "fx_graph", {"object", "kernels", "digest"});
+  swap_first_rows(database, "aot_autograd", {"entry", "digest"});
+  const RunResult second = run_script("sine_and_cosine.py", "", scratch.path(), env + "TORCH_TRACE=" + quoted(scratch.path() / "t") + " ");
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.out, first.out);
+  const std::string trace = trace_text(scratch.path() / "t");
+  EXPECT_EQ(count_of(trace, "\"fx_graph_cache_hit\""), 0u);
+  EXPECT_EQ(count_of(trace, "\"aotautograd_cache_hit\""), 0u);
 }
