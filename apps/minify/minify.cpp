@@ -54,6 +54,8 @@ fs::path kiln_binary() {
   return fs::path(path).parent_path() / "kiln";
 }
 
+int minify_script(const po::variables_map& options, const std::vector<std::string>& rest, const std::string& after, int level);
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,6 +124,22 @@ int main(int argc, char** argv) {
     std::cerr << "minify: --level must be 1, 2, 3 or 4, not " << level << "\n";
     return 2;
   }
+  if (options.count("timeout") && !(options["timeout"].as<double>() > 0)) {
+    std::cerr << "minify: --timeout must be a positive number of seconds, not " << options["timeout"].as<double>() << "\n";
+    return 2;
+  }
+  try {
+    return minify_script(options, rest, after, level);
+  } catch (const std::exception& error) {
+    // A work folder that cannot be written, a memo another run holds: said, not an abort.
+    std::cerr << "minify: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+namespace {
+
+int minify_script(const po::variables_map& options, const std::vector<std::string>& rest, const std::string& after, int level) {
   const std::optional<std::string> backend =
       options.count("backend") ? std::optional<std::string>(options["backend"].as<std::string>()) : std::nullopt;
   const auto started = std::chrono::steady_clock::now();
@@ -135,6 +153,10 @@ int main(int argc, char** argv) {
                                                             (options.count("bisect") ? "bisect " : "") + after + " " +
                                                                 std::to_string(level) + " " + backend.value_or(""));
   command.log = work_dir / "script.log";
+  // --timeout bounds every run, the first run of the script included (a hanging backend there
+  // would otherwise never return).
+  if (options.count("timeout"))
+    command.timeout = std::chrono::milliseconds(static_cast<int64_t>(options["timeout"].as<double>() * 1000));
   if (options.count("bisect")) {
     if (!after.empty()) {
       command.environment["TORCHDYNAMO_REPRO_AFTER"] = after;
@@ -157,6 +179,8 @@ int main(int argc, char** argv) {
       command, work_dir, after == "aot" ? kiln::repro::ReproAfter::Aot : kiln::repro::ReproAfter::Dynamo, level, backend);
   std::cout << "minify: " << command.script.string() << " exited with status " << caught.run.exit_status << " after "
             << std::fixed << std::setprecision(2) << caught.run.elapsed.count() << " s (output: " << command.log.string() << ")\n";
+  if (caught.run.timed_out)
+    std::cout << "minify:   it ran past --timeout (" << options["timeout"].as<double>() << " s) and was stopped\n";
   if (!caught.run.last_line.empty()) std::cout << "minify:   " << caught.run.last_line << "\n";
   if (caught.repro_file.empty()) {
     std::cout << "minify: the repro tools caught no failure after " << after << " (nothing to minify)\n";
@@ -171,3 +195,5 @@ int main(int argc, char** argv) {
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s\n";
   return status;
 }
+
+}  // namespace

@@ -21,6 +21,8 @@ Memo::Memo(const std::string& path, std::string problem, std::string candidate_s
     sqlite3_close(db_);
     throw std::runtime_error("reduce memo " + path + ": " + message);
   }
+  // Two reductions sharing a memo (the same command run twice at once) take turns at its lock.
+  sqlite3_busy_timeout(db_, 30000);
   // Every outcome is committed at once so that a killed run loses nothing; WAL with NORMAL
   // synchronisation makes those small commits cheap.
   exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"

@@ -4,6 +4,7 @@
 // inductor and under the testing AOT backend that honours the same knob).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <regex>
 
@@ -108,6 +109,44 @@ TEST(Minify, BadFlagsAreRefused) {
   const RunResult missing = run(minify_binary(), "--after=aot no_such_script.py", dir);
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("no_such_script.py: no such file"), std::string::npos);
+  for (const char* timeout : {"0", "-3"}) {
+    const RunResult refused = run(minify_binary(), std::string("--after=aot --timeout ") + timeout + " " + quoted(relu_model()), dir);
+    EXPECT_EQ(refused.status, 2) << timeout;
+    EXPECT_NE(refused.err.find("--timeout must be a positive number of seconds"), std::string::npos) << refused.err;
+  }
+}
+
+// A work folder that cannot be made is an error with its path, not an abort.
+TEST(Minify, AnUnwritableWorkFolderIsReported) {
+  const std::filesystem::path dir = scratchDir("minify_unwritable");
+  const RunResult result =
+      run(minify_binary(), "--after=aot --work-dir /proc/kiln_minify " + quoted(relu_model()) + " aot_eager_relu_bug_TESTING_ONLY compile_error", dir);
+  EXPECT_EQ(result.status, 1) << result.out << result.err;
+  EXPECT_NE(result.err.find("minify: "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("/proc/kiln_minify"), std::string::npos) << result.err;
+}
+
+// --timeout bounds the script's first run: a backend that hangs there is stopped and reported.
+TEST(Minify, TheFirstRunHasTheTimeLimit) {
+  const std::filesystem::path dir = scratchDir("minify_first_run_hangs");
+  const auto started = std::chrono::steady_clock::now();
+  const RunResult result = run(minify_binary(), "--after=dynamo --timeout 2 " + quoted(testdataPath("minify/hanging_backend_model.py")), dir);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60));
+  EXPECT_EQ(result.status, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("it ran past --timeout (2.00 s) and was stopped"), std::string::npos) << result.out;
+}
+
+// Two runs of one command at once share the memo: both end with the repro, neither fails on a
+// locked database.
+TEST(Minify, TwoRunsInOneFolderBothFinish) {
+  const std::filesystem::path dir = scratchDir("minify_twice_at_once");
+  const std::string command = quoted(std::filesystem::path(minify_binary())) + " --after=aot " + quoted(relu_model()) + " aot_eager_relu_bug_TESTING_ONLY compile_error";
+  const std::string script = command + " > out1 2> err1 & first=$!; " + command + " > out2 2> err2; second=$?; wait $first; "
+                             "status=$?; cat err1 err2; exit $((status + second))";
+  const RunResult both = run("/bin/sh", "-c " + quoted(std::filesystem::path(script)), dir);
+  EXPECT_EQ(both.status, 0) << both.out << both.err;
+  EXPECT_EQ(both.err.find("database is locked"), std::string::npos) << both.err;
+  for (const char* out : {"out1", "out2"}) EXPECT_NE(read_file(dir / out).find("Wrote minimal repro out to"), std::string::npos) << out;
 }
 
 TEST(Minify, AnalyzeNamesTheFirstDivergingNode) {
