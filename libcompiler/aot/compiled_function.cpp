@@ -74,7 +74,10 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
       saved.emplace_back(it->is_tensor() ? ops::IValue(it->to_tensor().tensor_data()) : *it);
     auto node = std::make_shared<ops::FunctionNode>("CompiledFunctionBackward", [shared, saved](const std::vector<Tensor>& grads) {
       std::vector<ops::IValue> args = saved;
-      for (const Tensor& g : grads) args.emplace_back(g);
+      // The backward was traced with contiguous tangents and its kernels index them so: an
+      // incoming gradient of other strides (out.sum()'s expanded ones) is made contiguous first,
+      // as AOT's backward prologue coerces it.
+      for (const Tensor& g : grads) args.emplace_back(g.defined() ? ops::contiguous(g) : g);
       std::vector<Tensor> input_grads;
       for (const ops::IValue& v : shared->backward(args)) input_grads.push_back(tensor_or_undefined(v));
       return input_grads;

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "libcompiler/capture/hook_scope.h"
+#include "libcompiler/ir/python_operators.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/ast_unparse.h"
 #include "libdiag/log/logger.h"
@@ -252,7 +253,10 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
   bool has_tensor = is_tensor(result) ||
                     ((result->kind == ObjectKind::Tuple || result->kind == ObjectKind::List) && len(interp, result) > 0 &&
                      is_tensor(to_vector(interp, result).front()));
-  if (!has_tensor) return result;
+  // A store into a tensor (v[1:] = -2.0) returns None and is the whole point of the call.
+  const auto python_operator = ir::operatorForTarget(target.target);
+  const bool stores = python_operator && python_operator->form == ir::OperatorForm::SubscriptStore;
+  if (!has_tensor && !stores) return result;
   std::vector<Ref> printed = args.args;
   if (reflected && printed.size() == 2) std::swap(printed[0], printed[1]);
   return graph_->record(target, printed, args.kwargs, callee, args, result);

@@ -89,3 +89,25 @@ for shape in [(2, 0), (0, 3), (0,)]:
         out = torch.compile(softmax_and_sums, backend=backend)(torch.ones(*shape))
         print(shape, backend, tuple(out.shape), out.dtype)
         torch._dynamo.reset()
+
+
+def double(a):
+    return a * 2
+
+
+# The backward of a compiled graph gets gradients of any strides (out.sum()'s are expanded).
+for incoming in [torch.ones(1).expand(6), torch.arange(12.0)[::2]]:
+    leaf = torch.zeros(6, requires_grad=True)
+    torch.compile(double, backend="inductor")(leaf).backward(incoming)
+    print(leaf.grad.tolist())
+    torch._dynamo.reset()
+
+
+def overwrite_tail(a):
+    v = a.clone()
+    v[1:] = -2.0
+    v[0] = a[0] * 3
+    return v
+
+
+print(torch.compile(overwrite_tail, backend="eager")(torch.arange(4.0) + 1).tolist())
