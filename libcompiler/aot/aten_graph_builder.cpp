@@ -76,8 +76,10 @@ ir::Node* AtenGraphBuilder::add_size_placeholder(const std::string& name, int64_
   ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, first_op_node());
   node->meta.value = meta;
   node->meta.descriptor = std::move(descriptor);
+  // Two size inputs of one value are ambiguous, unless they stand for the same symbol (a symbol
+  // replaced by one it was found equal to).
   auto [it, inserted] = size_placeholders_.try_emplace(size, node);
-  if (!inserted) it->second = nullptr;
+  if (!inserted && !(it->second && it->second->meta.value == meta)) it->second = nullptr;
   return node;
 }
 
@@ -200,7 +202,14 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
   // sizes stay numbers).
   auto size_argument = [&](int64_t size) {
     const auto it = size_placeholders_.find(size);
-    return it != size_placeholders_.end() && it->second ? ir::Argument::node(it->second) : ir::Argument::integer(size);
+    if (it == size_placeholders_.end()) return ir::Argument::integer(size);
+    // The value of several dynamic sizes: which one this is cannot be told, and either guess
+    // would be silently wrong for other sizes.
+    if (!it->second)
+      throw std::runtime_error("aot: " + overload_name(op) + " takes the size " + std::to_string(size) +
+                               ", the value of several dynamic sizes of different symbols; which one it is cannot be traced "
+                               "(mark the inputs static, or call with sizes that differ)");
+    return ir::Argument::node(it->second);
   };
   // Layouts and memory formats are torch globals (torch.strided), which the table passes by name.
   auto value = [&](size_t i) {

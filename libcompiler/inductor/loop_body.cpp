@@ -60,7 +60,8 @@ ExprRef Expr::constant(double value, ir::Dtype dtype) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Constant;
   e->dtype = dtype;
-  e->value = value;
+  // A bool holds only 0 or 1 (full_like(b, 3) is all True), as a cast to bool gives.
+  e->value = dtype == ir::Dtype::Bool ? double(value != 0) : value;
   return e;
 }
 

@@ -111,3 +111,28 @@ def overwrite_tail(a):
 
 
 print(torch.compile(overwrite_tail, backend="eager")(torch.arange(4.0) + 1).tolist())
+
+
+# Python's bitwise operators on integer tensors are bitwise (on bools, logical).
+ints = torch.tensor([2, 5, -3])
+bools = torch.tensor([True, False, True])
+for name, value in [("i & i", ints & ints), ("i ^ 3", ints ^ 3), ("~i", ~ints), ("b & i", bools & ints), ("~b", ~bools)]:
+    print(name, value.dtype, value.tolist())
+
+
+def bool_reductions(b):
+    return b.amax(-1), b.amin(-1), torch.full_like(b, 3).sum()
+
+
+print([v.tolist() for v in torch.compile(bool_reductions, backend="inductor")(torch.tensor([[False, False], [True, False]]))])
+
+
+def batched(a, w):
+    return torch.matmul(a, w)
+
+
+for backend in ["aot_eager", "inductor"]:
+    compiled = torch.compile(batched, backend=backend)
+    for n in [4, 6, 8]:
+        print(backend, n, list(compiled(torch.ones(n, 4, 1), torch.ones(n, 1, 5)).shape))
+    torch._dynamo.reset()

@@ -240,9 +240,10 @@ void install_tensor_methods() {
   operator_method("__le__", "le", false);
   operator_method("__gt__", "gt", false);
   operator_method("__ge__", "ge", false);
-  operator_method("__and__", "logical_and", false);
-  operator_method("__or__", "logical_or", false);
-  operator_method("__xor__", "logical_xor", false);
+  // As PyTorch's: bitwise on integers, and for bools the same as logical.
+  operator_method("__and__", "bitwise_and", false);
+  operator_method("__or__", "bitwise_or", false);
+  operator_method("__xor__", "bitwise_xor", false);
   method("__eq__", [](Interpreter& ip, CallArgs& c) -> Ref {
     if (is_none(c.args.at(1))) return py_false();
     return binary(ip, "eq", c.args[0], c.args[1]);
@@ -262,7 +263,7 @@ void install_tensor_methods() {
   inplace_method("__itruediv__", "div_", "div");
   method("__neg__", op_method("neg"));
   method("__abs__", op_method("abs"));
-  method("__invert__", op_method("logical_not"));
+  method("__invert__", op_method("bitwise_not"));
   method("__pos__", [](Interpreter&, CallArgs& c) { return c.args.at(0); });
 
   method("size", [](Interpreter& ip, CallArgs& c) -> Ref {

@@ -168,6 +168,8 @@ class KernelEmitter {
     llvm::Type* t = register_type(ctx_, dtype);
     const bool fp = t->isFloatingPointTy();
     const double inf = std::numeric_limits<double>::infinity();
+    // A bool's lowest value is false; its signed minimum as a 1-bit integer would be true.
+    if (t->isIntegerTy(1)) return llvm::ConstantInt::get(t, type == ReductionType::Prod || type == ReductionType::Min ? 1 : 0);
     switch (type) {
       case ReductionType::Sum: return fp ? llvm::ConstantFP::get(t, 0.0) : llvm::ConstantInt::get(t, 0);
       case ReductionType::Prod: return fp ? llvm::ConstantFP::get(t, 1.0) : llvm::ConstantInt::get(t, 1);
