@@ -16,12 +16,45 @@ bool is_tangent(const ir::Node& node) {
   return node.op() == ir::OpCode::Placeholder && node.name().starts_with("tangents_");
 }
 
+// copy_(primal, value): functionalization's write-back of an input the program mutated.
+bool is_input_mutation(const ir::Node& node) {
+  if (node.op() != ir::OpCode::CallFunction || node.target() != "torch.ops.aten.copy_.default" || node.args().empty()) return false;
+  const ir::Node* destination = node.args()[0].asNode();
+  return destination && destination->op() == ir::OpCode::Placeholder;
+}
+
+// A saved input that the forward also writes into would reach the backward with its new value:
+// the forward saves a clone made before the write instead.
+void save_mutated_inputs_before_their_writes(ir::Graph& forward, size_t first_saved) {
+  ir::Node* output = forward.outputNode();
+  std::vector<ir::Argument> results = output->args().at(0).asSequence()->items;
+  bool changed = false;
+  for (ir::Node* write : forward.nodes()) {
+    if (!is_input_mutation(*write)) continue;
+    ir::Node* input = write->args()[0].asNode();
+    ir::Node* original = nullptr;
+    for (size_t i = first_saved; i < results.size(); ++i) {
+      if (results[i].asNode() != input) continue;
+      if (!original) {
+        original = forward.createNode(ir::OpCode::CallFunction, "torch.ops.aten.clone.default", {ir::Argument::node(input)}, {}, "", write);
+        original->meta = input->meta;
+        original->meta.descriptor.reset();
+      }
+      results[i] = ir::Argument::node(original);
+      changed = true;
+    }
+  }
+  if (changed) output->setArgs({ir::Argument::tuple(std::move(results))});
+}
+
 // PyTorch's _extract_graph_with_inputs_outputs: `inputs` become the placeholders, in order; every
 // joint node computable from them is copied, in joint order (the others are invalid); the
 // outputs are `outputs` (null: None), and what they do not need is removed.
+// `input_mutations`: whether the copy_ writes into the primals (the joint graph's input mutations)
+// are taken; they belong to the forward, and a backward that took them would apply them again.
 std::unique_ptr<ir::GraphModule> extract(const ir::Graph& joint, const std::vector<const ir::Node*>& inputs,
                                          const std::vector<const ir::Node*>& outputs,
-                                         std::vector<std::optional<std::string>> output_descriptors) {
+                                         std::vector<std::optional<std::string>> output_descriptors, bool input_mutations = true) {
   auto module = std::make_unique<ir::GraphModule>("GraphModule");
   ir::Graph& graph = module->graph;
   graph.codegen.expandedSignature = true;
@@ -34,7 +67,7 @@ std::unique_ptr<ir::GraphModule> extract(const ir::Graph& joint, const std::vect
   auto mapped = [&](ir::Node* n) { return env.at(n); };
   for (const ir::Node* node : joint.nodes()) {
     if (env.count(node) || node->op() == ir::OpCode::Output) continue;
-    bool valid = node->op() != ir::OpCode::Placeholder;
+    bool valid = node->op() != ir::OpCode::Placeholder && (input_mutations || !is_input_mutation(*node));
     for (const ir::Node* input : node->inputNodes()) valid = valid && env.at(input) != nullptr;
     if (!valid) {
       env[node] = nullptr;
@@ -223,7 +256,7 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   };
   // Saved values the backward does not read are not saved.
   {
-    const auto probe = extract(graph, backward_inputs(), gradients, gradient_descriptors);
+    const auto probe = extract(graph, backward_inputs(), gradients, gradient_descriptors, /*input_mutations=*/false);
     auto unused = [&](const ir::Node* n) {
       const ir::Node* placeholder = probe->graph.findNode(n->name());
       return !placeholder || placeholder->users().empty();
@@ -248,7 +281,8 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   forward_results.insert(forward_results.end(), saved_sizes.begin(), saved_sizes.end());
   out.forward = extract(graph, std::vector<const ir::Node*>(parts.primals.begin(), parts.primals.end()), forward_results,
                         std::move(forward_descriptors));
-  out.backward = extract(graph, backward_inputs(), gradients, std::move(gradient_descriptors));
+  save_mutated_inputs_before_their_writes(out.forward->graph, parts.forward_outputs.size());
+  out.backward = extract(graph, backward_inputs(), gradients, std::move(gradient_descriptors), /*input_mutations=*/false);
   reorder_like_autograd_engine(out.backward->graph);
   raise_getitems(out.forward->graph);
   raise_getitems(out.backward->graph);

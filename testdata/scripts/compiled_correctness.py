@@ -136,3 +136,26 @@ for backend in ["aot_eager", "inductor"]:
     for n in [4, 6, 8]:
         print(backend, n, list(compiled(torch.ones(n, 4, 1), torch.ones(n, 1, 5)).shape))
     torch._dynamo.reset()
+
+
+class RunningShift(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("shift", torch.zeros(1))
+
+    def forward(self, x):
+        y = x + self.shift
+        self.shift.add_(1.0)
+        return y * y
+
+
+# The forward's write into a buffer happens once, not again in the backward. (The gradient is
+# not printed: kiln's is eager's, [2.0, 4.0]; PyTorch's compiled backward reads the buffer
+# after the write, [4.0, 6.0].)
+for backend in ["aot_eager", "inductor"]:
+    model = RunningShift()
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = torch.compile(model, backend=backend)(x)
+    out.sum().backward()
+    print(backend, model.shift.tolist())
+    torch._dynamo.reset()
