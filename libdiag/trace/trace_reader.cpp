@@ -1,5 +1,6 @@
 #include "libdiag/trace/trace_reader.h"
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -10,8 +11,12 @@
 namespace kiln::trace {
 namespace {
 
-// serde_json's recursion limit: 127 nested arrays/objects parse, 128 do not.
-constexpr size_t kMaxJsonDepth = 127;
+// serde_json's recursion limit: 127 nested arrays/objects parse, 128 do not. simdjson's depth
+// limit counts a scalar inside the innermost container as a level too (and its DOM was not sound
+// at exactly its limit), so the parser is given room to spare and the containers are counted
+// after parsing.
+constexpr size_t kMaxContainerDepth = 127;
+constexpr size_t kMaxJsonDepth = 2 * kMaxContainerDepth;
 constexpr uint64_t kProgressInterval = uint64_t{4} << 20;
 
 std::string describe_json_type(simdjson::dom::element_type type) {
@@ -22,6 +27,22 @@ std::string describe_json_type(simdjson::dom::element_type type) {
     case simdjson::dom::element_type::BOOL: return "boolean";
     default: return "number";
   }
+}
+
+// How deeply arrays and objects nest in `value` (0 for a scalar).
+size_t container_depth(simdjson::dom::element value) {
+  size_t deepest = 0;
+  if (value.is_object()) {
+    const simdjson::dom::object object = value.get_object().value();
+    for (const auto field : object) deepest = std::max(deepest, container_depth(field.value));
+    return deepest + 1;
+  }
+  if (value.is_array()) {
+    const simdjson::dom::array array = value.get_array().value();
+    for (const auto item : array) deepest = std::max(deepest, container_depth(item));
+    return deepest + 1;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -91,7 +112,9 @@ class TraceReader::Pass {
     const std::string_view envelope_text = std::string_view(copy).substr(prefix->envelope_offset);
 
     simdjson::dom::element envelope;
-    if (auto error = scratch_.parser.parse(envelope_text.data(), envelope_text.size(), false).get(envelope)) {
+    auto error = scratch_.parser.parse(envelope_text.data(), envelope_text.size(), false).get(envelope);
+    if (!error && container_depth(envelope) > kMaxContainerDepth) error = simdjson::DEPTH_ERROR;
+    if (error) {
       // tlparse fails twice: once decoding the envelope, once re-reading it for raw.jsonl.
       counters.fail_json += 2;
       reject_message(line.number, simdjson::error_message(error));

@@ -226,6 +226,17 @@ TEST(ReaderEdgeCases, NestingDeeperThanSerdeAllowsIsBrokenJson) {
   const ReadResult result = read_text(prefix + nested(127) + "\n" + prefix + nested(128) + "\n", visitor);
   EXPECT_EQ(result.counters.format(), "Stats { ok: 1, fail_json: 2, unknown: 1 }");
   EXPECT_EQ(visitor.lines_of(kMetadata), Lines{2});
+  // The same limit with a number in the innermost object (simdjson counts it as a level; tlparse
+  // 0.4.3 keeps 127 such objects).
+  auto nested_objects = [](int depth) {
+    std::string text = R"({"deep": )";
+    for (int i = 1; i < depth; ++i) text += R"({"a": )";
+    return text + "1" + std::string(depth, '}');
+  };
+  CollectingVisitor objects;
+  const ReadResult with_numbers = read_text(prefix + nested_objects(127) + "\n" + prefix + nested_objects(128) + "\n", objects);
+  EXPECT_EQ(with_numbers.counters.format(), "Stats { ok: 1, fail_json: 2, unknown: 1 }");
+  EXPECT_EQ(objects.lines_of(kMetadata), Lines{2});
 }
 
 }  // namespace
