@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/memory_limit.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/interp/string_percent_format.h"
 
@@ -156,12 +157,14 @@ Ref repeat(Interpreter& interp, const Ref& sequence, const Ref& count) {
   if (sequence->kind == ObjectKind::Str) {
     std::string out;
     const auto& s = as<StrObject>(sequence).value;
+    check_allocation(static_cast<size_t>(n), s.size());
     out.reserve(s.size() * static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) out += s;
     return py_str(std::move(out));
   }
   const auto& items = sequence->kind == ObjectKind::List ? as<ListObject>(sequence).items : as<TupleObject>(sequence).items;
   std::vector<Ref> out;
+  check_allocation(static_cast<size_t>(n), items.size() * sizeof(Ref));
   out.reserve(items.size() * static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) out.insert(out.end(), items.begin(), items.end());
   return sequence->kind == ObjectKind::List ? py_list(std::move(out)) : py_tuple(std::move(out));

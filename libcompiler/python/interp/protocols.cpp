@@ -6,6 +6,7 @@
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/memory_limit.h"
 #include "libcompiler/python/interp/object_operators.h"
 #include "libcompiler/python/interp/utf8_text.h"
 #include "libcompiler/python/python_repr.h"
@@ -543,7 +544,11 @@ std::vector<Ref> to_vector(Interpreter& interp, const Ref& iterable) {
   if (iterable->kind == ObjectKind::Tuple) return as<TupleObject>(iterable).items;
   std::vector<Ref> items;
   // CPython preallocates from the length hint: list(range(10**12)) is a MemoryError at once.
-  if (iterable->kind == ObjectKind::Range) items.reserve(static_cast<size_t>(as<RangeObject>(iterable).length()));
+  if (iterable->kind == ObjectKind::Range) {
+    const auto length = static_cast<size_t>(as<RangeObject>(iterable).length());
+    check_allocation(length, sizeof(Ref));
+    items.reserve(length);
+  }
   Ref it = iter(interp, iterable);
   while (Ref item = next(interp, it)) items.push_back(std::move(item));
   return items;

@@ -158,7 +158,7 @@ TEST(KilnInductor, ProcessesSharingANewCacheAllFinish) {
   // Four kiln processes started together by one shell; it exits non-zero if any of them did.
   const std::string script = "pids=; for i in 1 2 3 4; do " + quoted(fs::path(kiln_binary())) + " " + quoted(testdataPath("inductor/small_model.py")) +
                              " > out$i 2> err$i & pids=\"$pids $!\"; done; status=0; for p in $pids; do wait $p || status=1; done; "
-                             "cat err*; for i in 2 3 4; do cmp out1 out$i || status=1; done; cat out1; exit $status";
+                             "cat err* >&2; for i in 2 3 4; do cmp out1 out$i || status=1; done; cat out1; exit $status";
   for (int round = 0; round < 3; ++round) {
     const std::string env = "TORCHINDUCTOR_CACHE_DIR=" + quoted(scratch.path() / ("cache" + std::to_string(round))) + " ";
     const RunResult result = run("/bin/sh", "-c " + quoted(fs::path(script)), scratch.path(), env);
