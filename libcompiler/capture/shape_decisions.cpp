@@ -55,6 +55,8 @@ void OutputGraph::settle_symbolic_shapes() {
       if (!a || !b || *a == *b) continue;
       // PyTorch's solver keeps the symbol that sorts first (s17 for Eq(s77, s17)).
       const std::string kept = std::min(*a, *b), gone = std::max(*a, *b);
+      // A replacement already made that did not remove the symbol would otherwise loop forever.
+      if (replacements.count(gone)) continue;
       replacements[gone] = ir::SymExpr::symbol(kept);
       replaced = true;
     }
