@@ -4,7 +4,8 @@
 usage: check_report.py REPORT_DIR [PAGE ...]
   Every PAGE (relative to REPORT_DIR; default: index.html and the first compilation_metrics page)
   is loaded by `chromium --headless`; any console message (errors, uncaught exceptions, failed
-  loads) fails the check. Then every local href/src of every .html file in REPORT_DIR must resolve
+  loads), a failing exit of Chromium, or a rendered page missing a heading of its file fails
+  the check. Then every local href/src of every .html file in REPORT_DIR must resolve
   to a file, and no page may reference anything outside the folder over the network (the report
   is offline). Exit 0 when all holds, 1 otherwise, printing each problem.
 """
@@ -29,12 +30,50 @@ class LinkCollector(html.parser.HTMLParser):
                 self.links.append((tag, value))
 
 
-def chromium_console_messages(page):
+class HeadingCollector(html.parser.HTMLParser):
+    """The text of every <h1>..<h3> of a page, as its source writes them."""
+
+    def __init__(self):
+        super().__init__()
+        self.headings = []
+        self.current = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("h1", "h2", "h3"):
+            self.current = ""
+
+    def handle_data(self, data):
+        if self.current is not None:
+            self.current += data
+
+    def handle_endtag(self, tag):
+        if tag in ("h1", "h2", "h3") and self.current is not None:
+            if self.current.strip():
+                self.headings.append(self.current.strip())
+            self.current = None
+
+
+def chromium_problems(page):
+    """What went wrong opening `page`: console messages, Chromium's failure, or a rendered page
+    that lacks the headings the file has (a blank or error page)."""
     result = subprocess.run(
         ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
          "--v=0", "--dump-dom", "file://" + os.path.abspath(page)],
         capture_output=True, text=True, timeout=120)
-    return [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
+    problems = ["console: " + line for line in result.stderr.splitlines() if ":CONSOLE" in line]
+    if result.returncode != 0:
+        problems.append("chromium exited with status %d" % result.returncode)
+    source = HeadingCollector()
+    with open(page, encoding="utf-8") as f:
+        source.feed(f.read())
+    rendered = HeadingCollector()
+    rendered.feed(result.stdout)
+    if not source.headings and not result.stdout.strip():
+        problems.append("chromium rendered nothing")
+    for heading in source.headings:
+        if heading not in rendered.headings:
+            problems.append("heading %r is not in the rendered page" % heading)
+    return problems
 
 
 def broken_links(report_dir):
@@ -76,8 +115,8 @@ def main():
                 break
     problems = []
     for page in pages:
-        for message in chromium_console_messages(os.path.join(report_dir, page)):
-            problems.append(f"{page}: console: {message}")
+        for problem in chromium_problems(os.path.join(report_dir, page)):
+            problems.append(f"{page}: {problem}")
     problems += broken_links(report_dir)
     for problem in problems:
         print(problem)
