@@ -404,14 +404,25 @@ def main():
         seed += len(programs)
         kiln = r.run_batch("kiln", r.kiln, programs, kiln_modes)
         ref = r.run_batch("ref", r.ref, programs, ref_modes) if r.ref else {}
+        checked = {p.seed: r.check(p, kiln[p.seed], ref.get(p.seed) if r.ref else None) for p in programs}
+        # Where kiln fails with a backend of --confirm-backends: does PyTorch's torch.compile with it
+        # fail or differ the same way? (one PyTorch run for the batch's failing programs)
+        confirm = {}
         for p in programs:
-            fails = r.check(p, kiln[p.seed], ref.get(p.seed) if r.ref else None)
-            confirm = [b for b in r.confirm if any(re.search(r"compiled:%s\b" % b, d.split("\n")[0]) for _, d in fails)]
-            if confirm and not (fails and fails[0][0] == "discard"):
-                # does PyTorch's torch.compile with that backend fail or differ the same way?
-                ref1 = r.run_batch("ref", r.ref, [p], ref_modes + [b for b in confirm if b not in ref_modes])
-                fails = r.check(p, kiln[p.seed], ref1[p.seed])
-                counts["confirmed against PyTorch's compile"] += 1
+            fails = checked[p.seed]
+            if fails and fails[0][0] != "discard":
+                bs = [b for b in r.confirm if any(re.search(r"compiled:%s\b" % b, d.split("\n")[0]) for _, d in fails)]
+                if bs:
+                    confirm[p.seed] = bs
+        if confirm:
+            backends = [b for b in r.confirm if any(b in bs for bs in confirm.values()) and b not in ref_modes]
+            again = [p for p in programs if p.seed in confirm]
+            ref1 = r.run_batch("ref", r.ref, again, ref_modes + backends)
+            for p in again:
+                checked[p.seed] = r.check(p, kiln[p.seed], ref1[p.seed])
+            counts["confirmed against PyTorch's compile"] += len(again)
+        for p in programs:
+            fails = checked[p.seed]
             if fails and fails[0][0] == "discard":
                 counts["discarded"] += 1
                 log.write(json.dumps({"seed": p.seed, "status": "discarded", "why": fails[0][1][:300]}) + "\n")
