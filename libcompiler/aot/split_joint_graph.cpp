@@ -16,9 +16,13 @@ bool is_tangent(const ir::Node& node) {
   return node.op() == ir::OpCode::Placeholder && node.name().starts_with("tangents_");
 }
 
+bool is_copy(const ir::Node& node) {
+  return node.op() == ir::OpCode::CallFunction && node.target() == "torch.ops.aten.copy_.default";
+}
+
 // copy_(primal, value): functionalization's write-back of an input the program mutated.
 bool is_input_mutation(const ir::Node& node) {
-  if (node.op() != ir::OpCode::CallFunction || node.target() != "torch.ops.aten.copy_.default" || node.args().empty()) return false;
+  if (!is_copy(node) || node.args().empty()) return false;
   const ir::Node* destination = node.args()[0].asNode();
   return destination && destination->op() == ir::OpCode::Placeholder;
 }
@@ -131,7 +135,7 @@ void reorder_like_autograd_engine(ir::Graph& graph) {
   const size_t start = position[first_backward];
   // In-place copies that read no tangent stay before the backward, as PyTorch keeps them.
   for (size_t i = 0; i < start; ++i)
-    if (nodes[i]->op() == ir::OpCode::CallFunction && nodes[i]->target() == "torch.ops.aten.copy_.default") place(nodes[i]);
+    if (is_copy(*nodes[i])) place(nodes[i]);
   for (size_t i = start; i < nodes.size(); ++i) place(nodes[i]);
   if (order.size() == nodes.size()) graph.reorder(order);
 }

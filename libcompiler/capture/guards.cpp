@@ -199,6 +199,17 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
   return std::nullopt;
 }
 
+bool is_guarded_constant(const Ref& value) {
+  switch (value->kind) {
+    case ObjectKind::None:
+    case ObjectKind::Bool:
+    case ObjectKind::Int:
+    case ObjectKind::Float:
+    case ObjectKind::Str: return true;
+    default: return false;
+  }
+}
+
 bool same_dict_key(Interpreter& interp, const Ref& a, const Ref& b) {
   if (a == b) return true;
   return !is_tensor(a) && !is_tensor(b) && equals(interp, a, b);

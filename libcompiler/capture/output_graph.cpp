@@ -237,9 +237,7 @@ void OutputGraph::guard_constant_attributes(const Ref& module) {
   const AttrMap& attributes = original ? original->attributes : as<InstanceObject>(module).dict;
   std::vector<std::string> names;
   for (const auto& [name, value] : attributes)
-    if (value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
-        value->kind == ObjectKind::Float || value->kind == ObjectKind::Str)
-      names.push_back(name);
+    if (is_guarded_constant(value)) names.push_back(name);
   std::sort(names.begin(), names.end());
   for (const auto& name : names) {
     const Ref& value = attributes.at(name);

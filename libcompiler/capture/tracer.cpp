@@ -486,8 +486,7 @@ Ref Tracer::read_global(Interpreter& interp, const DictObject& globals, const st
 Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
   // A constant attribute of an object the frame can reach (self.scale, config.depth) is guarded,
   // and so is a function read from a module the frame names (torch.abs).
-  bool constant = value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
-                  value->kind == ObjectKind::Float || value->kind == ObjectKind::Str;
+  bool constant = is_guarded_constant(value);
   bool module_function = object->kind == ObjectKind::Module &&
                          (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function);
   if (!(constant && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
@@ -502,9 +501,7 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
     auto it = original->attributes.find(name);
     if (it == original->attributes.end()) return nullptr;
     guarded = it->second;
-    if (!(guarded->kind == ObjectKind::None || guarded->kind == ObjectKind::Bool || guarded->kind == ObjectKind::Int ||
-          guarded->kind == ObjectKind::Float || guarded->kind == ObjectKind::Str || module_function))
-      return nullptr;
+    if (!is_guarded_constant(guarded) && !module_function) return nullptr;
   }
   guard_read(interp, Guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, guarded));
   return nullptr;
@@ -513,8 +510,7 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
 Ref Tracer::read_item(Interpreter& interp, const Ref& container, const Ref& key, const Ref& value) {
   // A constant read from a dict or list the frame can reach (group["lr"], cfg["depth"]) is
   // guarded, as Dynamo guards the items it reads.
-  bool constant = value->kind == ObjectKind::None || value->kind == ObjectKind::Bool || value->kind == ObjectKind::Int ||
-                  value->kind == ObjectKind::Float || value->kind == ObjectKind::Str;
+  bool constant = is_guarded_constant(value);
   bool keyed = key->kind == ObjectKind::Str || key->kind == ObjectKind::Int;
   if (!constant || !keyed || (container->kind != ObjectKind::Dict && container->kind != ObjectKind::List)) return nullptr;
   SourceRef base = source_of(interp, container);
