@@ -159,3 +159,24 @@ for backend in ["aot_eager", "inductor"]:
     out.sum().backward()
     print(backend, model.shift.tolist())
     torch._dynamo.reset()
+
+
+# Tensor.double() and its kin are traced: a conversion of an input is not the first call's
+# tensor baked into the graph (every later call returned it, and the backward went into it).
+def converted(a):
+    v = a.double()
+    v.clone()
+    return v
+
+
+for backend in ["eager", "aot_eager", "inductor"]:
+    compiled = torch.compile(converted, backend=backend)
+    first = torch.ones(2, requires_grad=True)
+    compiled(first).sum().backward()
+    second = torch.full((2,), 5.0, requires_grad=True)
+    out = compiled(second)
+    out.sum().backward()
+    print(backend, out.tolist(), out.dtype, first.grad.tolist(), second.grad.tolist())
+    rows = torch.compile(lambda t: t.float().sigmoid().shape[0] + t.long().sum().item(), backend=backend)
+    print(backend, [rows(torch.ones(n, 2, dtype=torch.float64)) for n in [3, 5, 7]])
+    torch._dynamo.reset()

@@ -107,10 +107,10 @@ void inplace_method(const char* dunder, const char* inplace_op, const char* op) 
   });
 }
 
-Ref to_dtype_method(tensor::DType dtype) {
-  return native_function("to", torch_guard([dtype](Interpreter&, CallArgs& c) {
-    return wrap_tensor(ops::to_dtype(self_of(c), dtype));
-  }));
+// Tensor.float(), .double(), ...: methods of their own names (so that a trace records them as
+// Dynamo does, call_method double).
+void add_dtype_method(const std::string& name, tensor::DType dtype) {
+  method(name, [dtype](Interpreter&, CallArgs& c) { return wrap_tensor(ops::to_dtype(self_of(c), dtype)); });
 }
 
 }  // namespace
@@ -310,13 +310,13 @@ void install_tensor_methods() {
   method("type_as", [](Interpreter&, CallArgs& c) {
     return wrap_tensor(ops::to_dtype(self_of(c), to_tensor(c.args.at(1), "other").dtype()));
   });
-  type->attrs["float"] = to_dtype_method(tensor::DType::Float32);
-  type->attrs["double"] = to_dtype_method(tensor::DType::Float64);
-  type->attrs["half"] = to_dtype_method(tensor::DType::Float16);
-  type->attrs["bfloat16"] = to_dtype_method(tensor::DType::BFloat16);
-  type->attrs["long"] = to_dtype_method(tensor::DType::Int64);
-  type->attrs["int"] = to_dtype_method(tensor::DType::Int32);
-  type->attrs["bool"] = to_dtype_method(tensor::DType::Bool);
+  add_dtype_method("float", tensor::DType::Float32);
+  add_dtype_method("double", tensor::DType::Float64);
+  add_dtype_method("half", tensor::DType::Float16);
+  add_dtype_method("bfloat16", tensor::DType::BFloat16);
+  add_dtype_method("long", tensor::DType::Int64);
+  add_dtype_method("int", tensor::DType::Int32);
+  add_dtype_method("bool", tensor::DType::Bool);
   method("flatten", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("flatten", c, {{"self"}, {"start_dim", false}, {"end_dim", false}});
     const auto& t = static_cast<TensorObject&>(*a[0]).value;
