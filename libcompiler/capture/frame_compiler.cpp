@@ -264,9 +264,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   Tracer tracer(graph, *frame, code.co_name,
                 {metrics.ids.text(), config.capture_scalar_outputs, dynamic_floats, config.reorderable_logging_functions});
   tracer_ptr = &tracer;
-  std::vector<std::pair<const Expression*, Ref>> replay;
-  for (size_t i = 0; i < code.replayed.size(); ++i) replay.emplace_back(code.replayed[i], inputs.local("___stack" + std::to_string(i)));
-  tracer.set_replay(std::move(replay));
+  std::map<std::string, Ref> stand_ins;  // float locals traced as graph inputs, by name
   for (const auto& [name, value] : inputs.locals) {
     SourceRef source = Source::local(name);
     auto history = code.history.find(source->text());
@@ -281,9 +279,19 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     Guard type{GuardKind::TypeMatch, source, builtin_type_ref(value->type)};
     type.value_type = "float";
     entry->guards.add(std::move(type));
+    Ref stand_in = stand_ins[name] = std::make_shared<SymbolicScalarObject>(source, as<FloatObject>(value).value);
     for (size_t i = 0; i < frame->code->slot_names.size(); ++i)
-      if (frame->code->slot_names[i] == name) frame->scope->slots[i] = std::make_shared<SymbolicScalarObject>(source, as<FloatObject>(value).value);
+      if (frame->code->slot_names[i] == name) frame->scope->slots[i] = stand_in;
   }
+  // A resumed frame gets the values of the expressions it was entered in (an .item() before the
+  // break) as ___stackN locals; a float among them that is traced symbolically is its stand-in.
+  std::vector<std::pair<const Expression*, Ref>> replay;
+  for (size_t i = 0; i < code.replayed.size(); ++i) {
+    std::string name = "___stack" + std::to_string(i);
+    auto stand_in = stand_ins.find(name);
+    replay.emplace_back(code.replayed[i], stand_in != stand_ins.end() ? stand_in->second : inputs.local(name));
+  }
+  tracer.set_replay(std::move(replay));
   Guard grad{GuardKind::GradMode, nullptr};
   grad.grad_mode = ops::GradMode::is_enabled();
   entry->guards.add(std::move(grad));

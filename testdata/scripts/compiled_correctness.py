@@ -180,3 +180,16 @@ for backend in ["eager", "aot_eager", "inductor"]:
     rows = torch.compile(lambda t: t.float().sigmoid().shape[0] + t.long().sum().item(), backend=backend)
     print(backend, [rows(torch.ones(n, 2, dtype=torch.float64)) for n in [3, 5, 7]])
     torch._dynamo.reset()
+
+
+# A float read with .item() before a graph break changes on every call: from its second change on
+# the resumed frame takes it as a graph input (it used the second call's value from then on).
+def scaled_by_own_sum(a):
+    s = a.sum().item()
+    return a * s
+
+
+for backend in ["eager", "aot_eager", "inductor"]:
+    compiled = torch.compile(scaled_by_own_sum, backend=backend)
+    print(backend, [compiled(torch.full((2,), k)).tolist() for k in [1.0, 2.0, 3.0, 4.0]])
+    torch._dynamo.reset()
