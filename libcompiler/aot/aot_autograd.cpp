@@ -5,7 +5,9 @@
 #include "libcompiler/aot/autograd_cache.h"
 #include "libcompiler/aot/compiled_function.h"
 #include "libcompiler/aot/lazy_backward.h"
+#include "libcompiler/aot/size_specialization.h"
 #include "libcompiler/aot/trace_captured_graph.h"
+#include "libcompiler/capture/backend_report.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -38,9 +40,30 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
                               int aot_id, const std::optional<trace::CompileId>& compile_id) {
   const TraceOptions trace_options{options.decompose, options.backend, options.keep_input_mutations};
   AotResult result;
+  // Traced at the captured sizes; a graph right only at those sizes is reported, so that the frame
+  // compiler guards them (size_specialization.h).
+  auto trace_checked = [&](auto trace) {
+    const Retrace retrace = [&](const std::vector<python::Ref>& inputs) {
+      TracedGraph traced = trace(interp, graph, inputs, trace_options);
+      ir::eliminateDeadCode(traced.module->graph);
+      return traced;
+    };
+    try {
+      TracedGraph traced = retrace(example_inputs);
+      if (specialized_to_sizes(graph, example_inputs, traced.module->graph, retrace))
+        capture::current_backend_report().specialized_to_sizes = true;
+      return traced;
+    } catch (...) {
+      // At the captured sizes two size symbols may have one value, and a size argument of that
+      // value cannot be traced: a trace where they differ, found to hold at every size, is the
+      // graph. (The error comes back through the captured graph's Python calls as a
+      // RuntimeError, so any failure is tried so.)
+      if (std::optional<TracedGraph> traced = trace_at_distinct_sizes(graph, example_inputs, retrace)) return std::move(*traced);
+      throw;
+    }
+  };
   if (!needs_autograd(example_inputs)) {
-    TracedGraph traced = trace_inference(interp, graph, example_inputs, trace_options);
-    ir::eliminateDeadCode(traced.module->graph);
+    TracedGraph traced = trace_checked(trace_inference);
     report_metadata(traced, facts, aot_id, compile_id);
     report_graph(AotGraphKind::Inference, *traced.module, aot_id, compile_id);
     report_aot_config(options.decompose, options.keep_input_mutations, false, compile_id);
@@ -49,8 +72,7 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
     result.mutated_inputs = traced.mutated_inputs;
     return result;
   }
-  TracedGraph joint = trace_joint(interp, graph, example_inputs, trace_options);
-  ir::eliminateDeadCode(joint.module->graph);
+  TracedGraph joint = trace_checked(trace_joint);
   report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
   report_aot_config(options.decompose, options.keep_input_mutations, true, compile_id);
   PartitionedGraphs parts = options.partition(joint);
@@ -109,7 +131,8 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
     }
   }
   AotResult result = trace_and_partition(interp, graph, example_inputs, facts, options, aot_id, compile_id);
-  if (cache_key) aot_cache_store(*options.cache, *cache_key, result);
+  // A result right only at these sizes is not kept: the cache key holds no sizes of symbols.
+  if (cache_key && !capture::current_backend_report().specialized_to_sizes) aot_cache_store(*options.cache, *cache_key, result);
   return compile_result(result, options, aot_id, compile_id);
 }
 

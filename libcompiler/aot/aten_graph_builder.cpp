@@ -281,17 +281,22 @@ ir::Node* AtenGraphBuilder::add_submodule_read(const std::string& name) {
 }
 
 std::vector<std::pair<size_t, ir::Node*>> AtenGraphBuilder::mutated_inputs() const {
+  // Positions count every placeholder, the size inputs' too.
+  const std::vector<ir::Node*> placeholders = graph_.placeholders();
   std::vector<std::pair<size_t, ir::Node*>> mutated;
-  for (size_t i = 0; i < inputs_.size(); ++i) {
-    ir::Node* value = nodes_.at(inputs_[i].second.impl());
-    if (value != inputs_[i].first) mutated.emplace_back(i, value);
+  for (const auto& [placeholder, fake] : inputs_) {
+    ir::Node* value = nodes_.at(fake.impl());
+    if (value == placeholder) continue;
+    const size_t position = static_cast<size_t>(std::find(placeholders.begin(), placeholders.end(), placeholder) - placeholders.begin());
+    mutated.emplace_back(position, value);
   }
   return mutated;
 }
 
 void AtenGraphBuilder::write_back_input_mutations(bool with_source) {
+  const std::vector<ir::Node*> placeholders = graph_.placeholders();
   for (const auto& [index, value] : mutated_inputs()) {
-    ir::Node* placeholder = inputs_[index].first;
+    ir::Node* placeholder = placeholders[index];
     ir::Node* copy = graph_.callFunction("torch.ops.aten.copy_.default", {ir::Argument::node(placeholder), ir::Argument::node(value)});
     copy->meta.value = placeholder->meta.value;
     if (with_source) copy->meta.sourceSummary = value->meta.sourceSummary;

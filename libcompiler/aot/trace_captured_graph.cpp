@@ -41,13 +41,21 @@ std::optional<int64_t> size_input(const Ref& value) {
   return static_cast<const IntObject&>(*value).value;
 }
 
+// The device Python code sees an example input on (an example may itself stand for a tensor of
+// another device: size_specialization.h).
+tensor::Device seen_device(const Ref& input) {
+  input_tensor(input);  // a tensor, or the error that says it is not
+  return static_cast<const TensorObject&>(*input).device();
+}
+
 // A meta tensor with the input's geometry; Python code sees it on the input's device.
-Ref fake_of(const Tensor& real, bool requires_grad) {
+Ref fake_of(const Ref& input, bool requires_grad) {
+  const Tensor& real = input_tensor(input);
   Tensor fake = Tensor::empty(real.sizes(), real.dtype(), tensor::Device{tensor::DeviceType::Meta});
   fake.impl()->strides = real.strides();
   if (requires_grad) fake.set_requires_grad(true);
   Ref object = wrap_tensor(fake);
-  static_cast<TensorObject&>(*object).proxy = std::make_shared<TensorProxy>(real.device());
+  static_cast<TensorObject&>(*object).proxy = std::make_shared<TensorProxy>(seen_device(input));
   return object;
 }
 
@@ -55,7 +63,7 @@ ir::Device device_of(const std::vector<Ref>& inputs) {
   ir::Device device;
   for (const Ref& input : inputs) {
     if (size_input(input)) continue;
-    const tensor::Device d = input_tensor(input).device();
+    const tensor::Device d = seen_device(input);
     device.type = std::string(tensor::device_type_name(d.type));
     if (d.index >= 0) device.index = d.index;
     break;
@@ -160,7 +168,7 @@ Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenG
       continue;
     }
     const Tensor& real = input_tensor(example_inputs[i]);
-    run.fakes.push_back(fake_of(real, with_grad && real.requires_grad()));
+    run.fakes.push_back(fake_of(example_inputs[i], with_grad && real.requires_grad()));
     ir::Node* placeholder = builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), descriptor);
     if (is_symbolic(symbolic)) {
       ir::TensorMeta meta = std::get<ir::TensorMeta>(symbolic);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "libcompiler/capture/backend_timings.h"
+#include "libcompiler/capture/backend_report.h"
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
@@ -461,7 +461,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
                                                                                : type_name(options.backend);
     events::backend(metrics.ids, backend_name, "calling");
     auto backend_started = std::chrono::steady_clock::now();
-    current_backend_timings() = {};
+    current_backend_report() = {};
     try {
       HookScope no_capture(interp, nullptr);
       Backend backend = wrap_backend(options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(options.backend).value)
@@ -498,9 +498,11 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       events::compilation_metrics(metrics, code);
       throw wrapped;
     }
+    // Code right only at the captured sizes is guarded on them (another size recompiles).
+    if (current_backend_report().specialized_to_sizes) graph.pin_dynamic_sizes();
     metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
-    metrics.inductor_compile_seconds = current_backend_timings().inductor_compile_seconds;
-    metrics.code_gen_seconds = current_backend_timings().code_gen_seconds;
+    metrics.inductor_compile_seconds = current_backend_report().inductor_compile_seconds;
+    metrics.code_gen_seconds = current_backend_report().code_gen_seconds;
     compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
     events::backend(metrics.ids, backend_name, "done");
     entry->graph = std::move(captured);

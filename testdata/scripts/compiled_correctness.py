@@ -193,3 +193,72 @@ for backend in ["eager", "aot_eager", "inductor"]:
     compiled = torch.compile(scaled_by_own_sum, backend=backend)
     print(backend, [compiled(torch.full((2,), k)).tolist() for k in [1.0, 2.0, 3.0, 4.0]])
     torch._dynamo.reset()
+
+
+# Automatic dynamic shapes and backward formulas that compute with a size: mean's gradient is
+# 1/n at every n (the graph held the second call's 1/6), and a 2-D mean's 1/(n*3).
+for backend in ["aot_eager", "aot_eager_decomp_partition", "inductor"]:
+    compiled = torch.compile(lambda t: t.mean(), backend=backend)
+    grads = []
+    for n in [4, 6, 8, 10]:
+        t = torch.ones(n, requires_grad=True)
+        compiled(t).backward()
+        grads.append(round(t.grad[0].item(), 4))
+    compiled = torch.compile(lambda t: (t * 2).mean(), backend=backend)
+    for n in [2, 5, 7]:
+        t = torch.ones(n, 3, requires_grad=True)
+        compiled(t).backward()
+        grads.append(round(t.grad[0, 0].item(), 4))
+    print(backend, grads)
+    torch._dynamo.reset()
+
+
+class SumIntoBuffer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("total", torch.zeros(1))
+
+    def forward(self, x):
+        self.total.add_(x.sum())
+        return x * 2
+
+
+# The buffer's update is written back once the graph is dynamic (the write-back took the size
+# input's place among the graph inputs).
+for backend in ["aot_eager", "aot_eager_decomp_partition", "inductor"]:
+    model = SumIntoBuffer()
+    compiled = torch.compile(model, backend=backend)
+    totals = []
+    for n in [3, 5, 7]:
+        compiled(torch.ones(n))
+        totals.append(model.total.item())
+    print(backend, totals)
+    torch._dynamo.reset()
+
+# Inductor: bool tensors order False below True; a saved activation in a layout of its own is
+# read in that layout by the compiled backward.
+print(torch.compile(torch.gt, backend="inductor")(torch.tensor([True, False, True, False]), torch.tensor([False, False, True, True])).tolist())
+print(torch.compile(torch.maximum, backend="inductor")(torch.tensor([True, False]), torch.tensor([False, False])).tolist())
+a = torch.arange(8.0).reshape(4, 2).requires_grad_(True)
+w = torch.ones(2, 3, requires_grad=True)
+torch.compile(lambda a, w: torch.mm(a * 0.25, w), backend="inductor")(a, w).backward(torch.ones(4, 3))
+print(a.grad.flatten().tolist(), w.grad.flatten().tolist())
+x = torch.arange(6.0).reshape(2, 3).requires_grad_(True)
+torch.compile(lambda a: a.transpose(0, 1).exp(), backend="inductor")(x).backward(torch.arange(6.0).reshape(3, 2))
+print([round(v, 4) for v in x.grad.flatten().tolist()])
+y = torch.tensor([[-1.0, 2.0, -3.0], [4.0, 5.0, -6.0]]).t().detach().requires_grad_(True)
+torch.compile(lambda a: torch.nn.functional.leaky_relu(a, 0.1), backend="inductor")(y).backward(torch.ones(3, 2))
+print(y.grad.tolist())
+
+
+# Two dynamic sizes of different symbols with one value at the recompile (6 and 6): AOT cannot
+# tell them apart at those sizes and traces where they differ.
+def softmax_of_first(a0, a1):
+    a1[::2]
+    return torch.softmax(a0.reshape(-1), dim=0)
+
+
+for backend in ["aot_eager", "inductor"]:
+    compiled = torch.compile(softmax_of_first, backend=backend)
+    print(backend, [list(compiled(torch.ones(n), torch.ones(2 * n)[::2]).shape) for n in [4, 6, 8]])
+    torch._dynamo.reset()
