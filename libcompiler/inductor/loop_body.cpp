@@ -47,6 +47,8 @@ bool is_floating(ir::Dtype dtype) {
   return dtype == ir::Dtype::Float32 || dtype == ir::Dtype::Float64 || dtype == ir::Dtype::Float16 || dtype == ir::Dtype::BFloat16;
 }
 
+bool is_unsigned(ir::Dtype dtype) { return dtype == ir::Dtype::Bool || dtype == ir::Dtype::UInt8; }
+
 ExprRef Expr::load(int buffer, ir::Dtype dtype, IndexExpr index) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Load;

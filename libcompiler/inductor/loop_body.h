@@ -43,6 +43,8 @@ struct Expr {
 };
 
 bool is_floating(ir::Dtype dtype);
+// bool and uint8: integers ordered without a sign.
+bool is_unsigned(ir::Dtype dtype);
 
 // Ops in the DAG (loads and constants included): the "size" that decides realization.
 size_t expr_size(const ExprRef& root);

@@ -91,7 +91,14 @@ CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::ve
       schedule_(std::move(schedule)),
       kernels_(std::move(kernels)),
       subgraphs_(std::move(subgraphs)),
-      chosen_(kernels_.size()) {
+      chosen_(kernels_.size()),
+      written_(program_.buffers.size(), false) {
+  for (const auto& node : program_.nodes) {
+    if (const auto* computed = std::get_if<ComputedNode>(&node)) written_[computed->output] = true;
+    if (const auto* external = std::get_if<ExternNode>(&node))
+      for (int out : external->outputs)
+        if (out >= 0) written_[out] = true;
+  }
   plan_reuse();
   if (program_.size_symbols.empty()) static_sizes_ = evaluate_sizes({});
 }
@@ -228,12 +235,26 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
     throw std::invalid_argument("inductor: the compiled graph takes " + std::to_string(program_.inputs.size()) + " inputs, got " +
                                 std::to_string(inputs.size()));
   std::vector<Tensor> buffers(program_.buffers.size());
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (program_.inputs[i] >= 0) buffers[program_.inputs[i]] = inputs[i].to_tensor();
   const SizeSymbolValues symbols = size_symbol_values(inputs);
   std::optional<CallSizes> per_call;
   if (!static_sizes_) per_call = evaluate_sizes(symbols);
   const CallSizes& sizes = static_sizes_ ? *static_sizes_ : *per_call;
+  // The kernels index an input by the layout it was compiled for. One laid out otherwise (a saved
+  // activation whose layout the forward chose, a caller's transposed tensor) is read through a
+  // copy in that layout, and an input the program writes gets the copy's values back at the end.
+  std::vector<std::pair<int, Tensor>> relaid;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const int b = program_.inputs[i];
+    if (b < 0) continue;
+    const Tensor& given = inputs[i].to_tensor();
+    if (same_layout(given, sizes.buffers[b])) {
+      buffers[b] = given;
+      continue;
+    }
+    buffers[b] = allocate(sizes.buffers[b]);
+    tensor::copy_(buffers[b], given);
+    relaid.emplace_back(b, given);
+  }
   size_t next_kernel = 0;
   for (const ScheduledStep& step : schedule_.steps) {
     if (const auto* k = std::get_if<FusedKernel>(&step)) {
@@ -274,6 +295,8 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
       }
     }
   }
+  for (auto& [b, given] : relaid)
+    if (written_[b]) tensor::copy_(given, buffers[b]);
   std::vector<ops::IValue> outputs;
   for (const ProgramOutput& out : program_.outputs) {
     if (out.size) outputs.emplace_back(size_value(*out.size, symbols));

@@ -69,6 +69,7 @@ class CompiledProgram {
   std::optional<CallSizes> static_sizes_;  // when the program has no size symbols
   mutable std::mutex tuning_;
   mutable std::vector<std::optional<size_t>> chosen_;
+  std::vector<bool> written_;  // per buffer: a node of the program writes it
 };
 
 // Runs a kernel over its outer range in parallel chunks; throws RuntimeError when it fails.

@@ -343,7 +343,7 @@ class KernelEmitter {
       case Expr::Kind::Op: {
         std::vector<llvm::Value*> a;
         for (const ExprRef& arg : e->args) a.push_back(eval(arg, outer, inner, memo));
-        v = apply(e->op, a);
+        v = apply(e->op, a, !e->args.empty() && is_unsigned(e->args.back()->dtype));
         break;
       }
     }
@@ -351,7 +351,8 @@ class KernelEmitter {
     return v;
   }
 
-  llvm::Value* apply(ScalarOp op, const std::vector<llvm::Value*>& a) {
+  // `unsigned_ints`: the operands are bool or uint8, ordered as unsigned numbers (true > false).
+  llvm::Value* apply(ScalarOp op, const std::vector<llvm::Value*>& a, bool unsigned_ints) {
     llvm::Type* t = a.back()->getType();
     const bool fp = t->isFloatingPointTy();
     const bool bit = t->isIntegerTy(1);
@@ -361,8 +362,8 @@ class KernelEmitter {
       case ScalarOp::Sub: return fp ? b_.CreateFSub(a[0], a[1]) : b_.CreateSub(a[0], a[1]);
       case ScalarOp::Mul: return fp ? b_.CreateFMul(a[0], a[1]) : bit ? b_.CreateAnd(a[0], a[1]) : b_.CreateMul(a[0], a[1]);
       case ScalarOp::TrueDiv: return b_.CreateFDiv(a[0], a[1]);
-      case ScalarOp::Maximum: return b_.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::maximum : llvm::Intrinsic::smax, a[0], a[1]);
-      case ScalarOp::Minimum: return b_.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::minimum : llvm::Intrinsic::smin, a[0], a[1]);
+      case ScalarOp::Maximum: return b_.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::maximum : unsigned_ints ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, a[0], a[1]);
+      case ScalarOp::Minimum: return b_.CreateBinaryIntrinsic(fp ? llvm::Intrinsic::minimum : unsigned_ints ? llvm::Intrinsic::umin : llvm::Intrinsic::smin, a[0], a[1]);
       case ScalarOp::Pow: {
         if (auto* k = llvm::dyn_cast<llvm::ConstantFP>(a[1])) {
           const double p = k->getValueAPF().convertToDouble();
@@ -387,10 +388,10 @@ class KernelEmitter {
       case ScalarOp::Erf: return emit_erf(b_, a[0]);
       case ScalarOp::Sin: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sin, a[0]);
       case ScalarOp::Cos: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::cos, a[0]);
-      case ScalarOp::Lt: return fp ? b_.CreateFCmpOLT(a[0], a[1]) : b_.CreateICmpSLT(a[0], a[1]);
-      case ScalarOp::Le: return fp ? b_.CreateFCmpOLE(a[0], a[1]) : b_.CreateICmpSLE(a[0], a[1]);
-      case ScalarOp::Gt: return fp ? b_.CreateFCmpOGT(a[0], a[1]) : b_.CreateICmpSGT(a[0], a[1]);
-      case ScalarOp::Ge: return fp ? b_.CreateFCmpOGE(a[0], a[1]) : b_.CreateICmpSGE(a[0], a[1]);
+      case ScalarOp::Lt: return fp ? b_.CreateFCmpOLT(a[0], a[1]) : b_.CreateICmp(unsigned_ints ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT, a[0], a[1]);
+      case ScalarOp::Le: return fp ? b_.CreateFCmpOLE(a[0], a[1]) : b_.CreateICmp(unsigned_ints ? llvm::CmpInst::ICMP_ULE : llvm::CmpInst::ICMP_SLE, a[0], a[1]);
+      case ScalarOp::Gt: return fp ? b_.CreateFCmpOGT(a[0], a[1]) : b_.CreateICmp(unsigned_ints ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_SGT, a[0], a[1]);
+      case ScalarOp::Ge: return fp ? b_.CreateFCmpOGE(a[0], a[1]) : b_.CreateICmp(unsigned_ints ? llvm::CmpInst::ICMP_UGE : llvm::CmpInst::ICMP_SGE, a[0], a[1]);
       case ScalarOp::Eq: return fp ? b_.CreateFCmpOEQ(a[0], a[1]) : b_.CreateICmpEQ(a[0], a[1]);
       case ScalarOp::Ne: return fp ? b_.CreateFCmpUNE(a[0], a[1]) : b_.CreateICmpNE(a[0], a[1]);
       case ScalarOp::LogicalAnd: return b_.CreateAnd(a[0], a[1]);
