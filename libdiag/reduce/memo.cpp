@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace kiln::reduce {
 namespace {
@@ -46,7 +48,16 @@ void Memo::check(int status, const char* what) {
     throw std::runtime_error(std::string("reduce memo ") + what + ": " + sqlite3_errmsg(db_));
 }
 
-void Memo::exec(const char* sql) { check(sqlite3_exec(db_, sql, nullptr, nullptr, nullptr), "exec"); }
+void Memo::exec(const char* sql) {
+  // Two connections that switch a new database to WAL at once: SQLite answers one of them BUSY
+  // at once, past its busy handler. It is tried again for as long as the busy timeout.
+  int status = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+  for (int waited_ms = 0; (status == SQLITE_BUSY || status == SQLITE_LOCKED) && waited_ms < 30000; waited_ms += 20) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    status = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+  }
+  check(status, "exec");
+}
 
 sqlite3_stmt* Memo::prepare(const char* sql) {
   sqlite3_stmt* statement = nullptr;
