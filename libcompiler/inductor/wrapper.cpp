@@ -31,11 +31,17 @@ tensor::Shape shape(const std::vector<int64_t>& v) { return tensor::Shape(v.begi
 
 using ConcreteLayout = BufferLayout::Concrete;
 
+// `base` seen as `view` (its offset relative to base's): always a new view.
+Tensor alias_of(const Tensor& base, const ConcreteLayout& view) {
+  return Tensor::make_view(base, shape(view.sizes), shape(view.strides), base.storage_offset() + view.offset);
+}
+
+// The same, or base itself where the view is all of it as it is.
 Tensor view_of(const Tensor& base, const ConcreteLayout& view) {
   if (view.offset == 0 && std::equal(base.sizes().begin(), base.sizes().end(), view.sizes.begin(), view.sizes.end()) &&
       std::equal(base.strides().begin(), base.strides().end(), view.strides.begin(), view.strides.end()))
     return base;
-  return Tensor::make_view(base, shape(view.sizes), shape(view.strides), base.storage_offset() + view.offset);
+  return alias_of(base, view);
 }
 
 // A tensor laid out as `layout` (strides included) with fresh storage; a plain tensor, not a
@@ -300,7 +306,13 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
   std::vector<ops::IValue> outputs;
   for (const ProgramOutput& out : program_.outputs) {
     if (out.size) outputs.emplace_back(size_value(*out.size, symbols));
-    else outputs.push_back(out.buffer < 0 ? ops::IValue() : ops::IValue(view_of(buffers[out.buffer], out.view.evaluate(symbols))));
+    else if (out.buffer < 0) outputs.emplace_back();
+    // An output seen through an input is a tensor of its own (a view) even with the input's very
+    // geometry: given the caller's tensor itself, the autograd function would take it over (a
+    // leaf became a non-leaf, its gradient lost).
+    else if (program_.buffers[out.buffer].kind == Buffer::Kind::Input)
+      outputs.emplace_back(alias_of(buffers[out.buffer], out.view.evaluate(symbols)));
+    else outputs.emplace_back(view_of(buffers[out.buffer], out.view.evaluate(symbols)));
   }
   return outputs;
 }

@@ -262,3 +262,10 @@ for backend in ["aot_eager", "inductor"]:
     compiled = torch.compile(softmax_of_first, backend=backend)
     print(backend, [list(compiled(torch.ones(n), torch.ones(2 * n)[::2]).shape) for n in [4, 6, 8]])
     torch._dynamo.reset()
+
+# An output that is the input seen whole (an identity permute) is a tensor of its own: the caller's
+# leaf stays a leaf and gets its gradient.
+x = torch.ones(2, 3, requires_grad=True)
+out = torch.compile(lambda a: torch.permute(a, (0, 1)), backend="inductor")(x)
+(out * 1.0).sum().backward()
+print(x.is_leaf, out is x, x.grad.flatten().tolist())
