@@ -4,6 +4,7 @@
 //   kiln --replay RECORD         re-runs a compile recorded by replay_record_enabled
 #include <boost/program_options.hpp>
 #include <algorithm>
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -19,7 +20,10 @@
 
 namespace po = boost::program_options;
 
-int main(int argc, char** argv) {
+namespace {
+
+// `interrupted`: the script ended on an uncaught KeyboardInterrupt.
+int run(int argc, char** argv, bool& interrupted) {
   const kiln::inductor::FinishWarmUpOnReturn finish_warm_up;
   std::ios::sync_with_stdio(false);
   po::options_description visible("Usage: kiln [options] SCRIPT.py [ARGS...]\n       kiln -c CODE [ARGS...]\n\nOptions");
@@ -65,7 +69,9 @@ int main(int argc, char** argv) {
   if (options.count("command")) {
     interp.argv = {"-c"};
     interp.argv.insert(interp.argv.end(), args.begin(), args.end());
-    return interp.run_main_source(options["command"].as<std::string>(), "<string>", std::cerr);
+    const int status = interp.run_main_source(options["command"].as<std::string>(), "<string>", std::cerr);
+    interrupted = interp.ended_by_interrupt();
+    return status;
   }
   if (options.count("replay")) {
     std::string record = options["replay"].as<std::string>();
@@ -84,5 +90,22 @@ int main(int argc, char** argv) {
     return 2;
   }
   interp.argv = args;
-  return interp.run_main_file(args.front(), std::cerr);
+  const int status = interp.run_main_file(args.front(), std::cerr);
+  interrupted = interp.ended_by_interrupt();
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool interrupted = false;
+  const int status = run(argc, argv, interrupted);
+  if (interrupted) {
+    // As CPython: with the traceback printed and everything finished, the process ends by the
+    // signal that interrupted it, so that the shell sees it.
+    std::cout.flush();
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
+  return status;
 }

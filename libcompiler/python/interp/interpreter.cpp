@@ -192,8 +192,12 @@ namespace {
 // Set by SIGINT while a main script runs; the interpreter raises KeyboardInterrupt at its next
 // call or loop iteration, as CPython does at its next eval-breaker check.
 volatile std::sig_atomic_t interrupt_requested = 0;
-extern "C" void request_interrupt(int) { interrupt_requested = 1; }
+extern "C" void on_sigint(int) { interrupt_requested = 1; }
 }  // namespace
+
+void Interpreter::request_interrupt() { interrupt_requested = 1; }
+
+void Interpreter::clear_interrupt() { interrupt_requested = 0; }
 
 void Interpreter::check_interrupt() {
   if (!interrupt_requested) return;
@@ -351,6 +355,7 @@ int Interpreter::run_main_file(const std::filesystem::path& given, std::ostream&
 
 int Interpreter::run_main_source(std::string source, std::string filename, std::ostream& err) {
   int status = 0;
+  ended_by_interrupt_ = false;
   auto run = [&] {
     std::shared_ptr<LoadedCode> code;  // outlives the traceback, which points into its source
     try {
@@ -379,11 +384,12 @@ int Interpreter::run_main_source(std::string source, std::string filename, std::
         err << format_traceback(*this, error);
       }
       // A shell reports a process SIGINT ended as 128 + SIGINT, which CPython's exit gives too.
-      status = error.exception->type->is_subtype_of(exception_type(ExcType::KeyboardInterrupt)) ? 128 + SIGINT : 1;
+      ended_by_interrupt_ = error.exception->type->is_subtype_of(exception_type(ExcType::KeyboardInterrupt));
+      status = ended_by_interrupt_ ? 128 + SIGINT : 1;
     }
   };
   struct sigaction interrupt {}, previous {};
-  interrupt.sa_handler = request_interrupt;
+  interrupt.sa_handler = on_sigint;
   sigemptyset(&interrupt.sa_mask);
   sigaction(SIGINT, &interrupt, &previous);
   // Deep Python recursion must reach RecursionError, not the end of the C++ stack.

@@ -40,6 +40,9 @@ class Interpreter {
   // `err` and returns the exit status (0, 1, or SystemExit's code).
   int run_main_file(const std::filesystem::path& path, std::ostream& err);
   int run_main_source(std::string source, std::string filename, std::ostream& err);
+  // Whether the last main script ended on an uncaught KeyboardInterrupt (status 130): CPython then
+  // ends its process by SIGINT itself, so that the shell sees the signal.
+  bool ended_by_interrupt() const { return ended_by_interrupt_; }
 
   // Runs parsed code into `module`'s globals. Exceptions propagate as PyException.
   void exec_code(const std::shared_ptr<LoadedCode>& code, ModuleObject& module);
@@ -82,6 +85,10 @@ class Interpreter {
   void leave_call() { --depth_; }
   // KeyboardInterrupt if SIGINT came since the last check (calls and loop iterations check).
   static void check_interrupt();
+  // What SIGINT does, for other causes (a harness's time limit); safe in a signal handler.
+  static void request_interrupt();
+  // Forgets an interrupt requested and not yet raised.
+  static void clear_interrupt();
 
  private:
   Ref find_module(const std::string& name);
@@ -98,6 +105,7 @@ class Interpreter {
   std::map<std::string, std::vector<std::function<void(Interpreter&)>>> import_hooks_;
   Frame* frame_ = nullptr;
   int depth_ = 0;
+  bool ended_by_interrupt_ = false;
   // Finalizers hold it weakly: objects outliving the interpreter are freed without __del__.
   std::shared_ptr<Interpreter*> alive_ = std::make_shared<Interpreter*>(this);
 };
