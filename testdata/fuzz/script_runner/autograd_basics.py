@@ -1,0 +1,1 @@
+../../scripts/autograd_basics.py

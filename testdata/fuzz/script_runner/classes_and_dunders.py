@@ -1,0 +1,1 @@
+../../scripts/classes_and_dunders.py

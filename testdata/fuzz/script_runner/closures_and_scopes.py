@@ -1,0 +1,1 @@
+../../scripts/closures_and_scopes.py

@@ -1,0 +1,1 @@
+../../scripts/compiled_library_modules.py

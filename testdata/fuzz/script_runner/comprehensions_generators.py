@@ -1,0 +1,1 @@
+../../scripts/comprehensions_generators.py

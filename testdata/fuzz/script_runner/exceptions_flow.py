@@ -1,0 +1,1 @@
+../../scripts/exceptions_flow.py

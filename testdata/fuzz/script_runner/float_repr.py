@@ -1,0 +1,1 @@
+../../scripts/float_repr.py

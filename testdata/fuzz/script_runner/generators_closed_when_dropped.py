@@ -1,0 +1,1 @@
+../../scripts/generators_closed_when_dropped.py

@@ -1,0 +1,1 @@
+../../scripts/int_arith.py

@@ -1,0 +1,1 @@
+../../scripts/nn_modules.py

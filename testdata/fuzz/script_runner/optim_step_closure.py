@@ -1,0 +1,1 @@
+../../scripts/optim_step_closure.py

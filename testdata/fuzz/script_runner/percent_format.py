@@ -1,0 +1,1 @@
+../../scripts/percent_format.py

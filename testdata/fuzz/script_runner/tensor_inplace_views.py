@@ -1,0 +1,1 @@
+../../scripts/tensor_inplace_views.py

@@ -1,0 +1,1 @@
+../../scripts/yield_from_and_context.py
