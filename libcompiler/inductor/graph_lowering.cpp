@@ -365,12 +365,27 @@ void GraphLowering::add_extern_outputs(const ir::Node& node, ExternNode& e) {
   values_[&node] = std::move(boxes);
 }
 
+namespace {
+
+bool has_no_elements(const ir::TensorMeta& meta) {
+  return std::any_of(meta.sizes.begin(), meta.sizes.end(), [](const ir::SymExpr& size) { return size.constant() == 0; });
+}
+
+}  // namespace
+
 void GraphLowering::lower_node(const ir::Node& node) {
   node_ = &node;
   if (node.target() == "operator.getitem") {
     const ir::Node* tuple = node.args().at(0).asNode();
     const int64_t index = std::get<int64_t>(node.args().at(1).value);
     values_[&node] = {values_.at(tuple).at(static_cast<size_t>(index))};
+    return;
+  }
+  // A result with no elements computes nothing, and lowering it could divide index arithmetic
+  // by its zero sizes (a reshape of a [0, 3] tensor): it is an empty value of its sizes.
+  if (const auto* meta = std::get_if<ir::TensorMeta>(&node.meta.value); meta && has_no_elements(*meta)) {
+    const ir::Dtype dtype = meta->dtype;
+    values_[&node] = {pointwise(out_sizes(), dtype, [dtype](const std::vector<IndexExpr>&, const VarRanges&) { return Expr::constant(0, dtype); })};
     return;
   }
   LoweringFn fn = find_lowering(node.target());

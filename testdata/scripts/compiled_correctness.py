@@ -269,3 +269,8 @@ x = torch.ones(2, 3, requires_grad=True)
 out = torch.compile(lambda a: torch.permute(a, (0, 1)), backend="inductor")(x)
 (out * 1.0).sum().backward()
 print(x.is_leaf, out is x, x.grad.flatten().tolist())
+
+# Inductor: values with no elements through views and pointwise ops (the reshape's index
+# arithmetic divided by the zero size), and a reduction over them.
+empty_ops = torch.compile(lambda a: ((a.reshape(-1, 2) + 1).t() * 2, a.sum(0), a.flatten().relu()), backend="inductor")
+print([list(t.shape) for t in empty_ops(torch.ones(0, 4))], empty_ops(torch.ones(0, 4))[1].tolist())
