@@ -211,6 +211,9 @@ void add_forward_outputs(TracedGraph& traced, AtenGraphBuilder& builder, const T
   }
   for (size_t i = 0; i < program_outputs.size(); ++i) {
     outputs.push_back(builder.node_of(program_outputs[i]));
+    if (!outputs.back())
+      throw std::runtime_error("aot: the graph returns a tensor it neither received nor made (torch.tensor of Python values: "
+                               "tensor constants are not lifted yet)");
     descriptors.push_back(plain_output_descriptor(i));
   }
   traced.forward_outputs = outputs.size();

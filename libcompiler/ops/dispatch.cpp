@@ -85,6 +85,23 @@ bool has_meta_tensor(const std::vector<Tensor>& slots) {
   return false;
 }
 
+// An op that makes a tensor from no tensor (ones, arange, randn), with a meta function.
+bool is_factory(const OpInfo& op, const std::vector<Tensor>& slots) {
+  if (!op.meta || op.schema.is_inplace()) return false;
+  for (const Tensor& t : slots)
+    if (t.defined()) return false;
+  return true;
+}
+
+// A recorder traces on fake (meta) tensors, as make_fx under FakeTensorMode: what a factory makes
+// is a fake too, so that it meets the fakes it is used with (a real CPU tensor beside them failed
+// with "found at least two devices, meta and cpu").
+std::vector<Tensor> fake_outputs(const OpInfo& op, const Arguments& args) {
+  std::vector<TensorMeta> metas = op.meta(args);
+  for (TensorMeta& meta : metas) meta.device = tensor::Device{tensor::DeviceType::Meta};
+  return allocate_outputs(metas);
+}
+
 std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots) {
   // A kernel of its own would read the data meta tensors do not have; composite kernels only
   // call other table ops, which do have metas, and view kernels only make new geometry.
@@ -140,7 +157,7 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   }
   std::vector<Tensor> outputs;
   if (recorded.decomposes(op)) outputs = recorded.run_decomposition(op, args);
-  if (outputs.empty()) outputs = run(op, args, slots);
+  if (outputs.empty()) outputs = recorded.recording() && is_factory(op, slots) ? fake_outputs(op, args) : run(op, args, slots);
   recorded.report(op, args, outputs);
   if (inplace) args.tensor(0).bump_version();
   if (op.id == OpId::detach) mark_non_differentiable_view(outputs[0]);

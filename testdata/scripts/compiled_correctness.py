@@ -274,3 +274,13 @@ print(x.is_leaf, out is x, x.grad.flatten().tolist())
 # arithmetic divided by the zero size), and a reduction over them.
 empty_ops = torch.compile(lambda a: ((a.reshape(-1, 2) + 1).t() * 2, a.sum(0), a.flatten().relu()), backend="inductor")
 print([list(t.shape) for t in empty_ops(torch.ones(0, 4))], empty_ops(torch.ones(0, 4))[1].tolist())
+
+# Factories inside a graph (ones, arange, full, zeros) make values that meet the inputs: AOT traced
+# them as real CPU tensors beside its fakes ("found at least two devices, meta and cpu").
+for backend in ["aot_eager", "aot_eager_decomp_partition", "inductor"]:
+    made = torch.compile(lambda a: (a * torch.ones(3) + torch.arange(3) - torch.full((3,), 0.5), torch.zeros(2, 3) + a), backend=backend)
+    scores = torch.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]], requires_grad=True)
+    picked = torch.compile(lambda s: torch.nn.functional.cross_entropy(s, torch.zeros(2, dtype=torch.long)), backend=backend)(scores)
+    picked.backward()
+    print(backend, [t.tolist() for t in made(torch.tensor([0.5, -1.0, 2.0]))], round(picked.item(), 4), [[round(v, 4) for v in r] for r in scores.grad.tolist()])
+    torch._dynamo.reset()
