@@ -48,13 +48,6 @@ std::optional<std::vector<int64_t>> evaluated(const std::vector<ir::SymExpr>& ex
   return out;
 }
 
-bool symbolic(const ir::TensorMeta& meta) {
-  for (const auto* exprs : {&meta.sizes, &meta.strides})
-    for (const ir::SymExpr& e : *exprs)
-      if (!e.constant()) return true;
-  return false;
-}
-
 // The example inputs at other values of the symbols: SymInts evaluated, tensors with symbolic
 // sizes replaced by meta tensors of the new geometry (seen on the example's device).
 std::optional<std::vector<Ref>> examples_at(const std::vector<ir::Node*>& placeholders, const std::vector<Ref>& examples,
@@ -66,7 +59,7 @@ std::optional<std::vector<Ref>> examples_at(const std::vector<ir::Node*>& placeh
       const std::optional<int64_t> v = scalar->expr.evaluate(values);
       if (!v) return std::nullopt;
       moved[i] = py_int(*v);
-    } else if (const auto* tensor = std::get_if<ir::TensorMeta>(&meta); tensor && is_tensor(examples[i]) && symbolic(*tensor)) {
+    } else if (const auto* tensor = std::get_if<ir::TensorMeta>(&meta); tensor && is_tensor(examples[i]) && tensor->symbolic()) {
       const auto sizes = evaluated(tensor->sizes, values), strides = evaluated(tensor->strides, values);
       if (!sizes || !strides) return std::nullopt;
       const tensor::Tensor& example = to_tensor(examples[i], "input");

@@ -25,16 +25,6 @@ const Tensor& input_tensor(const Ref& value) {
   return to_tensor(value, "input");
 }
 
-bool is_symbolic(const ir::FakeValue& value) {
-  const auto* t = std::get_if<ir::TensorMeta>(&value);
-  if (!t) return false;
-  for (const ir::SymExpr& s : t->sizes)
-    if (!s.constant()) return true;
-  for (const ir::SymExpr& s : t->strides)
-    if (!s.constant()) return true;
-  return false;
-}
-
 // A symbolic size input (a SymInt placeholder of the captured graph): its value for this compile.
 std::optional<int64_t> size_input(const Ref& value) {
   if (value->kind != ObjectKind::Int) return std::nullopt;
@@ -170,8 +160,8 @@ Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenG
     const Tensor& real = input_tensor(example_inputs[i]);
     run.fakes.push_back(fake_of(example_inputs[i], with_grad && real.requires_grad()));
     ir::Node* placeholder = builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), descriptor);
-    if (is_symbolic(symbolic)) {
-      ir::TensorMeta meta = std::get<ir::TensorMeta>(symbolic);
+    if (const auto* captured = std::get_if<ir::TensorMeta>(&symbolic); captured && captured->symbolic()) {
+      ir::TensorMeta meta = *captured;
       meta.device = std::get<ir::TensorMeta>(placeholder->meta.value).device;
       meta.requiresGrad = false;
       placeholder->meta.value = meta;

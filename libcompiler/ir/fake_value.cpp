@@ -4,6 +4,13 @@
 
 namespace kiln::ir {
 
+bool TensorMeta::symbolic() const {
+  for (const auto* exprs : {&sizes, &strides})
+    for (const SymExpr& e : *exprs)
+      if (!e.constant()) return true;
+  return false;
+}
+
 std::vector<SymExpr> TensorMeta::contiguousStrides(const std::vector<SymExpr>& sizes) {
   std::vector<SymExpr> strides(sizes.size());
   SymExpr running = SymExpr::integer(1);

@@ -23,6 +23,8 @@ struct TensorMeta {
 
   // Row-major strides of sizes.
   static std::vector<SymExpr> contiguousStrides(const std::vector<SymExpr>& sizes);
+  // Whether a size or stride is not a constant.
+  bool symbolic() const;
   friend bool operator==(const TensorMeta&, const TensorMeta&) = default;
 };
 

@@ -17,3 +17,9 @@ w = torch.tensor(2.0, requires_grad=True)
 loss = (w * 3 - 1) ** 2
 loss.backward()
 print(loss.item(), w.grad)
+
+# torch.cat skips a 1-d empty input, whose gradient is then an empty tensor (not None).
+kept = torch.ones(2, requires_grad=True)
+skipped = torch.ones(0, requires_grad=True)
+torch.cat([kept, skipped]).sum().backward()
+print(kept.grad.tolist(), skipped.grad.tolist(), skipped.grad.shape)

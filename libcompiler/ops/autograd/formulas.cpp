@@ -494,8 +494,8 @@ std::vector<Tensor> backward_cat(const BackwardContext& ctx, const std::vector<T
   const int64_t dim = g.dim() == 0 ? 0 : tensor::wrap_dim(ctx.args().int_value(1), g.dim());
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     const Shape& sizes = ctx.input(i).sizes;
-    if (sizes.size() == 1 && sizes[0] == 0) {  // skipped by cat
-      result.push_back(Tensor());
+    if (sizes.size() == 1 && sizes[0] == 0) {  // skipped by cat; its gradient is empty, as PyTorch's
+      result.push_back(ops::zeros({0}, g.dtype()));
       continue;
     }
     result.push_back(ops::slice(g, dim, offset, offset + sizes[dim]));
