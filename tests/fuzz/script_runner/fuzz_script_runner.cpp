@@ -3,8 +3,9 @@
 // Python program ends: normally, or with a Python exception and its traceback. Anything else is a
 // finding: a crash, a sanitizer report, a C++ exception that escapes the interpreter, a hang.
 //
-// Limits: each input runs for at most a second of wall time (then KeyboardInterrupt, as from
-// Ctrl-C: calls and loop iterations check for it), and no single allocation may exceed 256 MB
+// Limits: each input runs for at most a second of CPU time (then KeyboardInterrupt, as from
+// Ctrl-C: calls and loop iterations check for it; the timer is ITIMER_VIRTUAL, since libFuzzer's
+// own -timeout uses SIGALRM and ITIMER_REAL), and no single allocation may exceed 256 MB
 // (ASan returns null above it, which Kiln turns into MemoryError or PyTorch's out-of-memory
 // RuntimeError). The script runs in a temporary folder, so that files
 // it opens for writing land there. Its output and Kiln's warnings go to /dev/null.
@@ -52,7 +53,7 @@ void set_alarm(long microseconds) {
   itimerval timer{};
   timer.it_value.tv_sec = microseconds / 1'000'000;
   timer.it_value.tv_usec = microseconds % 1'000'000;
-  setitimer(ITIMER_REAL, &timer, nullptr);
+  setitimer(ITIMER_VIRTUAL, &timer, nullptr);
 }
 
 }  // namespace
@@ -67,7 +68,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::error_code ignored;
     std::filesystem::remove_all(scratch_folder(), ignored);
   });
-  std::signal(SIGALRM, on_time_limit);
+  std::signal(SIGVTALRM, on_time_limit);
   kiln::backends::install_backends();
   return 0;
 }
