@@ -63,11 +63,7 @@ std::optional<std::vector<Ref>> examples_at(const std::vector<ir::Node*>& placeh
       const auto sizes = evaluated(tensor->sizes, values), strides = evaluated(tensor->strides, values);
       if (!sizes || !strides) return std::nullopt;
       const tensor::Tensor& example = to_tensor(examples[i], "input");
-      tensor::Tensor stand_in = tensor::Tensor::empty(*sizes, example.dtype(), tensor::Device{tensor::DeviceType::Meta});
-      stand_in.impl()->strides = *strides;
-      if (example.requires_grad()) stand_in.set_requires_grad(true);
-      moved[i] = wrap_tensor(stand_in);
-      static_cast<TensorObject&>(*moved[i]).proxy = std::make_shared<TensorProxy>(static_cast<TensorObject&>(*examples[i]).device());
+      moved[i] = fake_tensor(*sizes, *strides, example.dtype(), device_seen(examples[i]), example.requires_grad());
     }
   }
   return moved;

@@ -31,29 +31,18 @@ std::optional<int64_t> size_input(const Ref& value) {
   return static_cast<const IntObject&>(*value).value;
 }
 
-// The device Python code sees an example input on (an example may itself stand for a tensor of
-// another device: size_specialization.h).
-tensor::Device seen_device(const Ref& input) {
-  input_tensor(input);  // a tensor, or the error that says it is not
-  return static_cast<const TensorObject&>(*input).device();
-}
-
-// A meta tensor with the input's geometry; Python code sees it on the input's device.
+// A fake of an example input (itself maybe a fake: size_specialization.h).
 Ref fake_of(const Ref& input, bool requires_grad) {
   const Tensor& real = input_tensor(input);
-  Tensor fake = Tensor::empty(real.sizes(), real.dtype(), tensor::Device{tensor::DeviceType::Meta});
-  fake.impl()->strides = real.strides();
-  if (requires_grad) fake.set_requires_grad(true);
-  Ref object = wrap_tensor(fake);
-  static_cast<TensorObject&>(*object).proxy = std::make_shared<TensorProxy>(seen_device(input));
-  return object;
+  return fake_tensor(real.sizes(), real.strides(), real.dtype(), device_seen(input), requires_grad);
 }
 
 ir::Device device_of(const std::vector<Ref>& inputs) {
   ir::Device device;
   for (const Ref& input : inputs) {
     if (size_input(input)) continue;
-    const tensor::Device d = seen_device(input);
+    input_tensor(input);  // a tensor, or the error that says it is not
+    const tensor::Device d = device_seen(input);
     device.type = std::string(tensor::device_type_name(d.type));
     if (d.index >= 0) device.index = d.index;
     break;
@@ -176,6 +165,18 @@ Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenG
 }
 
 }  // namespace
+
+Ref fake_tensor(const tensor::Shape& sizes, const tensor::Shape& strides, tensor::DType dtype, const tensor::Device& device,
+                bool requires_grad) {
+  Tensor fake = Tensor::empty(sizes, dtype, tensor::Device{tensor::DeviceType::Meta});
+  fake.impl()->strides = strides;
+  if (requires_grad) fake.set_requires_grad(true);
+  Ref object = wrap_tensor(fake);
+  static_cast<TensorObject&>(*object).proxy = std::make_shared<TensorProxy>(device);
+  return object;
+}
+
+tensor::Device device_seen(const Ref& tensor) { return static_cast<const TensorObject&>(*tensor).device(); }
 
 bool needs_autograd(const std::vector<Ref>& example_inputs) {
   if (!ops::GradMode::is_enabled()) return false;

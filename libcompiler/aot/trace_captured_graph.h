@@ -11,6 +11,7 @@
 
 #include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/ir/graph_module.h"
+#include "libcompiler/tensor/tensor.h"
 
 namespace kiln::aot {
 
@@ -49,6 +50,13 @@ TracedGraph trace_inference(python::Interpreter& interp, const capture::Captured
 // printed in the pytree form of PyTorch's joint graphs.
 TracedGraph trace_joint(python::Interpreter& interp, const capture::CapturedGraph& graph,
                         const std::vector<python::Ref>& example_inputs, const TraceOptions& options);
+
+// A fake: a meta tensor of this geometry (no data) that Python code sees on `device`. AOT traces
+// on these.
+python::Ref fake_tensor(const tensor::Shape& sizes, const tensor::Shape& strides, tensor::DType dtype, const tensor::Device& device,
+                        bool requires_grad);
+// The device Python code sees a tensor object on (a fake's is the device it stands for).
+tensor::Device device_seen(const python::Ref& tensor);
 
 // Whether any example input requires grad (and grad mode is on): the joint path is needed.
 bool needs_autograd(const std::vector<python::Ref>& example_inputs);

@@ -15,16 +15,8 @@ namespace {
 
 const char* const kCondTarget = "torch.ops.higher_order.cond";
 
-// A meta tensor with `t`'s geometry that Python code sees on `device`.
-Ref fresh_fake(const Tensor& t, tensor::Device device) {
-  Tensor fake = Tensor::empty(t.sizes(), t.dtype(), tensor::Device{tensor::DeviceType::Meta});
-  fake.impl()->strides = t.strides();
-  Ref object = wrap_tensor(fake);
-  static_cast<TensorObject&>(*object).proxy = std::make_shared<TensorProxy>(device);
-  return object;
-}
-
-tensor::Device device_seen(const Ref& tensor) { return static_cast<TensorObject&>(*tensor).device(); }
+// A fake with `t`'s geometry that Python code sees on `device`.
+Ref fresh_fake(const Tensor& t, const tensor::Device& device) { return fake_tensor(t.sizes(), t.strides(), t.dtype(), device, false); }
 
 // The branch's source: the first of its captured nodes that has one (a branch is usually one
 // lambda or one short function).
