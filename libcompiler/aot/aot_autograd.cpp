@@ -48,19 +48,14 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
       ir::eliminateDeadCode(traced.module->graph);
       return traced;
     };
-    try {
-      TracedGraph traced = retrace(example_inputs);
-      if (specialized_to_sizes(graph, example_inputs, traced.module->graph, retrace))
-        capture::current_backend_report().specialized_to_sizes = true;
-      return traced;
-    } catch (...) {
-      // At the captured sizes two size symbols may have one value, and a size argument of that
-      // value cannot be traced: a trace where they differ, found to hold at every size, is the
-      // graph. (The error comes back through the captured graph's Python calls as a
-      // RuntimeError, so any failure is tried so.)
-      if (std::optional<TracedGraph> traced = trace_at_distinct_sizes(graph, example_inputs, retrace)) return std::move(*traced);
-      throw;
-    }
+    TracedGraph traced = retrace(example_inputs);
+    // Two size symbols with one value could not be told apart: a trace where they differ, found to
+    // hold at every size, is the graph.
+    if (traced.ambiguous_sizes)
+      if (std::optional<TracedGraph> generic = trace_at_distinct_sizes(graph, example_inputs, retrace)) return std::move(*generic);
+    if (specialized_to_sizes(graph, example_inputs, traced.module->graph, retrace))
+      capture::current_backend_report().specialized_to_sizes = true;
+    return traced;
   };
   if (!needs_autograd(example_inputs)) {
     TracedGraph traced = trace_checked(trace_inference);

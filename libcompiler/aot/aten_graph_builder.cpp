@@ -203,12 +203,13 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
   auto size_argument = [&](int64_t size) {
     const auto it = size_placeholders_.find(size);
     if (it == size_placeholders_.end()) return ir::Argument::integer(size);
-    // The value of several dynamic sizes: which one this is cannot be told, and either guess
-    // would be silently wrong for other sizes.
-    if (!it->second)
-      throw std::runtime_error("aot: " + overload_name(op) + " takes the size " + std::to_string(size) +
-                               ", the value of several dynamic sizes of different symbols; which one it is cannot be traced "
-                               "(mark the inputs static, or call with sizes that differ)");
+    // The value of several dynamic sizes: which one this is cannot be told here. The number is
+    // right at these sizes only, and the trace says so (AOT then traces where the symbols differ,
+    // or guards these sizes: size_specialization.h).
+    if (!it->second) {
+      ambiguous_size_ = true;
+      return ir::Argument::integer(size);
+    }
     return ir::Argument::node(it->second);
   };
   // Layouts and memory formats are torch globals (torch.strided), which the table passes by name.

@@ -66,6 +66,9 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // The "File: ..." summary of the nodes recorded from now on (nullopt: none), and of the
   // backward of the autograd nodes created from now on.
   void set_source(std::optional<std::string> summary);
+  // Whether an op took a size that several size symbols have as their value (recorded as the
+  // number: right at this trace's sizes only).
+  bool took_ambiguous_size() const { return ambiguous_size_; }
   // The inputs whose value the recorded ops changed (by placeholder position) and their values.
   std::vector<std::pair<size_t, ir::Node*>> mutated_inputs() const;
   // copy_(input, value) for each input whose value the recorded ops changed, in input order;
@@ -96,6 +99,7 @@ class AtenGraphBuilder : public ops::CallRecorder {
   std::vector<std::pair<ir::Node*, Tensor>> inputs_;
   // Size placeholders by their value; null where two share a value (the size is then ambiguous).
   std::unordered_map<int64_t, ir::Node*> size_placeholders_;
+  bool ambiguous_size_ = false;
   // Scalar reads by their value; null where two share a value.
   std::unordered_map<double, ir::Node*> scalar_reads_;
   // The traced tensors stay alive so that no later tensor reuses an address in nodes_.

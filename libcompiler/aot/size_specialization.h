@@ -24,8 +24,8 @@ using Retrace = std::function<TracedGraph(const std::vector<python::Ref>& exampl
 bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs,
                           const ir::Graph& traced, const Retrace& retrace);
 
-// For a program whose trace at the captured sizes failed (two size symbols with one value cannot
-// be told apart there): its trace at sizes where every symbol has a value of its own, if a
+// For a program whose trace at the captured sizes took a size two symbols had as their value
+// (TracedGraph::ambiguous_sizes): its trace at sizes where every symbol has a value of its own, if a
 // trace at a second such point records the same computation (the graph then holds at every
 // size). nullopt otherwise.
 std::optional<TracedGraph> trace_at_distinct_sizes(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs,

@@ -223,6 +223,7 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   add_forward_outputs(traced, builder, options, /*with_source=*/true, run.outputs, outputs, descriptors);
   builder.set_output(outputs, /*as_list=*/false, std::move(descriptors));
   builder.propagate_symbolic_sizes();
+  traced.ambiguous_sizes = builder.took_ambiguous_size();
   traced.input_requires_grad.assign(example_inputs.size(), false);
   traced.output_requires_grad.assign(outputs.size(), false);
   return traced;
@@ -278,6 +279,7 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
   }
   builder.set_output(outputs, /*as_list=*/true, std::move(descriptors));
   builder.propagate_symbolic_sizes(tangent_outputs);
+  traced.ambiguous_sizes = builder.took_ambiguous_size();
   return traced;
 }
 

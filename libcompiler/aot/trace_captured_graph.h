@@ -39,6 +39,9 @@ struct TracedGraph {
   std::vector<bool> input_is_parameter;
   // Which forward outputs got a tangent (they require grad; never the mutated inputs' values).
   std::vector<bool> output_requires_grad;
+  // An op took a size that two size symbols had as their value: the graph holds that number, right
+  // at these sizes only (size_specialization.h).
+  bool ambiguous_sizes = false;
   // Joint graphs: the nodes traced before the backward ran (PyTorch's "is_forward" tag).
   std::unordered_set<std::string> forward_node_names;
 };
