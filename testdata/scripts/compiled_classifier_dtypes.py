@@ -27,7 +27,7 @@ for backend in ["eager", "aot_eager", "aot_eager_decomp_partition", "inductor"]:
     step = torch.compile(model, backend=backend)
     losses = []
     for n in [8, 12, 16, 12]:
-        x = (torch.arange(n * 8, dtype=torch.float64).reshape(n, 8) % 7) / 7
+        x = (torch.arange(n * 8.0).reshape(n, 8) % 7) / 7
         y = torch.arange(n) % 3
         opt.zero_grad()
         loss, acc = step(x, y.int())
