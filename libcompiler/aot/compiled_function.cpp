@@ -4,6 +4,7 @@
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/function_node.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
@@ -32,6 +33,16 @@ void write_back(const std::vector<size_t>& mutated_inputs, const std::vector<Ref
   ops::NoGradGuard no_grad;
   for (size_t i = 0; i < mutated_inputs.size(); ++i)
     ops::copy_(to_tensor(inputs.at(mutated_inputs[i]), "input"), results.at(i).to_tensor());
+}
+
+// The input whose storage `output` shares, if any, as a tensor of the same dtype.
+const Tensor* aliased_input(const Tensor& output, const std::vector<Ref>& inputs) {
+  for (const Ref& input : inputs) {
+    if (input->kind == ObjectKind::Int) continue;
+    const Tensor& candidate = to_tensor(input, "input");
+    if (candidate.storage().is_alias_of(output.storage()) && candidate.dtype() == output.dtype()) return &candidate;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -87,9 +98,16 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
       edges.push_back(p.input_requires_grad[i] ? ops::gradient_edge(to_tensor(inputs[i], "input")) : ops::Edge{});
     node->set_next_edges(std::move(edges));
     for (size_t i = first_output; i < p.forward_outputs; ++i) {
+      const Tensor out = to_tensor(outputs[i - first_output], "output");
+      // An output that views an input leaves as a view of that input made here, as AOT's runtime
+      // regenerates outputs of type alias_of_input: its gradient reaches the input through the
+      // view, and backward through it alone never runs the compiled backward (whose gradient slot
+      // for it then stays zero).
+      const Tensor* input = aliased_input(out, inputs);
+      if (input) outputs[i - first_output] = wrap_tensor(ops::view_regenerated_from(*input, out));
       if (!p.output_requires_grad[i]) continue;
-      const Tensor& out = to_tensor(outputs[i - first_output], "output");
-      ops::set_history(out, node, node->add_output(out));
+      const uint32_t slot = node->add_output(out);
+      if (!input) ops::set_history(out, node, slot);
     }
     return outputs;
   };

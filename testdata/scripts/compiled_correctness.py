@@ -284,3 +284,24 @@ for backend in ["aot_eager", "aot_eager_decomp_partition", "inductor"]:
     picked.backward()
     print(backend, [t.tolist() for t in made(torch.tensor([0.5, -1.0, 2.0]))], round(picked.item(), 4), [[round(v, 4) for v in r] for r in scores.grad.tolist()])
     torch._dynamo.reset()
+
+# An output that views an input leaves the compiled function as a view of that input (AOT's
+# alias_of_input): a backward through it alone does not run the compiled backward, so a weight
+# that only reached an unused output keeps grad None (kiln gave it zeros); in-place writes through
+# the view still reach the input.
+def views_input_beside_matmul(a, w):
+    u = torch.unsqueeze(a, 2)
+    v = torch.mm(a, w)
+    if a.sum() > 0.123:
+        b = a + 1
+    v.sin()
+    return u
+
+
+for backend in ["aot_eager", "inductor"]:
+    a = torch.ones(2, 6, requires_grad=True)
+    w = torch.ones(6, 5, requires_grad=True)
+    u = torch.compile(views_input_beside_matmul, backend=backend)(a, w)
+    (u * torch.arange(12.0).reshape(2, 6, 1)).sum().backward()
+    print(backend, w.grad, u._base is a, a.grad.flatten().tolist())
+    torch._dynamo.reset()

@@ -1,6 +1,7 @@
 #include "libcompiler/ops/autograd/view_history.h"
 
 #include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/tensor/copy.h"
 
 namespace kiln::ops {
@@ -81,9 +82,10 @@ class CopySlices : public Node {
   std::shared_ptr<Node> fn_;
 };
 
-void set_view_history(const Tensor& view, const Tensor& base) {
-  auto node = std::make_shared<AsStridedBackward>(BaseLayout::of(base), Geometry::of(view));
-  node->set_next_edges({gradient_edge(base)});
+// `view`'s history: AsStridedBackward0 into `source`, a tensor over the same storage.
+void set_view_history(const Tensor& view, const Tensor& source) {
+  auto node = std::make_shared<AsStridedBackward>(BaseLayout::of(source), Geometry::of(view));
+  node->set_next_edges({gradient_edge(source)});
   node->add_output(view);
   set_history(view, node, 0);
 }
@@ -110,6 +112,12 @@ void rebase_view_history(const Tensor& view, const std::shared_ptr<Node>& fn) {
 std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view) {
   set_view_history(view, view.base());
   return view.autograd_meta()->grad_fn;
+}
+
+Tensor view_regenerated_from(const Tensor& source, const Tensor& alias) {
+  const Tensor view = Geometry::of(alias).over(source);
+  if (GradMode::is_enabled() && source.requires_grad()) set_view_history(view, source);
+  return view;
 }
 
 void mark_non_differentiable_view(const Tensor& view) {

@@ -22,6 +22,13 @@ void rebase_view_history(const Tensor& view, const std::shared_ptr<Node>& fn);
 // base itself: AsStridedBackward0 of the base's history.
 std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view);
 
+// A view of `source` with the geometry of `alias` (which shares source's storage), whose
+// gradient goes to source through AsStridedBackward0 when grad mode is on: how AOT autograd
+// regenerates an output of a compiled function that is a view of one of its inputs (output type
+// alias_of_input) outside the function, so that backward through it never runs the function's
+// backward.
+Tensor view_regenerated_from(const Tensor& source, const Tensor& alias);
+
 // Marks the outputs of detach(): views that share data but never carry gradient to their base.
 void mark_non_differentiable_view(const Tensor& view);
 

@@ -133,6 +133,7 @@ void install_tensor_methods() {
   add_getter(type, "device", [](Interpreter&, const Ref& t) { return make_device(static_cast<TensorObject&>(*t).device()); });
   add_getter(type, "ndim", [](Interpreter&, const Ref& t) { return py_int(static_cast<TensorObject&>(*t).value.dim()); });
   add_getter(type, "is_leaf", [](Interpreter&, const Ref& t) { return py_bool(ops::is_leaf(static_cast<TensorObject&>(*t).value)); });
+  add_getter(type, "_base", [](Interpreter&, const Ref& t) { return wrap_tensor(static_cast<TensorObject&>(*t).value.base()); });
   add_getter(type, "is_cuda", [](Interpreter&, const Ref&) { return py_false(); });
   add_getter(type, "T", [](Interpreter&, const Ref& t) {
     const auto& v = static_cast<TensorObject&>(*t).value;
@@ -173,6 +174,7 @@ void install_tensor_methods() {
     if (t.dim() == 0) return py_str(format_value(ip, from_scalar(tensor::item(t)), spec));
     return py_str(format_value(ip, py_str(str(ip, c.args[0])), spec));
   });
+  method("_is_view", [](Interpreter&, CallArgs& c) { return py_bool(self_of(c).is_view()); });
   method("__hash__", [](Interpreter&, CallArgs& c) { return py_int(static_cast<int64_t>(reinterpret_cast<uintptr_t>(c.args.at(0).get()))); });
   method("__len__", [](Interpreter&, CallArgs& c) {
     const auto& t = self_of(c);
