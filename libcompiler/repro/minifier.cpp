@@ -121,10 +121,12 @@ FirstRun first_run(python::Interpreter& interp, const ReproState& state, const R
   return result;
 }
 
-reduce::OutcomeSet interesting_outcomes(const Failure& failure) {
-  if (failure.kind == Failure::Kind::Crash) return {reduce::Outcome::Crashed};
-  if (failure.kind == Failure::Kind::Hang) return {reduce::Outcome::TimedOut};
-  return {reduce::Outcome::Interesting};
+// How a test child that keeps the failure ends: crashes and hangs are seen by the runner, an
+// exception or accuracy failure is reported by the child's exit status.
+reduce::Outcome failing_outcome(const Failure& failure) {
+  if (failure.kind == Failure::Kind::Crash) return reduce::Outcome::Crashed;
+  if (failure.kind == Failure::Kind::Hang) return reduce::Outcome::TimedOut;
+  return reduce::Outcome::Interesting;
 }
 
 std::string counts(const ReproState& state) {
@@ -164,7 +166,7 @@ MinifyResult minify(python::Interpreter& interp, const ReproState& start, const 
   auto key_of = [&](const ReproState& state) { return sha256(session + state_text(state)); };
   {
     reduce::Memo memo(options.memo_path.string(), "first run", reduce::kContentScope);
-    memo.record(key_of(start), reduce::Outcome::Interesting);
+    memo.record(key_of(start), failing_outcome(expected));
   }
 
   // The values cut nodes carry. A graph the interpreter cannot run eagerly has none: cutting
@@ -188,7 +190,7 @@ MinifyResult minify(python::Interpreter& interp, const ReproState& start, const 
       log << "Strategy: " << pass->name << " (" << counts(state) << ")\n" << std::flush;
       reduce::ReduceOptions reduce_options;
       reduce_options.runner = {options.jobs, limit, true};
-      reduce_options.interesting = interesting_outcomes(expected);
+      reduce_options.interesting = {failing_outcome(expected)};
       reduce_options.memo_path = options.memo_path.string();
       reduce_options.problem = std::string(pass->name) + " " + hex(key_of(state));
       reduce_options.progress = options.progress;

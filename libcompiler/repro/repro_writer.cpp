@@ -1,10 +1,13 @@
 #include "libcompiler/repro/repro_writer.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include "libcompiler/ir/runnable_printer.h"
 #include "libcompiler/python/ast.h"
+#include "libcompiler/python/ast_unparse.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/scope_analysis.h"
 #include "libcompiler/python/python_repr.h"
 #include "libcompiler/repro/repro_header.h"
 
@@ -18,7 +21,36 @@ void append(std::string& text, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) text += line + "\n";
 }
 
+// `addition` without its unindented lines that `text` has already (the imports of a backend
+// carried from a launcher this writer made).
+std::string without_lines_of(const std::string& text, const std::string& addition) {
+  std::istringstream lines(addition);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);) {
+    const bool top_level = !line.empty() && line[0] != ' ' && line[0] != '\t';
+    if (top_level && ("\n" + text).find("\n" + line + "\n") != std::string::npos) continue;
+    kept += line + "\n";
+  }
+  return kept;
+}
+
 std::string optional_repr(const std::optional<std::string>& value) { return value ? repr_str(*value) : "None"; }
+
+// Whether `statement` is an import binding a name that `function`'s body reads as a global.
+bool imports_a_global_of(const Statement& statement, const FunctionObject& function) {
+  const std::vector<std::unique_ptr<Alias>>* names = nullptr;
+  if (const auto* import = dyn_cast<Import>(&statement)) names = &import->names;
+  else if (const auto* import_from = dyn_cast<ImportFrom>(&statement)) names = &import_from->names;
+  if (!names || !function.code) return false;
+  for (const auto& alias : *names) {
+    if (alias->name == "*") return true;
+    // `import a.b` binds `a`; `from m import a.b` cannot occur.
+    const std::string bound = alias->asname ? *alias->asname : alias->name.substr(0, alias->name.find('.'));
+    const auto it = function.code->names.find(bound);
+    if (it != function.code->names.end() && it->second.kind == NameKind::Global) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -26,12 +58,17 @@ std::string backend_source(const Ref& backend) {
   if (backend->kind != ObjectKind::Function) return "";
   const auto& function = as<FunctionObject>(backend);
   if (!function.body || function.body->empty() || !function.loaded) return "";
+  // The script's module-level imports that the backend reads (os.kill, signal.SIGSEGV) come
+  // first: without them the repro would fail with a NameError instead of the backend's failure.
+  std::string source;
+  for (const auto& statement : function.loaded->ast->body)
+    if (imports_a_global_of(*statement, function)) source += unparse(*statement) + "\n";
+  if (!source.empty()) source += "\n";
   const SourceFile& file = *function.loaded->ast->file;
   uint32_t last = 0;
   for (const auto& statement : *function.body) last = std::max({last, statement->loc.line, statement->loc.end_line});
   const std::string_view first_line = file.line_text(uint32_t(function.first_line));
   const size_t indent = first_line.find_first_not_of(" \t");
-  std::string source;
   for (uint32_t line = uint32_t(function.first_line); line <= last; ++line) {
     std::string_view text = file.line_text(line);
     source += std::string(text.substr(std::min(indent, text.find_first_not_of(" \t") == std::string_view::npos ? text.size() : indent))) + "\n";
@@ -66,7 +103,7 @@ std::string repro_script_text(Interpreter& interp, const ReproScript& script) {
   if (!aot) text += "mod = Repro()\n\n";
   if (!aot && !script.backend_source.empty()) {
     text += "# The backend the script defined, carried along so that this file runs on its own.\n";
-    text += script.backend_source + "\n";
+    text += without_lines_of(text, script.backend_source) + "\n";
   }
   append(text, load_args_lines(script.state, inputs));
   const std::string save_dir = script.save_dir ? repr_str(script.save_dir->string()) : "None";

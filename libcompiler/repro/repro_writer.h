@@ -31,8 +31,8 @@ struct ReproScript {
 
 std::string repro_script_text(python::Interpreter& interp, const ReproScript& script);
 
-// The script-defined backend's source to carry along: its def's lines, dedented; empty for a
-// callable that is not a `def` function.
+// The script-defined backend's source to carry along: the script's module-level imports, then
+// its def's lines, dedented; empty for a callable that is not a `def` function.
 std::string backend_source(const python::Ref& backend);
 
 }  // namespace kiln::repro

@@ -47,3 +47,22 @@ print("after rebinding")
 items = [Resource("in a list")]
 items.clear()
 print("after clear")
+
+# A script signalling itself: SIGINT (by os.kill and by signal.raise_signal) becomes a
+# KeyboardInterrupt at the next statement, as in CPython.
+import os
+import signal
+
+for send in [lambda: os.kill(os.getpid(), signal.SIGINT), lambda: signal.raise_signal(signal.SIGINT)]:
+    try:
+        send()
+        for _ in range(1000):
+            pass
+        print("not interrupted")
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt")
+print(int(signal.SIGSEGV), int(signal.SIGTERM))
+try:
+    signal.raise_signal(100)
+except OSError as error:
+    print("OSError", error)

@@ -1,5 +1,7 @@
 #include "libcompiler/python/interp/exceptions.h"
 
+#include <cstring>
+
 #include "libcompiler/python/ast.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -108,6 +110,10 @@ Ref make_exception(ExcType type, std::string message) {
 }
 
 void raise_error(ExcType type, std::string message) { throw PyException(make_exception(type, std::move(message))); }
+
+void raise_os_error(int error_number) {
+  raise_error(ExcType::OSError, "[Errno " + std::to_string(error_number) + "] " + std::strerror(error_number));
+}
 
 void raise_bare(ExcType type) {
   Ref exception = make_exception(type, "");

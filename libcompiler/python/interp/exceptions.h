@@ -49,6 +49,8 @@ class PyException : public std::exception {
 // An instance of a builtin exception class with one message argument.
 Ref make_exception(ExcType type, std::string message);
 [[noreturn]] void raise_error(ExcType type, std::string message);
+// OSError for a failed system call: "[Errno 22] Invalid argument" from errno.
+[[noreturn]] void raise_os_error(int error_number);
 // Raises an exception of `type` with no arguments (CPython's bare MemoryError, KeyboardInterrupt).
 [[noreturn]] void raise_bare(ExcType type);
 // Kiln's int is 64-bit: a result that needs more is an unsupported construct, not a Python

@@ -1,5 +1,8 @@
 // The os module: os.environ (reads and writes the process environment, so settings made by a
-// script are seen by code that reads the environment later, as in CPython) and getenv.
+// script are seen by code that reads the environment later, as in CPython), getenv, getpid and
+// kill.
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -67,6 +70,12 @@ void init_os_module(Interpreter&, ModuleObject& m) {
     return value ? py_str(value) : a[1] ? a[1] : none();
   }));
   m.globals->set("getpid", native_function("getpid", [](Interpreter&, CallArgs&) { return py_int(getpid()); }));
+  m.globals->set("kill", native_function("kill", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("kill", c, {{"pid"}, {"signal"}});
+    if (::kill(static_cast<pid_t>(to_index(ip, a[0])), static_cast<int>(to_index(ip, a[1]))) != 0)
+      raise_os_error(errno);
+    return none();
+  }));
   m.globals->set("sep", py_str("/"));
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <fstream>
 #include <regex>
 
@@ -158,6 +159,26 @@ TEST(Minify, AnalyzeNamesTheFirstDivergingNode) {
   ASSERT_EQ(analyzed.status, 0) << analyzed.out << analyzed.err;
   EXPECT_NE(analyzed.out.find("DIVERGED at relu: RMSE (res-fp64): 1.00000, (ref-fp64): 0.00000"), std::string::npos) << analyzed.out;
   EXPECT_NE(analyzed.out.find("The first node whose compiled value diverges: relu (torch.ops.aten.relu.default)"), std::string::npos);
+}
+
+// A backend that kills its process with SIGSEGV when given a relu: the crash is the failure to
+// keep (it reported "Minified 10 -> 10 nodes": the first run was memoized as an exception, so no
+// crashing candidate matched), and the repro carries the imports the backend reads (os, signal),
+// without which it failed with a NameError instead.
+TEST(Minify, ABackendThatCrashesAfterDynamoAtLevel3) {
+  const std::filesystem::path model = testdataPath("minify/segfaulting_backend_model.py");
+  const std::filesystem::path dir = scratchDir("minify_segfaulting_backend");
+  const RunResult minified = run(minify_binary(), "--after=dynamo --level=3 " + quoted(model), dir);
+  ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
+  EXPECT_NE(minified.out.find("The failure to keep: crash (the process died of a signal)"), std::string::npos) << minified.out;
+  EXPECT_NE(minified.out.find("Minified 10 -> 1 nodes"), std::string::npos) << minified.out;
+  const std::string repro_text = read_file(dir / "repro.py");
+  EXPECT_EQ(repro_call_nodes(dir / "repro.py"), 1u) << repro_text;
+  EXPECT_NE(repro_text.find("torch.relu"), std::string::npos) << repro_text;
+  EXPECT_NE(repro_text.find("\nimport signal\n\ndef segfaulting_backend"), std::string::npos) << repro_text;
+  const RunResult repro = run(kiln_binary(), "repro.py", dir);
+  EXPECT_EQ(repro.status, 128 + SIGSEGV) << repro.err;
+  EXPECT_EQ(repro.err.find("Error"), std::string::npos) << repro.err;
 }
 
 // A backend whose forward is exact but whose gradient is doubled (testdata/minify/
