@@ -205,6 +205,9 @@ void record_for_replay(Interpreter& interp, const DynamoConfig& config, const Co
 
 CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
                              const std::vector<std::pair<std::string, std::string>>& failures) {
+  // Compiling leaves the grad mode as it found it, also when the backend raises in the middle of
+  // a graph's no_grad block (Dynamo's preserve_global_state): later code ran without autograd.
+  const ops::GradModeGuard keep_grad_mode(ops::GradMode::is_enabled());
   DynamoConfig config = read_dynamo_config(interp);
   if (!code.frame_id) {
     if (!has_tensor_in_frame(code, inputs)) {

@@ -11,6 +11,7 @@
 #include "libcompiler/capture/tracer.h"
 #include "libcompiler/python/interp/evaluator.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/tensor/factories.h"
 
@@ -237,7 +238,10 @@ Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, const
     std::vector<Ref> values;
     for (const GraphInput& input : entry.graph->inputs) values.push_back(fetch_graph_input(interp, input, inputs));
     HookScope no_capture(interp, nullptr);
-    outputs = entry.compiled(interp, values);
+    with_torch_errors([&] {
+      outputs = entry.compiled(interp, values);
+      return Ref();
+    });
   }
   const FrameExit& exit = entry.exit;
   auto built = [&](const ValueTemplate& t) { return build(interp, t, outputs, inputs); };

@@ -305,3 +305,25 @@ for backend in ["aot_eager", "inductor"]:
     (u * torch.arange(12.0).reshape(2, 6, 1)).sum().backward()
     print(backend, w.grad, u._base is a, a.grad.flatten().tolist())
     torch._dynamo.reset()
+
+# A backend that fails inside the graph's no_grad block leaves grad mode on (Dynamo restores the
+# global state of a failed compile): AOT's trace failing there left autograd off for the rest of
+# the program.
+def gathers_without_grad(a, i):
+    with torch.no_grad():
+        e = (a * 2)[i]
+    return a * e
+
+
+def runs_graph_first(gm, example_inputs):
+    gm(*example_inputs)
+    return gm.forward
+
+
+for backend in [runs_graph_first, "aot_eager"]:
+    try:
+        torch.compile(gathers_without_grad, backend=backend)(torch.ones(3, requires_grad=True), torch.tensor([5]))
+    except Exception as error:
+        print(type(error).__name__)
+    print(torch.is_grad_enabled())
+    torch._dynamo.reset()

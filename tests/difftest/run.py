@@ -241,6 +241,7 @@ class Runner:
         self.ref_backends = [x for x in a.reference_backends.split(",") if x]
         self.backends = [x for x in a.backends.split(",") if x]
         self.confirm = [x for x in a.confirm_backends.split(",") if x] if self.ref else []
+        self.confirm_mismatch = [x for x in a.confirm_mismatch_backends.split(",") if x and x not in self.confirm] if self.ref else []
         os.makedirs(os.path.join(a.out, "batches"), exist_ok=True)
         os.makedirs(os.path.join(a.out, "failures"), exist_ok=True)
         self.env = dict(os.environ)
@@ -364,6 +365,9 @@ def main():
     ap.add_argument("--confirm-backends", default="eager,aot_eager,aot_eager_decomp_partition",
                     help="when kiln fails with one of these backends, also run PyTorch's torch.compile with it: a "
                          "failure PyTorch shares (or a result PyTorch's compile gives too) is no failure")
+    ap.add_argument("--confirm-mismatch-backends", default="inductor",
+                    help="as --confirm-backends, but only where kiln's result differs (not where it raises): PyTorch's "
+                         "inductor compiles C++ for seconds, too slow for every loud failure")
     ap.add_argument("--all-ops", action="store_true", help="also generate spellings kiln lacks (generate.KILN_UNSUPPORTED)")
     ap.add_argument("--cache", action="store_true",
                     help="keep the compile caches on (one per run under OUT/cache); off by default, so results "
@@ -411,11 +415,13 @@ def main():
         for p in programs:
             fails = checked[p.seed]
             if fails and fails[0][0] != "discard":
-                bs = [b for b in r.confirm if any(re.search(r"compiled:%s\b" % b, d.split("\n")[0]) for _, d in fails)]
+                bs = [b for b in r.confirm + r.confirm_mismatch
+                      if any(re.search(r"compiled:%s\b" % b, d.split("\n")[0]) and (k == "mismatch" or b in r.confirm)
+                             for k, d in fails)]
                 if bs:
                     confirm[p.seed] = bs
         if confirm:
-            backends = [b for b in r.confirm if any(b in bs for bs in confirm.values()) and b not in ref_modes]
+            backends = [b for b in r.confirm + r.confirm_mismatch if any(b in bs for bs in confirm.values()) and b not in ref_modes]
             again = [p for p in programs if p.seed in confirm]
             ref1 = r.run_batch("ref", r.ref, again, ref_modes + backends)
             for p in again:

@@ -115,15 +115,17 @@ void add_dtype_method(const std::string& name, tensor::DType dtype) {
 
 }  // namespace
 
+Ref with_torch_errors(const std::function<Ref()>& body) {
+  try {
+    return body();
+  } catch (const tensor::TorchError& error) {
+    static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError};
+    raise_error(kinds[static_cast<int>(error.kind())], error.what());
+  }
+}
+
 NativeFn torch_guard(NativeFn fn) {
-  return [fn = std::move(fn)](Interpreter& ip, CallArgs& c) -> Ref {
-    try {
-      return fn(ip, c);
-    } catch (const tensor::TorchError& error) {
-      static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError};
-      raise_error(kinds[static_cast<int>(error.kind())], error.what());
-    }
-  };
+  return [fn = std::move(fn)](Interpreter& ip, CallArgs& c) { return with_torch_errors([&] { return fn(ip, c); }); };
 }
 
 void install_tensor_methods() {
