@@ -170,6 +170,8 @@ std::vector<TensorMeta> meta_factory(const Arguments& args) { return size_generi
 
 std::vector<TensorMeta> meta_full(const Arguments& args) { return size_generic::meta_full(args); }
 
+std::vector<TensorMeta> meta_view_backward(const Arguments& args) { return size_generic::meta_view_backward(args); }
+
 std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args) { return size_generic::meta_scalar_tensor(args); }
 
 std::vector<TensorMeta> meta_randint(const Arguments& args) { return size_generic::meta_randint(args); }

@@ -80,6 +80,8 @@ std::vector<TensorMeta> meta_embedding_dense_backward(const Arguments& args);
 // Factories: sizes from the arguments, dtype from dtype= (or the fill value), device from device=.
 std::vector<TensorMeta> meta_factory(const Arguments& args);
 std::vector<TensorMeta> meta_full(const Arguments& args);
+// slice_backward, select_backward: zeros of the input's sizes.
+std::vector<TensorMeta> meta_view_backward(const Arguments& args);
 std::vector<TensorMeta> meta_like(const Arguments& args);
 // scalar_tensor: 0-dim, the default float dtype whatever the value's type.
 std::vector<TensorMeta> meta_scalar_tensor(const Arguments& args);

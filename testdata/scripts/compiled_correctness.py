@@ -327,3 +327,18 @@ for backend in [runs_graph_first, "aot_eager"]:
         print(type(error).__name__)
     print(torch.is_grad_enabled())
     torch._dynamo.reset()
+
+# Backward through slices, integer indexing and clamp_min/clamp_max, eagerly and compiled: the
+# compiled backward had no meta kernel for slice_backward/select_backward, and clamp_min/clamp_max
+# had no derivative.
+def sliced_and_clamped(a):
+    return a[1:] * 2 + a[1].clamp_min(0.5).sum() - a[1:, :1].clamp_max(0.25)
+
+
+for backend in [None, "aot_eager", "aot_eager_decomp_partition", "inductor"]:
+    a = torch.tensor([[0.5, -1.0], [2.0, 0.0], [0.25, 3.0]], requires_grad=True)
+    run = sliced_and_clamped if backend is None else torch.compile(sliced_and_clamped, backend=backend)
+    out = run(a)
+    (out * torch.arange(4.0).reshape(2, 2)).sum().backward()
+    print(backend, out.tolist(), a.grad.tolist())
+    torch._dynamo.reset()

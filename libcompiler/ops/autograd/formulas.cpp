@@ -208,6 +208,17 @@ std::vector<Tensor> backward_clamp(const BackwardContext& ctx, const std::vector
   return {where(inside, g, zero)};
 }
 
+// clamp_min / clamp_max: the gradient passes where the bound did not apply (ties included).
+std::vector<Tensor> backward_clamp_min(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {where(ge(ctx.saved("self"), ctx.args().scalar(1)), g, scalar_tensor(Scalar(0.0), g.dtype(), g.device()))};
+}
+
+std::vector<Tensor> backward_clamp_max(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  return {where(le(ctx.saved("self"), ctx.args().scalar(1)), g, scalar_tensor(Scalar(0.0), g.dtype(), g.device()))};
+}
+
 std::vector<Tensor> backward_neg(const BackwardContext&, const std::vector<Tensor>& grads) { return {neg(grads[0])}; }
 
 std::vector<Tensor> backward_abs(const BackwardContext& ctx, const std::vector<Tensor>& grads) {

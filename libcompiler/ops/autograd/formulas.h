@@ -19,6 +19,8 @@ std::vector<Tensor> backward_maximum(const BackwardContext& ctx, const std::vect
 std::vector<Tensor> backward_minimum(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_where(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_clamp(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_clamp_min(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_clamp_max(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_neg(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_abs(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_zeros_like_self(const BackwardContext& ctx, const std::vector<Tensor>& grads);
