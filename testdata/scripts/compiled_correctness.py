@@ -342,3 +342,18 @@ for backend in [None, "aot_eager", "aot_eager_decomp_partition", "inductor"]:
     (out * torch.arange(4.0).reshape(2, 2)).sum().backward()
     print(backend, out.tolist(), a.grad.tolist())
     torch._dynamo.reset()
+
+# A tensor made from Python numbers inside the graph (torch.tensor([...])), read by ops and
+# returned: AOT refused the untraced constant ("tensor constants are not lifted yet").
+def uses_literal_tensors(a):
+    picked = torch.index_select(a, 1, torch.tensor([2, 0]))
+    weights = torch.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=torch.float64)
+    return picked * weights.to(a.dtype), torch.tensor([True, False, True]), a.clone()[torch.tensor([1])]
+
+
+for backend in ["aot_eager", "aot_eager_decomp_partition", "inductor"]:
+    a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    outs = torch.compile(uses_literal_tensors, backend=backend)(a)
+    outs[0].sum().backward()
+    print(backend, [(t.dtype, t.tolist()) for t in outs], a.grad.tolist())
+    torch._dynamo.reset()

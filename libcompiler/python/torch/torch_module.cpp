@@ -2,6 +2,7 @@
 
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -102,11 +103,24 @@ Ref make_tensor(Interpreter& ip, CallArgs& c) {
   flatten_data(ip, c.args[0], 0, shape, values, ints, kind);
   tensor::DType inferred = kind == 2 || kind < 0 ? tensor::DType::Float32 : kind == 1 ? tensor::DType::Int64 : tensor::DType::Bool;
   tensor::DType dtype = options.dtype.value_or(inferred);
+  auto number = [&](size_t i) {
+    return kind == 0 ? tensor::Scalar(ints[i] != 0) : kind == 1 ? tensor::Scalar(ints[i]) : tensor::Scalar(values[i]);
+  };
   if (shape.empty()) {
     // One number goes through the op table (aten.scalar_tensor), as every factory does, so that
     // a trace records it (AOT's graph of torch.tensor(0.0)) instead of losing an untraced value.
-    const tensor::Scalar number = kind == 0 ? tensor::Scalar(ints[0] != 0) : kind == 1 ? tensor::Scalar(ints[0]) : tensor::Scalar(values[0]);
-    return finish(ops::scalar_tensor(number, dtype, tensor::kCPU), options);
+    return finish(ops::scalar_tensor(number(0), dtype, tensor::kCPU), options);
+  }
+  // Under an AOT trace, a small constant is made of table ops too (its numbers stacked and
+  // viewed to its shape), so that the graph computes it: PyTorch lifts it as a _tensor_constant
+  // attribute instead, which kiln's compiled graphs cannot hold yet. Larger ones stay untraced
+  // values, which the trace refuses with a clear error.
+  constexpr int64_t kLargestTracedConstant = 1024;
+  const int64_t numel = tensor::numel_of(shape);
+  if (ops::is_recording_calls() && numel > 0 && numel <= kLargestTracedConstant) {
+    std::vector<tensor::Tensor> numbers;
+    for (int64_t i = 0; i < numel; ++i) numbers.push_back(ops::scalar_tensor(number(size_t(i)), dtype, tensor::kCPU));
+    return finish(ops::view(ops::stack(numbers), std::vector<int64_t>(shape.begin(), shape.end())), options);
   }
   tensor::Tensor t = kind == 1 && !tensor::is_floating_point(dtype) ? tensor::tensor_from_values(ints, shape, dtype)
                                                                     : tensor::tensor_from_values(values, shape, dtype);
