@@ -241,6 +241,13 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   for (const ir::Node* n : graph.nodes()) position[n] = position.size();
 
   std::vector<const ir::Node*> saved = saved_candidates;
+  // A number read from a tensor (Tensor.item(): a SymFloat or unbacked SymInt) is not saved: the
+  // tensor is, and the backward reads the number again. Backends then take only the sizes of
+  // tensors as symbolic inputs (inductor passes symbols as 64-bit sizes: a SymFloat saved for the
+  // backward arrived as the wrong kind of value).
+  for (const ir::Node*& n : saved)
+    if (is_size(*n) && n->op() == ir::OpCode::CallFunction && n->target() == "torch.ops.aten._local_scalar_dense.default")
+      n = n->inputNodes().at(0);
   std::sort(saved.begin(), saved.end(), [&](const ir::Node* a, const ir::Node* b) { return position[a] < position[b]; });
   saved.erase(std::unique(saved.begin(), saved.end()), saved.end());
   // Sizes are saved apart from tensors: last among the forward's outputs, first among the

@@ -357,3 +357,21 @@ for backend in ["aot_eager", "aot_eager_decomp_partition", "inductor"]:
     outs[0].sum().backward()
     print(backend, [(t.dtype, t.tolist()) for t in outs], a.grad.tolist())
     torch._dynamo.reset()
+
+# A float read with .item() and used by the resumed graph's backward (dynamic sizes, a zero-size
+# batch last): the partitioner saved the number itself, which inductor's backward took as a size
+# ("std::get: wrong index for variant"); the tensor is saved and read again instead.
+def normalized_times_total(a0, a2, a3):
+    v2 = torch.nn.functional.layer_norm(a0, (4,), a2, a3)
+    total = a0.abs().sum().item()
+    return a0 * total + v2
+
+
+for backend in ["aot_eager", "inductor"]:
+    run = torch.compile(normalized_times_total, backend=backend, dynamic=True)
+    for n in [3, 5, 0]:
+        a0 = (torch.arange(n * 4.0).reshape(n, 1, 4) / 7).requires_grad_()
+        out = run(a0, torch.ones(4, requires_grad=True), torch.zeros(4, requires_grad=True))
+        out.sum().backward()
+        print(backend, n, list(out.shape), round(out.sum().item(), 3), round(a0.grad.sum().item(), 3))
+    torch._dynamo.reset()
