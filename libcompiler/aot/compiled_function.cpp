@@ -104,10 +104,11 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
       // view, and backward through it alone never runs the compiled backward (whose gradient slot
       // for it then stays zero).
       const Tensor* input = aliased_input(out, inputs);
-      if (input) outputs[i - first_output] = wrap_tensor(ops::view_regenerated_from(*input, out));
+      const std::optional<Tensor> regenerated = input ? ops::view_regenerated_from(*input, out) : std::nullopt;
+      if (regenerated) outputs[i - first_output] = wrap_tensor(*regenerated);
       if (!p.output_requires_grad[i]) continue;
       const uint32_t slot = node->add_output(out);
-      if (!input) ops::set_history(out, node, slot);
+      if (!regenerated) ops::set_history(out, node, slot);
     }
     return outputs;
   };

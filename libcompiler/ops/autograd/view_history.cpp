@@ -1,5 +1,9 @@
 #include "libcompiler/ops/autograd/view_history.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/tensor/copy.h"
@@ -82,6 +86,21 @@ class CopySlices : public Node {
   std::shared_ptr<Node> fn_;
 };
 
+// Whether two elements of `t` lie at one place in memory: with its dimensions in order of stride,
+// each stride must pass the farthest offset the smaller ones reach.
+bool elements_overlap(const Tensor& t) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dimensions of size > 1
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (t.sizes()[d] > 1) dims.emplace_back(t.strides()[d], t.sizes()[d]);
+  std::sort(dims.begin(), dims.end());
+  int64_t reach = 0;
+  for (const auto& [stride, size] : dims) {
+    if (stride <= reach) return true;
+    reach += stride * (size - 1);
+  }
+  return false;
+}
+
 // `view`'s history: AsStridedBackward0 into `source`, a tensor over the same storage.
 void set_view_history(const Tensor& view, const Tensor& source) {
   auto node = std::make_shared<AsStridedBackward>(BaseLayout::of(source), Geometry::of(view));
@@ -114,7 +133,8 @@ std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view) {
   return view.autograd_meta()->grad_fn;
 }
 
-Tensor view_regenerated_from(const Tensor& source, const Tensor& alias) {
+std::optional<Tensor> view_regenerated_from(const Tensor& source, const Tensor& alias) {
+  if (elements_overlap(alias)) return std::nullopt;
   const Tensor view = Geometry::of(alias).over(source);
   if (GradMode::is_enabled() && source.requires_grad()) set_view_history(view, source);
   return view;

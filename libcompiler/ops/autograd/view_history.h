@@ -5,6 +5,7 @@
 // base's new history. Other views of the same base pick that up when they are next asked for
 // their grad_fn (their version no longer matches the one their history was made at).
 #include <memory>
+#include <optional>
 
 #include "libcompiler/ops/autograd/node.h"
 
@@ -26,8 +27,9 @@ std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view);
 // gradient goes to source through AsStridedBackward0 when grad mode is on: how AOT autograd
 // regenerates an output of a compiled function that is a view of one of its inputs (output type
 // alias_of_input) outside the function, so that backward through it never runs the function's
-// backward.
-Tensor view_regenerated_from(const Tensor& source, const Tensor& alias);
+// backward. Nullopt when elements of `alias` share memory (an expand): AsStridedBackward0 would
+// keep one of their gradients instead of their sum.
+std::optional<Tensor> view_regenerated_from(const Tensor& source, const Tensor& alias);
 
 // Marks the outputs of detach(): views that share data but never carry gradient to their base.
 void mark_non_differentiable_view(const Tensor& view);
