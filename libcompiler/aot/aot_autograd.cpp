@@ -52,7 +52,8 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
     // Two size symbols with one value could not be told apart: a trace where they differ, found to
     // hold at every size, is the graph.
     if (traced.ambiguous_sizes)
-      if (std::optional<TracedGraph> generic = trace_at_distinct_sizes(graph, example_inputs, retrace)) return std::move(*generic);
+      if (std::optional<TracedGraph> generic = trace_at_distinct_sizes(graph, example_inputs, traced.module->graph, retrace))
+        return std::move(*generic);
     if (specialized_to_sizes(graph, example_inputs, traced.module->graph, retrace))
       capture::current_backend_report().specialized_to_sizes = true;
     return traced;

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "libcompiler/ir/structural_hash.h"
 #include "libcompiler/python/interp/exceptions.h"
@@ -90,6 +91,13 @@ std::optional<TracedGraph> trace_at(const std::vector<ir::Node*>& placeholders, 
   }
 }
 
+// The nodes' metadata in order, as the graph prints it.
+std::vector<std::optional<std::string>> annotations(const ir::Graph& graph) {
+  std::vector<std::optional<std::string>> texts;
+  for (const ir::Node* node : graph.nodes()) texts.push_back(ir::annotationText(node->meta.value));
+  return texts;
+}
+
 }  // namespace
 
 bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs, const ir::Graph& traced,
@@ -98,11 +106,11 @@ bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector
   const SymbolValues values = symbol_values(placeholders, example_inputs);
   if (values.empty()) return false;
   const std::optional<TracedGraph> other = trace_at(placeholders, example_inputs, moved(values, 1), retrace);
-  return !other || ir::computationHash(traced) != ir::computationHash(other->module->graph);
+  return !other || ir::structuralHash(traced) != ir::structuralHash(other->module->graph);
 }
 
 std::optional<TracedGraph> trace_at_distinct_sizes(const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
-                                                   const Retrace& retrace) {
+                                                   const ir::Graph& captured, const Retrace& retrace) {
   const std::vector<ir::Node*> placeholders = graph.module->graph.placeholders();
   const SymbolValues values = symbol_values(placeholders, example_inputs);
   if (values.empty()) return std::nullopt;
@@ -110,7 +118,11 @@ std::optional<TracedGraph> trace_at_distinct_sizes(const capture::CapturedGraph&
   if (!first) return std::nullopt;
   const std::optional<TracedGraph> second =
       trace_at(placeholders, example_inputs, moved(values, 1 + static_cast<int64_t>(values.size())), retrace);
-  if (!second || ir::computationHash(first->module->graph) != ir::computationHash(second->module->graph)) return std::nullopt;
+  if (!second || ir::structuralHash(first->module->graph) != ir::structuralHash(second->module->graph)) return std::nullopt;
+  // The two traces agree, but they may agree on numbers that hold far from the captured sizes only
+  // (x[-100:100] is empty at any moved size): the captured trace's nodes must have the same
+  // metadata too (they differ from it only in the sizes it could not tell apart).
+  if (annotations(first->module->graph) != annotations(captured)) return std::nullopt;
   return first;
 }
 

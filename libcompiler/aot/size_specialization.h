@@ -4,7 +4,9 @@
 // and decompositions also compute with a size's value (mean's gradient divides by the element
 // count), and such a number becomes a constant of the graph, right only at that size. Traced once
 // more with every size symbol moved far from its value, a graph that holds at every size records
-// the same computation; one that differs is right only at the captured sizes.
+// the same computation with the same (symbolic) metadata; one that differs in either is right only
+// at the captured sizes. Metadata counts: inductor lays out buffers and loops by it, and a node
+// whose sizes could not be computed on symbols keeps the traced numbers.
 #include <functional>
 #include <optional>
 #include <vector>
@@ -26,9 +28,10 @@ bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector
 
 // For a program whose trace at the captured sizes took a size two symbols had as their value
 // (TracedGraph::ambiguous_sizes): its trace at sizes where every symbol has a value of its own, if a
-// trace at a second such point records the same computation (the graph then holds at every
-// size). nullopt otherwise.
+// trace at a second such point records the same computation and metadata, and `captured` (the
+// trace at the captured sizes) the same metadata (the graph then holds at every size). nullopt
+// otherwise.
 std::optional<TracedGraph> trace_at_distinct_sizes(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs,
-                                                   const Retrace& retrace);
+                                                   const ir::Graph& captured, const Retrace& retrace);
 
 }  // namespace kiln::aot

@@ -26,7 +26,7 @@ std::string serialize(const Argument& a, const std::map<const Node*, size_t>& po
   return a.repr();
 }
 
-std::string canonicalText(const Graph& graph, bool annotations) {
+std::string canonicalText(const Graph& graph) {
   std::map<const Node*, size_t> position;
   std::string text;
   for (const Node* node : graph.nodes()) {
@@ -37,9 +37,7 @@ std::string canonicalText(const Graph& graph, bool annotations) {
     for (const auto& a : node->args()) text += serialize(a, position) + ",";
     text += ") {";
     for (const auto& k : node->kwargs()) text += k.name + "=" + serialize(k.value, position) + ",";
-    text += "}";
-    if (annotations) text += " " + annotationText(node->meta.value).value_or("-");
-    text += "\n";
+    text += "} " + annotationText(node->meta.value).value_or("-") + "\n";
   }
   return text;
 }
@@ -63,12 +61,10 @@ std::string sha256Hex(const std::string& text) {
   return hex;
 }
 
-std::string structuralHash(const Graph& graph) { return sha256Hex(canonicalText(graph, /*annotations=*/true)); }
-
-std::string computationHash(const Graph& graph) { return sha256Hex(canonicalText(graph, /*annotations=*/false)); }
+std::string structuralHash(const Graph& graph) { return sha256Hex(canonicalText(graph)); }
 
 std::string structuralHash(const GraphModule& module) {
-  std::string text = canonicalText(module.graph, /*annotations=*/true);
+  std::string text = canonicalText(module.graph);
   for (const auto& [name, submodule] : module.submodules()) text += "submodule " + name + " " + structuralHash(*submodule) + "\n";
   return sha256Hex(text);
 }

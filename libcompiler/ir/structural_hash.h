@@ -10,9 +10,6 @@ namespace kiln::ir {
 // Hex SHA-256 over the nodes in order: opcode, target (not for placeholders, whose target is
 // a name), arguments with node references as positions, and the fake value annotation.
 std::string structuralHash(const Graph& graph);
-// The same without the fake value annotations: two traces of one program at different sizes have
-// the same computation hash when nothing but their sizes differs.
-std::string computationHash(const Graph& graph);
 // Hex SHA-256 of any text (the hashes above, and cache keys built from them).
 std::string sha256Hex(const std::string& text);
 // The graph's hash together with each graph submodule's, by submodule name.

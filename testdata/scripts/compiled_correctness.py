@@ -392,3 +392,28 @@ for backend in ["aot_eager", "inductor"]:
     (outs[0].sum() + (outs[1] * 1.0).sum()).backward()
     print(backend, round(a1.grad.item(), 4), outs[1]._base is a1)
     torch._dynamo.reset()
+
+# Automatic dynamic shapes where two sizes (or a size and a literal) have one value: AOT's trace at
+# sizes moved apart was taken as the graph even where it differed from the captured one in its
+# sizes: inductor laid out buffers by the moved sizes ([3, 5048, 5] for [3, 8, 5]), and a
+# slice that is empty at the moved sizes gave [] for [0.0].
+def matmul_then_linear(a0, a2, a3):
+    v1 = torch.unsqueeze(a0, -1)
+    v2 = torch.matmul(v1, a2)
+    torch._dynamo.graph_break()
+    v4 = v2.contiguous().view(-1)
+    return torch.nn.functional.linear(v1, a3)
+
+
+def strided_slice(a0, a1):
+    v1 = torch.nn.functional.layer_norm(a1, a1.shape[-1:])
+    v2 = a1 <= a0
+    return a1[-100:100:3]
+
+
+for backend in ["aot_eager", "inductor"]:
+    run = torch.compile(matmul_then_linear, backend=backend)
+    print(backend, [list(run(torch.ones(3, 2 * n)[:, ::2], torch.ones(5, 1).t(), torch.ones(5, 1)).shape) for n in [6, 8, 10]])
+    run = torch.compile(strided_slice, backend=backend)
+    print(backend, [run(torch.arange(float(n)), torch.arange(float(n), dtype=torch.float64)).tolist() for n in [4, 6, 8, 3]])
+    torch._dynamo.reset()
