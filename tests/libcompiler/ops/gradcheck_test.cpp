@@ -70,6 +70,8 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["minimum"] = [] { return sample({random({2, 3}), random({3})}, [](auto& x) { return call(OpId::minimum, {x[0], x[1]}); }); };
   s["where.self"] = [] { return sample({random({2, 2}), random({2})}, [](auto& x) { return call(OpId::where_self, {values({1, 0, 0, 1}, {2, 2}, DType::Bool), x[0], x[1]}); }); };
   s["clamp"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp, {x[0], -0.5, 0.5}); }); };
+  s["clamp_min"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp_min, {x[0], -0.25}); }); };
+  s["clamp_max"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp_max, {x[0], 0.25}); }); };
   for (const auto& [name, id] : std::vector<std::pair<std::string, OpId>>{
            {"neg", OpId::neg}, {"abs", OpId::abs}, {"sign", OpId::sign}, {"exp", OpId::exp}, {"sin", OpId::sin},
            {"cos", OpId::cos}, {"tan", OpId::tan}, {"tanh", OpId::tanh}, {"sigmoid", OpId::sigmoid},
