@@ -118,8 +118,14 @@ ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tenso
   return node;
 }
 
+namespace {
+constexpr std::string_view kScalarReadTarget = "torch.ops.aten._local_scalar_dense.default";
+}  // namespace
+
+bool is_scalar_read(const ir::Node& node) { return node.op() == ir::OpCode::CallFunction && node.target() == kScalarReadTarget; }
+
 ir::Node* AtenGraphBuilder::add_scalar_read(const Tensor& fake, double value, const ir::FakeValue& meta) {
-  ir::Node* node = graph_.callFunction("torch.ops.aten._local_scalar_dense.default", {ir::Argument::node(node_of(fake))});
+  ir::Node* node = graph_.callFunction(std::string(kScalarReadTarget), {ir::Argument::node(node_of(fake))});
   node->meta.value = meta;
   node->meta.sourceSummary = source_;
   auto [it, inserted] = scalar_reads_.try_emplace(value, node);

@@ -25,6 +25,9 @@ namespace kiln::aot {
 
 using tensor::Tensor;
 
+// Whether `node` reads a tensor's number (Tensor.item(), recorded by add_scalar_read).
+bool is_scalar_read(const ir::Node& node);
+
 class AtenGraphBuilder : public ops::CallRecorder {
  public:
   // `device`: the device the fakes stand for (they live on the meta device).

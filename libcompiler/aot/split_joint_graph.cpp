@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "libcompiler/aot/aten_graph_builder.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 
 namespace kiln::aot {
@@ -246,7 +247,7 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   // tensors as symbolic inputs (inductor passes symbols as 64-bit sizes: a SymFloat saved for the
   // backward arrived as the wrong kind of value).
   for (const ir::Node*& n : saved)
-    if (is_size(*n) && n->op() == ir::OpCode::CallFunction && n->target() == "torch.ops.aten._local_scalar_dense.default")
+    if (is_scalar_read(*n))
       n = n->inputNodes().at(0);
   std::sort(saved.begin(), saved.end(), [&](const ir::Node* a, const ir::Node* b) { return position[a] < position[b]; });
   saved.erase(std::unique(saved.begin(), saved.end()), saved.end());
