@@ -276,6 +276,10 @@ Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const 
     if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]), callee);
     break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
   }
+  // The base of a traced view is a value the graph does not name (kiln's fakes are not the
+  // frame's tensors): `v._base is x` would be decided, wrongly, at capture.
+  if (method == "_base")
+    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor._base (the base of a view is not traced)"}, ""));
   if (method == "requires_grad_" || method == "retain_grad")
     break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor." + method + "() (it changes autograd state a graph does not replay)"}, ""));
   if (method == "backward")

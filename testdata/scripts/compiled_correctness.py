@@ -417,3 +417,15 @@ for backend in ["aot_eager", "inductor"]:
     run = torch.compile(strided_slice, backend=backend)
     print(backend, [run(torch.arange(float(n)), torch.arange(float(n), dtype=torch.float64)).tolist() for n in [4, 6, 8, 3]])
     torch._dynamo.reset()
+
+# Tensor._base inside a compiled function names the frame's tensor (kiln breaks the graph there;
+# PyTorch traces it): capture decided `v._base is x` on its stand-ins, False.
+def view_knows_its_base(x):
+    v = x.t()
+    return v * 2, v._is_view(), v._base is x
+
+
+for backend in ["eager", "aot_eager", "inductor"]:
+    out = torch.compile(view_knows_its_base, backend=backend)(torch.ones(2, 3))
+    print(backend, list(out[0].shape), out[1], out[2])
+    torch._dynamo.reset()
