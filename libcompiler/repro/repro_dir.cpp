@@ -4,6 +4,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "libcompiler/capture/debug_dir.h"
 #include "libdiag/log/logger.h"
 
@@ -40,9 +42,21 @@ std::filesystem::path convenience_repro_path() { return std::filesystem::current
 
 void write_text_file(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  // Written aside and renamed into place: a minify run of the same command in the same folder
+  // reads these files while this one writes them, and must never see half of one.
+  std::filesystem::path aside = path;
+  aside += ".writing-" + std::to_string(getpid());
+  {
+    std::ofstream out(aside);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
+  }
+  std::error_code error;
+  std::filesystem::rename(aside, path, error);
+  if (error) {
+    std::filesystem::remove(aside, error);
+    throw std::runtime_error("cannot write " + path.string());
+  }
 }
 
 std::filesystem::path write_launcher(const std::string& text, const std::string& compile_id) {

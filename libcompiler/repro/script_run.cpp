@@ -77,27 +77,30 @@ ScriptResult run_script(const ScriptCommand& command) {
 
 CaughtFailure catch_first_failure(ScriptCommand command, const std::filesystem::path& work_dir, ReproAfter after, int level,
                                   const std::optional<std::string>& backend) {
-  // What an earlier run left must not pass for this run's dump; the memo and storages stay.
-  std::filesystem::remove(work_dir / "minifier_launcher.py");
-  if (std::filesystem::exists(work_dir / "checkpoints"))
-    for (const auto& entry : std::filesystem::directory_iterator(work_dir / "checkpoints"))
-      if (entry.path().extension() == ".py") std::filesystem::remove(entry.path());
   command.environment["TORCHDYNAMO_REPRO_AFTER"] = after == ReproAfter::Aot ? "aot" : "dynamo";
   command.environment["TORCHDYNAMO_REPRO_LEVEL"] = std::to_string(level);
   command.environment["TORCHDYNAMO_REPRO_DIR"] = work_dir.string();
   if (backend) command.environment[kCompileBackendVariable] = *backend;
+  // What an earlier run left must not pass for this run's dump, so only files written since this
+  // run began count (less a margin: the file system stamps times from a coarse clock). Nothing is
+  // removed: the same command run at once in the same folder may be reading them, and its dump,
+  // made by the same command, is as good as this run's own.
+  const std::filesystem::file_time_type began = std::filesystem::file_time_type::clock::now() - std::chrono::milliseconds(20);
   CaughtFailure caught;
   caught.run = run_script(command);
-  if (std::filesystem::exists(work_dir / "minifier_launcher.py")) {
-    caught.repro_file = work_dir / "minifier_launcher.py";
-  } else if (std::filesystem::exists(work_dir / "checkpoints")) {
-    std::filesystem::file_time_type newest = std::filesystem::file_time_type::min();
-    for (const auto& entry : std::filesystem::directory_iterator(work_dir / "checkpoints"))
-      if (entry.path().extension() == ".py" && entry.last_write_time() >= newest) {
-        newest = entry.last_write_time();
-        caught.repro_file = entry.path();
-      }
-  }
+  std::filesystem::file_time_type newest = began;
+  const auto take_if_newer = [&](const std::filesystem::path& path) {
+    std::error_code error;
+    const std::filesystem::file_time_type written = std::filesystem::last_write_time(path, error);
+    if (error || written < newest) return;
+    newest = written;
+    caught.repro_file = path;
+  };
+  take_if_newer(work_dir / "minifier_launcher.py");
+  std::error_code no_checkpoints;
+  if (caught.repro_file.empty())
+    for (const auto& entry : std::filesystem::directory_iterator(work_dir / "checkpoints", no_checkpoints))
+      if (entry.path().extension() == ".py") take_if_newer(entry.path());
   return caught;
 }
 

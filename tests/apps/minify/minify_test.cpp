@@ -147,7 +147,8 @@ TEST(Minify, TwoRunsInOneFolderBothFinish) {
   const RunResult both = run("/bin/sh", "-c " + quoted(std::filesystem::path(script)), dir);
   EXPECT_EQ(both.status, 0) << both.out << both.err;
   EXPECT_EQ(both.err.find("database is locked"), std::string::npos) << both.err;
-  for (const char* out : {"out1", "out2"}) EXPECT_NE(read_file(dir / out).find("Wrote minimal repro out to"), std::string::npos) << out;
+  for (const char* out : {"out1", "out2"})
+    EXPECT_NE(read_file(dir / out).find("Wrote minimal repro out to"), std::string::npos) << out << ":\n" << read_file(dir / out);
 }
 
 TEST(Minify, AnalyzeNamesTheFirstDivergingNode) {
