@@ -44,6 +44,36 @@ std::string overload_name(const ops::OpInfo& op) {
 
 std::string target_of(const ops::OpInfo& op) { return "torch.ops." + overload_name(op); }
 
+ir::Argument int_list(const tensor::Shape& values) {
+  std::vector<ir::Argument> items;
+  for (int64_t v : values) items.push_back(ir::Argument::integer(v));
+  return ir::Argument::list(std::move(items));
+}
+
+// Whether t's elements fill a block of memory once each, in some order of its dimensions: then
+// a copy of it keeps its layout (clone's preserve_format), and a view's place in it is the same
+// in the copy.
+bool is_dense(const Tensor& t) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dimensions of size > 1
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] == 0) return true;
+    if (t.sizes()[d] > 1) dims.emplace_back(t.strides()[d], t.sizes()[d]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t expected = 1;
+  for (const auto& [stride, size] : dims) {
+    if (stride != expected) return false;
+    expected *= size;
+  }
+  return true;
+}
+
+[[noreturn]] void refuse_write_to_shared_memory(const ops::OpInfo& called, const std::string& why) {
+  throw std::runtime_error("aot: " + called.qualified_name() +
+                           " writes to a tensor that shares memory with another one the program traced, and " + why +
+                           " (such a write is not functionalized yet)");
+}
+
 }  // namespace
 
 AtenGraphBuilder::AtenGraphBuilder(ir::Graph& graph, ir::Device device) : graph_(graph), device_(std::move(device)) {}
@@ -133,9 +163,12 @@ ir::Node* AtenGraphBuilder::add_scalar_read(const Tensor& fake, double value, co
   return node;
 }
 
-ir::Node* AtenGraphBuilder::node_of(const Tensor& t) const {
+ir::Node* AtenGraphBuilder::node_of(const Tensor& t) {
   if (!t.defined()) return nullptr;
-  if (auto it = nodes_.find(t.impl()); it != nodes_.end()) return it->second;
+  if (auto it = nodes_.find(t.impl()); it != nodes_.end()) {
+    if (stale_views_.erase(t.impl())) it->second = regenerated_view(t);
+    return it->second;
+  }
   // Saved variables come back from the backward formulas as new handles of the same data (their
   // tensor_data()): same version counter and geometry as the traced tensor they saved.
   const tensor::TensorImpl& impl = *t.impl();
@@ -143,7 +176,7 @@ ir::Node* AtenGraphBuilder::node_of(const Tensor& t) const {
     const tensor::TensorImpl& other = *traced.impl();
     if (other.version_counter == impl.version_counter && other.sizes == impl.sizes && other.strides == impl.strides &&
         other.storage_offset == impl.storage_offset && other.dtype == impl.dtype)
-      return nodes_.at(&other);
+      return node_of(traced);
   }
   return nullptr;
 }
@@ -153,7 +186,7 @@ ir::Argument AtenGraphBuilder::float_argument(double value) const {
   return read != scalar_reads_.end() && read->second ? ir::Argument::node(read->second) : ir::Argument::floating(value);
 }
 
-ir::Argument AtenGraphBuilder::tensor_argument(const Tensor& t, const ops::OpInfo& op) const {
+ir::Argument AtenGraphBuilder::tensor_argument(const Tensor& t, const ops::OpInfo& op) {
   if (!t.defined()) return ir::Argument::none();
   if (ir::Node* node = node_of(t)) return ir::Argument::node(node);
   // A Python number the caller wrapped (x + 1): the graph shows the number, as PyTorch's does.
@@ -167,7 +200,7 @@ ir::Argument AtenGraphBuilder::tensor_argument(const Tensor& t, const ops::OpInf
                            " reads a tensor the traced program neither received nor made (tensor constants are not lifted yet)");
 }
 
-ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo& op) const {
+ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo& op) {
   if (v.is_none()) return ir::Argument::none();
   if (v.is_bool()) return ir::Argument::boolean(v.to_bool());
   if (v.is_int()) return ir::Argument::integer(v.to_int());
@@ -192,14 +225,6 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
 
 void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& args, const std::vector<Tensor>& outputs) {
   const ops::OpInfo& op = called.schema.is_inplace() ? *functional_variant(called) : called;
-  if (&op != &called) {
-    const Tensor& self = args.tensor(0);
-    for (const Tensor& other : traced_)
-      if (other.impl()->version_counter == self.impl()->version_counter && other.impl() != self.impl())
-        throw std::runtime_error("aot: " + called.qualified_name() +
-                                 " writes to a tensor that shares memory with another one the program traced "
-                                 "(mutations of views are not functionalized yet)");
-  }
   const auto& schema_args = op.schema.arguments;
   size_t positional_end = 0;
   for (size_t i = 0; i < schema_args.size(); ++i)
@@ -243,20 +268,70 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
     }
   }
   ir::Node* node = graph_.callFunction(target_of(op), std::move(positional), std::move(keywords));
-  std::optional<std::string> source = source_;
-  if (const ops::Node* running = ops::running_node()) {
-    const auto after = std::upper_bound(grad_fn_sources_.begin(), grad_fn_sources_.end(), running->sequence_nr(),
-                                        [](uint64_t nr, const auto& entry) { return nr < entry.first; });
-    source = after == grad_fn_sources_.begin() ? std::nullopt : std::prev(after)->second;
-  }
+  const std::optional<std::string> source = current_source();
   node->meta.sourceSummary = source;
   const bool tuple = op.schema.returns.size() != 1 || op.schema.returns[0].type.is_list;
   if (!tuple) {
     node->meta.value = meta_of(outputs.at(0));
     bind(outputs[0], node);
+    if (&op != &called) write_through_views(called, outputs[0], node);
     return;
   }
+  if (&op != &called && !tensors_sharing_memory_with(args.tensor(0)).empty())
+    refuse_write_to_shared_memory(called, "it returns several tensors");
   unpack_outputs(node, outputs, source);
+}
+
+std::optional<std::string> AtenGraphBuilder::current_source() const {
+  const ops::Node* running = ops::running_node();
+  if (!running) return source_;
+  const auto after = std::upper_bound(grad_fn_sources_.begin(), grad_fn_sources_.end(), running->sequence_nr(),
+                                      [](uint64_t nr, const auto& entry) { return nr < entry.first; });
+  return after == grad_fn_sources_.begin() ? std::nullopt : std::prev(after)->second;
+}
+
+void AtenGraphBuilder::write_through_views(const ops::OpInfo& called, const Tensor& self, ir::Node* value) {
+  const std::vector<Tensor> sharers = tensors_sharing_memory_with(self);
+  if (sharers.empty()) return;
+  const Tensor base = self.is_view() ? self.base() : self;
+  // A functional variant that is itself a view (squeeze_ -> squeeze) changes no data.
+  if (!functional_variant(called)->schema.returns.at(0).type.alias_set.empty())
+    refuse_write_to_shared_memory(called, "it changes the tensor's shape in place");
+  if (!nodes_.count(base.impl())) refuse_write_to_shared_memory(called, "its base was not made by the trace");
+  if (!is_dense(base)) refuse_write_to_shared_memory(called, "its base's elements are not dense in memory");
+  for (const Tensor& other : sharers)
+    if (other.impl() != base.impl() && !(other.is_view() && other.base().impl() == base.impl()))
+      refuse_write_to_shared_memory(called, "another tensor over its memory is not a view of its base");
+  // The base's new value: its old one with the written elements replaced. A write to the base
+  // itself goes the same way, so that the base's value keeps the base's layout, which the views'
+  // geometry is relative to (an out-of-place variant may lay its result out otherwise).
+  ir::Node* written = graph_.callFunction(
+      "torch.ops.aten.as_strided_scatter.default",
+      {ir::Argument::node(node_of(base)), ir::Argument::node(value), int_list(self.sizes()), int_list(self.strides()),
+       ir::Argument::integer(self.storage_offset() - base.storage_offset())});
+  written->meta.value = meta_of(base);
+  written->meta.sourceSummary = value->meta.sourceSummary;
+  nodes_[base.impl()] = written;
+  for (const Tensor& other : sharers)
+    if (other.impl() != base.impl()) stale_views_.insert(other.impl());
+}
+
+std::vector<Tensor> AtenGraphBuilder::tensors_sharing_memory_with(const Tensor& self) const {
+  std::vector<Tensor> sharers;
+  std::unordered_set<const tensor::TensorImpl*> seen{self.impl()};
+  for (const Tensor& other : traced_)
+    if (other.impl()->version_counter == self.impl()->version_counter && seen.insert(other.impl()).second) sharers.push_back(other);
+  return sharers;
+}
+
+ir::Node* AtenGraphBuilder::regenerated_view(const Tensor& view) {
+  const Tensor base = view.base();
+  ir::Node* node = graph_.callFunction("torch.ops.aten.as_strided.default",
+                                       {ir::Argument::node(node_of(base)), int_list(view.sizes()), int_list(view.strides()),
+                                        ir::Argument::integer(view.storage_offset() - base.storage_offset())});
+  node->meta.value = meta_of(view);
+  node->meta.sourceSummary = current_source();
+  return node;
 }
 
 void AtenGraphBuilder::unpack_outputs(ir::Node* call, const std::vector<Tensor>& outputs, const std::optional<std::string>& source) {

@@ -10,11 +10,14 @@
 // The graph is functional, as AOT's functionalization makes it: an in-place op is recorded as
 // its out-of-place variant (add_ as add, copy_ as copy; one without a variant runs as its
 // decomposition), whose node is the mutated tensor's value from then on; a mutated input gets a
-// copy_ of its final value into it at the end (write_back_input_mutations). Mutations of views
-// or of tensors that have views are refused.
+// copy_ of its final value into it at the end (write_back_input_mutations). A write to a tensor
+// that shares memory with others the trace made (a view, or a base with views) is written into
+// their base by aten.as_strided_scatter, and each of the others, when next read, is taken anew
+// from the base by aten.as_strided (functionalization's view regeneration, by geometry).
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -65,7 +68,7 @@ class AtenGraphBuilder : public ops::CallRecorder {
     backend_ = std::move(backend);
   }
   // The node whose value `t` is; nullptr when the trace did not make it.
-  ir::Node* node_of(const Tensor& t) const;
+  ir::Node* node_of(const Tensor& t);
   // The "File: ..." summary of the nodes recorded from now on (nullopt: none), and of the
   // backward of the autograd nodes created from now on.
   void set_source(std::optional<std::string> summary);
@@ -88,8 +91,18 @@ class AtenGraphBuilder : public ops::CallRecorder {
  private:
   // The getitem nodes of a call returning `outputs` as a tuple, each bound to its tensor.
   void unpack_outputs(ir::Node* call, const std::vector<Tensor>& outputs, const std::optional<std::string>& source);
-  ir::Argument argument(const ops::IValue& value, const ops::OpInfo& op) const;
-  ir::Argument tensor_argument(const Tensor& t, const ops::OpInfo& op) const;
+  ir::Argument argument(const ops::IValue& value, const ops::OpInfo& op);
+  ir::Argument tensor_argument(const Tensor& t, const ops::OpInfo& op);
+  // After `called` (in place) wrote `value` into `self`: the write reaches the base of self's
+  // storage, and the other tensors over it go stale.
+  void write_through_views(const ops::OpInfo& called, const Tensor& self, ir::Node* value);
+  // The source of the node recorded now: the set one, or in a backward, that of the forward op
+  // whose grad_fn runs.
+  std::optional<std::string> current_source() const;
+  // The other traced tensors over self's storage (sharing its version counter), once each.
+  std::vector<Tensor> tensors_sharing_memory_with(const Tensor& self) const;
+  // A stale view's value taken anew from its base's.
+  ir::Node* regenerated_view(const Tensor& view);
   // A float argument: the scalar read it equals, or the number.
   ir::Argument float_argument(double value) const;
   void bind(const Tensor& t, ir::Node* node);
@@ -98,6 +111,8 @@ class AtenGraphBuilder : public ops::CallRecorder {
   ir::Graph& graph_;
   ir::Device device_;
   std::unordered_map<const tensor::TensorImpl*, ir::Node*> nodes_;
+  // Views whose base was written after their node was made.
+  std::unordered_set<const tensor::TensorImpl*> stale_views_;
   // The placeholders and the tensors they stand for.
   std::vector<std::pair<ir::Node*, Tensor>> inputs_;
   // Size placeholders by their value; null where two share a value (the size is then ambiguous).

@@ -274,6 +274,9 @@ Tensor select_backward(const Tensor& grad_output, const std::vector<int64_t>& in
 }
 Tensor detach(const Tensor& self) { return call_single(OpId::detach, {self}); }
 Tensor alias(const Tensor& self) { return call_single(OpId::alias, {self}); }
+Tensor as_strided(const Tensor& self, const std::vector<int64_t>& size, const std::vector<int64_t>& stride, int64_t storage_offset) {
+  return call_single(OpId::as_strided, {self, size, stride, storage_offset});
+}
 
 Tensor zeros(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::zeros, {size, dtype}); }
 Tensor ones(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::ones, {size, dtype}); }

@@ -185,6 +185,7 @@ Tensor select_backward(const Tensor& grad_output, const std::vector<int64_t>& in
                        int64_t index);
 Tensor detach(const Tensor& self);
 Tensor alias(const Tensor& self);
+Tensor as_strided(const Tensor& self, const std::vector<int64_t>& size, const std::vector<int64_t>& stride, int64_t storage_offset);
 
 // ---- creation
 Tensor zeros(const std::vector<int64_t>& size, DType dtype = DType::Float32);

@@ -19,6 +19,30 @@ Tensor alias(const Tensor& self) {
   return Tensor::make_view(self, self.sizes(), self.strides(), self.storage_offset());
 }
 
+Tensor as_strided(const Tensor& self, const Shape& sizes, const Shape& strides, std::optional<int64_t> storage_offset) {
+  const int64_t offset = storage_offset.value_or(self.storage_offset());
+  if (sizes.size() != strides.size())
+    throw_runtime_error("mismatch in length of strides and shape");
+  for (int64_t stride : strides)
+    if (stride < 0) throw_runtime_error("as_strided: Negative strides are not supported at the moment, got strides: " + sizes_text(strides));
+  for (int64_t size : sizes)
+    if (size < 0) throw_runtime_error("Trying to create tensor with negative dimension " + std::to_string(size) + ": " + sizes_text(sizes));
+  if (offset < 0) throw_runtime_error("Tensor: invalid storage offset " + std::to_string(offset));
+  // The elements needed: one past the farthest, or none for an empty view.
+  int64_t needed = offset + 1;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == 0) needed = 0;
+    if (needed) needed += strides[d] * (sizes[d] - 1);
+  }
+  const int64_t available = static_cast<int64_t>(self.storage().nbytes() / self.itemsize());
+  if (needed > available)
+    throw_runtime_error("setStorage: sizes " + sizes_text(sizes) + ", strides " + sizes_text(strides) + ", storage offset " +
+                        std::to_string(offset) + ", and itemsize " + std::to_string(self.itemsize()) +
+                        " requiring a storage size of " + std::to_string(needed * self.itemsize()) +
+                        " are out of bounds for storage of size " + std::to_string(available * self.itemsize()));
+  return Tensor::make_view(self, sizes, strides, offset);
+}
+
 Tensor view(const Tensor& self, const Shape& shape) {
   return view_of(self, view_geometry(self.sizes(), self.strides(), shape));
 }

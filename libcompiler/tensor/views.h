@@ -33,6 +33,9 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index);
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
 // self when already contiguous, otherwise a contiguous copy.
 Tensor contiguous(const Tensor& self);
+// Tensor.as_strided(size, stride, storage_offset): any geometry over self's storage (offset None:
+// self's), within the storage's bounds.
+Tensor as_strided(const Tensor& self, const Shape& sizes, const Shape& strides, std::optional<int64_t> storage_offset);
 // A view of the same storage and geometry (Tensor.detach shares data the same way; alias()).
 Tensor alias(const Tensor& self);
 

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "libcompiler/ops/autograd/sum_to.h"
+#include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/ops/ops.h"
 
 namespace kiln::ops {
@@ -607,6 +608,12 @@ std::vector<Tensor> backward_slice(const BackwardContext& ctx, const std::vector
 
 std::vector<Tensor> backward_select(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   return {select_backward(grads[0], ctx.input(0).sizes, ctx.args().int_value(1), ctx.args().int_value(2))};
+}
+
+std::vector<Tensor> backward_as_strided(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor self = ctx.saved("self");
+  const Arguments& args = ctx.args();
+  return {as_strided_backward(grads[0], self, args.int_list(1), args.int_list(2), args.optional_int(3).value_or(self.storage_offset()))};
 }
 
 std::vector<Tensor> backward_slice_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads) {

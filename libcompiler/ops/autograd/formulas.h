@@ -82,6 +82,7 @@ std::vector<Tensor> backward_squeeze_dim(const BackwardContext& ctx, const std::
 std::vector<Tensor> backward_expand(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_slice(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_select(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_as_strided(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_slice_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_select_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 

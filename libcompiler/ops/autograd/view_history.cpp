@@ -6,7 +6,7 @@
 
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
-#include "libcompiler/tensor/copy.h"
+#include "libcompiler/ops/ops.h"
 
 namespace kiln::ops {
 
@@ -19,13 +19,14 @@ struct Geometry {
   int64_t storage_offset;
 
   static Geometry of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_offset()}; }
-  Tensor over(const Tensor& storage_owner) const {
-    return Tensor::make_view(storage_owner, sizes, strides, storage_offset);
-  }
+  // A view of these elements of `storage_owner`'s storage (an op: AOT records it).
+  Tensor over(const Tensor& storage_owner) const { return ops::as_strided(storage_owner, sizes, strides, storage_offset); }
 };
 
 // What the backward of a view needs to know about its base: its geometry and its storage's size,
-// so that a gradient for the base can be laid out exactly like the base.
+// so that a gradient for the base can be laid out exactly like the base. The gradients are made
+// with table ops (zeros, as_strided, copy_), so that AOT autograd records them into the backward
+// graph, functionalizing the writes into views.
 struct BaseLayout {
   Geometry geometry;
   int64_t storage_numel;
@@ -38,22 +39,25 @@ struct BaseLayout {
   }
   // A zero gradient with the base's geometry, over storage of its own; returned with that storage.
   std::pair<Tensor, Tensor> zeros() const {
-    const Tensor storage = Tensor::empty({storage_numel}, dtype, device);
-    tensor::fill_elements(storage, 0);
+    const Tensor storage = ops::full({storage_numel}, tensor::Scalar(0), dtype, device);
     return {geometry.over(storage), storage};
   }
 };
 
 // The view's gradient placed into a zero gradient of its base (as_strided_backward for views
 // whose elements do not overlap, which in-place writes require).
+Tensor base_gradient(const BaseLayout& base, const Geometry& view, const Tensor& grad) {
+  const auto [grad_base, storage] = base.zeros();
+  if (grad.defined()) ops::copy_(view.over(storage), grad);
+  return grad_base;
+}
+
 class AsStridedBackward : public Node {
  public:
   AsStridedBackward(BaseLayout base, Geometry view) : base_(std::move(base)), view_(std::move(view)) {}
   std::string name() const override { return "AsStridedBackward0"; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) override {
-    const auto [grad_base, storage] = base_.zeros();
-    if (grad_outputs.at(0).defined()) tensor::copy_elements(view_.over(storage), grad_outputs[0]);
-    return {grad_base};
+    return {base_gradient(base_, view_, grad_outputs.at(0))};
   }
 
  private:
@@ -70,11 +74,11 @@ class CopySlices : public Node {
   std::string name() const override { return "CopySlices"; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) override {
     const auto [result, storage] = base_.zeros();
-    if (grad_outputs.at(0).defined()) tensor::copy_elements(result, grad_outputs[0]);
+    if (grad_outputs.at(0).defined()) ops::copy_(result, grad_outputs[0]);
     const Tensor grad_slice = view_.over(storage);
-    std::vector<Tensor> fn_grads = fn_->apply({tensor::clone_contiguous(grad_slice)});
-    if (fn_grads.at(0).defined()) tensor::copy_elements(grad_slice, fn_grads[0]);
-    else tensor::fill_elements(grad_slice, 0);
+    std::vector<Tensor> fn_grads = fn_->apply({ops::clone(grad_slice)});
+    if (fn_grads.at(0).defined()) ops::copy_(grad_slice, fn_grads[0]);
+    else ops::zero_(grad_slice);
     fn_grads[0] = result;
     return fn_grads;
   }
@@ -135,9 +139,14 @@ std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view) {
 
 std::optional<Tensor> view_regenerated_from(const Tensor& source, const Tensor& alias) {
   if (elements_overlap(alias)) return std::nullopt;
-  const Tensor view = Geometry::of(alias).over(source);
+  const Tensor view = Tensor::make_view(source, alias.sizes(), alias.strides(), alias.storage_offset());
   if (GradMode::is_enabled() && source.requires_grad()) set_view_history(view, source);
   return view;
+}
+
+Tensor as_strided_backward(const Tensor& grad, const Tensor& self, const tensor::Shape& sizes, const tensor::Shape& strides,
+                           int64_t storage_offset) {
+  return base_gradient(BaseLayout::of(self), Geometry{sizes, strides, storage_offset}, grad);
 }
 
 void mark_non_differentiable_view(const Tensor& view) {

@@ -31,6 +31,11 @@ std::shared_ptr<Node> regenerated_view_grad_fn(const Tensor& view);
 // keep one of their gradients instead of their sum.
 std::optional<Tensor> view_regenerated_from(const Tensor& source, const Tensor& alias);
 
+// The gradient of `self` from `grad`, the gradient of its view with this geometry (elements that
+// do not overlap): zeros laid out as self, with grad where the view lies.
+Tensor as_strided_backward(const Tensor& grad, const Tensor& self, const tensor::Shape& sizes, const tensor::Shape& strides,
+                           int64_t storage_offset);
+
 // Marks the outputs of detach(): views that share data but never carry gradient to their base.
 void mark_non_differentiable_view(const Tensor& view);
 

@@ -173,6 +173,8 @@ std::vector<Tensor> kernel_select(const Arguments& args);
 std::vector<Tensor> kernel_slice_backward(const Arguments& args);
 std::vector<Tensor> kernel_select_backward(const Arguments& args);
 std::vector<Tensor> kernel_alias(const Arguments& args);
+std::vector<Tensor> kernel_as_strided(const Arguments& args);
+std::vector<Tensor> kernel_as_strided_scatter(const Arguments& args);
 
 // factories.cpp
 std::vector<Tensor> kernel_zeros(const Arguments& args);

@@ -2,6 +2,7 @@
 // when no view can do), and the *_backward ops of slice and select.
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/factories.h"
@@ -70,6 +71,23 @@ std::vector<Tensor> kernel_select_backward(const Arguments& args) {
   const Tensor& grad = args.tensor(0);
   const Tensor out = tensor::zeros(args.int_list(1), grad.dtype());
   tensor::copy_elements(tensor::select(out, args.int_value(2), args.int_value(3)), grad);
+  return {out};
+}
+
+std::vector<Tensor> kernel_as_strided(const Arguments& args) {
+  return {tensor::as_strided(args.tensor(0), args.int_list(1), args.int_list(2), args.optional_int(3))};
+}
+
+std::vector<Tensor> kernel_as_strided_scatter(const Arguments& args) {
+  // self's clone (its layout when dense) with src written where as_strided would look into it.
+  const Tensor& src = args.tensor(1);
+  const Tensor out = allocate_outputs(meta_clone(args))[0];
+  tensor::copy_elements(out, args.tensor(0));
+  const Tensor slice = tensor::as_strided(out, args.int_list(2), args.int_list(3), args.optional_int(4));
+  if (slice.sizes() != src.sizes())
+    tensor::throw_runtime_error("expected src to have a size equal to the slice of self. src size = " + tensor::shape_str(src.sizes()) +
+                                ", slice size = " + tensor::shape_str(slice.sizes()));
+  tensor::copy_elements(slice, src);
   return {out};
 }
 
