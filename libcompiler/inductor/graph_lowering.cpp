@@ -223,6 +223,53 @@ std::pair<int, BufferLayout> GraphLowering::strided(const TensorBox& box) {
   return {buffer, program_.buffers[buffer].layout};
 }
 
+std::pair<int, BufferLayout> GraphLowering::strided_exactly(const TensorBox& box, const std::vector<SizeExpr>& strides) {
+  const size_t rank = box.sizes.size();
+  const SizeExpr one = size_constant(1);
+  auto same_layout = [&](const BufferLayout& view) {
+    if (view.offset != size_constant(0)) return false;
+    for (size_t d = 0; d < rank; ++d)
+      if (box.sizes[d] != one && view.strides[d] != strides[d]) return false;
+    return true;
+  };
+  if (box.buffer && same_layout(box.view)) return {*box.buffer, box.view};
+  // The dimensions in memory order, outermost first: strides must be numbers to be ordered,
+  // except for row-major, which realize() lays out.
+  std::vector<size_t> order(rank);
+  std::iota(order.begin(), order.end(), 0);
+  if (strides != tensor::row_major_strides(box.sizes)) {
+    std::vector<int64_t> known(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      const std::optional<int64_t> stride = strides[d].constant();
+      if (!stride) throw LoweringUnsupported("inductor: a kernel that reads memory by position needs symbolic strides " + tensor::sizes_text(strides));
+      known[d] = *stride;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return known[a] > known[b]; });
+  }
+  std::vector<SizeExpr> ordered_sizes;
+  for (size_t d : order) ordered_sizes.push_back(box.sizes[d]);
+  const std::vector<SizeExpr> ordered_strides = tensor::row_major_strides(ordered_sizes);
+  BufferLayout layout;
+  layout.dtype = box.dtype;
+  layout.sizes = box.sizes;
+  layout.strides.resize(rank);
+  for (size_t k = 0; k < rank; ++k) layout.strides[order[k]] = ordered_strides[k];
+  if (!same_layout(layout))
+    throw LoweringUnsupported("inductor: a kernel that reads memory by position needs a layout that is not dense: strides " +
+                              tensor::sizes_text(strides) + " for sizes " + tensor::sizes_text(box.sizes));
+  TensorBox ordered;
+  ordered.sizes = ordered_sizes;
+  ordered.dtype = box.dtype;
+  ordered.origin = box.origin;
+  ordered.loader = [inner = box.loader, order](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
+    std::vector<IndexExpr> original(index.size(), IndexExpr::constant(0));
+    for (size_t k = 0; k < order.size(); ++k) original[order[k]] = index[k];
+    return inner(original, ranges);
+  };
+  const int buffer = realize(ordered);
+  return {buffer, layout};
+}
+
 TensorBox GraphLowering::reduce(const TensorBox& input, std::vector<int64_t> dims, bool keepdim, ReductionType combine,
                                 ir::Dtype dtype) {
   if (!codegen_supports(dtype) || !codegen_supports(input.dtype)) throw UseFallback("reduction dtype");
@@ -317,7 +364,19 @@ void GraphLowering::lower_fallback(const ir::Node& node) {
   const std::string prefix = "torch.ops.";
   e.kernel_name = node.target().starts_with(prefix) ? node.target().substr(prefix.size()) : node.target();
   e.origin = node.name();
-  for (const ir::Argument& a : node.args()) e.args.push_back(extern_argument(a));
+  for (const ir::Argument& a : node.args()) {
+    // An op that reads its input by memory position gets it laid out as the graph says it is.
+    if (e.args.empty() && fallback_reads_memory_positions(node.target())) {
+      const ir::Node* input = a.asNode();
+      const auto* meta = input ? std::get_if<ir::TensorMeta>(&input->meta.value) : nullptr;
+      if (!meta) throw LoweringUnsupported("inductor: " + node.target() + " of a value without tensor metadata");
+      ExternArgument exact;
+      std::tie(exact.buffer, exact.view) = strided_exactly(tensor(a), meta->strides);
+      e.args.push_back(exact);
+      continue;
+    }
+    e.args.push_back(extern_argument(a));
+  }
   for (const ir::KeywordArgument& kw : node.kwargs()) {
     ExternArgument a = extern_argument(kw.value);
     if (a.buffer || a.is_list) throw LoweringUnsupported("inductor: tensor keyword argument of " + node.target());

@@ -77,6 +77,10 @@ class GraphLowering {
   TensorBox realized(const TensorBox& box);
   // The value as a strided view of a buffer, realizing it contiguously when it is none.
   std::pair<int, BufferLayout> strided(const TensorBox& box);
+  // The value in a buffer laid out with exactly these strides and no offset, for a kernel that
+  // reads it by memory position (as_strided): dense layouts (some order of its dimensions), which
+  // are realized as that order's row-major.
+  std::pair<int, BufferLayout> strided_exactly(const TensorBox& box, const std::vector<SizeExpr>& strides);
 
   // Broadcasts a value to `sizes` (numpy rules, aligned right).
   static TensorBox broadcast_to(const TensorBox& box, const std::vector<SizeExpr>& sizes);
@@ -110,6 +114,9 @@ class GraphLowering {
 using LoweringFn = std::vector<TensorBox> (*)(GraphLowering& lowering);
 // The lowering of `torch.ops.aten.<op>.<overload>` (or prims.*), or nullptr.
 LoweringFn find_lowering(const std::string& target);
+// Whether the extern fallback of `target` reads its first argument by memory position
+// (KILN_FALLBACK_BY_MEMORY_POSITION in lowerings.def).
+bool fallback_reads_memory_positions(const std::string& target);
 
 bool codegen_supports(ir::Dtype dtype);
 

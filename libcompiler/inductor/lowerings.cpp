@@ -1,6 +1,7 @@
 #include "libcompiler/inductor/lowerings.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace kiln::inductor {
 
@@ -57,9 +58,22 @@ const std::unordered_map<std::string, LoweringFn>& table() {
 #define KILN_BINARY(Target, Op) {Target, binary<ScalarOp::Op>},
 #define KILN_COMPARE(Target, Op) {Target, binary<ScalarOp::Op>},
 #define KILN_LOWERING(Target, Function) {Target, Function},
+#define KILN_FALLBACK_BY_MEMORY_POSITION(Target)
 #include "libcompiler/inductor/lowerings.def"
   };
   return lowerings;
+}
+
+const std::unordered_set<std::string>& fallbacks_by_memory_position() {
+  static const std::unordered_set<std::string> targets = {
+#define KILN_UNARY(Target, Op)
+#define KILN_BINARY(Target, Op)
+#define KILN_COMPARE(Target, Op)
+#define KILN_LOWERING(Target, Function)
+#define KILN_FALLBACK_BY_MEMORY_POSITION(Target) Target,
+#include "libcompiler/inductor/lowerings.def"
+  };
+  return targets;
 }
 
 }  // namespace
@@ -69,6 +83,11 @@ LoweringFn find_lowering(const std::string& target) {
   if (!target.starts_with(kPrefix)) return nullptr;
   auto it = table().find(target.substr(kPrefix.size()));
   return it == table().end() ? nullptr : it->second;
+}
+
+bool fallback_reads_memory_positions(const std::string& target) {
+  constexpr std::string_view kPrefix = "torch.ops.";
+  return target.starts_with(kPrefix) && fallbacks_by_memory_position().count(target.substr(kPrefix.size()));
 }
 
 int64_t wrap_dim(int64_t dim, size_t rank) {

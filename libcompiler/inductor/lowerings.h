@@ -9,6 +9,7 @@ namespace kiln::inductor {
 #define KILN_BINARY(Target, Op)
 #define KILN_COMPARE(Target, Op)
 #define KILN_LOWERING(Target, Function) std::vector<TensorBox> Function(GraphLowering& lowering);
+#define KILN_FALLBACK_BY_MEMORY_POSITION(Target)
 #include "libcompiler/inductor/lowerings.def"
 
 // An operand of an elementwise op: a tensor, or a Python number (a constant, or one read from a

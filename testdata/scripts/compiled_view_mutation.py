@@ -44,6 +44,15 @@ def transposed_base(x):
     return y + 0
 
 
+# The clone of a transposed input keeps its layout, which the views' geometry is relative to;
+# inductor laid the clone out row-major and handed that to as_strided_scatter.
+def clone_of_a_transposed_input(a):
+    v = a.clone()
+    v.transpose(0, 1).mul_(2)
+    v[0] += 1
+    return v + 0, v.transpose(0, 1).bool()
+
+
 def grows(x):
     y = x * 2
     y[: x.shape[0] // 2] = 0
@@ -61,6 +70,8 @@ for backend in ["eager", "aot_eager", "aot_eager_decomp_partition", "inductor"]:
     print(backend, torch.compile(input_written_through_a_view, backend=backend)(xi).tolist(), xi.tolist())
     print(backend, [t.tolist() for t in torch.compile(base_written_after_its_view, backend=backend)(torch.arange(12.0).reshape(3, 4))])
     print(backend, torch.compile(transposed_base, backend=backend)(torch.arange(6.0).reshape(3, 2)).tolist())
+    a = torch.arange(12.0).reshape(3, 4).t()
+    print(backend, [t.tolist() for t in torch.compile(clone_of_a_transposed_input, backend=backend)(a)])
     run = torch.compile(grows, backend=backend)
     print(backend, [run(torch.ones(n)).tolist() for n in [4, 6, 8, 3]])
     torch._dynamo.reset()
