@@ -23,3 +23,10 @@ kept = torch.ones(2, requires_grad=True)
 skipped = torch.ones(0, requires_grad=True)
 torch.cat([kept, skipped]).sum().backward()
 print(kept.grad.tolist(), skipped.grad.tolist(), skipped.grad.shape)
+
+# var_mean with only the mean used: var's formula gets no gradient (PyTorch leaves it undefined),
+# not zeros, whose var term is 0 * 2 / (n - 1): NaN over a reduced size of 1.
+a = torch.ones(1, 3, requires_grad=True)
+var, mean = torch.var_mean(a, dim=0, keepdim=True)
+mean.sum().backward()
+print(a.grad.flatten().tolist())

@@ -1,5 +1,6 @@
 #include "libcompiler/ops/autograd/table_node.h"
 
+#include "libcompiler/ops/autograd/formulas.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
@@ -84,6 +85,11 @@ std::vector<Tensor> TableNode::apply(std::vector<Tensor>&& grad_outputs) {
 }
 
 bool TableNode::is_differentiable_output(size_t i) const {
+  // The engine gives zeros for a missing gradient of a differentiable output; a formula that
+  // leaves out the term of a missing gradient itself (derivatives.yaml's `grad.defined() ?`)
+  // gets it missing, as PyTorch gives it: var_mean's var term is NaN on a zero gradient when
+  // the reduced size is 1 (0 * 2 / (n - 1)).
+  if (context_.op().backward == &backward_var_mean) return false;
   const int limit = context_.op().differentiable_outputs;
   return limit < 0 || static_cast<int>(i) < limit;
 }
