@@ -148,6 +148,11 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["slice.Tensor"] = [] { return sample({random({5, 2})}, [](auto& x) { return call(OpId::slice_Tensor, {x[0], 0, 1, 5, 2}); }); };
   s["select.int"] = [] { return sample({random({3, 2})}, [](auto& x) { return call(OpId::select_int, {x[0], 0, -1}); }); };
   s["slice_backward"] = [] { return sample({random({2, 2})}, [](auto& x) { return call(OpId::slice_backward, {x[0], std::vector<int64_t>{5, 2}, 0, 1, 5, 2}); }); };
+  s["as_strided"] = [] {
+    return sample({random({4, 3})}, [](auto& x) {
+      return call(OpId::as_strided, {x[0], std::vector<int64_t>{2, 2}, std::vector<int64_t>{1, 6}, 2});
+    });
+  };
   s["select_backward"] = [] { return sample({random({2})}, [](auto& x) { return call(OpId::select_backward, {x[0], std::vector<int64_t>{3, 2}, 0, 1}); }); };
   return s;
 }
