@@ -29,3 +29,17 @@ print(t[0, 0].item(), c[0, 0].item(), t.select(0, 1))
 w = torch.tensor([1.0, -2.0, 3.0])
 w.copy_(torch.tensor([4.0, 5.0, 6.0]))
 print(w, w.index_select(0, torch.tensor([2, 0])))
+
+# as_strided: any geometry over the storage (checked against its bounds), its gradient, and
+# as_strided_scatter, which AOT's functionalization of writes through views records.
+x = torch.arange(12.0)
+print(x.as_strided((2, 2), (1, 6), 2))
+print(torch.as_strided(x, (3,), (4,)))
+print(torch.as_strided_scatter(torch.zeros(6), torch.ones(2), (2,), (2,), 1))
+try:
+    x.as_strided((2, 2), (4, 4), 6)
+except RuntimeError as e:
+    print(e)
+w = torch.arange(6.0, requires_grad=True)
+w.as_strided((2,), (2,), 1).sum().backward()
+print(w.grad)
