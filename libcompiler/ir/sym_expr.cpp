@@ -413,20 +413,75 @@ std::optional<SymExpr> SymExpr::exactQuotient(const SymExpr& divisor) const {
   return fromTerms(std::move(out));
 }
 
-bool SymExpr::provablyNonNegative(int64_t lowest) const {
-  if (auto c = constant()) return *c >= 0;
-  SymExpr shifted = integer(0);
-  for (const auto& [m, c] : polynomial_->terms) {
-    SymExpr term = integer(c);
-    for (const auto& [atom, exponent] : m) {
-      if (atom->kind != SymAtom::Kind::Symbol) return false;
-      term = term * (symbol(atom->name) + integer(lowest)).pow(exponent);
+namespace {
+
+// The lowest value of `e` over sizes >= `lowest` when its shifted form (below) shows it: every
+// coefficient but the constant's non-negative. nullopt otherwise.
+std::optional<int64_t> lowerBound(const SymExpr& e, int64_t lowest);
+
+// `e` with each symbol s written lowest + s and each function application f written lb(f) + u_f,
+// s and u_f variables >= 0 (one per symbol, one per distinct application): a polynomial whose
+// non-negative coefficients prove a bound. FloorDiv by a positive number is at least
+// floor(lb(numerator) / divisor), Mod by one at least 0, Max at least the larger known bound,
+// Min at least the smaller of both. nullopt when an application has no known bound.
+std::optional<SymExpr> shiftedForm(const SymExpr& e, int64_t lowest) {
+  SymExpr shifted = SymExpr::integer(0);
+  for (const SymExpr::Term& t : e.terms()) {
+    SymExpr term = SymExpr::integer(t.coefficient);
+    for (const SymExpr::Factor& f : t.factors) {
+      std::optional<int64_t> bound;
+      // The variable that stands for the factor's excess over its bound: the symbol's own name,
+      // or one named by the application's text (a name no symbol has).
+      std::string variable = f.name;
+      if (f.kind == SymExpr::Factor::Kind::Symbol) {
+        bound = lowest;
+      } else {
+        variable = "__above_bound(" + std::to_string(static_cast<int>(f.kind));
+        for (const SymExpr& operand : f.operands) variable += "," + operand.str();
+        variable += ")";
+        const std::optional<int64_t> divisor = f.operands.size() == 2 ? f.operands[1].constant() : std::nullopt;
+        if (f.kind == SymExpr::Factor::Kind::FloorDiv && divisor && *divisor > 0) {
+          if (const auto numerator = lowerBound(f.operands[0], lowest))
+            bound = *numerator >= 0 ? *numerator / *divisor : -((-*numerator + *divisor - 1) / *divisor);
+        } else if (f.kind == SymExpr::Factor::Kind::Mod && divisor && *divisor > 0) {
+          bound = 0;
+        } else if (f.kind == SymExpr::Factor::Kind::Max || f.kind == SymExpr::Factor::Kind::Min) {
+          for (const SymExpr& operand : f.operands) {
+            const std::optional<int64_t> b = lowerBound(operand, lowest);
+            if (f.kind == SymExpr::Factor::Kind::Max) {
+              if (b) bound = bound ? std::max(*bound, *b) : *b;
+            } else {
+              if (!b) return std::nullopt;
+              bound = bound ? std::min(*bound, *b) : *b;
+            }
+          }
+        }
+      }
+      if (!bound) return std::nullopt;
+      term = term * (SymExpr::symbol(variable) + SymExpr::integer(*bound)).pow(f.exponent);
     }
     shifted = shifted + term;
   }
-  for (const auto& [m, c] : shifted.polynomial().terms)
-    if (c < 0) return false;
-  return true;
+  return shifted;
+}
+
+std::optional<int64_t> lowerBound(const SymExpr& e, int64_t lowest) {
+  const std::optional<SymExpr> shifted = shiftedForm(e, lowest);
+  if (!shifted) return std::nullopt;
+  int64_t constant = 0;
+  for (const SymExpr::Term& t : shifted->terms()) {
+    if (t.factors.empty()) constant = t.coefficient;
+    else if (t.coefficient < 0) return std::nullopt;
+  }
+  return constant;
+}
+
+}  // namespace
+
+bool SymExpr::provablyNonNegative(int64_t lowest) const {
+  if (auto c = constant()) return *c >= 0;
+  const std::optional<int64_t> bound = lowerBound(*this, lowest);
+  return bound && *bound >= 0;
 }
 
 std::vector<SymExpr::Term> SymExpr::terms() const {

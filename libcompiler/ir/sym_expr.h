@@ -53,8 +53,8 @@ class SymExpr {
   // 2*s0*s1), as polynomials: (2*s0*s1 + 4*s1) / (2*s1) is s0 + 2. nullopt otherwise.
   std::optional<SymExpr> exactQuotient(const SymExpr& divisor) const;
   // Whether the value is >= 0 for every assignment of sizes >= `lowest` to the symbols: a proof,
-  // not a sample (each symbol shifted by `lowest`, the expanded polynomial's coefficients are all
-  // non-negative). Expressions with FloorDiv/Mod/Max/Min are never proven.
+  // not a sample (each symbol shifted by `lowest`, each FloorDiv/Mod/Max/Min by a lower bound of
+  // its own, the expanded polynomial's coefficients are all non-negative).
   bool provablyNonNegative(int64_t lowest) const;
 
   // The polynomial's terms, for code generators: coefficient * product of factor**exponent,

@@ -1,10 +1,12 @@
 // Reductions over dims: sum, mean, prod, amax/amin, max/min (with indices), argmax, var, std.
-// Each works on a ReductionLayout (one contiguous row per output element); sums accumulate in
-// double (int64 for integers), so float32 results are the correctly rounded sums.
+// Each works on a ReductionLayout (one contiguous row per output element). float32 and float64
+// sums add in PyTorch's order (cascade_sum.h) where it is known; other sums accumulate in double
+// (int64 for integers).
 #include <cmath>
 #include <limits>
 
 #include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/cascade_sum.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
@@ -31,12 +33,25 @@ std::vector<bool> dims_of(const Arguments& args, const Tensor& self) {
 std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta>& meta, bool product, bool mean) {
   const Tensor& self = args.tensor(0);
   const Tensor out = allocate_outputs(meta)[0];
-  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), dims_of(args, self));
+  const std::vector<bool> reduced = dims_of(args, self);
+  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), reduced);
+  // float32 and float64 sums add in PyTorch's order where its layout of the sum is known.
+  const std::optional<CascadeSumPlan> plan = product ? std::nullopt : cascade_sum_plan(self, reduced);
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = accumulate_t<T>;
     const T* in = layout.data.data_ptr<T>();
     T* o = out.data_ptr<T>();
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (plan) {
+        for_each_row(layout, [&](int64_t i) {
+          const int64_t column = plan->kind == CascadeSumPlan::Kind::Outer ? cascade_sum_column(*plan, i) : 0;
+          const T sum = cascade_sum(*plan, in + i * layout.inner, layout.inner, column);
+          o[i] = mean ? sum / static_cast<T>(layout.inner) : sum;
+        });
+        return;
+      }
+    }
     for_each_row(layout, [&](int64_t i) {
       const T* row = in + i * layout.inner;
       Acc acc = product ? Acc(1) : Acc(0);

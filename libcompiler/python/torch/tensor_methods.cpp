@@ -337,6 +337,7 @@ void install_tensor_methods() {
         if (d == end) shape.push_back(merged);
       }
     }
+    if (t.dim() == 0) shape = {1};  // a 0-d tensor flattens to one element, as PyTorch's does
     return wrap_tensor(ops::reshape(t, shape));
   });
   // Anything else named like an op of the table is that op with self first, as a bound method

@@ -62,6 +62,21 @@ TEST(SymExpr, EvaluatesUnderAnAssignment) {
   EXPECT_EQ(e.freeSymbols(), (std::vector<std::string>{"s0", "s1"}));
 }
 
+// Sizes of at least 2: a proof over every such assignment, or no answer.
+TEST(SymExpr, ProvesBoundsThroughFloorDivModMaxMin) {
+  const SymExpr half = SymExpr::floorDiv(s("s0") + n(1), n(2));  // a strided slice's length
+  EXPECT_TRUE((half - n(1)).provablyNonNegative(2));
+  EXPECT_FALSE((half - n(2)).provablyNonNegative(2));  // 1 at s0 = 2
+  EXPECT_TRUE((s("s0") * s("s0") - s("s0")).provablyNonNegative(2));
+  EXPECT_TRUE(SymExpr::mod(s("s0"), n(3)).provablyNonNegative(2));
+  EXPECT_FALSE((n(1) - SymExpr::mod(s("s0"), n(3))).provablyNonNegative(2));
+  EXPECT_TRUE((SymExpr::max({s("s0"), n(-5)}) - n(2)).provablyNonNegative(2));
+  EXPECT_FALSE((SymExpr::min({s("s0"), n(-5)})).provablyNonNegative(2));
+  EXPECT_FALSE((SymExpr::floorDiv(n(1) - s("s0"), n(2))).provablyNonNegative(2));
+  // An application appearing twice is one value: 2*h - h - 1 >= 0 with h >= 1.
+  EXPECT_TRUE((n(2) * half - half - n(1)).provablyNonNegative(2));
+}
+
 TEST(SymExpr, ParsesWhatItPrints) {
   for (const char* text : {"s77", "1 - s0", "-s0 + s1", "2*s0*s27 - 1", "s0**2 + 1", "Max(s0, s1)", "Min(3, s1)",
                            "(s0//2)", "((s0 + 1)//2)", "s0 % 3", "2*s0*Max(s0, s1)", "-s0*s2 + s1 + 3", "zf78"}) {

@@ -1,0 +1,49 @@
+#include "libcompiler/ops/kernels/cascade_sum.h"
+
+#include <numeric>
+
+namespace kiln::ops {
+
+std::optional<CascadeSumPlan> cascade_sum_plan(const tensor::Tensor& self, const std::vector<bool>& reduced) {
+  const tensor::Shape& sizes = self.sizes();
+  const tensor::Shape& strides = self.strides();
+  // The dims that matter (size > 1), innermost in memory first; their memory must be dense.
+  std::vector<size_t> dims;
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] > 1) dims.push_back(d);
+  std::stable_sort(dims.begin(), dims.end(), [&](size_t a, size_t b) { return strides[a] < strides[b]; });
+  int64_t expected = 1;
+  for (size_t d : dims) {
+    if (strides[d] != expected) return std::nullopt;
+    expected *= sizes[d];
+  }
+  // Memory order: kept dims below the reduced ones (the columns), the reduced ones in one block
+  // and in logical order (so that a row of the layout is their memory order), then kept ones.
+  CascadeSumPlan plan;
+  size_t p = 0;
+  for (; p < dims.size() && !reduced[dims[p]]; ++p) plan.columns *= sizes[dims[p]];
+  const size_t first_reduced = p;
+  for (; p < dims.size() && reduced[dims[p]]; ++p)
+    if (p > first_reduced && dims[p] > dims[p - 1]) return std::nullopt;
+  if (p == first_reduced) return std::nullopt;
+  for (; p < dims.size(); ++p)
+    if (reduced[dims[p]]) return std::nullopt;
+  plan.kind = first_reduced == 0 ? CascadeSumPlan::Kind::Inner : CascadeSumPlan::Kind::Outer;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (reduced[d]) continue;
+    plan.kept_sizes.push_back(sizes[d]);
+    plan.kept_strides.push_back(strides[d]);
+  }
+  return plan;
+}
+
+int64_t cascade_sum_column(const CascadeSumPlan& plan, int64_t output_index) {
+  int64_t offset = 0;
+  for (size_t k = plan.kept_sizes.size(); k-- > 0;) {
+    offset += (output_index % plan.kept_sizes[k]) * plan.kept_strides[k];
+    output_index /= plan.kept_sizes[k];
+  }
+  return offset % plan.columns;
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,127 @@
+#pragma once
+// Floating sums in the order PyTorch's CPU sum kernel adds (ATen's cascade_sum): the same float
+// additions, so that results agree to the bit, as ill-conditioned programs notice (values that
+// cancel to about 0 before a comparison or a `%`). ATen runs this kernel on 32-byte vectors (its
+// AVX2 build, also on AVX-512 machines) and in the input's dtype for float32 and float64.
+//
+// Which order an output gets depends on how TensorIterator lays the reduction out in memory:
+// - inner: the reduced dims are the innermost in memory; each output's elements are contiguous.
+//   At least one vector of them: lanes summed by row_sum over whole vectors, then the tail and
+//   the lanes added one by one; fewer: row_sum over the elements.
+// - outer: `columns` kept elements lie innermost, then the reduced dims; the output at column c
+//   sums down its column: by multi_row_sum alone in the blocks ATen reads 4 columns (or 4
+//   vectors of columns) at a time, by row_sum in the columns left over.
+// The result is stored as 0 + sum (so -0.0 comes out +0.0).
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "libcompiler/tensor/tensor.h"
+
+namespace kiln::ops {
+
+struct CascadeSumPlan {
+  enum class Kind { Inner, Outer } kind = Kind::Inner;
+  int64_t columns = 1;  // Outer: how many kept elements lie below the reduced dims in memory
+  std::vector<int64_t> kept_sizes, kept_strides;  // the kept dims, logically: an output's memory offset
+};
+
+// The plan for summing `self` over the dims marked in `reduced`, as the layout of reduction.cpp
+// rows them (each output's elements in logical order); nullopt where ATen's order is not one of
+// these (overlapping or gapped memory, reduced dims interleaved with kept ones in memory).
+std::optional<CascadeSumPlan> cascade_sum_plan(const tensor::Tensor& self, const std::vector<bool>& reduced);
+
+namespace cascade {
+
+inline int64_t ceil_log2(int64_t x) { return x <= 2 ? 1 : static_cast<int64_t>(std::bit_width(static_cast<uint64_t>(x - 1))); }
+
+// ATen's multi_row_sum: kRows running sums over `size` steps, carried through 4 levels of
+// accumulators so that only partial sums of similar size meet.
+template <typename V, int64_t kRows, typename Load>
+std::array<V, kRows> multi_row_sum(int64_t size, const Load& load) {
+  constexpr int64_t kLevels = 4;
+  const int64_t level_power = std::max<int64_t>(4, ceil_log2(size) / kLevels);
+  const int64_t level_step = int64_t(1) << level_power;
+  const int64_t level_mask = level_step - 1;
+  std::array<std::array<V, kRows>, kLevels> acc{};
+  int64_t i = 0;
+  while (i + level_step <= size) {
+    for (int64_t j = 0; j < level_step; ++j, ++i)
+      for (int64_t k = 0; k < kRows; ++k) acc[0][k] += load(i, k);
+    for (int64_t j = 1; j < kLevels; ++j) {
+      for (int64_t k = 0; k < kRows; ++k) {
+        acc[j][k] += acc[j - 1][k];
+        acc[j - 1][k] = V{};
+      }
+      if ((i & (level_mask << (j * level_power))) != 0) break;
+    }
+  }
+  for (; i < size; ++i)
+    for (int64_t k = 0; k < kRows; ++k) acc[0][k] += load(i, k);
+  for (int64_t j = 1; j < kLevels; ++j)
+    for (int64_t k = 0; k < kRows; ++k) acc[0][k] += acc[j][k];
+  return acc[0];
+}
+
+// ATen's row_sum: the row read as rows of 4 (4 independent sums), the rest, then the 4 summed.
+template <typename V, typename Load>
+V row_sum(int64_t size, const Load& load) {
+  const int64_t rows = size / 4;
+  std::array<V, 4> partial = multi_row_sum<V, 4>(rows, [&](int64_t i, int64_t k) { return load(i * 4 + k); });
+  for (int64_t i = rows * 4; i < size; ++i) partial[0] += load(i);
+  for (int64_t k = 1; k < 4; ++k) partial[0] += partial[k];
+  return partial[0];
+}
+
+// One vector register of T: lanes added lane by lane.
+template <typename T>
+struct Lanes {
+  static constexpr int64_t kCount = 32 / static_cast<int64_t>(sizeof(T));
+  std::array<T, kCount> v{};
+  Lanes& operator+=(const Lanes& other) {
+    for (int64_t l = 0; l < kCount; ++l) v[l] += other.v[l];
+    return *this;
+  }
+};
+
+}  // namespace cascade
+
+// The sum of one output's elements (`row`: its n elements in logical order; `column`: for Outer,
+// the output's place among plan.columns) in ATen's order.
+template <typename T>
+T cascade_sum(const CascadeSumPlan& plan, const T* row, int64_t n, int64_t column) {
+  using cascade::Lanes;
+  constexpr int64_t kLanes = Lanes<T>::kCount;
+  const auto element = [row](int64_t i) { return row[i]; };
+  T sum = 0;
+  if (plan.kind == CascadeSumPlan::Kind::Inner) {
+    if (n >= kLanes) {
+      const int64_t vectors = n / kLanes;
+      const Lanes<T> lanes = cascade::row_sum<Lanes<T>>(vectors, [row](int64_t i) {
+        Lanes<T> vector;
+        for (int64_t l = 0; l < kLanes; ++l) vector.v[l] = row[i * kLanes + l];
+        return vector;
+      });
+      for (int64_t i = vectors * kLanes; i < n; ++i) sum += row[i];
+      for (int64_t l = 0; l < kLanes; ++l) sum += lanes.v[l];
+    } else {
+      sum = cascade::row_sum<T>(n, element);
+    }
+  } else {
+    // Columns read in blocks of 4 vectors (at least a vector of columns), else of 4 columns.
+    const int64_t block = plan.columns >= kLanes ? 4 * kLanes : 4;
+    if (column < plan.columns / block * block)
+      sum = cascade::multi_row_sum<T, 1>(n, [row](int64_t i, int64_t) { return row[i]; })[0];
+    else
+      sum = cascade::row_sum<T>(n, element);
+  }
+  return T(0) + sum;
+}
+
+// The output's column (Outer plans): its first element's memory offset, within the columns.
+int64_t cascade_sum_column(const CascadeSumPlan& plan, int64_t output_index);
+
+}  // namespace kiln::ops
