@@ -273,8 +273,9 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
   const bool tuple = op.schema.returns.size() != 1 || op.schema.returns[0].type.is_list;
   if (!tuple) {
     node->meta.value = meta_of(outputs.at(0));
+    ir::Node* before = &op != &called ? node_of(outputs[0]) : nullptr;  // the written tensor's old value
     bind(outputs[0], node);
-    if (&op != &called) write_through_views(called, outputs[0], node);
+    if (&op != &called) write_through_views(called, outputs[0], before, node);
     return;
   }
   if (&op != &called && !tensors_sharing_memory_with(args.tensor(0)).empty())
@@ -290,7 +291,7 @@ std::optional<std::string> AtenGraphBuilder::current_source() const {
   return after == grad_fn_sources_.begin() ? std::nullopt : std::prev(after)->second;
 }
 
-void AtenGraphBuilder::write_through_views(const ops::OpInfo& called, const Tensor& self, ir::Node* value) {
+void AtenGraphBuilder::write_through_views(const ops::OpInfo& called, const Tensor& self, ir::Node* before, ir::Node* value) {
   const std::vector<Tensor> sharers = tensors_sharing_memory_with(self);
   if (sharers.empty()) return;
   const Tensor base = self.is_view() ? self.base() : self;
@@ -307,7 +308,8 @@ void AtenGraphBuilder::write_through_views(const ops::OpInfo& called, const Tens
   // geometry is relative to (an out-of-place variant may lay its result out otherwise).
   ir::Node* written = graph_.callFunction(
       "torch.ops.aten.as_strided_scatter.default",
-      {ir::Argument::node(node_of(base)), ir::Argument::node(value), int_list(self.sizes()), int_list(self.strides()),
+      {ir::Argument::node(self.impl() == base.impl() ? before : node_of(base)), ir::Argument::node(value), int_list(self.sizes()),
+       int_list(self.strides()),
        ir::Argument::integer(self.storage_offset() - base.storage_offset())});
   written->meta.value = meta_of(base);
   written->meta.sourceSummary = value->meta.sourceSummary;

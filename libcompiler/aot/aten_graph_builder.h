@@ -93,9 +93,9 @@ class AtenGraphBuilder : public ops::CallRecorder {
   void unpack_outputs(ir::Node* call, const std::vector<Tensor>& outputs, const std::optional<std::string>& source);
   ir::Argument argument(const ops::IValue& value, const ops::OpInfo& op);
   ir::Argument tensor_argument(const Tensor& t, const ops::OpInfo& op);
-  // After `called` (in place) wrote `value` into `self`: the write reaches the base of self's
-  // storage, and the other tensors over it go stale.
-  void write_through_views(const ops::OpInfo& called, const Tensor& self, ir::Node* value);
+  // After `called` (in place) wrote `value` into `self` (whose value was `before`): the write
+  // reaches the base of self's storage, and the other tensors over it go stale.
+  void write_through_views(const ops::OpInfo& called, const Tensor& self, ir::Node* before, ir::Node* value);
   // The source of the node recorded now: the set one, or in a backward, that of the forward op
   // whose grad_fn runs.
   std::optional<std::string> current_source() const;

@@ -53,6 +53,16 @@ def clone_of_a_transposed_input(a):
     return v + 0, v.transpose(0, 1).bool()
 
 
+# Writes to a base (laid out transposed) that has views: its new value keeps the base's layout.
+def base_written_twice(x, o):
+    y = x.clone()
+    v = y[0]
+    y.add_(o)
+    w = y[:, 1]
+    y.mul_(2)
+    return v * 1, w + 0, y + 0
+
+
 def grows(x):
     y = x * 2
     y[: x.shape[0] // 2] = 0
@@ -72,6 +82,8 @@ for backend in ["eager", "aot_eager", "aot_eager_decomp_partition", "inductor"]:
     print(backend, torch.compile(transposed_base, backend=backend)(torch.arange(6.0).reshape(3, 2)).tolist())
     a = torch.arange(12.0).reshape(3, 4).t()
     print(backend, [t.tolist() for t in torch.compile(clone_of_a_transposed_input, backend=backend)(a)])
+    o = torch.arange(12.0).reshape(4, 3) * 10
+    print(backend, [t.tolist() for t in torch.compile(base_written_twice, backend=backend)(a, o)])
     run = torch.compile(grows, backend=backend)
     print(backend, [run(torch.ones(n)).tolist() for n in [4, 6, 8, 3]])
     torch._dynamo.reset()
