@@ -1,5 +1,6 @@
 // View kernels over kiln_tensor's views.h, the reshape/contiguous composites (which copy only
-// when no view can do), and the *_backward ops of slice and select.
+// when no view can do), the *_backward ops of slice and select, and as_strided_scatter (the
+// write AOT's functionalization records for a write through a view).
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/meta_functions.h"
