@@ -7,6 +7,7 @@
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/memory_order.h"
 #include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::aot {
@@ -53,20 +54,7 @@ ir::Argument int_list(const tensor::Shape& values) {
 // Whether t's elements fill a block of memory once each, in some order of its dimensions: then
 // a copy of it keeps its layout (clone's preserve_format), and a view's place in it is the same
 // in the copy.
-bool is_dense(const Tensor& t) {
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dimensions of size > 1
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    if (t.sizes()[d] == 0) return true;
-    if (t.sizes()[d] > 1) dims.emplace_back(t.strides()[d], t.sizes()[d]);
-  }
-  std::sort(dims.begin(), dims.end());
-  int64_t expected = 1;
-  for (const auto& [stride, size] : dims) {
-    if (stride != expected) return false;
-    expected *= size;
-  }
-  return true;
-}
+bool is_dense(const Tensor& t) { return t.numel() == 0 || tensor::dense_memory_order(t).has_value(); }
 
 [[noreturn]] void refuse_write_to_shared_memory(const ops::OpInfo& called, const std::string& why) {
   throw std::runtime_error("aot: " + called.qualified_name() +

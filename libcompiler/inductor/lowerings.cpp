@@ -1,5 +1,6 @@
 #include "libcompiler/inductor/lowerings.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -78,16 +79,27 @@ const std::unordered_set<std::string>& fallbacks_by_memory_position() {
 
 }  // namespace
 
-LoweringFn find_lowering(const std::string& target) {
+namespace {
+
+// lowerings.def names targets without "torch.ops."; nullopt for a target outside torch.ops.
+std::optional<std::string> table_key(const std::string& target) {
   constexpr std::string_view kPrefix = "torch.ops.";
-  if (!target.starts_with(kPrefix)) return nullptr;
-  auto it = table().find(target.substr(kPrefix.size()));
+  if (!target.starts_with(kPrefix)) return std::nullopt;
+  return target.substr(kPrefix.size());
+}
+
+}  // namespace
+
+LoweringFn find_lowering(const std::string& target) {
+  const std::optional<std::string> key = table_key(target);
+  if (!key) return nullptr;
+  auto it = table().find(*key);
   return it == table().end() ? nullptr : it->second;
 }
 
 bool fallback_reads_memory_positions(const std::string& target) {
-  constexpr std::string_view kPrefix = "torch.ops.";
-  return target.starts_with(kPrefix) && fallbacks_by_memory_position().count(target.substr(kPrefix.size()));
+  const std::optional<std::string> key = table_key(target);
+  return key && fallbacks_by_memory_position().count(*key);
 }
 
 int64_t wrap_dim(int64_t dim, size_t rank) {

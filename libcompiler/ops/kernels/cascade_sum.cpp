@@ -1,6 +1,6 @@
 #include "libcompiler/ops/kernels/cascade_sum.h"
 
-#include <numeric>
+#include "libcompiler/tensor/memory_order.h"
 
 namespace kiln::ops {
 
@@ -8,15 +8,9 @@ std::optional<CascadeSumPlan> cascade_sum_plan(const tensor::Tensor& self, const
   const tensor::Shape& sizes = self.sizes();
   const tensor::Shape& strides = self.strides();
   // The dims that matter (size > 1), innermost in memory first; their memory must be dense.
-  std::vector<size_t> dims;
-  for (size_t d = 0; d < sizes.size(); ++d)
-    if (sizes[d] > 1) dims.push_back(d);
-  std::stable_sort(dims.begin(), dims.end(), [&](size_t a, size_t b) { return strides[a] < strides[b]; });
-  int64_t expected = 1;
-  for (size_t d : dims) {
-    if (strides[d] != expected) return std::nullopt;
-    expected *= sizes[d];
-  }
+  const std::optional<std::vector<size_t>> order = tensor::dense_memory_order(self);
+  if (!order) return std::nullopt;
+  const std::vector<size_t>& dims = *order;
   // Memory order: kept dims below the reduced ones (the columns), the reduced ones in one block
   // and in logical order (so that a row of the layout is their memory order), then kept ones.
   CascadeSumPlan plan;
