@@ -31,6 +31,7 @@ capture::CompiledGraph compile_result(const AotResult& result, const AotOptions&
   plan.saved_sizes = result.saved_sizes;
   plan.input_requires_grad = result.input_requires_grad;
   plan.output_requires_grad = result.output_requires_grad;
+  plan.output_aliased_input = result.output_aliased_input;
   return autograd_function(std::move(plan));
 }
 
@@ -84,6 +85,7 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
   result.saved_sizes = parts.saved_sizes;
   result.input_requires_grad = joint.input_requires_grad;
   result.output_requires_grad = joint.output_requires_grad;
+  result.output_aliased_input = joint.output_aliased_input;
   return result;
 }
 

@@ -89,6 +89,7 @@ std::optional<AotResult> aot_cache_load(const AotCacheStorage& storage, const Ao
     result.mutated_inputs = entry.at("mutated_inputs").get<std::vector<size_t>>();
     result.input_requires_grad = entry.at("input_requires_grad").get<std::vector<bool>>();
     result.output_requires_grad = entry.at("output_requires_grad").get<std::vector<bool>>();
+    result.output_aliased_input = entry.at("output_aliased_input").get<std::vector<int64_t>>();
     return result;
   } catch (const std::exception&) {
     return std::nullopt;  // written by another Kiln, or damaged
@@ -110,6 +111,7 @@ void aot_cache_store(const AotCacheStorage& storage, const AotCacheKey& key, con
   entry["mutated_inputs"] = result.mutated_inputs;
   entry["input_requires_grad"] = result.input_requires_grad;
   entry["output_requires_grad"] = result.output_requires_grad;
+  entry["output_aliased_input"] = result.output_aliased_input;
   storage.store(key.key, entry.dump());
 }
 

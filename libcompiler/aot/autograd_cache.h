@@ -33,6 +33,7 @@ struct AotResult {
   size_t forward_outputs = 0, saved_sizes = 0;
   std::vector<size_t> mutated_inputs;
   std::vector<bool> input_requires_grad, output_requires_grad;
+  std::vector<int64_t> output_aliased_input;  // TracedGraph's
 };
 
 struct AotCacheKey {

@@ -35,14 +35,14 @@ void write_back(const std::vector<size_t>& mutated_inputs, const std::vector<Ref
     ops::copy_(to_tensor(inputs.at(mutated_inputs[i]), "input"), results.at(i).to_tensor());
 }
 
-// The input whose storage `output` shares, if any, as a tensor of the same dtype.
-const Tensor* aliased_input(const Tensor& output, const std::vector<Ref>& inputs) {
-  for (const Ref& input : inputs) {
-    if (input->kind == ObjectKind::Int) continue;
-    const Tensor& candidate = to_tensor(input, "input");
-    if (candidate.storage().is_alias_of(output.storage()) && candidate.dtype() == output.dtype()) return &candidate;
-  }
-  return nullptr;
+// `output` as the view of input `input_index` (-1: none) that the trace found it to be, made
+// here as AOT's runtime regenerates outputs of type alias_of_input. A backend may return a fresh
+// tensor for a view with no elements (inductor does); any geometry views those.
+std::optional<Tensor> regenerated_alias(const Tensor& output, int64_t input_index, const std::vector<Ref>& inputs) {
+  if (input_index < 0) return std::nullopt;
+  const Tensor& input = to_tensor(inputs.at(static_cast<size_t>(input_index)), "input");
+  if (!input.storage().is_alias_of(output.storage()) && output.numel() != 0) return std::nullopt;
+  return ops::view_regenerated_from(input, output);
 }
 
 }  // namespace
@@ -103,8 +103,7 @@ capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
       // regenerates outputs of type alias_of_input: its gradient reaches the input through the
       // view, and backward through it alone never runs the compiled backward (whose gradient slot
       // for it then stays zero).
-      const Tensor* input = aliased_input(out, inputs);
-      const std::optional<Tensor> regenerated = input ? ops::view_regenerated_from(*input, out) : std::nullopt;
+      const std::optional<Tensor> regenerated = regenerated_alias(out, p.output_aliased_input.at(i), inputs);
       if (regenerated) outputs[i - first_output] = wrap_tensor(*regenerated);
       if (!p.output_requires_grad[i]) continue;
       const uint32_t slot = node->add_output(out);

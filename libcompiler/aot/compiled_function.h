@@ -18,6 +18,7 @@ struct AutogradFunctionPlan {
   size_t saved_sizes = 0;      // the last saved values: sizes, which the backward takes first
   std::vector<size_t> mutated_inputs;
   std::vector<bool> input_requires_grad, output_requires_grad;
+  std::vector<int64_t> output_aliased_input;  // per forward output: the input it views, or -1
 };
 capture::CompiledGraph autograd_function(AutogradFunctionPlan plan);
 

@@ -185,11 +185,20 @@ bool needs_autograd(const std::vector<Ref>& example_inputs) {
   return false;
 }
 
+// The input whose fake `output` views (shares storage with, at its dtype); -1 for none.
+int64_t aliased_fake_input(const Tensor& output, const std::vector<Ref>& fakes) {
+  for (size_t i = 0; i < fakes.size(); ++i) {
+    if (!is_tensor(fakes[i])) continue;
+    const Tensor& fake = to_tensor(fakes[i], "input");
+    if (fake.storage().is_alias_of(output.storage()) && fake.dtype() == output.dtype()) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
 // The forward's outputs: the program's, after the new values of mutated inputs when these are
 // not written back in the graph.
 void add_forward_outputs(TracedGraph& traced, AtenGraphBuilder& builder, const TraceOptions& options, bool with_source,
-                         const std::vector<Tensor>& program_outputs, std::vector<ir::Node*>& outputs,
-                         std::vector<std::optional<std::string>>& descriptors) {
+                         const Run& run, std::vector<ir::Node*>& outputs, std::vector<std::optional<std::string>>& descriptors) {
   if (options.keep_input_mutations) {
     builder.write_back_input_mutations(with_source);
   } else {
@@ -200,7 +209,10 @@ void add_forward_outputs(TracedGraph& traced, AtenGraphBuilder& builder, const T
       traced.output_requires_grad.push_back(false);
     }
   }
+  traced.output_aliased_input.assign(outputs.size(), -1);
+  const std::vector<Tensor>& program_outputs = run.outputs;
   for (size_t i = 0; i < program_outputs.size(); ++i) {
+    traced.output_aliased_input.push_back(aliased_fake_input(program_outputs[i], run.fakes));
     outputs.push_back(builder.node_of(program_outputs[i]));
     if (!outputs.back())
       throw std::runtime_error("aot: the graph returns a tensor it neither received nor made (torch.tensor of Python values: "
@@ -220,7 +232,7 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   Run run = run_on_fakes(interp, graph, builder, *traced.module, example_inputs, options, "arg", /*with_grad=*/false);
   std::vector<ir::Node*> outputs;
   std::vector<std::optional<std::string>> descriptors;
-  add_forward_outputs(traced, builder, options, /*with_source=*/true, run.outputs, outputs, descriptors);
+  add_forward_outputs(traced, builder, options, /*with_source=*/true, run, outputs, descriptors);
   builder.set_output(outputs, /*as_list=*/false, std::move(descriptors));
   builder.propagate_symbolic_sizes();
   traced.ambiguous_sizes = builder.took_ambiguous_size();
@@ -268,7 +280,7 @@ TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph
   }
   std::vector<ir::Node*> outputs;
   std::vector<std::optional<std::string>> descriptors;
-  add_forward_outputs(traced, builder, options, /*with_source=*/false, run.outputs, outputs, descriptors);
+  add_forward_outputs(traced, builder, options, /*with_source=*/false, run, outputs, descriptors);
   traced.output_requires_grad.insert(traced.output_requires_grad.end(), program_output_requires_grad.begin(),
                                      program_output_requires_grad.end());
   size_t next_grad = 0;

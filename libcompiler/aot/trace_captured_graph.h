@@ -39,6 +39,10 @@ struct TracedGraph {
   std::vector<bool> input_is_parameter;
   // Which forward outputs got a tangent (they require grad; never the mutated inputs' values).
   std::vector<bool> output_requires_grad;
+  // Per forward output: the input it is a view of on the fakes (AOT's alias_of_input), or -1. The
+  // runtime decides by this, not by the storage a backend's output happens to share: inductor
+  // returns a fresh tensor for an empty view.
+  std::vector<int64_t> output_aliased_input;
   // An op took a size that two size symbols had as their value: the graph holds that number, right
   // at these sizes only (size_specialization.h).
   bool ambiguous_sizes = false;
