@@ -20,15 +20,26 @@ constexpr int64_t kSizeSamples[] = {2, 3, 5, 7, 64, 4099};
 // around a common value.
 constexpr size_t kFullGridSymbols = 3;
 
-enum class Sign { Negative, Zero, Positive, Mixed };
+// The signs a difference of sizes takes. A comparison is decided when the answer is the same for
+// every sign seen (2 - s, zero or negative, settles `s - 1 < 1` as false), except that a sign
+// change may hide a zero between the samples (s - 4 is never 0 on them).
+struct Signs {
+  bool negative = false, zero = false, positive = false;
+  void add(int64_t value) { (value < 0 ? negative : value == 0 ? zero : positive) = true; }
+  bool only_zero() const { return zero && !negative && !positive; }
+  bool only_positive() const { return positive && !negative && !zero; }
+  bool never_zero() const { return !zero && !(negative && positive); }
+};
 
-Sign signOf(int64_t value) { return value < 0 ? Sign::Negative : value == 0 ? Sign::Zero : Sign::Positive; }
-
-// The sign `difference` has for every assignment of sizes >= 2 to its symbols, by evaluating it over
+// The signs `difference` takes over assignments of sizes >= 2 to its symbols, by evaluating it over
 // a grid of sizes: PyTorch's value ranges would prove it; the canonical form does not expose its
 // coefficients, and sizes in graphs are polynomials whose sign the grid settles.
-Sign signOverSizes(const SymExpr& difference) {
-  if (const auto value = difference.constant()) return signOf(*value);
+Signs signsOverSizes(const SymExpr& difference) {
+  Signs signs;
+  if (const auto value = difference.constant()) {
+    signs.add(*value);
+    return signs;
+  }
   const std::vector<std::string> symbols = difference.freeSymbols();
   std::vector<std::map<std::string, int64_t>> assignments;
   if (symbols.size() <= kFullGridSymbols) {
@@ -52,13 +63,8 @@ Sign signOverSizes(const SymExpr& difference) {
           assignments.push_back(std::move(assignment));
         }
   }
-  std::optional<Sign> sign;
-  for (const auto& assignment : assignments) {
-    const Sign here = signOf(difference.evaluate(assignment).value());
-    if (sign && *sign != here) return Sign::Mixed;
-    sign = here;
-  }
-  return *sign;
+  for (const auto& assignment : assignments) signs.add(difference.evaluate(assignment).value());
+  return signs;
 }
 
 [[noreturn]] void cannotGuard(const std::string& expression) {
@@ -69,24 +75,18 @@ Sign signOverSizes(const SymExpr& difference) {
 }  // namespace
 
 bool SizeTraits<SymExpr>::equal(const SymExpr& a, const SymExpr& b) {
-  switch (signOverSizes(a - b)) {
-    case Sign::Zero: return true;
-    case Sign::Negative:
-    case Sign::Positive: return false;
-    case Sign::Mixed: break;
-  }
+  const Signs signs = signsOverSizes(a - b);
+  if (signs.only_zero()) return true;
+  if (signs.never_zero()) return false;
   if (auto* hinted = ir::HintedShapeDecisions::active())
     if (auto decided = hinted->decide(a, b, ir::ShapeDecision::Relation::Eq)) return *decided;
   cannotGuard("Eq(" + a.str() + ", " + b.str() + ")");
 }
 
 bool SizeTraits<SymExpr>::less(const SymExpr& a, const SymExpr& b) {
-  switch (signOverSizes(b - a)) {
-    case Sign::Positive: return true;
-    case Sign::Zero:
-    case Sign::Negative: return false;
-    case Sign::Mixed: break;
-  }
+  const Signs signs = signsOverSizes(b - a);
+  if (signs.only_positive()) return true;
+  if (!signs.positive) return false;
   if (auto* hinted = ir::HintedShapeDecisions::active())
     if (auto decided = hinted->decide(a, b, ir::ShapeDecision::Relation::Lt)) return *decided;
   cannotGuard(a.str() + " < " + b.str());

@@ -132,6 +132,18 @@ TensorMetaT<Size> contiguous(const std::vector<Size>& sizes, DType dtype, const 
 
 std::string dtype_word(DType dtype);
 void check_same_dtype_for_mm(DType a, DType b);
+
+// The dtype of bmm and mv (and of matmul where it calls them) as ATen computes it: with an
+// operand of no elements there is nothing to multiply, no dtype is checked and the result takes
+// `empty_dtype` (bmm's mat2's, mv's vector's); otherwise the operands' dtypes must agree.
+template <typename Size>
+DType batched_or_vector_product_dtype(const std::vector<Size>& sizes1, DType dtype1, const std::vector<Size>& sizes2,
+                                      DType dtype2, DType empty_dtype) {
+  if (size_is(element_count(sizes1), 0) || size_is(element_count(sizes2), 0)) return empty_dtype;
+  if (dtype1 != dtype2)
+    tensor::throw_runtime_error("expected scalar type " + dtype_word(dtype1) + " but found " + dtype_word(dtype2));
+  return dtype1;
+}
 DType sum_like_dtype(DType self, std::optional<DType> dtype);
 
 // The common geometry of the tensor operands among `indices` (numbers are 0-dim operands).
@@ -401,8 +413,8 @@ std::vector<MetaOf<Args>> meta_bmm(const Args& args) {
     tensor::throw_runtime_error("Expected size for first two dimensions of batch2 tensor to be: " +
                                 sizes_text(expected) + " but got: " +
                                 sizes_text(std::vector<Size>{mat2.sizes()[0], mat2.sizes()[1]}) + ".");
-  check_same_dtype_for_mm(self.dtype(), mat2.dtype());
-  return {contiguous<Size>({self.sizes()[0], self.sizes()[1], mat2.sizes()[2]}, self.dtype(), self.device())};
+  const DType dtype = batched_or_vector_product_dtype(self.sizes(), self.dtype(), mat2.sizes(), mat2.dtype(), mat2.dtype());
+  return {contiguous<Size>({self.sizes()[0], self.sizes()[1], mat2.sizes()[2]}, dtype, self.device())};
 }
 
 template <class Args>
@@ -583,8 +595,8 @@ std::vector<MetaOf<Args>> meta_mv(const Args& args) {
   if (!SizeTraits<Size>::equal(self.sizes()[1], vec.sizes()[0]))
     tensor::throw_runtime_error("size mismatch, got input (" + SizeTraits<Size>::text(self.sizes()[0]) + "), mat (" +
                                 mat_shape(self) + "), vec (" + SizeTraits<Size>::text(vec.sizes()[0]) + ")");
-  check_same_dtype_for_mm(self.dtype(), vec.dtype());
-  return {contiguous<Size>({self.sizes()[0]}, self.dtype(), self.device())};
+  const DType dtype = batched_or_vector_product_dtype(self.sizes(), self.dtype(), vec.sizes(), vec.dtype(), vec.dtype());
+  return {contiguous<Size>({self.sizes()[0]}, dtype, self.device())};
 }
 
 template <class Args>
@@ -672,23 +684,35 @@ TensorMetaT<Size> matmul_result(const TensorMetaT<Size>& tensor1, const TensorMe
     tensor::throw_runtime_error("size mismatch, got input (" + Traits::text(rows) + "), mat (" + Traits::text(rows) +
                                 "x" + columns + "), vec (" + vector + ")");
   };
+  // mm checks the dtypes; mv and bmm do unless an operand is empty (batched_or_vector_product_dtype).
+  auto mm_dtype = [&] {
+    check_same_dtype_for_mm(tensor1.dtype, tensor2.dtype);
+    return tensor1.dtype;
+  };
+  auto mv_or_bmm_dtype = [&](const std::vector<Size>& sizes1, const std::vector<Size>& sizes2, DType empty_dtype) {
+    return batched_or_vector_product_dtype(sizes1, tensor1.dtype, sizes2, tensor2.dtype, empty_dtype);
+  };
   std::vector<Size> out;
+  DType dtype;
   if (dim1 <= 2 && dim2 <= 2) {
     const Size rows = dim1 == 2 ? tensor1.sizes[0] : one;
     if (!matches) dim2 == 1 ? mv_mismatch(rows, t1, t2) : mm_mismatch(rows);
     if (dim1 == 2) out.push_back(rows);
     if (dim2 == 2) out.push_back(p);
+    dtype = dim2 == 1 ? mv_or_bmm_dtype(tensor1.sizes, tensor2.sizes, tensor2.dtype) : mm_dtype();
   } else if (matmul_folds(tensor1, tensor2)) {
     if (dim1 >= dim2) {
       out.assign(tensor1.sizes.begin(), tensor1.sizes.end() - 1);
       const Size rows = element_count(out);
       if (!matches) dim2 == 1 ? mv_mismatch(rows, t1, t2) : mm_mismatch(rows);
       if (dim2 == 2) out.push_back(p);
+      dtype = dim2 == 1 ? mv_or_bmm_dtype(tensor1.sizes, tensor2.sizes, tensor2.dtype) : mm_dtype();
     } else {
       // tensor2 transposed and folded, times the vector tensor1.
       out.assign(tensor2.sizes.begin(), tensor2.sizes.end() - 2);
       out.push_back(p);
       if (!matches) mv_mismatch(element_count(out), t2, t1);
+      dtype = mv_or_bmm_dtype(tensor1.sizes, tensor2.sizes, tensor1.dtype);
     }
   } else {
     const std::vector<Size> batch1(tensor1.sizes.begin(), tensor1.sizes.end() - std::min<int64_t>(dim1, 2));
@@ -698,11 +722,15 @@ TensorMetaT<Size> matmul_result(const TensorMetaT<Size>& tensor1, const TensorMe
     if (!matches)
       tensor::throw_runtime_error("Expected size for first two dimensions of batch2 tensor to be: [" + batch + ", " +
                                   t1 + "] but got: [" + batch + ", " + t2 + "].");
+    // The operands bmm multiplies: both broadcast to the batch, a vector as one row or column.
+    std::vector<Size> sizes1 = out, sizes2 = out;
+    sizes1.insert(sizes1.end(), {dim1 > 1 ? tensor1.sizes[dim1 - 2] : one, k1});
+    sizes2.insert(sizes2.end(), {k2, p});
+    dtype = mv_or_bmm_dtype(sizes1, sizes2, tensor2.dtype);
     if (dim1 > 1) out.push_back(tensor1.sizes[dim1 - 2]);
     if (dim2 > 1) out.push_back(p);
   }
-  check_same_dtype_for_mm(tensor1.dtype, tensor2.dtype);
-  return contiguous(out, tensor1.dtype, tensor1.device);
+  return contiguous(out, dtype, tensor1.device);
 }
 
 template <class Args>

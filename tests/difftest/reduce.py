@@ -34,9 +34,11 @@ def signature(kind, detail):
 class Reducer:
     def __init__(self, a):
         self.a = a
-        ns = argparse.Namespace(kiln=a.kiln, reference=a.reference, avoid=a.avoid, reference_backends="",
-                                backends=",".join(generate.BACKENDS), out=tempfile.mkdtemp(prefix="difftest_reduce_"),
-                                per_program_timeout=a.timeout, all_ops=a.all_ops, cache=a.cache, confirm_backends="")
+        ns = run.argument_parser().parse_args(["--kiln", a.kiln, "--reference", a.reference, "--avoid", a.avoid,
+                                               "--out", tempfile.mkdtemp(prefix="difftest_reduce_"),
+                                               "--per-program-timeout", str(a.timeout), "--confirm-backends", "",
+                                               "--confirm-mismatch-backends", ""] +
+                                              (["--all-ops"] if a.all_ops else []) + (["--cache"] if a.cache else []))
         self.r = run.Runner(ns)
         self.tests = 0
 

@@ -348,7 +348,8 @@ def parse_seeds(s):
     return int(a), int(b)
 
 
-def main():
+def argument_parser():
+    """run.py's options; reduce.py starts from their defaults, so that the two cannot drift apart."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kiln", required=True)
     ap.add_argument("--reference", default="", help="real PyTorch's python; kiln-vs-PyTorch is skipped when absent")
@@ -376,7 +377,11 @@ def main():
     ap.add_argument("--known-failures", default="",
                     help="a file of seeds that fail for bugs not fixed yet ('SEED  why' per line): they are reported "
                          "but do not fail the run; one of them passing is reported, to be taken off the list")
-    a = ap.parse_args()
+    return ap
+
+
+def main():
+    a = argument_parser().parse_args()
     known = {}
     if a.known_failures:
         for line in open(a.known_failures):

@@ -86,6 +86,10 @@ std::vector<Tensor> kernel_mm(const Arguments& args) {
 std::vector<Tensor> kernel_mv(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_mv(args))[0];
   const Tensor& vec = args.tensor(1);
+  if (args.tensor(0).numel() == 0 || vec.numel() == 0) {
+    tensor::fill_elements(out, 0);  // nothing to multiply; the dtypes may differ
+    return {out};
+  }
   // The vector as an n x 1 matrix and the result as an m x 1 one: same memory, one gemm.
   const Tensor vec_column = Tensor::make_view(vec, {vec.sizes()[0], 1}, {vec.strides()[0], 1}, vec.storage_offset());
   const Tensor out_column = Tensor::make_view(out, {out.sizes()[0], 1}, {1, 1}, 0);
@@ -108,6 +112,10 @@ std::vector<Tensor> kernel_bmm(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_bmm(args))[0];
   const Tensor& self = args.tensor(0);
   const Tensor& mat2 = args.tensor(1);
+  if (self.numel() == 0 || mat2.numel() == 0) {
+    tensor::fill_elements(out, 0);  // nothing to multiply; the dtypes may differ
+    return {out};
+  }
   for (int64_t b = 0; b < self.sizes()[0]; ++b)
     gemm(tensor::select(self, 0, b), tensor::select(mat2, 0, b), tensor::select(out, 0, b), 1, 0);
   return {out};

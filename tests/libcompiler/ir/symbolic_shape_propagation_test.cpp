@@ -56,6 +56,12 @@ TEST(SymSizeTraits, DecidesOnlyWhatHoldsForEverySize) {
   EXPECT_FALSE(Traits::less(s0 * s1, s0));
   EXPECT_THROW(Traits::equal(s0, SymExpr::integer(3)), tensor::TorchError);
   EXPECT_THROW(Traits::less(s0, s1), tensor::TorchError);
+  // s0 - 1 is 1 at s0 = 2 and more after: never below 1 (c10's max(size, 1) of a slice's size),
+  // though 1 < s0 - 1 depends on s0.
+  const SymExpr one = SymExpr::integer(1);
+  EXPECT_FALSE(Traits::less(s0 - one, one));
+  EXPECT_THROW(Traits::less(one, s0 - one), tensor::TorchError);
+  EXPECT_THROW(Traits::equal(s0, SymExpr::integer(4)), tensor::TorchError);  // no sample is 4; the sign changes
   EXPECT_EQ(Traits::text(s0 * s1 + SymExpr::integer(1)), "s0*s1 + 1");
 }
 
