@@ -50,6 +50,9 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
       return traced;
     };
     TracedGraph traced = retrace(example_inputs);
+    // Pinned sizes: the graph runs at these only (and a retrace at moved sizes may cost as much as
+    // the sizes, a split into pieces of 1 making one output per element).
+    if (graph.sizes_pinned) return traced;
     // Two size symbols with one value could not be told apart: a trace where they differ, found to
     // hold at every size, is the graph.
     if (traced.ambiguous_sizes)

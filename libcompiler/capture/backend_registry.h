@@ -23,6 +23,9 @@ struct CapturedGraph {
   std::vector<GraphInput> inputs;
   trace::CompileId compile_id;  // of the compile that made it: backends' trace records carry it
   std::string mode = "default";  // torch.compile(mode=...): "reduce-overhead", "max-autotune", ...
+  // Every size symbol is guarded to its captured value (a node's value could not be computed on
+  // symbols): a backend need not ask whether its code holds at other sizes.
+  bool sizes_pinned = false;
 };
 
 using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const CapturedGraph>,

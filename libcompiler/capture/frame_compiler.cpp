@@ -456,7 +456,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     metrics.graph_node_count = static_cast<int64_t>(graph.module().graph.size());
     metrics.graph_input_count = static_cast<int64_t>(graph.inputs().size());
     events::output_graph(metrics.ids, graph.module());
-    auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs(), metrics.ids.trace_id(), options.mode});
+    auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs(), metrics.ids.trace_id(), options.mode, graph.sizes_pinned()});
     std::vector<Ref> example;
     for (const GraphInput& input : captured->inputs) example.push_back(fetch_graph_input(interp, input, inputs));
     std::string backend_name = options.backend->kind == ObjectKind::Str        ? as<StrObject>(options.backend).value

@@ -427,6 +427,7 @@ Ref OutputGraph::record_node(const NodeTarget& target, std::vector<ir::Argument>
 }
 
 void OutputGraph::pin_dynamic_sizes() {
+  sizes_pinned_ = true;
   for (const auto& symbol : shapes_.symbols()) {
     Guard pinned(GuardKind::SizeValue, symbol->source);
     pinned.dim = symbol->dim;

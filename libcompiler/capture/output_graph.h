@@ -155,6 +155,8 @@ class OutputGraph {
   // Python code read a size of a fake: Kiln does not trace sizes symbolically, so every dynamic
   // size is pinned to its value by a guard (a later size recompiles instead of being misread).
   void pin_dynamic_sizes();
+  // Whether pin_dynamic_sizes ran: the graph's code runs at the captured sizes only.
+  bool sizes_pinned() const { return sizes_pinned_; }
 
   // Whether dim `dim` (now `size`) of the tensor at a source gets a symbolic size.
   std::function<bool(const std::string& source_text, int64_t dim, int64_t size)> is_dynamic;
@@ -190,6 +192,7 @@ class OutputGraph {
   ShapeEnv& shapes_;
   Sites sites_;
   std::unique_ptr<ir::GraphModule> module_;
+  bool sizes_pinned_ = false;
   std::vector<GraphInput> inputs_;
   std::vector<ir::Node*> placeholder_nodes_;
   std::unordered_map<const ir::Node*, ReplayCall> replay_;

@@ -21,6 +21,10 @@ for dtype in [torch.float32, torch.float64]:
         outs = [x.sum(), x.mean()] + [x.sum(d) for d in range(len(shape))] + [x.mean(d) for d in range(len(shape))]
         if len(shape) >= 2:
             outs += [x.sum((0, 1)), x.transpose(0, 1).sum(0), x.transpose(0, -1).sum(-1)]
+            # Reduced dims out of memory order: added in memory order (difftest seed 19950).
+            outs += [x.transpose(-2, -1).sum(), x.transpose(-2, -1).mean()]
+        if len(shape) == 3:
+            outs += [x.permute(2, 0, 1).sum((0, 2)), x.permute(2, 1, 0).sum((1, 2))]
         print(dtype, shape, [o.flatten().tolist() for o in outs])
 
 x = (((torch.arange(3) * 37 + 26) % 101 - 50).to(torch.float64) / 25.0).to(torch.float32)

@@ -1,8 +1,23 @@
 #include "libcompiler/ops/kernels/cascade_sum.h"
 
 #include "libcompiler/tensor/memory_order.h"
+#include "libcompiler/tensor/views.h"
 
 namespace kiln::ops {
+
+tensor::Tensor reduced_dims_in_memory_order(const tensor::Tensor& self, const std::vector<bool>& reduced) {
+  const std::optional<std::vector<size_t>> order = tensor::dense_memory_order(self);
+  if (!order) return self;
+  std::vector<int64_t> places, outermost_first;
+  for (size_t d = 0; d < reduced.size(); ++d)
+    if (reduced[d] && self.sizes()[d] > 1) places.push_back(static_cast<int64_t>(d));
+  for (auto it = order->rbegin(); it != order->rend(); ++it)
+    if (reduced[*it]) outermost_first.push_back(static_cast<int64_t>(*it));
+  std::vector<int64_t> permutation(reduced.size());
+  for (size_t d = 0; d < permutation.size(); ++d) permutation[d] = static_cast<int64_t>(d);
+  for (size_t i = 0; i < places.size(); ++i) permutation[places[i]] = outermost_first[i];
+  return tensor::permute(self, permutation);
+}
 
 std::optional<CascadeSumPlan> cascade_sum_plan(const tensor::Tensor& self, const std::vector<bool>& reduced) {
   const tensor::Shape& sizes = self.sizes();

@@ -29,6 +29,11 @@ struct CascadeSumPlan {
   std::vector<int64_t> kept_sizes, kept_strides;  // the kept dims, logically: an output's memory offset
 };
 
+// `self` with its reduced dims (those of size > 1) swapped among their places into memory order,
+// outermost first, so that a row of the layout is their memory order, as TensorIterator adds them
+// (a transposed tensor's full sum). Kept dims stay where they are: the outputs keep their order.
+tensor::Tensor reduced_dims_in_memory_order(const tensor::Tensor& self, const std::vector<bool>& reduced);
+
 // The plan for summing `self` over the dims marked in `reduced`, as the layout of reduction.cpp
 // rows them (each output's elements in logical order); nullopt where ATen's order is not one of
 // these (overlapping or gapped memory, reduced dims interleaved with kept ones in memory).

@@ -31,11 +31,11 @@ std::vector<bool> dims_of(const Arguments& args, const Tensor& self) {
 
 // out[i] = finish(sum or product of row i), in out's dtype.
 std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta>& meta, bool product, bool mean) {
-  const Tensor& self = args.tensor(0);
   const Tensor out = allocate_outputs(meta)[0];
-  const std::vector<bool> reduced = dims_of(args, self);
-  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), reduced);
+  const std::vector<bool> reduced = dims_of(args, args.tensor(0));
   // float32 and float64 sums add in PyTorch's order where its layout of the sum is known.
+  const Tensor self = product ? args.tensor(0) : reduced_dims_in_memory_order(args.tensor(0), reduced);
+  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), reduced);
   const std::optional<CascadeSumPlan> plan = product ? std::nullopt : cascade_sum_plan(self, reduced);
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
