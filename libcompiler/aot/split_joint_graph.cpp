@@ -8,6 +8,7 @@
 
 #include "libcompiler/aot/aten_graph_builder.h"
 #include "libcompiler/ir/dead_code_elimination.h"
+#include "libcompiler/ir/graph_copy.h"
 
 namespace kiln::aot {
 
@@ -57,9 +58,10 @@ void save_mutated_inputs_before_their_writes(ir::Graph& forward, size_t first_sa
 // outputs are `outputs` (null: None), and what they do not need is removed.
 // `input_mutations`: whether the copy_ writes into the primals (the joint graph's input mutations)
 // are taken; they belong to the forward, and a backward that took them would apply them again.
-std::unique_ptr<ir::GraphModule> extract(const ir::Graph& joint, const std::vector<const ir::Node*>& inputs,
+std::unique_ptr<ir::GraphModule> extract(const ir::GraphModule& joint_module, const std::vector<const ir::Node*>& inputs,
                                          const std::vector<const ir::Node*>& outputs,
                                          std::vector<std::optional<std::string>> output_descriptors, bool input_mutations = true) {
+  const ir::Graph& joint = joint_module.graph;
   auto module = std::make_unique<ir::GraphModule>("GraphModule");
   ir::Graph& graph = module->graph;
   graph.codegen.expandedSignature = true;
@@ -99,6 +101,14 @@ std::unique_ptr<ir::GraphModule> extract(const ir::Graph& joint, const std::vect
   ir::Node* output = graph.output(ir::Argument::tuple(std::move(results)));
   output->meta.outputDescriptors = std::move(output_descriptors);
   ir::eliminateDeadCode(graph);
+  // What the kept get_attr nodes read comes along: a torch.cond's branches, attributes.
+  for (const ir::Node* node : graph.nodes()) {
+    if (node->op() != ir::OpCode::GetAttr) continue;
+    if (const ir::GraphModule* branch = joint_module.submodule(node->target()))
+      module->addSubmodule(node->target(), ir::copyGraphModule(*branch));
+    else if (auto it = joint_module.attributes.find(node->target()); it != joint_module.attributes.end())
+      module->attributes.insert(*it);
+  }
   return module;
 }
 
@@ -268,7 +278,7 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
   };
   // Saved values the backward does not read are not saved.
   {
-    const auto probe = extract(graph, backward_inputs(), gradients, gradient_descriptors, /*input_mutations=*/false);
+    const auto probe = extract(*joint.module, backward_inputs(), gradients, gradient_descriptors, /*input_mutations=*/false);
     auto unused = [&](const ir::Node* n) {
       const ir::Node* placeholder = probe->graph.findNode(n->name());
       return !placeholder || placeholder->users().empty();
@@ -291,10 +301,10 @@ PartitionedGraphs split_joint_graph(const TracedGraph& joint, const std::vector<
     forward_descriptors.push_back("SavedForBackwardsAOTOutput(idx=" + std::to_string(i) + ")");
   forward_results.insert(forward_results.end(), saved.begin(), saved.end());
   forward_results.insert(forward_results.end(), saved_sizes.begin(), saved_sizes.end());
-  out.forward = extract(graph, std::vector<const ir::Node*>(parts.primals.begin(), parts.primals.end()), forward_results,
+  out.forward = extract(*joint.module, std::vector<const ir::Node*>(parts.primals.begin(), parts.primals.end()), forward_results,
                         std::move(forward_descriptors));
   save_mutated_inputs_before_their_writes(out.forward->graph, parts.forward_outputs.size());
-  out.backward = extract(graph, backward_inputs(), gradients, std::move(gradient_descriptors), /*input_mutations=*/false);
+  out.backward = extract(*joint.module, backward_inputs(), gradients, std::move(gradient_descriptors), /*input_mutations=*/false);
   reorder_like_autograd_engine(out.backward->graph);
   raise_getitems(out.forward->graph);
   raise_getitems(out.backward->graph);
