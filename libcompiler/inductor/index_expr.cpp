@@ -164,7 +164,9 @@ IndexExpr IndexExpr::operator*(const SizeExpr& factor) const {
 }
 
 IndexExpr IndexExpr::floordiv(const SizeExpr& divisor, const VarRanges& ranges) const {
-  if (!always_less(size_constant(0), divisor)) throw std::logic_error("index division by " + divisor.str() + ", not known positive");
+  // A divisor is a size; one that may be 0 (s - 2) belongs to a tensor with no elements then, whose
+  // kernel never computes the index (and codegen divides by max(divisor, 1) where 0 is possible).
+  if (!always_nonnegative(divisor)) throw std::logic_error("index division by " + divisor.str() + ", not known non-negative");
   if (is_one(divisor)) return *this;
   auto [quotient, rest] = split_multiples(*this, divisor);
   if (within(rest, divisor, ranges)) return quotient;
@@ -173,7 +175,7 @@ IndexExpr IndexExpr::floordiv(const SizeExpr& divisor, const VarRanges& ranges) 
 }
 
 IndexExpr IndexExpr::mod(const SizeExpr& divisor, const VarRanges& ranges) const {
-  if (!always_less(size_constant(0), divisor)) throw std::logic_error("index modulo by " + divisor.str() + ", not known positive");
+  if (!always_nonnegative(divisor)) throw std::logic_error("index modulo by " + divisor.str() + ", not known non-negative");
   if (is_one(divisor)) return constant(0);
   IndexExpr rest = split_multiples(*this, divisor).second;
   if (within(rest, divisor, ranges)) return rest;

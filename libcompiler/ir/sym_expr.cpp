@@ -422,7 +422,8 @@ std::optional<int64_t> lowerBound(const SymExpr& e, int64_t lowest);
 // `e` with each symbol s written lowest + s and each function application f written lb(f) + u_f,
 // s and u_f variables >= 0 (one per symbol, one per distinct application): a polynomial whose
 // non-negative coefficients prove a bound. FloorDiv by a positive number is at least
-// floor(lb(numerator) / divisor), Mod by one at least 0, Max at least the larger known bound,
+// floor(lb(numerator) / divisor), by a provably positive expression at least 0 when the
+// numerator is, Mod by either at least 0, Max at least the larger known bound,
 // Min at least the smaller of both. nullopt when an application has no known bound.
 std::optional<SymExpr> shiftedForm(const SymExpr& e, int64_t lowest) {
   SymExpr shifted = SymExpr::integer(0);
@@ -440,10 +441,18 @@ std::optional<SymExpr> shiftedForm(const SymExpr& e, int64_t lowest) {
         for (const SymExpr& operand : f.operands) variable += "," + operand.str();
         variable += ")";
         const std::optional<int64_t> divisor = f.operands.size() == 2 ? f.operands[1].constant() : std::nullopt;
+        // A symbolic divisor: positive when its own lower bound is.
+        const bool positive_divisor = f.operands.size() == 2 && (divisor ? *divisor > 0 : [&] {
+          const std::optional<int64_t> b = lowerBound(f.operands[1], lowest);
+          return b && *b > 0;
+        }());
         if (f.kind == SymExpr::Factor::Kind::FloorDiv && divisor && *divisor > 0) {
           if (const auto numerator = lowerBound(f.operands[0], lowest))
             bound = *numerator >= 0 ? *numerator / *divisor : -((-*numerator + *divisor - 1) / *divisor);
-        } else if (f.kind == SymExpr::Factor::Kind::Mod && divisor && *divisor > 0) {
+        } else if (f.kind == SymExpr::Factor::Kind::FloorDiv && positive_divisor) {
+          // A non-negative numerator over a positive divisor: at least 0.
+          if (const auto numerator = lowerBound(f.operands[0], lowest); numerator && *numerator >= 0) bound = 0;
+        } else if (f.kind == SymExpr::Factor::Kind::Mod && positive_divisor) {
           bound = 0;
         } else if (f.kind == SymExpr::Factor::Kind::Max || f.kind == SymExpr::Factor::Kind::Min) {
           for (const SymExpr& operand : f.operands) {

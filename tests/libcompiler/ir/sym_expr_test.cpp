@@ -75,6 +75,12 @@ TEST(SymExpr, ProvesBoundsThroughFloorDivModMaxMin) {
   EXPECT_FALSE((SymExpr::floorDiv(n(1) - s("s0"), n(2))).provablyNonNegative(2));
   // An application appearing twice is one value: 2*h - h - 1 >= 0 with h >= 1.
   EXPECT_TRUE((n(2) * half - half - n(1)).provablyNonNegative(2));
+  // Symbolic divisors, positive by their own bound: (2*s0 - 2)//s0 (a strided slice's stride
+  // over a dynamic width) and s1 % (s0 - 1); not by s0 - 2 (0 at s0 = 2).
+  EXPECT_TRUE(SymExpr::floorDiv(n(2) * s("s0") - n(2), s("s0")).provablyNonNegative(2));
+  EXPECT_TRUE(SymExpr::mod(s("s1"), s("s0") - n(1)).provablyNonNegative(2));
+  EXPECT_FALSE(SymExpr::mod(s("s1"), s("s0") - n(2)).provablyNonNegative(2));
+  EXPECT_FALSE(SymExpr::floorDiv(n(1) - s("s1"), s("s0")).provablyNonNegative(2));
 }
 
 TEST(SymExpr, ParsesWhatItPrints) {

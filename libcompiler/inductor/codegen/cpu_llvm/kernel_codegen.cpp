@@ -270,6 +270,14 @@ class KernelEmitter {
     return sum;
   }
 
+  // An index's divisor: a size, max(size, 1) where it may be 0 (the tensor is then empty and the
+  // division never needed; LLVM may still compute it speculatively).
+  llvm::Value* index_divisor(const SizeExpr& divisor) {
+    llvm::Value* d = size_value(divisor);
+    if (always_less(size_constant(0), divisor)) return d;
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, d, b_.getInt64(1));
+  }
+
   llvm::Value* index_value(const IndexExpr& index, llvm::Value* outer, llvm::Value* inner) {
     llvm::Value* v = size_value(index.constant_term());
     for (const IndexTerm& t : index.terms()) {
@@ -277,10 +285,10 @@ class KernelEmitter {
       switch (t.atom.kind) {
         case IndexAtom::Kind::Var: atom = t.atom.var == kOuterVar ? outer : inner; break;
         case IndexAtom::Kind::FloorDiv:
-          atom = b_.CreateSDiv(index_value(*t.atom.operand, outer, inner), size_value(t.atom.divisor));
+          atom = b_.CreateSDiv(index_value(*t.atom.operand, outer, inner), index_divisor(t.atom.divisor));
           break;
         case IndexAtom::Kind::Mod:
-          atom = b_.CreateSRem(index_value(*t.atom.operand, outer, inner), size_value(t.atom.divisor));
+          atom = b_.CreateSRem(index_value(*t.atom.operand, outer, inner), index_divisor(t.atom.divisor));
           break;
       }
       v = b_.CreateAdd(v, t.coefficient == size_constant(1) ? atom : b_.CreateMul(atom, size_value(t.coefficient)));
