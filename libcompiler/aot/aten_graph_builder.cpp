@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "libcompiler/ir/sym_size_traits.h"
 #include "libcompiler/ir/symbolic_shape_propagation.h"
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/memory_order.h"
+#include "libcompiler/tensor/view_geometry.h"
 #include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::aot {
@@ -55,6 +57,59 @@ ir::Argument int_list(const tensor::Shape& values) {
 // a copy of it keeps its layout (clone's preserve_format), and a view's place in it is the same
 // in the copy.
 bool is_dense(const Tensor& t) { return t.numel() == 0 || tensor::dense_memory_order(t).has_value(); }
+
+// A view's place in its base's value as the graph holds it, for as_strided(_scatter). A dense
+// base keeps its layout through as_strided_scatter's copy, so the view's storage geometry (offset
+// relative to the base's) is its place. A base whose elements are not dense (an input x[::2]) is
+// copied contiguously: each stride and the offset, written in steps of the base's dims (largest
+// stride first), become the same steps of the base's contiguous strides. nullopt when they are not
+// whole steps.
+struct PlaceInBase {
+  tensor::Shape sizes, strides;
+  int64_t offset = 0;
+};
+
+std::optional<PlaceInBase> place_in_base(const Tensor& base, const Tensor& view) {
+  PlaceInBase place{view.sizes(), view.strides(), view.storage_offset() - base.storage_offset()};
+  if (is_dense(base)) return place;
+  std::vector<size_t> dims;
+  for (size_t d = 0; d < base.sizes().size(); ++d)
+    if (base.sizes()[d] > 1) dims.push_back(d);
+  std::sort(dims.begin(), dims.end(), [&](size_t a, size_t b) { return base.strides()[a] > base.strides()[b]; });
+  const tensor::Shape contiguous = tensor::row_major_strides(base.sizes());
+  // `distance` in storage as steps of the base's dims, re-measured in contiguous strides; a step
+  // count bounded by the dim's size for a position (the offset), free for a stride.
+  auto remeasured = [&](int64_t distance, bool position) -> std::optional<int64_t> {
+    int64_t out = 0;
+    for (size_t d : dims) {
+      const int64_t steps = distance / base.strides()[d];
+      if (position && steps >= base.sizes()[d]) return std::nullopt;
+      distance -= steps * base.strides()[d];
+      out += steps * contiguous[d];
+    }
+    if (distance != 0) return std::nullopt;
+    return out;
+  };
+  const std::optional<int64_t> offset = remeasured(place.offset, true);
+  if (!offset) return std::nullopt;
+  place.offset = *offset;
+  for (size_t j = 0; j < place.strides.size(); ++j) {
+    if (place.sizes[j] <= 1) continue;
+    const std::optional<int64_t> stride = remeasured(place.strides[j], false);
+    if (!stride) return std::nullopt;
+    place.strides[j] = *stride;
+  }
+  // Each element's new place must be its old one re-measured: checked at the last element, where
+  // a carry between the steps of different view dims would show.
+  int64_t last = view.storage_offset() - base.storage_offset(), last_placed = place.offset;
+  for (size_t j = 0; j < place.sizes.size(); ++j) {
+    if (place.sizes[j] == 0) return place;
+    last += (place.sizes[j] - 1) * view.strides()[j];
+    last_placed += (place.sizes[j] - 1) * place.strides[j];
+  }
+  if (remeasured(last, true) != last_placed) return std::nullopt;
+  return place;
+}
 
 [[noreturn]] void refuse_write_to_shared_memory(const ops::OpInfo& called, const std::string& why) {
   throw std::runtime_error("aot: " + called.qualified_name() +
@@ -287,19 +342,27 @@ void AtenGraphBuilder::write_through_views(const ops::OpInfo& called, const Tens
   if (!functional_variant(called)->schema.returns.at(0).type.alias_set.empty())
     refuse_write_to_shared_memory(called, "it changes the tensor's shape in place");
   if (!nodes_.count(base.impl())) refuse_write_to_shared_memory(called, "its base was not made by the trace");
-  if (!is_dense(base)) refuse_write_to_shared_memory(called, "its base's elements are not dense in memory");
   for (const Tensor& other : sharers)
     if (other.impl() != base.impl() && !(other.is_view() && other.base().impl() == base.impl()))
       refuse_write_to_shared_memory(called, "another tensor over its memory is not a view of its base");
+  // Every view must have a place in the base's value (place_in_base) before any is written.
+  for (const Tensor& other : sharers)
+    if (other.impl() != base.impl() && !place_in_base(base, other))
+      refuse_write_to_shared_memory(called, "a view's elements are no whole steps of its base's dims, which are not dense in memory");
+  const std::optional<PlaceInBase> place = place_in_base(base, self);
+  if (!place)
+    refuse_write_to_shared_memory(called, "its elements are no whole steps of its base's dims, which are not dense in memory");
   // The base's new value: its old one with the written elements replaced. A write to the base
   // itself goes the same way, so that the base's value keeps the base's layout, which the views'
   // geometry is relative to (an out-of-place variant may lay its result out otherwise).
   ir::Node* written = graph_.callFunction(
       "torch.ops.aten.as_strided_scatter.default",
-      {ir::Argument::node(self.impl() == base.impl() ? before : node_of(base)), ir::Argument::node(value), int_list(self.sizes()),
-       int_list(self.strides()),
-       ir::Argument::integer(self.storage_offset() - base.storage_offset())});
-  written->meta.value = meta_of(base);
+      {ir::Argument::node(self.impl() == base.impl() ? before : node_of(base)), ir::Argument::node(value), int_list(place->sizes),
+       int_list(place->strides), ir::Argument::integer(place->offset)});
+  ir::TensorMeta written_meta = meta_of(base);
+  // A base that is not dense is copied contiguously (as_strided_scatter clones it).
+  if (!is_dense(base)) written_meta.strides = tensor::row_major_strides(written_meta.sizes);
+  written->meta.value = written_meta;
   written->meta.sourceSummary = value->meta.sourceSummary;
   nodes_[base.impl()] = written;
   for (const Tensor& other : sharers)
@@ -316,9 +379,10 @@ std::vector<Tensor> AtenGraphBuilder::tensors_sharing_memory_with(const Tensor& 
 
 ir::Node* AtenGraphBuilder::regenerated_view(const Tensor& view) {
   const Tensor base = view.base();
+  const PlaceInBase place = place_in_base(base, view).value();  // checked when the base was written
   ir::Node* node = graph_.callFunction("torch.ops.aten.as_strided.default",
-                                       {ir::Argument::node(node_of(base)), int_list(view.sizes()), int_list(view.strides()),
-                                        ir::Argument::integer(view.storage_offset() - base.storage_offset())});
+                                       {ir::Argument::node(node_of(base)), int_list(place.sizes), int_list(place.strides),
+                                        ir::Argument::integer(place.offset)});
   node->meta.value = meta_of(view);
   node->meta.sourceSummary = current_source();
   return node;
