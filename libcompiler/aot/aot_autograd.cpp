@@ -50,9 +50,13 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
       return traced;
     };
     TracedGraph traced = retrace(example_inputs);
-    // Pinned sizes: the graph runs at these only (and a retrace at moved sizes may cost as much as
-    // the sizes, a split into pieces of 1 making one output per element).
-    if (graph.sizes_pinned) return traced;
+    // Pinned sizes: the graph runs at these only, as one found specialized to them (not cached),
+    // without the retrace at moved sizes, which may cost as much as the sizes (a split into pieces
+    // of 1 makes one output per element).
+    if (graph.sizes_pinned) {
+      capture::current_backend_report().specialized_to_sizes = true;
+      return traced;
+    }
     // Two size symbols with one value could not be told apart: a trace where they differ, found to
     // hold at every size, is the graph.
     if (traced.ambiguous_sizes)

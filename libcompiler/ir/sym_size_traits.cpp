@@ -92,6 +92,12 @@ bool SizeTraits<SymExpr>::less(const SymExpr& a, const SymExpr& b) {
   cannotGuard(a.str() + " < " + b.str());
 }
 
+SymExpr SizeTraits<SymExpr>::max(const SymExpr& a, const SymExpr& b) {
+  if (!signsOverSizes(a - b).negative) return a;
+  if (!signsOverSizes(b - a).negative) return b;
+  return SymExpr::max({a, b});
+}
+
 }  // namespace kiln::tensor
 
 namespace kiln::ir {

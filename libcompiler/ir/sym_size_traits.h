@@ -27,6 +27,8 @@ struct kiln::tensor::SizeTraits<kiln::ir::SymExpr> {
     return kiln::ir::SymExpr::floorDiv(a, b);
   }
   static std::optional<int64_t> known_value(const kiln::ir::SymExpr& size) { return size.constant(); }
+  // The one that is never smaller for every size, else Max(a, b) (no guard, as sym_max).
+  static kiln::ir::SymExpr max(const kiln::ir::SymExpr& a, const kiln::ir::SymExpr& b);
 };
 
 namespace kiln::ir {

@@ -6,6 +6,7 @@
 // sizes, never read data. The eager path instantiates them with int64_t; libcompiler/ir specialises
 // SizeTraits for SymExpr (whose comparisons are decided the way PyTorch's guards decide them, or
 // raise when they cannot).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +29,8 @@ struct SizeTraits<int64_t> {
   static int64_t floor_divide(int64_t a, int64_t b) { return a / b; }
   // The value when it does not depend on symbols (a count of outputs must be one).
   static std::optional<int64_t> known_value(int64_t size) { return size; }
+  // The larger, without a guard where symbols leave it open (sympy's Max).
+  static int64_t max(int64_t a, int64_t b) { return std::max(a, b); }
 };
 
 template <typename Size>

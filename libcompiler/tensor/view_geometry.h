@@ -35,10 +35,8 @@ std::vector<Size> row_major_strides(const std::vector<Size>& sizes) {
   Size running = one;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = running;
-    // The outermost size scales nothing, so a symbolic one is never compared; an inner one is
-    // asked whether it is 0 (c10's max(size, 1)), which a size symbol's expression like s - 1
-    // answers without a guard.
-    if (i > 0) running = running * (SizeTraits<Size>::less(sizes[i], one) ? one : sizes[i]);
+    // c10's max(size, 1), without a guard: s - 1 (never below 1) is itself, s - 2 is Max(1, s - 2).
+    if (i > 0) running = running * SizeTraits<Size>::max(sizes[i], one);
   }
   return strides;
 }

@@ -62,6 +62,10 @@ TEST(SymSizeTraits, DecidesOnlyWhatHoldsForEverySize) {
   EXPECT_FALSE(Traits::less(s0 - one, one));
   EXPECT_THROW(Traits::less(one, s0 - one), tensor::TorchError);
   EXPECT_THROW(Traits::equal(s0, SymExpr::integer(4)), tensor::TorchError);  // no sample is 4; the sign changes
+  // max without a guard: s0 - 1 is never below 1; s0 - 2 is 0 at s0 = 2, so Max stays.
+  EXPECT_EQ(Traits::max(s0 - one, one), s0 - one);
+  EXPECT_EQ(Traits::max(one, s0 * s1), s0 * s1);
+  EXPECT_EQ(Traits::max(s0 - SymExpr::integer(2), one), SymExpr::max({s0 - SymExpr::integer(2), one}));
   EXPECT_EQ(Traits::text(s0 * s1 + SymExpr::integer(1)), "s0*s1 + 1");
 }
 
