@@ -73,8 +73,11 @@ std::optional<PlaceInBase> place_in_base(const Tensor& base, const Tensor& view)
   PlaceInBase place{view.sizes(), view.strides(), view.storage_offset() - base.storage_offset()};
   if (is_dense(base)) return place;
   std::vector<size_t> dims;
-  for (size_t d = 0; d < base.sizes().size(); ++d)
-    if (base.sizes()[d] > 1) dims.push_back(d);
+  for (size_t d = 0; d < base.sizes().size(); ++d) {
+    if (base.sizes()[d] <= 1) continue;
+    if (base.strides()[d] == 0) return std::nullopt;  // an expanded base: its elements overlap
+    dims.push_back(d);
+  }
   std::sort(dims.begin(), dims.end(), [&](size_t a, size_t b) { return base.strides()[a] > base.strides()[b]; });
   const tensor::Shape contiguous = tensor::row_major_strides(base.sizes());
   // `distance` in storage as steps of the base's dims, re-measured in contiguous strides; a step

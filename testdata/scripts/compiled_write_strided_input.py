@@ -26,3 +26,15 @@ for backend in ["eager", "aot_eager", "aot_eager_decomp_partition", "inductor"]:
     xb = torch.arange(24.0).reshape(4, 6)
     print(backend, [t.tolist() for t in torch.compile(write_column_and_row, backend=backend)(xb[:, ::2])], xb.tolist())
     torch._dynamo.reset()
+
+
+# A write through a view of an expanded input (its elements overlap): a clear error, as PyTorch's.
+def write_expanded(x):
+    x[0, 0].add_(1)
+    return x * 1
+
+
+try:
+    torch.compile(write_expanded, backend="aot_eager")(torch.zeros(4).expand(3, 4))
+except Exception as e:
+    print(type(e).__name__)
