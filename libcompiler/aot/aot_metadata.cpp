@@ -44,7 +44,7 @@ std::string view_and_mutation_meta(const TracedGraph& traced, const GraphMetadat
   for (size_t i : traced.mutated_inputs) mutated[i] = true;
   const auto placeholders = traced.module->graph.placeholders();
   for (const ir::Node* node : traced.module->graph.nodes())
-    if (node->target() == "torch.ops.aten.copy_.default")
+    if (ir::callsOp(*node, ops::OpId::copy_))
       for (size_t i = 0; i < mutated.size() && i < placeholders.size(); ++i)
         if (node->args().at(0).asNode() == placeholders[i]) mutated[i] = true;
   const std::string keep = python_bool(facts.keep_input_mutations);

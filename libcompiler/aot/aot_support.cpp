@@ -6,14 +6,14 @@ namespace kiln::aot {
 
 std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs) {
   for (const ir::Node* node : graph.module->graph.nodes()) {
-    if (node->target() == "torch.ops.higher_order.cond") {
-      if (needs_autograd(example_inputs)) return "torch.ops.higher_order.cond in a graph that needs a backward (no joint graph through cond)";
+    if (node->is(ir::BuiltinTarget::Cond)) {
+      if (needs_autograd(example_inputs)) return node->target() + " in a graph that needs a backward (no joint graph through cond)";
       continue;
     }
-    if (node->target().starts_with("torch.ops.higher_order.")) return "higher-order op " + node->target();
+    if (node->targetNamespace() == ir::TargetNamespace::HigherOrder) return "higher-order op " + node->target();
     // Tensor.item() reads an input's number (AOT records aten._local_scalar_dense); a tensor the
     // graph computes has no number while it is traced on fake tensors.
-    if (node->op() == ir::OpCode::CallMethod && node->target() == "item") {
+    if (node->is(ir::BuiltinTarget::ItemMethod)) {
       const ir::Node* self = node->args().empty() ? nullptr : node->args()[0].asNode();
       if (!self || self->op() != ir::OpCode::Placeholder) return "Tensor.item() of a tensor the graph computes";
     }

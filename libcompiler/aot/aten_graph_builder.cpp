@@ -5,6 +5,7 @@
 
 #include "libcompiler/ir/sym_size_traits.h"
 #include "libcompiler/ir/symbolic_shape_propagation.h"
+#include "libcompiler/ir/table_op.h"
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
@@ -38,14 +39,6 @@ const ops::OpInfo* functional_variant(const ops::OpInfo& op) {
   const std::string name = s.name.substr(0, s.name.size() - 1) + (s.overload.empty() ? "" : "." + s.overload);
   return ops::find_op(s.ns == "aten" ? name : s.ns + "::" + name);
 }
-
-// "aten.gelu.default", as PyTorch prints an OpOverload.
-std::string overload_name(const ops::OpInfo& op) {
-  const ops::FunctionSchema& s = op.schema;
-  return s.ns + "." + s.name + "." + (s.overload.empty() ? "default" : s.overload);
-}
-
-std::string target_of(const ops::OpInfo& op) { return "torch.ops." + overload_name(op); }
 
 ir::Argument int_list(const tensor::Shape& values) {
   std::vector<ir::Argument> items;
@@ -182,7 +175,7 @@ bool AtenGraphBuilder::decomposes(const ops::OpInfo& op) const {
   if (op.schema.is_inplace() && !functional_variant(op)) return true;
   // The compiler bisector's "decomposition" subsystem: a disabled decomposition leaves the op
   // whole (the backend then runs, or lowers, the op itself).
-  return decompose_ && !bisect::disable_subsystem(backend_, "decomposition", [&] { return overload_name(op); });
+  return decompose_ && !bisect::disable_subsystem(backend_, "decomposition", [&] { return ir::overloadName(op); });
 }
 
 ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor) {
@@ -194,14 +187,10 @@ ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tenso
   return node;
 }
 
-namespace {
-constexpr std::string_view kScalarReadTarget = "torch.ops.aten._local_scalar_dense.default";
-}  // namespace
-
-bool is_scalar_read(const ir::Node& node) { return node.op() == ir::OpCode::CallFunction && node.target() == kScalarReadTarget; }
+bool is_scalar_read(const ir::Node& node) { return node.is(ir::BuiltinTarget::LocalScalarDense); }
 
 ir::Node* AtenGraphBuilder::add_scalar_read(const Tensor& fake, double value, const ir::FakeValue& meta) {
-  ir::Node* node = graph_.callFunction(std::string(kScalarReadTarget), {ir::Argument::node(node_of(fake))});
+  ir::Node* node = graph_.callFunction(ir::BuiltinTarget::LocalScalarDense, {ir::Argument::node(node_of(fake))});
   node->meta.value = meta;
   node->meta.sourceSummary = source_;
   auto [it, inserted] = scalar_reads_.try_emplace(value, node);
@@ -313,7 +302,7 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
       positional.push_back(value(i));
     }
   }
-  ir::Node* node = graph_.callFunction(target_of(op), std::move(positional), std::move(keywords));
+  ir::Node* node = graph_.callFunction(ir::tableOpTarget(op), std::move(positional), std::move(keywords));
   const std::optional<std::string> source = current_source();
   node->meta.sourceSummary = source;
   const bool tuple = op.schema.returns.size() != 1 || op.schema.returns[0].type.is_list;
@@ -359,7 +348,7 @@ void AtenGraphBuilder::write_through_views(const ops::OpInfo& called, const Tens
   // itself goes the same way, so that the base's value keeps the base's layout, which the views'
   // geometry is relative to (an out-of-place variant may lay its result out otherwise).
   ir::Node* written = graph_.callFunction(
-      "torch.ops.aten.as_strided_scatter.default",
+      ir::tableOpTarget(ops::OpId::as_strided_scatter),
       {ir::Argument::node(self.impl() == base.impl() ? before : node_of(base)), ir::Argument::node(value), int_list(place->sizes),
        int_list(place->strides), ir::Argument::integer(place->offset)});
   ir::TensorMeta written_meta = meta_of(base);
@@ -383,7 +372,7 @@ std::vector<Tensor> AtenGraphBuilder::tensors_sharing_memory_with(const Tensor& 
 ir::Node* AtenGraphBuilder::regenerated_view(const Tensor& view) {
   const Tensor base = view.base();
   const PlaceInBase place = place_in_base(base, view).value();  // checked when the base was written
-  ir::Node* node = graph_.callFunction("torch.ops.aten.as_strided.default",
+  ir::Node* node = graph_.callFunction(ir::tableOpTarget(ops::OpId::as_strided),
                                        {ir::Argument::node(node_of(base)), int_list(place.sizes), int_list(place.strides),
                                         ir::Argument::integer(place.offset)});
   node->meta.value = meta_of(view);
@@ -398,14 +387,14 @@ void AtenGraphBuilder::unpack_outputs(ir::Node* call, const std::vector<Tensor>&
   call->meta.value = metas;
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!outputs[i].defined()) continue;
-    ir::Node* item = graph_.callFunction("operator.getitem", {ir::Argument::node(call), ir::Argument::integer(static_cast<int64_t>(i))});
+    ir::Node* item = graph_.callFunction(ir::BuiltinTarget::Getitem, {ir::Argument::node(call), ir::Argument::integer(static_cast<int64_t>(i))});
     item->meta.value = meta_of(outputs[i]);
     item->meta.sourceSummary = source;
     bind(outputs[i], item);
   }
 }
 
-ir::Node* AtenGraphBuilder::record_higher_order(const std::string& target, std::vector<ir::Argument> args,
+ir::Node* AtenGraphBuilder::record_higher_order(ir::BuiltinTarget target, std::vector<ir::Argument> args,
                                                 const std::vector<Tensor>& outputs) {
   ir::Node* node = graph_.callFunction(target, std::move(args));
   node->meta.sourceSummary = source_;
@@ -436,7 +425,7 @@ void AtenGraphBuilder::write_back_input_mutations(bool with_source) {
   const std::vector<ir::Node*> placeholders = graph_.placeholders();
   for (const auto& [index, value] : mutated_inputs()) {
     ir::Node* placeholder = placeholders[index];
-    ir::Node* copy = graph_.callFunction("torch.ops.aten.copy_.default", {ir::Argument::node(placeholder), ir::Argument::node(value)});
+    ir::Node* copy = graph_.callFunction(ir::tableOpTarget(ops::OpId::copy_), {ir::Argument::node(placeholder), ir::Argument::node(value)});
     copy->meta.value = placeholder->meta.value;
     if (with_source) copy->meta.sourceSummary = value->meta.sourceSummary;
   }

@@ -57,7 +57,7 @@ class AtenGraphBuilder : public ops::CallRecorder {
   // A call no op table entry describes (a higher-order op such as torch.ops.higher_order.cond)
   // with its arguments as given: its outputs are unpacked by getitem nodes, as record() unpacks
   // ops returning several tensors.
-  ir::Node* record_higher_order(const std::string& target, std::vector<ir::Argument> args, const std::vector<Tensor>& outputs);
+  ir::Node* record_higher_order(ir::BuiltinTarget target, std::vector<ir::Argument> args, const std::vector<Tensor>& outputs);
   // A get_attr node reading the submodule `name` (a higher-order op's subgraph).
   ir::Node* add_submodule_read(const std::string& name);
   bool decomposes(const ops::OpInfo& op) const override;

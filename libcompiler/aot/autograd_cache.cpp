@@ -116,10 +116,9 @@ void aot_cache_store(const AotCacheStorage& storage, const AotCacheKey& key, con
 }
 
 std::optional<std::string> uncacheable_graph_reason(const ir::GraphModule& dynamo_graph) {
-  static const std::string kHigherOrder = "torch.ops.higher_order.";
   for (const ir::Node* node : dynamo_graph.graph.nodes()) {
-    if (node->op() != ir::OpCode::CallFunction || !node->target().starts_with(kHigherOrder)) continue;
-    const std::string name = node->target().substr(kHigherOrder.size());
+    if (node->targetNamespace() != ir::TargetNamespace::HigherOrder) continue;
+    const std::string name(node->targetName());
     return "Unsupported call_function target " + name + ". \n Function module: torch.ops.higher_order, \nFunction name: " + name;
   }
   return std::nullopt;

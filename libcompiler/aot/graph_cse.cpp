@@ -35,7 +35,7 @@ size_t eliminate_common_subexpressions(ir::Graph& graph) {
   size_t replaced = 0;
   for (ir::Node* node : graph.nodes()) {
     if (node->op() != ir::OpCode::CallFunction) continue;
-    const ops::OpInfo* op = op_of(*node);
+    const ops::OpInfo* op = ir::tableOp(*node);
     if (op && op->schema.is_inplace()) ++region;
     if ((op && is_nondeterministic(*op)) || output_storages.count(storage_root(node))) continue;
     const std::string key = std::to_string(region) + ":" + key_of(*node);

@@ -26,13 +26,13 @@ enum class OpKind { Other, Recomputable, RecomputableView, ComputeIntensive, Ran
 
 // "add" for torch.ops.aten.add.Tensor, "prims::fma" for torch.ops.prims.fma.default.
 std::string op_name(const ir::Node& node) {
-  const ops::OpInfo* op = op_of(node);
+  const ops::OpInfo* op = ir::tableOp(node);
   return op ? op->schema.namespaced_name() : node.target();
 }
 
 OpKind op_kind(const ir::Node& node) {
   if (node.op() != ir::OpCode::CallFunction) return OpKind::Other;
-  if (node.target() == "operator.getitem") return OpKind::Recomputable;
+  if (node.is(ir::BuiltinTarget::Getitem)) return OpKind::Recomputable;
   static const std::unordered_map<std::string, OpKind> kinds = {
 #define KILN_PARTITION_OP(Name, Kind) {Name, OpKind::Kind},
 #include "libcompiler/aot/partition_op_kinds.def"
@@ -240,7 +240,7 @@ class MinCut {
   }
 
   bool should_ban_recomputation(const ir::Node& node) const {
-    if (node.op() != ir::OpCode::CallFunction || node.target() == "operator.getitem") return false;
+    if (node.op() != ir::OpCode::CallFunction || node.is(ir::BuiltinTarget::Getitem)) return false;
     if (!is_recomputable(node)) return true;
     if (is_materialized_backwards(node)) return true;
     // Saving a reduction's small result beats recomputing it from its large input.

@@ -9,6 +9,7 @@
 #include "libcompiler/aot/aten_graph_builder.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/ir/graph_copy.h"
+#include "libcompiler/ir/table_op.h"
 
 namespace kiln::aot {
 
@@ -19,7 +20,7 @@ bool is_tangent(const ir::Node& node) {
 }
 
 bool is_copy(const ir::Node& node) {
-  return node.op() == ir::OpCode::CallFunction && node.target() == "torch.ops.aten.copy_.default";
+  return ir::callsOp(node, ops::OpId::copy_);
 }
 
 // copy_(primal, value): functionalization's write-back of an input the program mutated.
@@ -42,7 +43,7 @@ void save_mutated_inputs_before_their_writes(ir::Graph& forward, size_t first_sa
     for (size_t i = first_saved; i < results.size(); ++i) {
       if (results[i].asNode() != input) continue;
       if (!original) {
-        original = forward.createNode(ir::OpCode::CallFunction, "torch.ops.aten.clone.default", {ir::Argument::node(input)}, {}, "", write);
+        original = forward.createNode(ir::OpCode::CallFunction, ir::tableOpTarget(ops::OpId::clone), {ir::Argument::node(input)}, {}, "", write);
         original->meta = input->meta;
         original->meta.descriptor.reset();
       }
@@ -156,7 +157,7 @@ void raise_getitems(ir::Graph& graph) {
   std::vector<ir::Node*> order = graph.nodes();
   std::vector<ir::Node*> getitems;
   for (ir::Node* n : order)
-    if (n->op() == ir::OpCode::CallFunction && n->target() == "operator.getitem") getitems.push_back(n);
+    if (n->is(ir::BuiltinTarget::Getitem)) getitems.push_back(n);
   for (auto it = getitems.rbegin(); it != getitems.rend(); ++it) {
     ir::Node* getitem = *it;
     const ir::Node* parent = getitem->inputNodes().at(0);

@@ -3,12 +3,9 @@
 // views and in-place ops alias their first argument (the getitems of split alias the split
 // tensor), and _unsafe_view reuses its input's storage without being a view.
 #include "libcompiler/ir/graph.h"
-#include "libcompiler/ops/op_table.h"
+#include "libcompiler/ir/table_op.h"
 
 namespace kiln::aot {
-
-// The table op of a torch.ops.<namespace>.<op>.<overload> node; null for other nodes.
-const ops::OpInfo* op_of(const ir::Node& node);
 
 // The node whose storage a node's value lives in (itself when it owns it).
 const ir::Node* storage_root(const ir::Node* node);

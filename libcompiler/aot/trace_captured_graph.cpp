@@ -93,7 +93,7 @@ class ScalarReader : public CallHook {
       : interp_(interp), builder_(builder), previous_(interp.call_hook), item_(torch_types().tensor->lookup("item")) {
     // The captured graph's item() calls, in order, carry the SymFloat each read stands for.
     for (const ir::Node* node : graph.module->graph.nodes())
-      if (node->op() == ir::OpCode::CallMethod && node->target() == "item") symbols_.push_back(node->meta.value);
+      if (node->is(ir::BuiltinTarget::ItemMethod)) symbols_.push_back(node->meta.value);
     for (size_t i = 0; i < fakes.size(); ++i)
       if (is_tensor(fakes[i])) inputs_[to_tensor(fakes[i], "input").impl()] = to_tensor(examples[i], "input");
     interp.call_hook = this;

@@ -13,8 +13,6 @@ using namespace python;
 
 namespace {
 
-const char* const kCondTarget = "torch.ops.higher_order.cond";
-
 // A fake with `t`'s geometry that Python code sees on `device`.
 Ref fresh_fake(const Tensor& t, const tensor::Device& device) { return fake_tensor(t.sizes(), t.strides(), t.dtype(), device, false); }
 
@@ -44,7 +42,7 @@ CondTracer::CondTracer(Interpreter& interp, const capture::CapturedGraph& graph,
       previous_(interp.call_hook),
       graph_(graph) {
   for (const ir::Node* node : graph.module->graph.nodes()) {
-    if (node->target() != kCondTarget) continue;
+    if (!node->is(ir::BuiltinTarget::Cond)) continue;
     auto it = graph.replay.find(node);
     if (it == graph.replay.end() || !it->second.callee) continue;
     cond_nodes_.push_back(node);
@@ -122,7 +120,7 @@ Ref CondTracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args
   }
   ir::Node* true_graph = builder_.add_submodule_read("true_graph_" + index);
   ir::Node* false_graph = builder_.add_submodule_read("false_graph_" + index);
-  builder_.record_higher_order(kCondTarget,
+  builder_.record_higher_order(ir::BuiltinTarget::Cond,
                                {ir::Argument::node(pred), ir::Argument::node(true_graph), ir::Argument::node(false_graph),
                                 ir::Argument::tuple(std::move(operand_nodes))},
                                results);

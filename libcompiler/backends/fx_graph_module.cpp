@@ -42,7 +42,8 @@ const FxTypes& fx_types();
 Ref target_object(Interpreter& interp, const capture::CapturedGraph& graph, const ir::Node& node) {
   if (node.op() != ir::OpCode::CallFunction) return py_str(node.target());
   const std::string& target = node.target();
-  if (target.rfind("operator.", 0) == 0) return getattr(interp, interp.import_module("operator"), target.substr(9));
+  if (node.targetNamespace() == ir::TargetNamespace::PythonOperator)
+    return getattr(interp, interp.import_module("operator"), std::string(node.targetName()));
   auto it = graph.replay.find(&node);
   if (it != graph.replay.end() && it->second.callee) return it->second.callee;
   return py_str(target);

@@ -3,6 +3,8 @@
 #include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/ir/graph_interpreter.h"
+#include "libcompiler/ir/python_operators.h"
+#include "libcompiler/ir/table_op.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
@@ -24,7 +26,7 @@ Ref testing_error(Interpreter& interp, const char* name, const std::string& mess
 }
 
 // A copy in which every relu's users read relu(x) + 1 (`add_target` adds at the graph's level).
-std::shared_ptr<ir::GraphModule> with_relu_plus_one(const ir::GraphModule& module, const char* add_target) {
+std::shared_ptr<ir::GraphModule> with_relu_plus_one(const ir::GraphModule& module, const std::string& add_target) {
   std::shared_ptr<ir::GraphModule> copy = ir::copyGraphModule(module);
   for (ir::Node* relu : copy->graph.nodes()) {
     if (!is_relu(*relu)) continue;
@@ -75,7 +77,7 @@ capture::CompiledGraph relu_runtime_error(Interpreter&, std::shared_ptr<const ca
 
 capture::CompiledGraph relu_accuracy_error(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>&) {
   if (!has_relu(*graph->module)) return eager(graph);
-  return interpret(with_relu_plus_one(*graph->module, "operator.add"));
+  return interpret(with_relu_plus_one(*graph->module, ir::operatorTarget(*ir::operatorForSymbol("+", ir::OperatorForm::Binary))));
 }
 
 std::string inject_relu_bug(Interpreter& interp) {
@@ -86,10 +88,13 @@ std::string inject_relu_bug(Interpreter& interp) {
 
 }  // namespace
 
+// x.relu(), torch.relu(x), F.relu(x) and aten.relu alike: every spelling of the table's relu.
 bool is_relu(const ir::Node& node) {
-  if (node.op() == ir::OpCode::CallMethod) return node.target() == "relu";
-  if (node.op() != ir::OpCode::CallFunction) return false;
-  return node.target() == "torch.ops.aten.relu.default" || ir::opNameForTarget(node.target()) == "relu";
+  const ops::OpInfo* op = nullptr;
+  if (node.op() == ir::OpCode::CallMethod) op = ops::find_op(node.target());
+  else if (node.op() == ir::OpCode::CallFunction)
+    op = ir::namesTableOp(node) ? ir::tableOp(node) : ops::find_op(ir::opNameForTarget(node.target()));
+  return op && op->id == ops::OpId::relu;
 }
 
 aot::AtenGraphCompiler relu_bug_aten_compiler(Interpreter& interp) {
@@ -104,7 +109,7 @@ aot::AtenGraphCompiler relu_bug_aten_compiler(Interpreter& interp) {
       return [knob](const std::vector<ops::IValue>&) -> std::vector<ops::IValue> {
         raise_error(ExcType::RuntimeError, "ReluRuntimeError: runtime error injected on aten.relu (" + knob + ")");
       };
-    if (mode == "accuracy") return aot::interpret_aten_graph(with_relu_plus_one(*module, "torch.ops.aten.add.Tensor"), context);
+    if (mode == "accuracy") return aot::interpret_aten_graph(with_relu_plus_one(*module, ir::tableOpTarget(ops::OpId::add_Tensor)), context);
     raise_error(ExcType::ValueError, "unknown " + knob + " (compile_error, runtime_error or accuracy)");
   };
 }

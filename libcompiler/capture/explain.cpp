@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "libcompiler/capture/compile_times.h"
+#include "libcompiler/ir/target.h"
 #include "libcompiler/python/interp/object.h"
 
 namespace kiln::capture {
@@ -18,10 +19,17 @@ std::string address_of(const void* p) {
 // How Python prints the callable a call_function target names.
 std::string target_repr(const std::string& target) {
   static const int torch_functions = 0;
-  std::string name = target.substr(target.rfind('.') + 1);
-  if (target.rfind("operator.", 0) == 0 || target.rfind("torch._C.", 0) == 0) return "<built-in function " + name + ">";
-  if (target.rfind("torch.nn.functional.", 0) == 0) return "<function " + name + " at " + address_of(&target) + ">";
-  if (target.rfind("torch.", 0) == 0) return "<built-in method " + name + " of type object at " + address_of(&torch_functions) + ">";
+  const std::string name = target.substr(target.rfind('.') + 1);
+  switch (ir::resolveTarget(ir::OpCode::CallFunction, target).ns) {
+    case ir::TargetNamespace::PythonOperator:
+    case ir::TargetNamespace::TorchC: return "<built-in function " + name + ">";
+    case ir::TargetNamespace::NnFunctional: return "<function " + name + " at " + address_of(&target) + ">";
+    case ir::TargetNamespace::Aten:
+    case ir::TargetNamespace::HigherOrder:
+    case ir::TargetNamespace::OtherOps:
+    case ir::TargetNamespace::Torch: return "<built-in method " + name + " of type object at " + address_of(&torch_functions) + ">";
+    case ir::TargetNamespace::Other: return target;
+  }
   return target;
 }
 

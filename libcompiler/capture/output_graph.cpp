@@ -388,7 +388,7 @@ Ref OutputGraph::attach(const Ref& result, ir::Node* node, const tensor::Device&
   std::vector<Ref> attached;
   for (size_t i = 0; i < items.size(); ++i) {
     ir::Node* getitem =
-        module_->graph.createNode(ir::OpCode::CallFunction, "operator.getitem", {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
+        module_->graph.callFunction(ir::BuiltinTarget::Getitem, {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
     getitem->meta.sourceSummary = node->meta.sourceSummary;
     replay_[getitem] = ReplayCall{nullptr, {ReplayValue{ReplayValue::Kind::Node, node, nullptr, {}}}, {}, static_cast<int64_t>(i)};
     attached.push_back(is_tensor(items[i]) ? attach(items[i], getitem, device) : items[i]);

@@ -127,10 +127,9 @@ bool cache_enabled() {
 }
 
 std::optional<std::string> higher_order_cache_bypass_reason(const ir::GraphModule& module) {
-  static const std::string kHigherOrder = "torch.ops.higher_order.";
   for (const ir::Node* node : module.graph.nodes())
-    if (node->op() == ir::OpCode::CallFunction && node->target().starts_with(kHigherOrder))
-      return "Can't cache HigherOrderOperator: " + node->target().substr(kHigherOrder.size());
+    if (node->targetNamespace() == ir::TargetNamespace::HigherOrder)
+      return "Can't cache HigherOrderOperator: " + std::string(node->targetName());
   return std::nullopt;
 }
 

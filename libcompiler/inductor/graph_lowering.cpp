@@ -1,4 +1,5 @@
 #include "libcompiler/inductor/graph_lowering.h"
+#include "libcompiler/ir/table_op.h"
 
 #include <algorithm>
 #include <numeric>
@@ -357,16 +358,15 @@ ExternArgument GraphLowering::extern_argument(const ir::Argument& argument) {
 }
 
 void GraphLowering::lower_fallback(const ir::Node& node) {
-  auto direct = ir::directOpCall(node.target(), {}, {});
-  if (!direct || !direct->op) throw LoweringUnsupported("inductor: no lowering and no kernel for " + node.target());
+  const ops::OpInfo* op = ir::tableOp(node);
+  if (!op) throw LoweringUnsupported("inductor: no lowering and no kernel for " + node.target());
   ExternNode e;
-  e.op = direct->op;
-  const std::string prefix = "torch.ops.";
-  e.kernel_name = node.target().starts_with(prefix) ? node.target().substr(prefix.size()) : node.target();
+  e.op = op;
+  e.kernel_name = lowering_key(node);
   e.origin = node.name();
   for (const ir::Argument& a : node.args()) {
     // An op that reads its input by memory position gets it laid out as the graph says it is.
-    if (e.args.empty() && fallback_reads_memory_positions(node.target())) {
+    if (e.args.empty() && fallback_reads_memory_positions(node)) {
       const ir::Node* input = a.asNode();
       const auto* meta = input ? std::get_if<ir::TensorMeta>(&input->meta.value) : nullptr;
       if (!meta) throw LoweringUnsupported("inductor: " + node.target() + " of a value without tensor metadata");
@@ -395,7 +395,7 @@ void GraphLowering::lower_conditional(const ir::Node& node) {
   };
   ExternNode e;
   e.conditional = ConditionalBranches{branch(1), branch(2)};
-  e.kernel_name = "torch.ops.higher_order.cond";
+  e.kernel_name = node.target();
   e.origin = node.name();
   e.args.push_back(extern_argument(node.args()[0]));
   if (const auto* operands = node.args()[3].asSequence())
@@ -434,7 +434,7 @@ bool has_no_elements(const ir::TensorMeta& meta) {
 
 void GraphLowering::lower_node(const ir::Node& node) {
   node_ = &node;
-  if (node.target() == "operator.getitem") {
+  if (node.is(ir::BuiltinTarget::Getitem)) {
     const ir::Node* tuple = node.args().at(0).asNode();
     const int64_t index = std::get<int64_t>(node.args().at(1).value);
     values_[&node] = {values_.at(tuple).at(static_cast<size_t>(index))};
@@ -447,7 +447,7 @@ void GraphLowering::lower_node(const ir::Node& node) {
     values_[&node] = {pointwise(out_sizes(), dtype, [dtype](const std::vector<IndexExpr>&, const VarRanges&) { return Expr::constant(0, dtype); })};
     return;
   }
-  LoweringFn fn = find_lowering(node.target());
+  LoweringFn fn = find_lowering(node);
   // The compiler bisector's "lowerings" subsystem: a disabled lowering runs the op's kernel.
   if (fn && bisect::disable_subsystem("inductor", "lowerings", [&] { return node.name() + " " + node.target(); })) fn = nullptr;
   if (fn) {
@@ -519,8 +519,8 @@ void GraphLowering::lower_nodes() {
         if (!module_.submodule(node->target())) throw LoweringUnsupported("inductor: get_attr of a tensor attribute");
         break;
       case ir::OpCode::CallFunction:
-        if (node->target() == "torch.ops.higher_order.cond") lower_conditional(*node);
-        else if (node->target() == "torch.ops.aten.copy_.default" && node->args().at(0).asNode() &&
+        if (node->is(ir::BuiltinTarget::Cond)) lower_conditional(*node);
+        else if (ir::callsOp(*node, ops::OpId::copy_) && node->args().at(0).asNode() &&
                  node->args().at(0).asNode()->op() == ir::OpCode::Placeholder)
           write_backs_.push_back(node);
         else lower_node(*node);

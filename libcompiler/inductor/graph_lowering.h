@@ -112,11 +112,14 @@ class GraphLowering {
 
 // One aten op's lowering: the values of the node (one for a tensor, several for a tuple).
 using LoweringFn = std::vector<TensorBox> (*)(GraphLowering& lowering);
+// How lowerings.def names a torch.ops.* node: its target without "torch.ops." ("aten.add.Tensor",
+// "prims.fma.default"); "" for other nodes.
+std::string lowering_key(const ir::Node& node);
 // The lowering of `torch.ops.aten.<op>.<overload>` (or prims.*), or nullptr.
-LoweringFn find_lowering(const std::string& target);
-// Whether the extern fallback of `target` reads its first argument by memory position
+LoweringFn find_lowering(const ir::Node& node);
+// Whether the extern fallback of the node's op reads its first argument by memory position
 // (KILN_FALLBACK_BY_MEMORY_POSITION in lowerings.def).
-bool fallback_reads_memory_positions(const std::string& target);
+bool fallback_reads_memory_positions(const ir::Node& node);
 
 bool codegen_supports(ir::Dtype dtype);
 

@@ -1,4 +1,5 @@
 #include "libcompiler/inductor/lowerings.h"
+#include "libcompiler/ir/table_op.h"
 
 #include <optional>
 #include <unordered_map>
@@ -81,26 +82,19 @@ const std::unordered_set<std::string>& fallbacks_by_memory_position() {
 
 namespace {
 
-// lowerings.def names targets without "torch.ops."; nullopt for a target outside torch.ops.
-std::optional<std::string> table_key(const std::string& target) {
-  constexpr std::string_view kPrefix = "torch.ops.";
-  if (!target.starts_with(kPrefix)) return std::nullopt;
-  return target.substr(kPrefix.size());
-}
-
 }  // namespace
 
-LoweringFn find_lowering(const std::string& target) {
-  const std::optional<std::string> key = table_key(target);
-  if (!key) return nullptr;
-  auto it = table().find(*key);
+std::string lowering_key(const ir::Node& node) {
+  if (!ir::namesTableOp(node)) return "";
+  return node.target().substr(ir::targetNamespacePrefix(ir::TargetNamespace::OtherOps).size());
+}
+
+LoweringFn find_lowering(const ir::Node& node) {
+  auto it = table().find(lowering_key(node));
   return it == table().end() ? nullptr : it->second;
 }
 
-bool fallback_reads_memory_positions(const std::string& target) {
-  const std::optional<std::string> key = table_key(target);
-  return key && fallbacks_by_memory_position().count(*key);
-}
+bool fallback_reads_memory_positions(const ir::Node& node) { return fallbacks_by_memory_position().count(lowering_key(node)) > 0; }
 
 int64_t wrap_dim(int64_t dim, size_t rank) {
   const int64_t r = static_cast<int64_t>(std::max<size_t>(rank, 1));

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "libcompiler/inductor/lowerings.h"
+#include "libcompiler/ir/table_op.h"
 
 namespace kiln::inductor {
 
@@ -103,7 +104,7 @@ double correction_of(GraphLowering& lowering) {
 
 std::vector<TensorBox> lower_sum(GraphLowering& lowering) {
   const TensorBox in = lowering.tensor(lowering.arg(0));
-  const bool all = lowering.node().target() == "torch.ops.aten.sum.default";
+  const bool all = ir::callsOp(lowering.node(), ops::OpId::sum);
   const std::vector<int64_t> dims = reduced_dims(lowering, all ? nullptr : lowering.arg_or_kwarg(1, "dim"), in.sizes.size());
   const ir::Dtype dtype = lowering.out_meta().dtype;
   return {lowering.reduce(as_dtype(lowering, in, dtype), dims, !all && keepdim_of(lowering, 2), ReductionType::Sum, dtype)};
@@ -111,7 +112,7 @@ std::vector<TensorBox> lower_sum(GraphLowering& lowering) {
 
 std::vector<TensorBox> lower_mean(GraphLowering& lowering) {
   const TensorBox in = lowering.tensor(lowering.arg(0));
-  const bool all = lowering.node().target() == "torch.ops.aten.mean.default";
+  const bool all = ir::callsOp(lowering.node(), ops::OpId::mean);
   const std::vector<int64_t> dims = reduced_dims(lowering, all ? nullptr : lowering.arg_or_kwarg(1, "dim"), in.sizes.size());
   const ir::Dtype dtype = lowering.out_meta().dtype;
   if (!is_floating(dtype)) throw UseFallback("integer mean");

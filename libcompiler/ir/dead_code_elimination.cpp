@@ -18,14 +18,21 @@ bool isImpureTarget(std::string_view target) {
 }
 
 // "torch.ops.aten.add_.Tensor" -> "add_"; "torch._foreach_add_" -> "_foreach_add_".
-std::string_view opName(std::string_view target) {
-  if (target.rfind("torch.ops.", 0) == 0) {
-    size_t overload = target.rfind('.');
-    size_t op = target.rfind('.', overload - 1);
-    return target.substr(op + 1, overload - op - 1);
+std::string_view opName(const Node& node) {
+  const std::string_view target = node.target();
+  switch (node.targetNamespace()) {
+    case TargetNamespace::Aten:
+    case TargetNamespace::HigherOrder:
+    case TargetNamespace::OtherOps: {
+      const size_t overload = target.rfind('.');
+      const size_t op = target.rfind('.', overload - 1);
+      return target.substr(op + 1, overload - op - 1);
+    }
+    default: {
+      const size_t dot = target.rfind('.');
+      return dot == std::string_view::npos ? target : target.substr(dot + 1);
+    }
   }
-  size_t dot = target.rfind('.');
-  return dot == std::string_view::npos ? target : target.substr(dot + 1);
 }
 
 bool namesInPlaceOp(std::string_view name) { return name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_'; }
@@ -46,7 +53,7 @@ bool isImpure(const Node& node) {
       if (isImpureTarget(node.target())) return true;
       if (auto op = operatorForTarget(node.target()))
         return op->form == OperatorForm::InPlace || op->form == OperatorForm::SubscriptStore;
-      return namesInPlaceOp(opName(node.target()));
+      return namesInPlaceOp(opName(node));
     }
   }
   return true;

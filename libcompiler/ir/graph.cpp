@@ -94,6 +94,10 @@ Node* Graph::callFunction(std::string target, std::vector<Argument> args, std::v
   return createNode(OpCode::CallFunction, std::move(target), std::move(args), std::move(kwargs));
 }
 
+Node* Graph::callFunction(BuiltinTarget target, std::vector<Argument> args, std::vector<KeywordArgument> kwargs) {
+  return callFunction(std::string(builtinTargetSpelling(target)), std::move(args), std::move(kwargs));
+}
+
 Node* Graph::output(Argument result) { return createNode(OpCode::Output, "output", {std::move(result)}); }
 
 void Graph::erase(Node* node) {

@@ -41,6 +41,7 @@ class Graph {
                    std::vector<KeywordArgument> kwargs = {}, std::string_view name = {}, Node* before = nullptr);
   Node* placeholder(std::string target, std::string_view name = {});
   Node* callFunction(std::string target, std::vector<Argument> args, std::vector<KeywordArgument> kwargs = {});
+  Node* callFunction(BuiltinTarget target, std::vector<Argument> args, std::vector<KeywordArgument> kwargs = {});
   Node* output(Argument result);
 
   // Removes a node that nothing uses; throws std::logic_error otherwise.

@@ -1,5 +1,7 @@
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/literal_value.h"
+#include "libcompiler/ir/python_operators.h"
+#include "libcompiler/ir/table_op.h"
 #include "libcompiler/ir/tensor_types.h"
 
 #include <functional>
@@ -26,28 +28,6 @@ std::string opNameForTarget(const std::string& target) {
   };
   const auto it = table.find(target);
   return it == table.end() ? std::string() : it->second;
-}
-
-std::optional<DirectOpCall> directOpCall(const std::string& target, std::vector<IValue> args,
-                                         std::vector<ops::KeywordArgument> kwargs) {
-  constexpr std::string_view kAtenPrefix = "torch.ops.aten.";
-  constexpr std::string_view kDefaultOverload = ".default";
-  if (target.starts_with(kAtenPrefix)) {
-    std::string name = target.substr(kAtenPrefix.size());
-    if (name.ends_with(kDefaultOverload)) name.resize(name.size() - kDefaultOverload.size());
-    return DirectOpCall{ops::find_op(name), std::move(args), std::move(kwargs)};
-  }
-  // Other namespaces (prims) are spelled out in the op table's names: prims::fma.
-  constexpr std::string_view kOpsPrefix = "torch.ops.";
-  if (target.starts_with(kOpsPrefix)) {
-    std::string name = target.substr(kOpsPrefix.size());
-    const size_t dot = name.find('.');
-    if (dot == std::string::npos) return std::nullopt;
-    name = name.substr(0, dot) + "::" + name.substr(dot + 1);
-    if (name.ends_with(kDefaultOverload)) name.resize(name.size() - kDefaultOverload.size());
-    return DirectOpCall{ops::find_op(name), std::move(args), std::move(kwargs)};
-  }
-  return std::nullopt;
 }
 
 namespace {
@@ -102,37 +82,44 @@ IValue listValue(const std::vector<IValue>& items) {
 }
 
 // Python number arithmetic for operator.* on SymInt/float values (sizes computed in the graph).
-std::optional<IValue> numberOperator(const std::string& target, const std::vector<IValue>& args) {
+std::optional<IValue> numberOperator(const Node& node, const std::vector<IValue>& args) {
   for (const IValue& a : args)
     if (!a.is_number()) return std::nullopt;
+  const std::optional<PythonOperator> op = operatorForTarget(node.target());
+  if (!op) return std::nullopt;
   const bool ints = args.size() >= 1 && args[0].is_int() && (args.size() < 2 || args[1].is_int());
-  if (target == "operator.neg" && args.size() == 1)
+  if (op->id == PythonOperatorId::Neg && args.size() == 1)
     return ints ? IValue(-args[0].to_int()) : IValue(-args[0].to_double());
   if (args.size() != 2) return std::nullopt;
-  const std::string_view name = std::string_view(target).substr(std::string_view("operator.").size());
   if (ints) {
     const int64_t a = args[0].to_int(), b = args[1].to_int();
-    if (name == "add") return IValue(a + b);
-    if (name == "sub") return IValue(a - b);
-    if (name == "mul") return IValue(a * b);
-    if (name == "floordiv" || name == "mod") {
-      if (b == 0) throw tensor::TorchError(tensor::PyErrorKind::ValueError, "integer division or modulo by zero");
-      const int64_t q = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-      return name == "floordiv" ? IValue(q) : IValue(a - q * b);
+    switch (op->id) {
+      case PythonOperatorId::Add: return IValue(a + b);
+      case PythonOperatorId::Sub: return IValue(a - b);
+      case PythonOperatorId::Mul: return IValue(a * b);
+      case PythonOperatorId::Floordiv:
+      case PythonOperatorId::Mod: {
+        if (b == 0) throw tensor::TorchError(tensor::PyErrorKind::ValueError, "integer division or modulo by zero");
+        const int64_t q = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+        return op->id == PythonOperatorId::Floordiv ? IValue(q) : IValue(a - q * b);
+      }
+      default: break;
     }
   }
   const double a = args[0].to_double(), b = args[1].to_double();
-  if (name == "add") return IValue(a + b);
-  if (name == "sub") return IValue(a - b);
-  if (name == "mul") return IValue(a * b);
-  if (name == "truediv") return IValue(a / b);
-  if (name == "eq") return IValue(a == b);
-  if (name == "ne") return IValue(a != b);
-  if (name == "lt") return IValue(a < b);
-  if (name == "le") return IValue(a <= b);
-  if (name == "gt") return IValue(a > b);
-  if (name == "ge") return IValue(a >= b);
-  return std::nullopt;
+  switch (op->id) {
+    case PythonOperatorId::Add: return IValue(a + b);
+    case PythonOperatorId::Sub: return IValue(a - b);
+    case PythonOperatorId::Mul: return IValue(a * b);
+    case PythonOperatorId::Truediv: return IValue(a / b);
+    case PythonOperatorId::Eq: return IValue(a == b);
+    case PythonOperatorId::Ne: return IValue(a != b);
+    case PythonOperatorId::Lt: return IValue(a < b);
+    case PythonOperatorId::Le: return IValue(a <= b);
+    case PythonOperatorId::Gt: return IValue(a > b);
+    case PythonOperatorId::Ge: return IValue(a >= b);
+    default: return std::nullopt;
+  }
 }
 
 // container[index] for the values graphs subscript: a multi-output result, a size, or a tensor
@@ -328,27 +315,27 @@ class Run {
   IValue callFunction(const Node& node) {
     const std::string& target = node.target();
     // The index is read as syntax (slices, None), not evaluated as a plain argument.
-    if (target == "operator.getitem")
+    if (node.is(BuiltinTarget::Getitem))
       return getitem(value(node.args().at(0)), node.args().at(1), [this](const Argument& a) { return value(a); });
-    if (target == "torch.ops.higher_order.cond") return callCond(node);
+    if (node.is(BuiltinTarget::Cond)) return callCond(node);
     std::vector<IValue> args = positional(node);
     std::vector<ops::KeywordArgument> kwargs = keywords(node);
     // Tensor.item() in aten graphs: a number, which the op table (tensors in, tensors out) has no
     // op for.
-    if (target == "torch.ops.aten._local_scalar_dense.default" && args.size() == 1) return *tensorMethod("item", args);
-    if (auto direct = directOpCall(target, args, kwargs)) {
-      if (!direct->op) unsupported(node, "not in the op table");
-      return callOp(*direct->op, direct->args, direct->kwargs);
+    if (node.is(BuiltinTarget::LocalScalarDense) && args.size() == 1) return *tensorMethod("item", args);
+    if (namesTableOp(node)) {
+      const ops::OpInfo* op = tableOp(node);
+      if (!op) unsupported(node, "not in the op table");
+      return callOp(*op, args, kwargs);
     }
-    if (target.starts_with("operator."))
-      if (auto number = numberOperator(target, args)) return *number;
+    if (auto number = numberOperator(node, args)) return *number;
     const std::string name = opNameForTarget(target);
     if (name.empty()) unsupported(node, "no op for this target (interpreter_targets.def)");
     // Activations of torch.nn.functional take inplace=; the out-of-place op is the same call.
     std::erase_if(kwargs, [](const ops::KeywordArgument& kw) {
       return kw.name == "inplace" && kw.value.is_bool() && !kw.value.to_bool();
     });
-    if (target == "torch.nn.functional.cross_entropy") crossEntropyArguments(args, kwargs);
+    if (node.is(BuiltinTarget::CrossEntropy)) crossEntropyArguments(args, kwargs);
     packSizeArguments(name, args);
     return callByName(name, args, kwargs);
   }

@@ -50,17 +50,4 @@ class GraphInterpreter {
 // (interpreter_targets.def).
 std::string opNameForTarget(const std::string& target);
 
-// A call_function target that names a table op itself rather than through interpreter_targets.def:
-// torch.ops.aten.<op>.<overload> (".default" is the op without an overload) and
-// prims.convert_element_type, which runs as _to_copy(dtype=). The arguments are the op's.
-struct DirectOpCall {
-  const ops::OpInfo* op;  // nullptr: an aten op the table lacks
-  std::vector<ops::IValue> args;
-  std::vector<ops::KeywordArgument> kwargs;
-};
-// nullopt for any other target. Shared with symbolic shape propagation, which resolves targets
-// the same way.
-std::optional<DirectOpCall> directOpCall(const std::string& target, std::vector<ops::IValue> args,
-                                         std::vector<ops::KeywordArgument> kwargs);
-
 }  // namespace kiln::ir

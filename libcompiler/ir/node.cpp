@@ -13,7 +13,7 @@ std::string_view opcodeName(OpCode op) {
 }
 
 Node::Node(Graph* graph, OpCode op, std::string name, std::string target)
-    : graph_(graph), op_(op), name_(std::move(name)), target_(std::move(target)) {}
+    : graph_(graph), op_(op), name_(std::move(name)), target_(std::move(target)), resolved_(resolveTarget(op, target_)) {}
 
 std::vector<Node*> Node::inputNodes() const {
   std::vector<Node*> inputs;

@@ -8,16 +8,12 @@
 
 #include "libcompiler/ir/argument.h"
 #include "libcompiler/ir/fake_value.h"
+#include "libcompiler/ir/opcode.h"
+#include "libcompiler/ir/target.h"
 
 namespace kiln::ir {
 
 class Graph;
-
-enum class OpCode {
-#define KILN_OPCODE(Enumerator, Name) Enumerator,
-#include "libcompiler/ir/opcodes.def"
-};
-std::string_view opcodeName(OpCode op);
 
 // What FX keeps in node.meta that the IR models.
 struct NodeMeta {
@@ -42,6 +38,12 @@ class Node {
   OpCode op() const { return op_; }
   const std::string& name() const { return name_; }
   const std::string& target() const { return target_; }
+  // The target as resolved when the node was made (ir/target.h).
+  BuiltinTarget builtin() const { return resolved_.builtin; }
+  bool is(BuiltinTarget builtin) const { return resolved_.builtin == builtin; }
+  TargetNamespace targetNamespace() const { return resolved_.ns; }
+  // The target's name in its namespace: "copy_.default" for torch.ops.aten.copy_.default.
+  std::string_view targetName() const { return std::string_view(target_).substr(resolved_.name_offset); }
   const std::vector<Argument>& args() const { return args_; }
   const std::vector<KeywordArgument>& kwargs() const { return kwargs_; }
   // Nodes whose arguments mention this one, in the order they started to.
@@ -67,6 +69,7 @@ class Node {
   OpCode op_;
   std::string name_;
   std::string target_;
+  ResolvedTarget resolved_;
   std::vector<Argument> args_;
   std::vector<KeywordArgument> kwargs_;
   std::vector<Node*> users_;

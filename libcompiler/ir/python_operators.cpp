@@ -4,7 +4,7 @@ namespace kiln::ir {
 
 namespace {
 constexpr PythonOperator kOperators[] = {
-#define KILN_PYTHON_OPERATOR(Name, Form, Symbol) {#Name, OperatorForm::Form, Symbol},
+#define KILN_PYTHON_OPERATOR(Enum, Name, Form, Symbol) {PythonOperatorId::Enum, Name, OperatorForm::Form, Symbol},
 #include "libcompiler/ir/python_operators.def"
 };
 constexpr std::string_view kModulePrefix = "operator.";

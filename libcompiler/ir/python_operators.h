@@ -6,9 +6,15 @@
 
 namespace kiln::ir {
 
+enum class PythonOperatorId {
+#define KILN_PYTHON_OPERATOR(Enum, Name, Form, Symbol) Enum,
+#include "libcompiler/ir/python_operators.def"
+};
+
 enum class OperatorForm { Binary, Unary, Subscript, InPlace, SubscriptStore };
 
 struct PythonOperator {
+  PythonOperatorId id;
   std::string_view name;    // "add" (the target is "operator.add")
   OperatorForm form;
   std::string_view symbol;  // "+"

@@ -349,7 +349,7 @@ class ReadableParser {
     if (acceptOp("[")) {
       Argument index = parseValue(state);
       expectOp("]");
-      return {OpCode::CallFunction, "operator.getitem", {lhs, index}, {}};
+      return {OpCode::CallFunction, std::string(builtinTargetSpelling(BuiltinTarget::Getitem)), {lhs, index}, {}};
     }
     if (peek().kind == TokenKind::Operator)
       if (auto op = operatorForSymbol(peek().text, OperatorForm::Binary)) {

@@ -68,7 +68,7 @@ std::string statement(const Node& node, bool verbose) {
           return args[0].repr() + "[" + args[1].repr() + "] = " + args[2].repr() + ";  " + annotated(node) + " = " +
                  args[0].repr();
       }
-      if (node.target() == "getattr" && args.size() == 2 && node.kwargs().empty()) {
+      if (node.is(BuiltinTarget::Getattr) && args.size() == 2 && node.kwargs().empty()) {
         if (const auto* attr = std::get_if<std::string>(&args[1].value); attr && isIdentifier(*attr))
           return annotated(node) + " = " + args[0].repr() + "." + *attr;
       }

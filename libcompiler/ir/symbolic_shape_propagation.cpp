@@ -7,6 +7,7 @@
 
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/sym_size_traits.h"
+#include "libcompiler/ir/table_op.h"
 #include "libcompiler/ops/argument_binding.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/tensor/torch_error.h"
@@ -171,7 +172,7 @@ class Propagation {
         continue;
       }
       try {
-        FakeValue value = node->target() == "operator.getitem" ? item(*node) : compute(*node);
+        FakeValue value = node->is(BuiltinTarget::Getitem) ? item(*node) : compute(*node);
         result_.values[node] = value;
         known_[node] = std::move(value);
       } catch (const Unsupported& e) {
@@ -222,9 +223,10 @@ class Propagation {
                                                         const std::vector<ops::KeywordArgument>& kwargs) const {
     const std::string& target = node.target();
     if (node.op() == OpCode::CallMethod) return ops::resolve_overload(target, args, kwargs);
-    if (auto direct = directOpCall(target, args, kwargs)) {
-      if (!direct->op) throw Unsupported("not in the op table");
-      return {direct->op, ops::bind_arguments(direct->op->schema, direct->args, direct->kwargs)};
+    if (namesTableOp(node)) {
+      const ops::OpInfo* op = tableOp(node);
+      if (!op) throw Unsupported("not in the op table");
+      return {op, ops::bind_arguments(op->schema, args, kwargs)};
     }
     const std::string name = opNameForTarget(target);
     if (name.empty()) throw Unsupported("no op for this target (interpreter_targets.def)");

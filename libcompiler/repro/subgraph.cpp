@@ -13,7 +13,7 @@ namespace kiln::repro {
 
 namespace {
 
-bool is_getitem(const ir::Node& node) { return node.op() == ir::OpCode::CallFunction && node.target() == "operator.getitem"; }
+bool is_getitem(const ir::Node& node) { return node.is(ir::BuiltinTarget::Getitem); }
 
 // A value a placeholder can carry: a tensor or a number.
 bool input_value(const ops::IValue& value) { return value.is_tensor() || value.is_int() || value.is_double() || value.is_bool(); }
