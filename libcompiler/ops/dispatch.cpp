@@ -6,6 +6,7 @@
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/autograd/table_node.h"
 #include "libcompiler/ops/autograd/view_history.h"
+#include "libcompiler/ops/kernel_registry.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/torch_error.h"
 
@@ -105,8 +106,7 @@ std::vector<Tensor> fake_outputs(const OpInfo& op, const Arguments& args) {
 std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots) {
   // A kernel of its own would read the data meta tensors do not have; composite kernels only
   // call other table ops, which do have metas, and view kernels only make new geometry.
-  const bool view = !op.schema.returns.empty() && !op.schema.returns[0].type.alias_set.empty() && !op.schema.returns[0].type.is_write;
-  if (!op.meta && op.grad != GradKind::Composite && !view && has_meta_tensor(slots))
+  if (!op.meta && op.grad != GradKind::Composite && !op.is_view() && has_meta_tensor(slots))
     throw tensor::TorchError(tensor::PyErrorKind::RuntimeError,
                              "aten::" + op.schema.name + ": attempted to run this operator with Meta tensors, but there was no "
                                                          "fake impl or Meta kernel registered.");
@@ -115,7 +115,10 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
     if (op.schema.is_inplace()) return {args.tensor(0)};
     return allocate_outputs(metas);
   }
-  return op.kernel(args);
+  const tensor::DeviceType device = dispatch_device(op, args, slots);
+  const KernelFunction kernel = kernel_for(op, device);
+  if (!kernel) throw_no_kernel(op, device);
+  return kernel(args);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ struct OpInfo {
   OpId id;
   FunctionSchema schema;
   MetaFunction meta;
-  KernelFunction kernel;
+  KernelFunction cpu_kernel;  // ops.def's Kernel column; other devices' kernels: kernel_registry.h
   GradKind grad;
   std::string node_name;  // "AddBackward0", as grad_fn prints
   BackwardFunction backward;
@@ -41,6 +41,10 @@ struct OpInfo {
   int differentiable_outputs;  // -1: all
 
   const std::string& name() const { return schema.name; }
+  // Its result is a view of its first argument (Tensor(a) returned, not written).
+  bool is_view() const {
+    return !schema.returns.empty() && !schema.returns[0].type.alias_set.empty() && !schema.returns[0].type.is_write;
+  }
   std::string qualified_name() const { return schema.qualified_name(); }
 };
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/python_number_format.h"
 #include "libdiag/log/logger.h"
 
@@ -17,7 +18,7 @@ using tensor::DType;
 namespace {
 
 std::vector<double> values_of(const Tensor& t) {
-  Tensor flat = ops::contiguous(ops::to_copy(ops::detach(t), DType::Float64));
+  Tensor flat = ops::contiguous(ops::to_copy(tensor::to_host(ops::detach(t)), DType::Float64));
   const double* data = flat.data_ptr<double>();
   return std::vector<double>(data, data + flat.numel());
 }

@@ -9,6 +9,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/repro/accuracy.h"
 #include "libcompiler/repro/subgraph.h"
+#include "libcompiler/tensor/copy.h"
 
 namespace kiln::repro {
 
@@ -42,7 +43,7 @@ NodeValues float64_values(const ReproState& state) {
 
 bool bitwise_equal(const ops::IValue& a, const ops::IValue& b) {
   if (!a.is_tensor() || !b.is_tensor()) return true;
-  const ops::Tensor x = ops::contiguous(a.to_tensor()), y = ops::contiguous(b.to_tensor());
+  const ops::Tensor x = ops::contiguous(tensor::to_host(a.to_tensor())), y = ops::contiguous(tensor::to_host(b.to_tensor()));
   return x.dtype() == y.dtype() && x.sizes() == y.sizes() &&
          std::memcmp(x.data_ptr(), y.data_ptr(), size_t(x.numel()) * x.itemsize()) == 0;
 }

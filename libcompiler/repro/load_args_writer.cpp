@@ -8,6 +8,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/python_repr.h"
 #include "libcompiler/repro/content_store.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/python_number_format.h"
 
 namespace kiln::repro {
@@ -67,7 +68,7 @@ std::string tuple(const tensor::Shape& values) {
 // The tensor's values as a nested Python list (a number for a 0-d tensor).
 std::string values_text(const ops::Tensor& t) {
   const bool floating = tensor::is_floating_point(t.dtype());
-  const ops::Tensor flat = ops::contiguous(ops::to_copy(ops::detach(t), floating ? DType::Float64 : DType::Int64));
+  const ops::Tensor flat = ops::contiguous(ops::to_copy(tensor::to_host(ops::detach(t)), floating ? DType::Float64 : DType::Int64));
   int64_t next = 0;
   auto element = [&]() -> std::string {
     if (floating) return python::repr_float(flat.data_ptr<double>()[next++]);

@@ -15,6 +15,7 @@
 #include "libcompiler/python/python_repr.h"
 #include "libcompiler/repro/content_store.h"
 #include "libcompiler/repro/passes/pass.h"
+#include "libcompiler/tensor/copy.h"
 #include "libdiag/reduce/delta.h"
 #include "libdiag/reduce/memo.h"
 
@@ -47,7 +48,7 @@ std::string state_text(const ReproState& state) {
       continue;
     }
     const ops::Tensor& t = input.to_tensor();
-    const ops::Tensor data = ops::contiguous(t);
+    const ops::Tensor data = ops::contiguous(tensor::to_host(t));
     text += std::string(tensor::dtype_name(t.dtype())) + tensor::shape_str(t.sizes()) + tensor::shape_str(t.strides()) +
             (t.requires_grad() ? "grad " : " ") +
             sha1_hex(std::string_view(static_cast<const char*>(data.data_ptr()), size_t(data.numel()) * data.itemsize())) + "\n";

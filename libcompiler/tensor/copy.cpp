@@ -16,9 +16,25 @@ void check_cpu(const Tensor& t, const char* what) {
     throw_runtime_error(std::string(what) + ": only cpu tensors have a kernel here, got " + t.device().str());
 }
 
+DeviceCopyFunction& device_copy(DeviceType type) {
+  static DeviceCopyFunction copies[kNumDeviceTypes] = {};
+  return copies[static_cast<int>(type)];
+}
+
 }  // namespace
 
+void register_device_copy(DeviceType type, DeviceCopyFunction copy) { device_copy(type) = copy; }
+
+Tensor to_host(const Tensor& self) {
+  if (self.device().type == DeviceType::CPU) return self;
+  Tensor host = Tensor::empty(self.sizes(), self.dtype(), kCPU);
+  copy_elements(host, self);
+  return host;
+}
+
 void copy_elements(const Tensor& dst, const Tensor& src) {
+  const Tensor& other_side = dst.device().type != DeviceType::CPU ? dst : src;
+  if (DeviceCopyFunction copy = device_copy(other_side.device().type)) return copy(dst, src);
   check_cpu(dst, "copy_");
   check_cpu(src, "copy_");
   ElementwiseLoop loop({dst}, {src});

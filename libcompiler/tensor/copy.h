@@ -16,8 +16,17 @@ Tensor to_dtype(const Tensor& self, DType dtype);
 const Tensor& fill_(const Tensor& self, const Scalar& value);
 
 // The kernels behind copy_ and fill_, without the version bump: for filling a tensor nobody has
-// seen yet (factories, clones), whose _version PyTorch leaves at 0.
+// seen yet (factories, clones), whose _version PyTorch leaves at 0. A copy from or to another
+// device than the CPU runs that device's registered copy: the one place data crosses devices.
 void copy_elements(const Tensor& dst, const Tensor& src);
+
+// How a device runtime copies between its memory and the host's (either side may be the CPU).
+using DeviceCopyFunction = void (*)(const Tensor& dst, const Tensor& src);
+// Installs (or, with nullptr, removes) the copy of a device type, at the runtime's start-up.
+void register_device_copy(DeviceType type, DeviceCopyFunction copy);
+// self on the CPU (self itself when it is there already): what every host-side reader of tensor
+// data (printing, .item()/.tolist(), repro and accuracy writers) reads instead of self.
+Tensor to_host(const Tensor& self);
 void fill_elements(const Tensor& self, const Scalar& value);
 
 }  // namespace kiln::tensor

@@ -11,7 +11,13 @@ constexpr std::string_view kDeviceTypeNames[] = {
 #define KILN_DEVICE_TYPE(Enum, Name) Name,
 #include "libcompiler/tensor/device.def"
 };
+constexpr std::string_view kDispatchKeyNames[] = {
+#define KILN_DEVICE_TYPE(Enum, Name) #Enum,
+#include "libcompiler/tensor/device.def"
+};
 }  // namespace
+
+std::string_view dispatch_key_name(DeviceType type) { return kDispatchKeyNames[static_cast<int>(type)]; }
 
 std::string_view device_type_name(DeviceType type) { return kDeviceTypeNames[static_cast<int>(type)]; }
 

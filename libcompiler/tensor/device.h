@@ -17,6 +17,8 @@ inline constexpr int kNumDeviceTypes = 0
     ;
 
 std::string_view device_type_name(DeviceType type);
+// The name of the device type's dispatch key, as PyTorch's dispatcher messages print it ("CUDA").
+std::string_view dispatch_key_name(DeviceType type);
 
 struct Device {
   DeviceType type = DeviceType::CPU;

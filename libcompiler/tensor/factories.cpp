@@ -66,10 +66,11 @@ Scalar item(const Tensor& self) {
   if (self.numel() != 1)
     throw_runtime_error("a Tensor with " + std::to_string(self.numel()) + " elements cannot be converted to Scalar");
   if (self.device().type == DeviceType::Meta) throw_runtime_error("Tensor.item() cannot be called on meta tensors");
+  const Tensor host = to_host(self);
   return visit_dtype(self.dtype(), [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     T value;
-    std::memcpy(&value, self.data_ptr(), sizeof(T));
+    std::memcpy(&value, host.data_ptr(), sizeof(T));
     if constexpr (std::is_same_v<T, bool>) return Scalar(value);
     else if constexpr (kIsFloatLike<T>) return Scalar(cast_scalar<double>(value));
     else return Scalar(static_cast<int64_t>(value));

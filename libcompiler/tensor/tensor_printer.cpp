@@ -256,7 +256,7 @@ std::string tensor_repr(const Tensor& self, std::string_view grad_fn_name) {
     body = "[]";
   } else {
     if (!default_dtype) suffixes.push_back("dtype=" + torch_name(dtype));
-    body = tensor_str(self, indent, options);
+    body = tensor_str(to_host(self), indent, options);
   }
   if (!grad_fn_name.empty()) suffixes.push_back("grad_fn=<" + std::string(grad_fn_name) + ">");
   else if (self.requires_grad()) suffixes.push_back("requires_grad=True");
@@ -267,7 +267,7 @@ std::string size_repr(const Shape& sizes) { return "torch.Size(" + shape_str(siz
 
 std::string tolist_repr(const Tensor& self) {
   std::string out;
-  append_list_repr(self, out);
+  append_list_repr(to_host(self), out);
   return out;
 }
 

@@ -7,11 +7,11 @@
 
 namespace kiln::tensor {
 
-enum class PyErrorKind { RuntimeError, IndexError, ValueError, TypeError };
+enum class PyErrorKind { RuntimeError, IndexError, ValueError, TypeError, NotImplementedError };
 
 // "RuntimeError", "IndexError", ...: the Python class's name.
 inline const char* python_type_name(PyErrorKind kind) {
-  static const char* const names[] = {"RuntimeError", "IndexError", "ValueError", "TypeError"};
+  static const char* const names[] = {"RuntimeError", "IndexError", "ValueError", "TypeError", "NotImplementedError"};
   return names[static_cast<int>(kind)];
 }
 

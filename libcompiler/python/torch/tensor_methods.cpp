@@ -13,6 +13,7 @@
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/tensor_printer.h"
 
@@ -119,7 +120,8 @@ Ref with_torch_errors(const std::function<Ref()>& body) {
   try {
     return body();
   } catch (const tensor::TorchError& error) {
-    static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError};
+    static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError,
+                                    ExcType::NotImplementedError};
     raise_error(kinds[static_cast<int>(error.kind())], error.what());
   }
 }
@@ -279,7 +281,7 @@ void install_tensor_methods() {
   method("dim", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).dim()); });
   method("numel", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).numel()); });
   method("item", [](Interpreter&, CallArgs& c) { return from_scalar(tensor::item(self_of(c))); });
-  method("tolist", [](Interpreter&, CallArgs& c) { return tolist(self_of(c)); });
+  method("tolist", [](Interpreter&, CallArgs& c) { return tolist(tensor::to_host(self_of(c))); });
   method("is_floating_point", [](Interpreter&, CallArgs& c) { return py_bool(tensor::is_floating_point(self_of(c).dtype())); });
   method("requires_grad_", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("requires_grad_", c, {{"self"}, {"requires_grad", false}});

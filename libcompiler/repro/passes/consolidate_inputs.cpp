@@ -6,6 +6,7 @@
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/repro/passes/pass.h"
+#include "libcompiler/tensor/copy.h"
 
 namespace kiln::repro::passes::consolidate_inputs {
 
@@ -13,7 +14,7 @@ namespace {
 
 bool equal_tensors(const ops::Tensor& a, const ops::Tensor& b) {
   if (a.dtype() != b.dtype() || a.sizes() != b.sizes() || a.strides() != b.strides() || a.device() != b.device()) return false;
-  const ops::Tensor x = ops::contiguous(a), y = ops::contiguous(b);
+  const ops::Tensor x = ops::contiguous(tensor::to_host(a)), y = ops::contiguous(tensor::to_host(b));
   return std::memcmp(x.data_ptr(), y.data_ptr(), size_t(x.numel()) * x.itemsize()) == 0;
 }
 

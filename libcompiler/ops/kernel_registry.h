@@ -1,0 +1,24 @@
+#pragma once
+// Eager kernels per device type, as ATen's dispatch keys. ops.def's Kernel column is each op's CPU
+// kernel; a device runtime registers its own kernels at start-up from a table of its own (as it
+// registers its allocator and its copy), and dispatch picks the kernel of the call's device.
+#include <vector>
+
+#include "libcompiler/ops/arguments.h"
+#include "libcompiler/ops/op_table.h"
+
+namespace kiln::ops {
+
+// Installs (or, with nullptr, removes) the kernel of op for a device type.
+void register_kernel(OpId op, tensor::DeviceType device, KernelFunction kernel);
+// The kernel that runs op on a device type: the registered one, else one that works on every
+// device (composite ops only call other table ops; views only make new geometry), else nullptr.
+// The CPU's (and meta factories', which allocate no data) is ops.def's.
+KernelFunction kernel_for(const OpInfo& op, tensor::DeviceType device);
+// The device type whose kernel runs a call: its tensors' (a 0-dim CPU tensor goes with a tensor
+// of any device, as a number does), else its device= argument, else the CPU.
+tensor::DeviceType dispatch_device(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots);
+// NotImplementedError, worded as PyTorch's dispatcher words a missing kernel.
+[[noreturn]] void throw_no_kernel(const OpInfo& op, tensor::DeviceType device);
+
+}  // namespace kiln::ops

@@ -1,0 +1,104 @@
+// Dispatch by device type: a runtime registers its allocator, its copy and its kernels, and a
+// call on its tensors reaches them; an op it has no kernel for says so as PyTorch does.
+#include <cstdlib>
+#include <cstring>
+
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernel_registry.h"
+#include "libcompiler/tensor/allocator.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/tensor_printer.h"
+#include "libcompiler/tensor/torch_error.h"
+#include "ops_test_support.h"
+
+namespace kiln::ops::test {
+namespace {
+
+const tensor::Device kFakeCuda{tensor::DeviceType::CUDA, 0};
+
+// A stand-in for a CUDA runtime: its "device memory" is host memory, so that copies are memcpy
+// of contiguous tensors and its add kernel can run the CPU's on host copies.
+class HostMemory final : public tensor::Allocator {
+ public:
+  void* allocate(size_t nbytes, const tensor::Device&) override { return nbytes ? std::malloc(nbytes) : nullptr; }
+  void deallocate(void* data, const tensor::Device&) override { std::free(data); }
+};
+
+void fake_copy(const Tensor& dst, const Tensor& src) {
+  ASSERT_TRUE(dst.is_contiguous() && src.is_contiguous() && dst.dtype() == src.dtype() && dst.numel() == src.numel());
+  std::memcpy(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(dst.numel()) * dst.itemsize());
+}
+
+int fake_adds = 0;
+std::vector<Tensor> fake_add(const Arguments& args) {
+  ++fake_adds;
+  const Tensor host = add(tensor::to_host(args.tensor(0)), tensor::to_host(args.tensor(1)), args.scalar(2));
+  Tensor out = Tensor::empty(host.sizes(), host.dtype(), kFakeCuda);
+  tensor::copy_elements(out, host);
+  return {out};
+}
+
+class DeviceDispatch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    tensor::register_allocator(tensor::DeviceType::CUDA, &memory_);
+    tensor::register_device_copy(tensor::DeviceType::CUDA, fake_copy);
+    register_kernel(OpId::add_Tensor, tensor::DeviceType::CUDA, fake_add);
+  }
+  void TearDown() override {
+    register_kernel(OpId::add_Tensor, tensor::DeviceType::CUDA, nullptr);
+    tensor::register_device_copy(tensor::DeviceType::CUDA, nullptr);
+    tensor::register_allocator(tensor::DeviceType::CUDA, nullptr);
+  }
+  Tensor on_device(const Tensor& host) {
+    Tensor t = Tensor::empty(host.sizes(), host.dtype(), kFakeCuda);
+    tensor::copy_elements(t, host);
+    return t;
+  }
+  HostMemory memory_;
+};
+
+TEST_F(DeviceDispatch, ACallRunsTheKernelOfItsTensorsDevice) {
+  const Tensor x = on_device(values({1, 2, 3}, {3}));
+  const int before = fake_adds;
+  const Tensor sum = add(x, x);
+  EXPECT_EQ(fake_adds, before + 1);
+  EXPECT_EQ(sum.device(), kFakeCuda);
+  // Host-side readers see the values through the one copy to the host.
+  EXPECT_EQ(tensor::tensor_repr(sum), "tensor([2., 4., 6.], device='cuda:0')");
+  EXPECT_EQ(tensor::tolist_repr(sum), "[2.0, 4.0, 6.0]");
+  // A 0-dim CPU tensor goes with the device tensor, as a number does.
+  EXPECT_EQ(add(x, values({10}, {})).device(), kFakeCuda);
+  EXPECT_EQ(fake_adds, before + 2);
+  // The CPU still runs ops.def's kernel.
+  expect_values(add(values({1}, {1}), values({2}, {1})), {3}, {1});
+  EXPECT_EQ(fake_adds, before + 2);
+}
+
+TEST_F(DeviceDispatch, ViewsAndCompositeOpsWorkOnEveryDevice) {
+  const Tensor x = on_device(values({1, 2, 3, 4, 5, 6}, {2, 3}));
+  const Tensor t = transpose(x, 0, 1);
+  EXPECT_EQ(t.device(), kFakeCuda);
+  EXPECT_EQ(t.sizes(), (Shape{3, 2}));
+}
+
+TEST_F(DeviceDispatch, AnOpWithNoKernelForTheDeviceSaysSoAsPyTorchDoes) {
+  const Tensor x = on_device(values({1, 2, 3}, {3}));
+  try {
+    mul(x, x);
+    FAIL() << "no error";
+  } catch (const tensor::TorchError& e) {
+    EXPECT_EQ(e.kind(), tensor::PyErrorKind::NotImplementedError);
+    EXPECT_TRUE(std::string(e.what()).starts_with(
+        "Could not run 'aten::mul.Tensor' with arguments from the 'CUDA' backend. This could be because the operator "
+        "doesn't exist for this backend"))
+        << e.what();
+  }
+  // A factory dispatches on its device= argument.
+  EXPECT_EQ(error_of([] { call(OpId::ones, {IValue::IntList{2}, IValue(), IValue(), IValue(kFakeCuda)}); })
+                .substr(0, 60),
+            "Could not run 'aten::ones' with arguments from the 'CUDA' ba");
+}
+
+}  // namespace
+}  // namespace kiln::ops::test
