@@ -8,7 +8,7 @@
 
 #include "kiln_config.h"
 #include "libcompiler/aot/build_identity.h"
-#include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/ir/structural_hash.h"
 #include "libdiag/bisect/subsystem_switch.h"
 
@@ -139,14 +139,14 @@ std::optional<std::string> cache_bypass_reason() {
   return std::nullopt;
 }
 
-CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config) {
+CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config, const KernelBackend& backend) {
   CacheKey key;
   // The graph's hash covers its symbolic sizes (f32[s0, 3]), not the sizes of the call that
   // compiled it: one entry serves every size of a dynamic graph. The build is part of the key, so
   // that object code of another build (another kernel calling convention) is never linked.
   key.components = {"gm: " + ir::structuralHash(module), "inductor_config: " + config.key(),
                     std::string("kiln_version: ") + KILN_VERSION, "kiln_build: " + aot::build_identity(),
-                    "host_target: " + host_target()};
+                    "host_target: " + backend.target()};
   key.key = "f" + ir::sha256Hex(join(key.components)).substr(0, 51);
   return key;
 }

@@ -33,7 +33,9 @@ struct CacheKey {
 enum class CacheOutcome { Hit, Miss, Bypass };
 const char* cache_outcome_name(CacheOutcome outcome);  // "hit", "miss", "bypass"
 
-CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config);
+class KernelBackend;
+// The key of a graph compiled by `backend` (whose target is part of it).
+CacheKey cache_key(const ir::GraphModule& module, const InductorConfig& config, const KernelBackend& backend);
 
 // The cache folder; TORCHINDUCTOR_CACHE_DIR when set.
 std::string cache_dir();

@@ -5,12 +5,8 @@
 #include <map>
 #include <mutex>
 
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-
 #include "libcompiler/capture/backend_report.h"
-#include "libcompiler/inductor/codegen/cpu_llvm/kernel_codegen.h"
-#include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/inductor/graph_lowering.h"
 #include "libcompiler/inductor/inductor_events.h"
 #include "libcompiler/inductor/output_code.h"
@@ -31,23 +27,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // The vector widths max-autotune tries per kernel (0: LLVM's own choice).
 constexpr unsigned kAutotuneWidths[] = {0, 4, 8, 16};
 
-// The kernels' object code: generated and compiled by LLVM.
-CacheEntry generate_code(const LoopProgram& program, const Schedule& schedule, const InductorConfig& config, unsigned vector_width) {
-  llvm::LLVMContext context;
-  auto llvm_module = std::make_unique<llvm::Module>("kiln_kernels", context);
-  configure_module(*llvm_module);
+CodegenOptions codegen_options(const InductorConfig& config, unsigned vector_width) {
   CodegenOptions options;
   options.inject_relu_bug = config.inject_relu_bug;
   options.vector_width = vector_width;
-  CacheEntry entry;
-  for (const ScheduledStep& step : schedule.steps) {
-    if (const auto* k = std::get_if<FusedKernel>(&step)) {
-      emit_kernel(*llvm_module, program, *k, options);
-      entry.kernel_names.push_back(k->name);
-    }
-  }
-  entry.object_code = compile_module(*llvm_module).object_code;
-  return entry;
+  return options;
 }
 
 size_t kernel_count(const Schedule& schedule) {
@@ -55,9 +39,9 @@ size_t kernel_count(const Schedule& schedule) {
                                            [](const ScheduledStep& step) { return std::holds_alternative<FusedKernel>(step); }));
 }
 
-std::vector<std::vector<KernelFunction>> single_candidates(const std::vector<void*>& addresses) {
-  std::vector<std::vector<KernelFunction>> kernels;
-  for (void* address : addresses) kernels.push_back({reinterpret_cast<KernelFunction>(address)});
+std::vector<std::vector<KernelHandle>> single_candidates(const std::vector<KernelHandle>& handles) {
+  std::vector<std::vector<KernelHandle>> kernels;
+  for (KernelHandle handle : handles) kernels.push_back({handle});
   return kernels;
 }
 
@@ -72,14 +56,15 @@ std::map<std::string, std::shared_ptr<const CompiledProgram>> compile_subgraphs(
     for (const std::string& name : {e->conditional->true_graph, e->conditional->false_graph}) {
       if (compiled.count(name)) continue;
       const ir::GraphModule& subgraph = *module.submodule(name);
-      LoopProgram sub_program = GraphLowering(subgraph).run();
+      GraphLowering lowering(subgraph);
+      const KernelBackend& backend = lowering.backend();
+      LoopProgram sub_program = lowering.run();
       Schedule schedule = schedule_program(sub_program, next_kernel);
       next_kernel += static_cast<int>(kernel_count(schedule));
       auto nested = compile_subgraphs(subgraph, sub_program, config, next_kernel);
-      CacheEntry entry = generate_code(sub_program, schedule, config, 0);
-      compiled[name] = std::make_shared<CompiledProgram>(std::move(sub_program), std::move(schedule),
-                                                         single_candidates(link_object(entry.object_code, entry.kernel_names)),
-                                                         std::move(nested));
+      CacheEntry entry = backend.compile(sub_program, schedule, codegen_options(config, 0));
+      compiled[name] = std::make_shared<CompiledProgram>(backend, std::move(sub_program), std::move(schedule),
+                                                         single_candidates(backend.load(entry)), std::move(nested));
     }
   }
   return compiled;
@@ -139,15 +124,17 @@ aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> m
 
 CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label) {
   CompiledArtifacts out;
-  LoopProgram program = GraphLowering(module).run();
+  GraphLowering lowering(module);
+  const KernelBackend& backend = lowering.backend();
+  LoopProgram program = lowering.run();
   out.ir_pre_fusion = print_loop_program(program);
   Schedule schedule = schedule_program(program);
   out.ir_post_fusion = print_schedule(program, schedule);
 
   const auto started = std::chrono::steady_clock::now();
-  out.cache_key = cache_key(module, config);
-  // Per candidate (one unless autotuning), the kernels' addresses.
-  std::vector<std::vector<void*>> candidates;
+  out.cache_key = cache_key(module, config, backend);
+  // Per candidate (one unless autotuning), the kernels' entry points.
+  std::vector<std::vector<KernelHandle>> candidates;
   std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs;
   try {
     int next_kernel = static_cast<int>(kernel_count(schedule));
@@ -159,8 +146,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
       out.cache = CacheOutcome::Bypass;
       out.cache_bypass_reason = uncacheable ? *uncacheable : cache_bypass_reason().value_or("max-autotune chooses kernels when they first run");
       for (unsigned width : kAutotuneWidths) {
-        CacheEntry entry = generate_code(program, schedule, config, width);
-        candidates.push_back(link_object(entry.object_code, entry.kernel_names));
+        candidates.push_back(backend.load(backend.compile(program, schedule, codegen_options(config, width))));
         if (!config.max_autotune) break;
       }
     } else {
@@ -170,15 +156,15 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
       // An entry whose kernels are not this schedule's (another Kiln build's) is a miss.
       if (std::optional<CacheEntry> cached = cache_lookup(out.cache_key); cached && cached->kernel_names == names) {
         try {
-          candidates.push_back(link_object(cached->object_code, cached->kernel_names));
+          candidates.push_back(backend.load(*cached));
           out.cache = CacheOutcome::Hit;
         } catch (const KernelCompileError&) {
           // A damaged entry: compile again and replace it.
         }
       }
       if (out.cache != CacheOutcome::Hit) {
-        CacheEntry entry = generate_code(program, schedule, config, 0);
-        candidates.push_back(link_object(entry.object_code, entry.kernel_names));
+        CacheEntry entry = backend.compile(program, schedule, codegen_options(config, 0));
+        candidates.push_back(backend.load(entry));
         cache_store(out.cache_key, entry);
       }
     }
@@ -186,10 +172,11 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
     throw InductorError(std::string("CppCompileError: C++ compile error\n") + e.what());
   }
   out.code_gen_seconds = seconds_since(started);
-  std::vector<std::vector<KernelFunction>> kernels(candidates.front().size());
-  for (const std::vector<void*>& addresses : candidates)
-    for (size_t k = 0; k < addresses.size(); ++k) kernels[k].push_back(reinterpret_cast<KernelFunction>(addresses[k]));
-  auto compiled = std::make_shared<CompiledProgram>(std::move(program), std::move(schedule), std::move(kernels), std::move(subgraphs));
+  std::vector<std::vector<KernelHandle>> kernels(candidates.front().size());
+  for (const std::vector<KernelHandle>& handles : candidates)
+    for (size_t k = 0; k < handles.size(); ++k) kernels[k].push_back(handles[k]);
+  auto compiled =
+      std::make_shared<CompiledProgram>(backend, std::move(program), std::move(schedule), std::move(kernels), std::move(subgraphs));
   out.output_code = render_output_code(*compiled, aot_label);
   out.program = std::move(compiled);
   return out;

@@ -27,18 +27,29 @@ std::vector<IndexExpr> loop_vars(size_t count, int first = 0) {
 
 }  // namespace
 
-bool codegen_supports(ir::Dtype dtype) {
-  switch (dtype) {
-    case ir::Dtype::Float32:
-    case ir::Dtype::Float64:
-    case ir::Dtype::Int64:
-    case ir::Dtype::Int32:
-    case ir::Dtype::Bool: return true;
-    default: return false;
+namespace {
+
+// The device of the graph's tensor inputs (the CPU for a graph without any).
+tensor::Device graph_device(const ir::GraphModule& module) {
+  std::optional<tensor::Device> device;
+  for (const ir::Node* node : module.graph.placeholders()) {
+    const auto* meta = std::get_if<ir::TensorMeta>(&node->meta.value);
+    if (!meta) continue;
+    const tensor::Device input = tensor::Device::parse(meta->device.str());
+    if (device && *device != input) throw LoweringUnsupported("inductor: graph inputs on several devices");
+    device = input;
   }
+  return device.value_or(tensor::kCPU);
 }
 
-GraphLowering::GraphLowering(const ir::GraphModule& module) : module_(module) {}
+}  // namespace
+
+GraphLowering::GraphLowering(const ir::GraphModule& module) : module_(module) {
+  program_.device = graph_device(module);
+  backend_ = backend_for_device(program_.device.type);
+  if (!backend_)
+    throw LoweringUnsupported("inductor: no code generator for device " + std::string(tensor::device_type_name(program_.device.type)));
+}
 
 const ir::Argument& GraphLowering::arg(size_t i) const {
   if (i >= node_->args().size()) throw UseFallback("missing argument");
@@ -148,7 +159,7 @@ void GraphLowering::check_size_symbols_have_sources() const {
 }
 
 TensorBox GraphLowering::pointwise(std::vector<SizeExpr> sizes, ir::Dtype dtype, Loader loader) const {
-  if (!codegen_supports(dtype)) throw UseFallback("dtype " + std::string(ir::dtypeTorchName(dtype)));
+  if (!backend_->supports(dtype)) throw UseFallback("dtype " + std::string(ir::dtypeTorchName(dtype)));
   TensorBox box;
   box.sizes = std::move(sizes);
   box.dtype = dtype;
@@ -273,7 +284,7 @@ std::pair<int, BufferLayout> GraphLowering::strided_exactly(const TensorBox& box
 
 TensorBox GraphLowering::reduce(const TensorBox& input, std::vector<int64_t> dims, bool keepdim, ReductionType combine,
                                 ir::Dtype dtype) {
-  if (!codegen_supports(dtype) || !codegen_supports(input.dtype)) throw UseFallback("reduction dtype");
+  if (!backend_->supports(dtype) || !backend_->supports(input.dtype)) throw UseFallback("reduction dtype");
   ComputedNode node;
   std::vector<bool> reduced(input.sizes.size(), false);
   for (int64_t d : dims) reduced[static_cast<size_t>(d)] = true;
@@ -410,7 +421,7 @@ void GraphLowering::add_extern_outputs(const ir::Node& node, ExternNode& e) {
   else throw LoweringUnsupported("inductor: " + node.target() + " returns no tensor");
   std::vector<TensorBox> boxes;
   for (const ir::TensorMeta& meta : metas) {
-    if (!codegen_supports(meta.dtype) && meta.dtype != ir::Dtype::Float16 && meta.dtype != ir::Dtype::BFloat16 &&
+    if (!backend_->supports(meta.dtype) && meta.dtype != ir::Dtype::Float16 && meta.dtype != ir::Dtype::BFloat16 &&
         meta.dtype != ir::Dtype::UInt8 && meta.dtype != ir::Dtype::Int8 && meta.dtype != ir::Dtype::Int16)
       throw LoweringUnsupported("inductor: dtype " + std::string(ir::dtypeTorchName(meta.dtype)));
     Buffer buffer;

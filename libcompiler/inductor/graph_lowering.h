@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/inductor/loop_ir.h"
 #include "libcompiler/ir/graph_module.h"
 
@@ -47,8 +48,11 @@ struct UseFallback : std::runtime_error {
 
 class GraphLowering {
  public:
+  // Throws LoweringUnsupported when the graph's device has no code generator.
   explicit GraphLowering(const ir::GraphModule& module);
   LoopProgram run();
+  // The code generator of the graph's device: what dtypes loops may compute in.
+  const KernelBackend& backend() const { return *backend_; }
 
   // For the lowerings: the node being lowered and its arguments.
   const ir::Node& node() const { return *node_; }
@@ -105,6 +109,7 @@ class GraphLowering {
 
   const ir::GraphModule& module_;
   LoopProgram program_;
+  const KernelBackend* backend_ = nullptr;
   const ir::Node* node_ = nullptr;
   std::map<const ir::Node*, std::vector<TensorBox>> values_;  // one box, or a tuple's elements
   std::vector<const ir::Node*> write_backs_;                   // copy_(input, value), in graph order
@@ -120,7 +125,5 @@ LoweringFn find_lowering(const ir::Node& node);
 // Whether the extern fallback of the node's op reads its first argument by memory position
 // (KILN_FALLBACK_BY_MEMORY_POSITION in lowerings.def).
 bool fallback_reads_memory_positions(const ir::Node& node);
-
-bool codegen_supports(ir::Dtype dtype);
 
 }  // namespace kiln::inductor

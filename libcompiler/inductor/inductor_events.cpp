@@ -130,7 +130,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     for (const ScheduledStep& step : artifacts.program->schedule().steps)
       if (const auto* k = std::get_if<FusedKernel>(&step))
         log::emit(log::Artifact::kernel_code, log::Level::Debug, {"torch/_inductor/codecache.py", 2280}, id,
-                  "Kernel " + k->name + ":\n" + render_kernel(artifacts.program->program(), *k));
+                  "Kernel " + k->name + ":\n" + artifacts.program->backend().render_kernel(artifacts.program->program(), *k));
   if (log::is_enabled(log::Artifact::output_code)) {
     log::emit(log::Artifact::output_code, log::Level::Debug, {"torch/_inductor/graph.py", 2552}, id, "Output code: \n" + artifacts.output_code);
     log::emit(log::Artifact::output_code, log::Level::Debug, {"torch/_inductor/graph.py", 2563}, id,

@@ -21,7 +21,7 @@ struct ScalarOpInfo {
 
 const ScalarOpInfo& info(ScalarOp op) {
   static const ScalarOpInfo table[] = {
-#define KILN_SCALAR_OP(Enumerator, Name, Kind) {Name, OpKind::Kind},
+#define KILN_SCALAR_OP(Enumerator, Name, Kind, CForm, CSpelling) {Name, OpKind::Kind},
 #include "libcompiler/inductor/scalar_ops.def"
   };
   return table[static_cast<int>(op)];

@@ -14,7 +14,7 @@
 namespace kiln::inductor {
 
 enum class ScalarOp {
-#define KILN_SCALAR_OP(Enumerator, Name, Kind) Enumerator,
+#define KILN_SCALAR_OP(Enumerator, Name, Kind, CForm, CSpelling) Enumerator,
 #include "libcompiler/inductor/scalar_ops.def"
 };
 

@@ -50,6 +50,7 @@ SizeExpr BufferLayout::storage_size() const {
 
 BufferLayout::Concrete BufferLayout::evaluate(const std::map<std::string, int64_t>& symbols) const {
   Concrete out;
+  out.device = device;
   out.dtype = dtype;
   for (const SizeExpr& s : sizes) out.sizes.push_back(value_of(s, symbols));
   for (const SizeExpr& s : strides) out.strides.push_back(value_of(s, symbols));
@@ -85,6 +86,7 @@ VarRanges ComputedNode::var_ranges() const {
 }
 
 int LoopProgram::add_buffer(Buffer buffer) {
+  buffer.layout.device = device;
   if (buffer.name.empty()) {
     int computed = 0;
     for (const Buffer& b : buffers) computed += b.kind != Buffer::Kind::Input;

@@ -13,12 +13,14 @@
 #include "libcompiler/ops/argument_binding.h"
 #include "libcompiler/ops/ivalue.h"
 #include "libcompiler/ops/op_table.h"
+#include "libcompiler/tensor/device.h"
 
 namespace kiln::inductor {
 
 // Sizes, strides and offset are size expressions: integers, or polynomials over the program's
 // size symbols (dynamic shapes), evaluated per call by the wrapper.
 struct BufferLayout {
+  tensor::Device device;
   ir::Dtype dtype = ir::Dtype::Float32;
   std::vector<SizeExpr> sizes, strides;
   SizeExpr offset;
@@ -32,6 +34,7 @@ struct BufferLayout {
 
 // A layout with numbers: what the wrapper allocates and views per call.
 struct BufferLayout::Concrete {
+  tensor::Device device;
   ir::Dtype dtype = ir::Dtype::Float32;
   std::vector<int64_t> sizes, strides;
   int64_t offset = 0;
@@ -109,6 +112,8 @@ struct SizeSymbolSource {
 };
 
 struct LoopProgram {
+  // Where its buffers live and its kernels run: the device of the graph's inputs.
+  tensor::Device device;
   std::vector<Buffer> buffers;
   std::vector<SizeSymbolSource> size_symbols;  // one per symbol the program's sizes mention
   std::vector<LoopNode> nodes;  // in dependence order
@@ -116,6 +121,7 @@ struct LoopProgram {
   std::vector<std::string> input_names;  // per placeholder, its name
   std::vector<ProgramOutput> outputs;
 
+  // Adds a buffer on the program's device.
   int add_buffer(Buffer buffer);
 };
 

@@ -146,7 +146,7 @@ TensorBox elementwise(GraphLowering& lowering, const std::vector<Operand>& opera
   std::vector<std::optional<double>> numbers;
   for (const Operand& o : operands) {
     if (o.tensor) {
-      if (!codegen_supports(o.tensor->dtype)) throw UseFallback("operand dtype");
+      if (!lowering.backend().supports(o.tensor->dtype)) throw UseFallback("operand dtype");
       boxes.push_back(GraphLowering::broadcast_to(*o.tensor, sizes));
       numbers.emplace_back();
     } else {

@@ -14,7 +14,4 @@ namespace kiln::inductor {
 // `aot_label`: Inductor's "# AOT ID: ['0_forward']" names the graph.
 std::string render_output_code(const CompiledProgram& program, const std::string& aot_label);
 
-// One kernel's C-like source (TORCH_LOGS=kernel_code).
-std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel);
-
 }  // namespace kiln::inductor

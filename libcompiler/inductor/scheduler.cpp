@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libdiag/bisect/subsystem_switch.h"
 
 namespace kiln::inductor {
@@ -182,7 +183,7 @@ class Fuser {
         buffers.insert(node.output);
         for (int b : loaded_buffers(m.body)) buffers.insert(b);
       }
-      k->name = "cpp_fused";
+      k->name = std::string(backend_for_device(program_.device.type)->kernel_prefix());
       for (size_t i = 0; i < ops.size() && i < 6; ++i) k->name += "_" + ops[i];
       k->name += "_" + std::to_string(n++);
       k->buffers.assign(buffers.begin(), buffers.end());

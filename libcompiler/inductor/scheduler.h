@@ -22,7 +22,7 @@ struct KernelMember {
 };
 
 struct FusedKernel {
-  std::string name;  // cpp_fused_<ops>_<n>
+  std::string name;  // <backend's kernel prefix>_<ops>_<n>: cpp_fused_add_mul_0
   SizeExpr outer_size = size_constant(1);
   std::vector<KernelMember> members;
   std::vector<int> buffers;  // every buffer the kernel reads or writes: its argument slots

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-#include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/inductor/compile_cache.h"
 #include "libcompiler/ir/structural_hash.h"
 
@@ -21,7 +21,7 @@ class WarmUp {
     thread_ = std::thread([] {
       // A failure here shows again, with its message, at the compile that needs the JIT.
       try {
-        host_target();
+        backend_for_device(tensor::DeviceType::CPU)->target();
         open_cache();
         // OpenSSL's first digest loads its configuration and providers: the cache keys' hashes.
         ir::sha256Hex("");

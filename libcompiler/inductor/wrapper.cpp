@@ -48,8 +48,9 @@ Tensor view_of(const Tensor& base, const ConcreteLayout& view) {
 // view, when the layout is contiguous (what users get back must not have a _base).
 Tensor allocate(const ConcreteLayout& layout) {
   if (layout.offset == 0 && tensor::is_contiguous_layout(shape(layout.sizes), shape(layout.strides)))
-    return Tensor::empty(shape(layout.sizes), runtime_dtype(layout.dtype));
-  Tensor storage = Tensor::empty(tensor::Shape{std::max<int64_t>(layout.storage_size(), 1)}, runtime_dtype(layout.dtype));
+    return Tensor::empty(shape(layout.sizes), runtime_dtype(layout.dtype), layout.device);
+  Tensor storage =
+      Tensor::empty(tensor::Shape{std::max<int64_t>(layout.storage_size(), 1)}, runtime_dtype(layout.dtype), layout.device);
   return Tensor::make_view(storage, shape(layout.sizes), shape(layout.strides), layout.offset);
 }
 
@@ -91,9 +92,11 @@ KernelLaunch kernel_launch(const FusedKernel& kernel, const SizeSymbolValues& sy
   return launch;
 }
 
-CompiledProgram::CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels,
+CompiledProgram::CompiledProgram(const KernelBackend& backend, LoopProgram program, Schedule schedule,
+                                 std::vector<std::vector<KernelHandle>> kernels,
                                  std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs)
-    : program_(std::move(program)),
+    : backend_(&backend),
+      program_(std::move(program)),
       schedule_(std::move(schedule)),
       kernels_(std::move(kernels)),
       subgraphs_(std::move(subgraphs)),
@@ -137,32 +140,9 @@ std::vector<size_t> CompiledProgram::chosen() const {
   return out;
 }
 
-namespace {
-
-// JIT-compiled code carries no type signature before its entry point, which UBSan's
-// -fsanitize=function reads on every indirect call: calls into kernels are exempt.
-#if defined(__clang__)
-__attribute__((no_sanitize("function")))
-#endif
-int32_t call_kernel(KernelFunction fn, void** buffers, const int64_t* sizes, int64_t begin, int64_t end) {
-  return fn(buffers, sizes, begin, end);
-}
-
-}  // namespace
-
-void launch_kernel(KernelFunction fn, const FusedKernel& kernel, const KernelLaunch& launch, std::vector<void*>& pointers) {
-  std::atomic<int32_t> status{0};
-  ops::parallel_for(0, launch.outer, launch.grain, [&](int64_t begin, int64_t end) {
-    if (int32_t s = call_kernel(fn, pointers.data(), launch.sizes.data(), begin, end)) status = s;
-  });
-  if (status != 0)
-    throw tensor::TorchError(tensor::PyErrorKind::RuntimeError,
-                             "a compiled kernel failed (status " + std::to_string(status.load()) + ")\nkernel: " + kernel.name);
-}
-
-KernelFunction CompiledProgram::kernel_for(size_t index, const FusedKernel& kernel, const KernelLaunch& launch,
-                                           std::vector<void*>& pointers) const {
-  const std::vector<KernelFunction>& candidates = kernels_[index];
+KernelHandle CompiledProgram::kernel_for(size_t index, const FusedKernel& kernel, const KernelLaunch& launch,
+                                         std::vector<void*>& pointers) const {
+  const std::vector<KernelHandle>& candidates = kernels_[index];
   if (candidates.size() == 1) return candidates[0];
   std::lock_guard lock(tuning_);
   if (!chosen_[index]) {
@@ -171,7 +151,7 @@ KernelFunction CompiledProgram::kernel_for(size_t index, const FusedKernel& kern
       double fastest = std::numeric_limits<double>::infinity();
       for (int repeat = 0; repeat < 3; ++repeat) {
         const auto start = std::chrono::steady_clock::now();
-        launch_kernel(candidates[c], kernel, launch, pointers);
+        backend_->launch(candidates[c], kernel, launch, pointers);
         fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
       if (fastest < best) {
@@ -273,7 +253,7 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
       std::vector<void*> pointers;
       for (int b : k->buffers) pointers.push_back(buffers[b].data_ptr());
       const KernelLaunch& launch = sizes.kernels[next_kernel];
-      launch_kernel(kernel_for(next_kernel++, *k, launch, pointers), *k, launch, pointers);
+      backend_->launch(kernel_for(next_kernel++, *k, launch, pointers), *k, launch, pointers);
       continue;
     }
     const ExternNode& e = std::get<ExternNode>(program_.nodes[std::get<ExternStep>(step).node]);

@@ -12,35 +12,30 @@
 #include <string>
 #include <vector>
 
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/inductor/scheduler.h"
 #include "libcompiler/ops/ivalue.h"
 
 namespace kiln::inductor {
 
-using KernelFunction = int32_t (*)(void** buffers, const int64_t* sizes, int64_t begin, int64_t end);
-
 // The values of the size symbols for one call.
 using SizeSymbolValues = std::map<std::string, int64_t>;
 
-// A kernel's ranges and size arguments with numbers, for one call.
-struct KernelLaunch {
-  int64_t outer = 0;
-  int64_t grain = 1;           // elements of the outer range each thread takes at least
-  std::vector<int64_t> sizes;  // the kernel's size symbols' values, in its order
-};
 KernelLaunch kernel_launch(const FusedKernel& kernel, const SizeSymbolValues& symbols);
 
 class CompiledProgram {
  public:
+  // `backend`: the code generator of the program's device, which compiled and launches its kernels.
   // `kernels`: per FusedKernel step, its compiled candidates. With several (max-autotune), the
   // first call times each on the real buffers (kernels are pure: rerunning one rewrites the same
   // outputs) and keeps the fastest.
   // `subgraphs`: the compiled programs of the subgraphs the conditionals run, by module name.
-  CompiledProgram(LoopProgram program, Schedule schedule, std::vector<std::vector<KernelFunction>> kernels,
+  CompiledProgram(const KernelBackend& backend, LoopProgram program, Schedule schedule, std::vector<std::vector<KernelHandle>> kernels,
                   std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs = {});
 
   std::vector<ops::IValue> run(const std::vector<ops::IValue>& inputs) const;
 
+  const KernelBackend& backend() const { return *backend_; }
   const LoopProgram& program() const { return program_; }
   const Schedule& schedule() const { return schedule_; }
   // Per buffer, the earlier buffer whose storage it takes over (-1: a fresh allocation).
@@ -59,11 +54,12 @@ class CompiledProgram {
   SizeSymbolValues size_symbol_values(const std::vector<ops::IValue>& inputs) const;
 
   void plan_reuse();
-  KernelFunction kernel_for(size_t index, const FusedKernel& kernel, const KernelLaunch& launch, std::vector<void*>& pointers) const;
+  KernelHandle kernel_for(size_t index, const FusedKernel& kernel, const KernelLaunch& launch, std::vector<void*>& pointers) const;
 
+  const KernelBackend* backend_;
   LoopProgram program_;
   Schedule schedule_;
-  std::vector<std::vector<KernelFunction>> kernels_;  // per FusedKernel step, in order
+  std::vector<std::vector<KernelHandle>> kernels_;  // per FusedKernel step, in order
   std::map<std::string, std::shared_ptr<const CompiledProgram>> subgraphs_;
   std::vector<int> reuse_;
   std::optional<CallSizes> static_sizes_;  // when the program has no size symbols
@@ -71,8 +67,5 @@ class CompiledProgram {
   mutable std::vector<std::optional<size_t>> chosen_;
   std::vector<bool> written_;  // per buffer: a node of the program writes it
 };
-
-// Runs a kernel over its outer range in parallel chunks; throws RuntimeError when it fails.
-void launch_kernel(KernelFunction fn, const FusedKernel& kernel, const KernelLaunch& launch, std::vector<void*>& pointers);
 
 }  // namespace kiln::inductor

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "libcompiler/aot/build_identity.h"
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/inductor/compile_cache.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/warm_up.h"
@@ -88,6 +89,6 @@ TEST(InductorWarmUp, TheCacheKeyNamesTheBuild) {
   const std::string& build = aot::build_identity();
   EXPECT_TRUE(std::regex_match(build, std::regex("build-id [0-9a-f]{16,}|size [0-9]+ mtime [0-9.]+"))) << build;
   std::unique_ptr<ir::GraphModule> module = ir::parseReadable(kRelu);
-  const inductor::CacheKey key = inductor::cache_key(*module, {});
+  const inductor::CacheKey key = inductor::cache_key(*module, {}, *inductor::backend_for_device(tensor::DeviceType::CPU));
   EXPECT_NE(std::find(key.components.begin(), key.components.end(), "kiln_build: " + build), key.components.end());
 }

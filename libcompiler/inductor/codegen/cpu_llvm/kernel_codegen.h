@@ -14,17 +14,10 @@
 
 #include <llvm/IR/Module.h>
 
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/inductor/scheduler.h"
 
 namespace kiln::inductor {
-
-struct CodegenOptions {
-  // torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY: "compile_error", "runtime_error" or
-  // "accuracy" break every relu the way PyTorch's testing knob does.
-  std::optional<std::string> inject_relu_bug;
-  // max-autotune: the vector width the inner loops are forced to (0: LLVM's choice).
-  unsigned vector_width = 0;
-};
 
 void emit_kernel(llvm::Module& module, const LoopProgram& program, const FusedKernel& kernel, const CodegenOptions& options);
 

@@ -11,12 +11,9 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-namespace kiln::inductor {
+#include "libcompiler/inductor/codegen/kernel_backend.h"
 
-// The kernel failed to compile or link (an undefined symbol, an invalid module).
-struct KernelCompileError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace kiln::inductor {
 
 struct CompiledObject {
   std::string object_code;   // the relocatable object file

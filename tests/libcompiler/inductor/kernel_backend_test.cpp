@@ -1,0 +1,120 @@
+// Code generators per device: a backend registered for a device type compiles, names, allocates
+// and launches the kernels of graphs whose inputs live there; a device with none is refused (the
+// graph then runs interpreted).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "libcompiler/inductor/codegen/cpu_llvm/cpu_llvm_backend.h"
+#include "libcompiler/inductor/compile_fx.h"
+#include "libcompiler/inductor/graph_lowering.h"
+#include "libcompiler/ir/readable_parser.h"
+#include "libcompiler/tensor/allocator.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/tensor_printer.h"
+
+namespace {
+
+using namespace kiln;
+using tensor::Tensor;
+
+const int kCacheOff = setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
+
+const char* kAddRelu = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cuda:0"):
+        add: "f32[4][1]cuda:0" = torch.ops.aten.add.Tensor(arg0_1, 1.0);  arg0_1 = None
+        relu: "f32[4][1]cuda:0" = torch.ops.aten.relu.default(add);  add = None
+        return (relu,)
+)";
+
+const tensor::Device kFakeCuda{tensor::DeviceType::CUDA, 0};
+
+// A stand-in for a GPU whose memory is the host's: the CPU's kernels run on it unchanged, so the
+// test sees which backend's names, allocations and launches a compile used.
+class HostMemory final : public tensor::Allocator {
+ public:
+  void* allocate(size_t nbytes, const tensor::Device&) override { return nbytes ? std::malloc(nbytes) : nullptr; }
+  void deallocate(void* data, const tensor::Device&) override { std::free(data); }
+};
+
+void host_copy(const Tensor& dst, const Tensor& src) {
+  ASSERT_TRUE(dst.is_contiguous() && src.is_contiguous() && dst.numel() == src.numel() && dst.dtype() == src.dtype());
+  std::memcpy(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(dst.numel()) * dst.itemsize());
+}
+
+class FakeGpuBackend final : public inductor::KernelBackend {
+ public:
+  std::string_view name() const override { return "fake_gpu"; }
+  bool supports(ir::Dtype dtype) const override { return cpu().supports(dtype); }
+  std::string_view kernel_prefix() const override { return "triton_poi_fused"; }
+  std::string_view allocation_call() const override { return "empty_strided_cuda"; }
+  std::string_view source_loader() const override { return "async_compile.triton"; }
+  std::string target() const override { return "fake-gpu"; }
+  inductor::CacheEntry compile(const inductor::LoopProgram& program, const inductor::Schedule& schedule,
+                               const inductor::CodegenOptions& options) const override {
+    return cpu().compile(program, schedule, options);
+  }
+  std::vector<inductor::KernelHandle> load(const inductor::CacheEntry& compiled) const override { return cpu().load(compiled); }
+  void launch(inductor::KernelHandle kernel, const inductor::FusedKernel& fused, const inductor::KernelLaunch& launch,
+              std::vector<void*>& buffers) const override {
+    ++launches;
+    cpu().launch(kernel, fused, launch, buffers);
+  }
+  std::string render_kernel(const inductor::LoopProgram& program, const inductor::FusedKernel& kernel) const override {
+    return cpu().render_kernel(program, kernel);
+  }
+  mutable int launches = 0;
+
+ private:
+  static const inductor::KernelBackend& cpu() { return inductor::cpu_llvm_backend(); }
+};
+
+TEST(KernelBackend, TheCpuHasTheBuiltInLlvmBackend) {
+  const inductor::KernelBackend* cpu = inductor::backend_for_device(tensor::DeviceType::CPU);
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->name(), "cpu_llvm");
+  EXPECT_EQ(inductor::backend_for_device(tensor::DeviceType::CUDA), nullptr);
+}
+
+TEST(KernelBackend, ADeviceWithoutABackendIsRefused) {
+  std::unique_ptr<ir::GraphModule> module = ir::parseReadable(kAddRelu);
+  try {
+    inductor::GraphLowering lowering(*module);
+    FAIL() << "lowered for a device without a backend";
+  } catch (const inductor::LoweringUnsupported& e) {
+    EXPECT_STREQ(e.what(), "inductor: no code generator for device cuda");
+  }
+}
+
+TEST(KernelBackend, ARegisteredBackendCompilesAndRunsTheGraphsOfItsDevice) {
+  HostMemory memory;
+  FakeGpuBackend gpu;
+  tensor::register_allocator(tensor::DeviceType::CUDA, &memory);
+  tensor::register_device_copy(tensor::DeviceType::CUDA, host_copy);
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, &gpu);
+  {
+    std::unique_ptr<ir::GraphModule> module = ir::parseReadable(kAddRelu);
+    const inductor::CompiledArtifacts artifacts = inductor::compile_graph(*module, {});
+    EXPECT_NE(artifacts.output_code.find("triton_poi_fused_relu_0 = async_compile.triton('''"), std::string::npos)
+        << artifacts.output_code;
+    EXPECT_NE(artifacts.output_code.find("buf0 = empty_strided_cuda((4,), (1,), torch.float32)"), std::string::npos)
+        << artifacts.output_code;
+    EXPECT_NE(std::find(artifacts.cache_key.components.begin(), artifacts.cache_key.components.end(), "host_target: fake-gpu"),
+              artifacts.cache_key.components.end());
+
+    Tensor input = Tensor::empty({4}, tensor::DType::Float32, kFakeCuda);
+    tensor::copy_elements(input, tensor::tensor_from_values(std::vector<double>{-2, -0.5, 0, 3}, tensor::Shape{4}, tensor::DType::Float32));
+    const std::vector<ops::IValue> outputs = artifacts.program->run({ops::IValue(input)});
+    const Tensor out = outputs.at(0).to_tensor();
+    EXPECT_EQ(out.device(), kFakeCuda);
+    EXPECT_EQ(tensor::tensor_repr(out), "tensor([0.0000, 0.5000, 1.0000, 4.0000], device='cuda:0')");
+    EXPECT_EQ(gpu.launches, 1);
+  }
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, nullptr);
+  tensor::register_device_copy(tensor::DeviceType::CUDA, nullptr);
+  tensor::register_allocator(tensor::DeviceType::CUDA, nullptr);
+}
+
+}  // namespace
