@@ -264,7 +264,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   if (options.dynamic.value_or(true) && config.automatic_dynamic_shapes)
     for (const auto& [source, history] : code.history)
       if (history.dynamic_float) dynamic_floats.insert(source);
-  Tracer tracer(graph, *frame, code.co_name,
+  Tracer tracer(call_rules(interp), graph, *frame, code.co_name,
                 {metrics.ids.text(), config.capture_scalar_outputs, dynamic_floats, config.reorderable_logging_functions});
   tracer_ptr = &tracer;
   std::map<std::string, Ref> stand_ins;  // float locals traced as graph inputs, by name
