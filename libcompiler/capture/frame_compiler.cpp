@@ -1,5 +1,6 @@
-// Compiling one frame into a cache entry (Dynamo's convert_frame._compile): automatic dynamic
-// shapes, the capture itself, what the frame does after its graph, and the backend.
+// Compiling one frame into a cache entry (Dynamo's convert_frame._compile), in its phases: the
+// cache limit, the capture of the frame, what the frame does after its graph (its exit and resume
+// frames), and the backend. A phase that gives up throws SkipFrame; compile() records it once.
 #include <algorithm>
 #include <chrono>
 
@@ -201,30 +202,26 @@ void record_for_replay(Interpreter& interp, const DynamoConfig& config, const Co
               "No replay record of " + code.co_name + ": " + result.not_recorded);
 }
 
-}  // namespace
 
-CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
-                             const std::vector<std::pair<std::string, std::string>>& failures) {
-  // Compiling leaves the grad mode as it found it, also when the backend raises in the middle of
-  // a graph's no_grad block (Dynamo's preserve_global_state): later code ran without autograd.
-  const ops::GradModeGuard keep_grad_mode(ops::GradMode::is_enabled());
-  DynamoConfig config = read_dynamo_config(interp);
-  if (!code.frame_id) {
-    if (!has_tensor_in_frame(code, inputs)) {
-      code.skip = true;
-      return nullptr;
-    }
-    code.frame_id = next_frame_id_++;
-  }
-  CompileMetrics metrics;
-  metrics.ids = {*code.frame_id, code.compiles++, 0};
-  metrics.start = std::chrono::system_clock::now();
-  if (!failures.empty()) {
-    events::recompile(metrics.ids, code, failures);
-    guard_failures_.push_back({&code, failures.front().second});
-  }
-  // Dynamo's two limits (_dynamo/cache_size.py): recompile_limit counts the entries compiled for
-  // the same ID_MATCH'd locals (one module instance), the accumulated limit every entry.
+// Dynamo's SkipFrame: the frame is not compiled, and runs eagerly this time, or from now on.
+struct SkipFrame {
+  bool for_good = true;
+};
+
+// How a backend's failure reaches the script: Inductor's own errors as they are, as PyTorch raises
+// them; any other wrapped in BackendCompilerFailed.
+enum class BackendFailure { InductorError, Other };
+
+BackendFailure classify_backend_failure(Interpreter& interp, const PyException& error) {
+  Ref inductor_error = getattr(interp, interp.import_module("torch._inductor.exc"), "InductorError");
+  return error.exception->type->is_subtype_of(&as<TypeObject>(inductor_error)) ? BackendFailure::InductorError
+                                                                                : BackendFailure::Other;
+}
+
+// Dynamo's two limits (_dynamo/cache_size.py): recompile_limit counts the entries compiled for the
+// same ID_MATCH'd locals (one module instance), the accumulated limit every entry.
+void check_cache_limit(const DynamoConfig& config, const CodeState& code, const FrameInputs& inputs,
+                       const std::vector<std::pair<std::string, std::string>>& failures, CompileMetrics& metrics) {
   const int64_t same_objects = std::count_if(code.entries.begin(), code.entries.end(), [&](const auto& entry) {
     for (const Guard& g : entry->guards.guards())
       if (g.kind == GuardKind::IdMatch && g.source && g.source->kind() == Source::Kind::Local && inputs.local(g.source->name()) != g.expected)
@@ -232,41 +229,88 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     return true;
   });
   const bool accumulated = static_cast<int64_t>(code.entries.size()) >= config.accumulated_recompile_limit;
-  if (accumulated || same_objects >= config.recompile_limit) {
-    events::cache_limit_hit(metrics.ids, code, accumulated ? "accumulated_recompile_limit" : "recompile_limit",
-                            accumulated ? config.accumulated_recompile_limit : config.recompile_limit, failures.front());
-    metrics.fail_type = "Unsupported";
-    metrics.fail_reason = "cache_size_limit reached";
-    metrics.refused = true;
-    events::compilation_metrics(metrics, code);
-    code.skip = true;
-    return nullptr;
-  }
-  events::compile_start(interp, metrics.ids, code);
-  update_history(code, inputs);
+  if (!accumulated && same_objects < config.recompile_limit) return;
+  events::cache_limit_hit(metrics.ids, code, accumulated ? "accumulated_recompile_limit" : "recompile_limit",
+                          accumulated ? config.accumulated_recompile_limit : config.recompile_limit, failures.front());
+  metrics.fail_type = "Unsupported";
+  metrics.fail_reason = "cache_size_limit reached";
+  metrics.refused = true;
+  throw SkipFrame{};
+}
 
-  auto entry = std::make_unique<CacheEntry>();
-  std::unique_ptr<Frame> frame = frame_for(interp, code, inputs);
-  ShapeEnv shapes(options.dynamic.value_or(false));
-  Tracer* tracer_ptr = nullptr;
-  OutputGraph graph(interp, inputs, entry->guards, shapes,
-                    {[&] { return tracer_ptr->node_site(interp); }, [&] { return tracer_ptr->guard_site(interp); }});
-  graph.on_symbol = [&](const std::string& symbol, const std::string& value, const std::string& range, const std::string& source) {
-    events::create_symbol(interp, metrics.ids, symbol, value, range, source, tracer_ptr->guard_site(interp));
-  };
-  graph.is_dynamic = [&](const std::string& source, int64_t dim, int64_t) {
-    if (options.dynamic) return *options.dynamic;
-    if (!config.automatic_dynamic_shapes) return false;
-    auto it = code.history.find(source);
-    return it != code.history.end() && it->second.dynamic_dims.count(dim) > 0;
-  };
-  std::set<std::string> dynamic_floats;
+// Float locals automatic dynamic made symbolic, by source.
+std::set<std::string> dynamic_floats(const CompileOptions& options, const DynamoConfig& config, const CodeState& code) {
+  std::set<std::string> floats;
   if (options.dynamic.value_or(true) && config.automatic_dynamic_shapes)
     for (const auto& [source, history] : code.history)
-      if (history.dynamic_float) dynamic_floats.insert(source);
-  Tracer tracer(graph, *frame, code.co_name,
-                {metrics.ids.text(), config.capture_scalar_outputs, dynamic_floats, config.reorderable_logging_functions});
-  tracer_ptr = &tracer;
+      if (history.dynamic_float) floats.insert(source);
+  return floats;
+}
+
+std::string backend_name_of(const CompileOptions& options) {
+  return options.backend->kind == ObjectKind::Str        ? as<StrObject>(options.backend).value
+         : options.backend->kind == ObjectKind::Function ? as<FunctionObject>(options.backend).name
+                                                         : type_name(options.backend);
+}
+
+}  // namespace
+
+// One compile of a frame: what its phases share, from the capture to the cache entry.
+struct FrameCompile {
+  FrameCompile(Interpreter& interp, const CompileOptions& options, const DynamoConfig& config, CodeState& code,
+               const FrameInputs& inputs, CompileMetrics& metrics);
+
+  Interpreter& interp;
+  const CompileOptions& options;
+  const DynamoConfig& config;
+  CodeState& code;
+  const FrameInputs& inputs;
+  CompileMetrics& metrics;
+
+  std::unique_ptr<CacheEntry> entry = std::make_unique<CacheEntry>();
+  std::unique_ptr<Frame> frame;
+  ShapeEnv shapes;
+  OutputGraph graph;
+  Tracer tracer;
+  // Objects the capture changed are put back however the compile ends; the entry replays the
+  // changes after its graph (side_effects.h).
+  struct RestoreSideEffects {
+    SideEffects& effects;
+    Interpreter& interp;
+    ~RestoreSideEffects() { effects.restore(interp); }
+  } restore_side_effects{tracer.side_effects(), interp};
+  TemplateBuilder templates{interp, graph};
+
+  bool completed = false;           // the frame ran to its end
+  std::optional<GraphBreak> broke;  // else where it broke
+  std::optional<StatementPath> resume_path;
+  std::vector<std::string> op_targets;  // the graph's call targets, for explain()
+};
+
+FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, const DynamoConfig& config, CodeState& code,
+                           const FrameInputs& inputs, CompileMetrics& metrics)
+    : interp(interp),
+      options(options),
+      config(config),
+      code(code),
+      inputs(inputs),
+      metrics(metrics),
+      frame(frame_for(interp, code, inputs)),
+      shapes(options.dynamic.value_or(false)),
+      graph(interp, inputs, entry->guards, shapes,
+            {[this] { return tracer.node_site(this->interp); }, [this] { return tracer.guard_site(this->interp); }}),
+      tracer(call_rules(interp), graph, *frame, code.co_name,
+             {metrics.ids.text(), config.capture_scalar_outputs, dynamic_floats(options, config, code),
+              config.reorderable_logging_functions}) {
+  graph.on_symbol = [this](const std::string& symbol, const std::string& value, const std::string& range, const std::string& source) {
+    events::create_symbol(this->interp, this->metrics.ids, symbol, value, range, source, tracer.guard_site(this->interp));
+  };
+  graph.is_dynamic = [this](const std::string& source, int64_t dim, int64_t) {
+    if (this->options.dynamic) return *this->options.dynamic;
+    if (!this->config.automatic_dynamic_shapes) return false;
+    auto it = this->code.history.find(source);
+    return it != this->code.history.end() && it->second.dynamic_dims.count(dim) > 0;
+  };
   std::map<std::string, Ref> stand_ins;  // float locals traced as graph inputs, by name
   for (const auto& [name, value] : inputs.locals) {
     SourceRef source = Source::local(name);
@@ -298,97 +342,133 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   Guard grad{GuardKind::GradMode, nullptr};
   grad.grad_mode = ops::GradMode::is_enabled();
   entry->guards.add(std::move(grad));
+}
 
-  std::optional<GraphBreak> broke;
-  bool completed = false;
-  // Objects the capture changed are put back however compile() ends; the entry replays the
-  // changes after its graph (side_effects.h).
-  struct RestoreSideEffects {
-    SideEffects& effects;
-    Interpreter& interp;
-    ~RestoreSideEffects() { effects.restore(interp); }
-  } restore_side_effects{tracer.side_effects(), interp};
-  events::tracing(metrics.ids, code, "start");
+CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
+                             const std::vector<std::pair<std::string, std::string>>& failures) {
+  // Compiling leaves the grad mode as it found it, also when the backend raises in the middle of
+  // a graph's no_grad block (Dynamo's preserve_global_state): later code ran without autograd.
+  const ops::GradModeGuard keep_grad_mode(ops::GradMode::is_enabled());
+  DynamoConfig config = read_dynamo_config(interp);
+  if (!code.frame_id) {
+    if (!has_tensor_in_frame(code, inputs)) {
+      code.skip = true;
+      return nullptr;
+    }
+    code.frame_id = next_frame_id_++;
+  }
+  CompileMetrics metrics;
+  metrics.ids = {*code.frame_id, code.compiles++, 0};
+  metrics.start = std::chrono::system_clock::now();
+  if (!failures.empty()) {
+    events::recompile(metrics.ids, code, failures);
+    guard_failures_.push_back({&code, failures.front().second});
+  }
+  try {
+    check_cache_limit(config, code, inputs, failures, metrics);
+    events::compile_start(interp, metrics.ids, code);
+    update_history(code, inputs);
+    FrameCompile compile(interp, options, config, code, inputs, metrics);
+    trace_frame(compile);
+    if (compile.broke) handle_graph_break(compile);
+    build_exit(compile);
+    call_backend(compile);
+    return store_entry(compile);
+  } catch (const SkipFrame& skip) {
+    events::compilation_metrics(metrics, code);
+    if (skip.for_good) code.skip = true;
+    return nullptr;
+  }
+}
+
+// The capture: the frame runs over fakes under the tracer, to its end or to a graph break.
+void Runtime::trace_frame(FrameCompile& c) {
+  events::tracing(c.metrics.ids, c.code, "start");
   {
-    HookScope scope(interp, &tracer);
+    HookScope scope(c.interp, &c.tracer);
     try {
-      run_frame_code(interp, *frame, code, &tracer);
-      completed = true;
+      run_frame_code(c.interp, *c.frame, c.code, &c.tracer);
+      c.completed = true;
     } catch (GraphBreak& b) {
-      broke = std::move(b);
+      c.broke = std::move(b);
     } catch (PyException& error) {
       // Unbounded recursion is the code's own error: running it eagerly would recurse (and
       // capture each level again) the same way, so it reaches the caller now, as in PyTorch.
       if (error.exception->type->is_subtype_of(exception_type(ExcType::RecursionError))) {
-        metrics.fail_type = "RecursionError";
-        events::compilation_metrics(metrics, code);
+        c.metrics.fail_type = "RecursionError";
+        events::compilation_metrics(c.metrics, c.code);
         throw;
       }
       // Capture itself failed (an error the code raises, or one Kiln's capture cannot model):
       // this call runs eagerly, which raises the error if it is the code's own.
-      log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/convert_frame.py", 1380}, metrics.ids.text(),
-                "Capturing " + code.co_name + " failed (" + exception_summary(interp, error.exception) + "); it runs eagerly");
-      metrics.fail_type = "Unsupported";
-      events::compilation_metrics(metrics, code);
-      return nullptr;
+      log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/convert_frame.py", 1380}, c.metrics.ids.text(),
+                "Capturing " + c.code.co_name + " failed (" + exception_summary(c.interp, error.exception) + "); it runs eagerly");
+      c.metrics.fail_type = "Unsupported";
+      throw SkipFrame{false};  // this call only
     }
   }
+  if (c.completed) events::tracing(c.metrics.ids, c.code, "done");
+}
 
-  if (completed) events::tracing(metrics.ids, code, "done");
-  const BreakSite& site = tracer.break_site();
-  std::optional<StatementPath> path;
-  if (broke) {
-    // With fullgraph=True the break is the error raised below, not a logged graph break.
-    if (!options.fullgraph) events::graph_break(metrics.ids, code, *broke);
-    auto counted = std::find_if(graph_break_counts_.begin(), graph_break_counts_.end(),
-                                [&](const auto& entry) { return entry.first == broke->title(); });
-    if (counted == graph_break_counts_.end()) graph_break_counts_.emplace_back(broke->title(), 1);
-    else ++counted->second;
-    if (broke->restarts()) metrics.restart_reasons.push_back(broke->message());
-    std::string reason = broke->kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke->message();
-    records_.push_back({metrics.ids.text(), code.co_name, std::nullopt, {}, {reason}, broke->user_stack, {}});
-    if (options.fullgraph) {
-      record_for_replay(interp, config, code, inputs, options);
-      metrics.fail_type = "Unsupported";
-      metrics.fail_reason = broke->message();
-      PyException unsupported(dynamo_exception(interp, "Unsupported", broke->message() + user_code_trailer(broke->user_stack)));
-      events::dynamo_error(metrics.ids, format_traceback(interp, unsupported));
-      events::compilation_metrics(metrics, code);
-      throw unsupported;
-    }
-    if (site.statement && code.function->body && !code.function->lambda_body)
-      path = resumable_path(*code.function->body, site.statement);
-    if (!path || site.kind == BreakSite::Kind::Elsewhere) {
-      // A break Kiln cannot resume after (inside a loop, `with`, `try`, or mid-expression):
-      // the whole frame runs eagerly, as Dynamo skips a frame with a break in a loop.
-      events::compilation_metrics(metrics, code);
-      code.skip = true;
-      return nullptr;
-    }
-    if (broke->restarts()) {
-      events::restart(metrics.ids, *broke);
-      metrics.ids.attempt = 1;
-    }
+// A graph break: reported and counted; with fullgraph=True the error raised, else the statement
+// the frame resumes after, and the restart of the analysis without the breaking call.
+void Runtime::handle_graph_break(FrameCompile& c) {
+  const GraphBreak& broke = *c.broke;
+  // With fullgraph=True the break is the error raised below, not a logged graph break.
+  if (!c.options.fullgraph) events::graph_break(c.metrics.ids, c.code, broke);
+  auto counted = std::find_if(graph_break_counts_.begin(), graph_break_counts_.end(),
+                              [&](const auto& entry) { return entry.first == broke.title(); });
+  if (counted == graph_break_counts_.end()) graph_break_counts_.emplace_back(broke.title(), 1);
+  else ++counted->second;
+  if (broke.restarts()) c.metrics.restart_reasons.push_back(broke.message());
+  std::string reason = broke.kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke.message();
+  records_.push_back({c.metrics.ids.text(), c.code.co_name, std::nullopt, {}, {reason}, broke.user_stack, {}});
+  if (c.options.fullgraph) {
+    record_for_replay(c.interp, c.config, c.code, c.inputs, c.options);
+    c.metrics.fail_type = "Unsupported";
+    c.metrics.fail_reason = broke.message();
+    PyException unsupported(dynamo_exception(c.interp, "Unsupported", broke.message() + user_code_trailer(broke.user_stack)));
+    events::dynamo_error(c.metrics.ids, format_traceback(c.interp, unsupported));
+    events::compilation_metrics(c.metrics, c.code);
+    throw unsupported;
   }
+  const BreakSite& site = c.tracer.break_site();
+  if (site.statement && c.code.function->body && !c.code.function->lambda_body)
+    c.resume_path = resumable_path(*c.code.function->body, site.statement);
+  // A break Kiln cannot resume after (inside a loop, `with`, `try`, or mid-expression): the whole
+  // frame runs eagerly, as Dynamo skips a frame with a break in a loop.
+  if (!c.resume_path || site.kind == BreakSite::Kind::Elsewhere) throw SkipFrame{};
+  if (broke.restarts()) {
+    events::restart(c.metrics.ids, broke);
+    c.metrics.ids.attempt = 1;
+  }
+}
 
+// What the frame does after its graph: returns, or calls the breaking call and resumes, or
+// branches on a tensor into one of two resume frames; with the changes it made to objects that
+// outlive it and the logging calls moved after the graph.
+void Runtime::build_exit(FrameCompile& c) {
+  Interpreter& interp = c.interp;
   // What the frame changed, then the objects as the frame found them: the templates name values
   // by the paths that reach them before the changes, since a compiled entry fetches its values
   // before it replays the changes (a list the frame appended to does not yet hold the items).
-  const std::vector<SideEffects::Change> changes = tracer.side_effects().changes(interp);
-  tracer.side_effects().restore(interp);
-  TemplateBuilder templates(interp, graph);
-  FrameExit& exit = entry->exit;
+  const std::vector<SideEffects::Change> changes = c.tracer.side_effects().changes(interp);
+  c.tracer.side_effects().restore(interp);
+  TemplateBuilder& templates = c.templates;
+  const BreakSite& site = c.tracer.break_site();
+  Frame& frame = *c.frame;
+  FrameExit& exit = c.entry->exit;
   auto live_locals = [&](const std::set<std::string>& names) {
     std::vector<std::pair<std::string, ValueTemplate>> live;
-    for (size_t i = 0; i < frame->code->slot_names.size(); ++i) {
-      const std::string& name = frame->code->slot_names[i];
-      if (frame->scope->slots[i] && names.count(name)) live.emplace_back(name, templates.of(frame->scope->slots[i]));
+    for (size_t i = 0; i < frame.code->slot_names.size(); ++i) {
+      const std::string& name = frame.code->slot_names[i];
+      if (frame.scope->slots[i] && names.count(name)) live.emplace_back(name, templates.of(frame.scope->slots[i]));
     }
     return live;
   };
-  if (completed) {
+  if (c.completed) {
     exit.kind = FrameExit::Kind::Return;
-    exit.value = templates.of(frame->return_value ? frame->return_value : none());
+    exit.value = templates.of(frame.return_value ? frame.return_value : none());
   } else if (site.kind == BreakSite::Kind::Call) {
     exit.kind = FrameExit::Kind::Call;
     exit.callee = templates.of(site.callee);
@@ -402,36 +482,32 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
       skip.insert(expr);
     }
     replayed.push_back(site.call);
-    exit.live = live_locals(names_read(*path, skip));
-    exit.resume = &resume_state(code, {site.call, -1}, site.line, *path, std::move(replayed));
+    exit.live = live_locals(names_read(*c.resume_path, skip));
+    exit.resume = &resume_state(c.code, {site.call, -1}, site.line, *c.resume_path, std::move(replayed));
   } else {
     exit.kind = FrameExit::Kind::Branch;
     exit.value = templates.of(site.condition);
     const auto& branch = cast<If>(*site.statement);
-    StatementPath when_true = *path, when_false = *path;
+    StatementPath when_true = *c.resume_path, when_false = *c.resume_path;
     when_true.push_back({&branch.body, 0});
     if (branch.orelse.empty()) ++when_false.back().index;
     else when_false.push_back({&branch.orelse, 0});
     std::set<std::string> names = names_read(when_true, {});
     names.merge(names_read(when_false, {}));
     exit.live = live_locals(names);
-    exit.resume = &resume_state(code, {site.statement, 1}, site.line, when_true, {});
-    exit.resume_false = &resume_state(code, {site.statement, 0}, site.line, when_false, {});
+    exit.resume = &resume_state(c.code, {site.statement, 1}, site.line, when_true, {});
+    exit.resume_false = &resume_state(c.code, {site.statement, 0}, site.line, when_false, {});
   }
 
   for (const SideEffects::Change& change : changes) {
-    if (!change.replayable) {
-      // A list changed other than by appending: the frame runs eagerly.
-      events::compilation_metrics(metrics, code);
-      code.skip = true;
-      return nullptr;
-    }
+    // A list changed other than by appending: the frame runs eagerly.
+    if (!change.replayable) throw SkipFrame{};
     StateChange replayed{change.source, {}, change.removed, {}};
     for (const auto& [key, value] : change.set) replayed.set.emplace_back(key, templates.of(value));
     for (const auto& item : change.appended) replayed.appended.push_back(templates.of(item));
     exit.state_changes.push_back(std::move(replayed));
   }
-  for (const ReorderedCall& logged : tracer.reordered_calls()) {
+  for (const ReorderedCall& logged : c.tracer.reordered_calls()) {
     std::vector<ValueTemplate> call{templates.of(logged.callee)};
     for (const auto& a : logged.args.args) call.push_back(templates.of(a));
     exit.logging_calls.push_back(std::move(call));
@@ -439,92 +515,93 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   // Dynamo's "No ops traced for the FX graph": a frame that returns having recorded no call,
   // changed no object and logged nothing is skipped before it gets guards, and runs eagerly from
   // now on.
-  if (completed && graph.op_count() == 0 && exit.state_changes.empty() && exit.logging_calls.empty()) {
-    events::compilation_metrics(metrics, code);
-    code.skip = true;
-    return nullptr;
-  }
-  graph.set_output(templates.outputs);
+  if (c.completed && c.graph.op_count() == 0 && exit.state_changes.empty() && exit.logging_calls.empty()) throw SkipFrame{};
+}
+
+// The graph, once it has its outputs, goes to the backend; what it compiled is the entry's.
+void Runtime::call_backend(FrameCompile& c) {
+  Interpreter& interp = c.interp;
+  OutputGraph& graph = c.graph;
+  CompileMetrics& metrics = c.metrics;
+  graph.set_output(c.templates.outputs);
   ir::eliminateDeadCode(graph.module().graph);
   int64_t ops = graph.op_count();
-  if (ops > 0 || !completed) metrics.graph_op_count = ops;
-  std::vector<std::string> op_targets;
+  if (ops > 0 || !c.completed) metrics.graph_op_count = ops;
   for (const ir::Node* n : graph.module().graph.nodes())
-    if (n->op() == ir::OpCode::CallFunction || n->op() == ir::OpCode::CallMethod) op_targets.push_back(n->target());
-  if (ops > 0) {
-    if (!shapes.symbols().empty()) graph.settle_symbolic_shapes();
-    metrics.graph_node_count = static_cast<int64_t>(graph.module().graph.size());
-    metrics.graph_input_count = static_cast<int64_t>(graph.inputs().size());
-    events::output_graph(metrics.ids, graph.module());
-    auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs(), metrics.ids.trace_id(), options.mode, graph.sizes_pinned()});
-    std::vector<Ref> example;
-    for (const GraphInput& input : captured->inputs) example.push_back(fetch_graph_input(interp, input, inputs));
-    std::string backend_name = options.backend->kind == ObjectKind::Str        ? as<StrObject>(options.backend).value
-                               : options.backend->kind == ObjectKind::Function ? as<FunctionObject>(options.backend).name
-                                                                               : type_name(options.backend);
-    events::backend(metrics.ids, backend_name, "calling");
-    auto backend_started = std::chrono::steady_clock::now();
-    current_backend_report() = {};
-    try {
-      HookScope no_capture(interp, nullptr);
-      Backend backend = wrap_backend(options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(options.backend).value)
-                                                                              : script_backend(options.backend),
-                                     backend_name, options.backend);
-      entry->compiled = backend(interp, captured, example);
-    } catch (PyException& error) {
-      metrics.graph_op_count.reset();
-      metrics.fail_type = "BackendCompilerFailed";
-      metrics.fail_reason = exception_summary(interp, error.exception);
-      if (config.suppress_errors) {
-        events::compilation_metrics(metrics, code);
-        code.skip = true;
-        return nullptr;
-      }
-      record_for_replay(interp, config, code, inputs, options);
-      // Inductor's own errors reach the user unwrapped, as PyTorch raises them.
-      if (error.exception->type->name == "InductorError") {
-        events::dynamo_error(metrics.ids, format_traceback(interp, error));
-        events::compilation_metrics(metrics, code);
-        throw;
-      }
-      PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
-                                           "backend='" + backend_name + "' raised:\n" + error.exception->type->name + ": " +
-                                               exception_message(interp, error.exception) +
-                                               "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially "
-                                               "if you're reporting a bug to PyTorch). For even more developer context, set "
-                                               "TORCH_LOGS=\"+dynamo\"\n" + minifier_note(interp, error.exception)));
-      wrapped.context = error.exception;
-      // The trace shows the wrapped error raised from the backend's own frames, as Dynamo's does.
-      PyException shown = wrapped;
-      shown.traceback = error.traceback;
-      events::dynamo_error(metrics.ids, format_traceback(interp, shown));
-      events::compilation_metrics(metrics, code);
-      throw wrapped;
+    if (n->op() == ir::OpCode::CallFunction || n->op() == ir::OpCode::CallMethod) c.op_targets.push_back(n->target());
+  if (ops == 0) return;
+  if (!c.shapes.symbols().empty()) graph.settle_symbolic_shapes();
+  metrics.graph_node_count = static_cast<int64_t>(graph.module().graph.size());
+  metrics.graph_input_count = static_cast<int64_t>(graph.inputs().size());
+  events::output_graph(metrics.ids, graph.module());
+  auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs(), metrics.ids.trace_id(), c.options.mode, graph.sizes_pinned()});
+  std::vector<Ref> example;
+  for (const GraphInput& input : captured->inputs) example.push_back(fetch_graph_input(interp, input, c.inputs));
+  const std::string backend_name = backend_name_of(c.options);
+  events::backend(metrics.ids, backend_name, "calling");
+  auto backend_started = std::chrono::steady_clock::now();
+  current_backend_report() = {};
+  try {
+    HookScope no_capture(interp, nullptr);
+    Backend backend = wrap_backend(c.options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(c.options.backend).value)
+                                                                              : script_backend(c.options.backend),
+                                   backend_name, c.options.backend);
+    c.entry->compiled = backend(interp, captured, example);
+  } catch (PyException& error) {
+    metrics.graph_op_count.reset();
+    metrics.fail_type = "BackendCompilerFailed";
+    metrics.fail_reason = exception_summary(interp, error.exception);
+    if (c.config.suppress_errors) throw SkipFrame{};
+    record_for_replay(interp, c.config, c.code, c.inputs, c.options);
+    if (classify_backend_failure(interp, error) == BackendFailure::InductorError) {
+      events::dynamo_error(metrics.ids, format_traceback(interp, error));
+      events::compilation_metrics(metrics, c.code);
+      throw;
     }
-    // Code right only at the captured sizes is guarded on them (another size recompiles).
-    if (current_backend_report().specialized_to_sizes) graph.pin_dynamic_sizes();
-    metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
-    metrics.inductor_compile_seconds = current_backend_report().inductor_compile_seconds;
-    metrics.code_gen_seconds = current_backend_report().code_gen_seconds;
-    compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
-    events::backend(metrics.ids, backend_name, "done");
-    entry->graph = std::move(captured);
+    PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
+                                         "backend='" + backend_name + "' raised:\n" + error.exception->type->name + ": " +
+                                             exception_message(interp, error.exception) +
+                                             "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially "
+                                             "if you're reporting a bug to PyTorch). For even more developer context, set "
+                                             "TORCH_LOGS=\"+dynamo\"\n" + minifier_note(interp, error.exception)));
+    wrapped.context = error.exception;
+    // The trace shows the wrapped error raised from the backend's own frames, as Dynamo's does.
+    PyException shown = wrapped;
+    shown.traceback = error.traceback;
+    events::dynamo_error(metrics.ids, format_traceback(interp, shown));
+    events::compilation_metrics(metrics, c.code);
+    throw wrapped;
   }
+  // Code right only at the captured sizes is guarded on them (another size recompiles).
+  if (current_backend_report().specialized_to_sizes) graph.pin_dynamic_sizes();
+  metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
+  metrics.inductor_compile_seconds = current_backend_report().inductor_compile_seconds;
+  metrics.code_gen_seconds = current_backend_report().code_gen_seconds;
+  compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
+  events::backend(metrics.ids, backend_name, "done");
+  c.entry->graph = std::move(captured);
+}
+
+// The entry joins the frame's cache, with its guards.
+CacheEntry* Runtime::store_entry(FrameCompile& c) {
+  CompileMetrics& metrics = c.metrics;
+  std::unique_ptr<CacheEntry>& entry = c.entry;
   entry->compile_id = metrics.ids.frame_compile_text();
-  entry->backend = options.backend;
-  entry->dynamic = options.dynamic;
-  entry->fullgraph = options.fullgraph;
+  entry->backend = c.options.backend;
+  entry->dynamic = c.options.dynamic;
+  entry->fullgraph = c.options.fullgraph;
   metrics.guard_count = static_cast<int64_t>(entry->guards.size());
   events::guards(metrics.ids, entry->guards);
-  events::compilation_metrics(metrics, code);
+  events::compilation_metrics(metrics, c.code);
   compile_times().add("_compile.compile_inner", std::chrono::duration<double>(std::chrono::system_clock::now() - metrics.start).count());
-  records_.push_back({metrics.ids.text(), code.co_name, metrics.graph_op_count, op_targets, {}, {},
-                      explain_guards(interp, entry->guards, inputs)});
-  code.entries.push_back(std::move(entry));
+  records_.push_back({metrics.ids.text(), c.code.co_name, metrics.graph_op_count, c.op_targets, {}, {},
+                      explain_guards(c.interp, entry->guards, c.inputs)});
+  c.code.entries.push_back(std::move(entry));
+  CacheEntry* stored = c.code.entries.back().get();
   // A frame that ran to its end with no ops is not compiled again: it runs eagerly from now on,
   // as Dynamo skips a frame with nothing to compile.
-  if (completed && !code.entries.back()->graph && code.entries.back()->exit.logging_calls.empty()) code.skip = true;
-  return code.entries.back().get();
+  if (c.completed && !stored->graph && stored->exit.logging_calls.empty()) c.code.skip = true;
+  return stored;
 }
 
 }  // namespace kiln::capture

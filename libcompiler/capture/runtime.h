@@ -17,6 +17,8 @@
 
 namespace kiln::capture {
 
+struct FrameCompile;
+
 struct CompileOptions {
   python::Ref backend;            // a backend name (str) or a script-defined backend (callable)
   bool fullgraph = false;
@@ -83,9 +85,16 @@ class Runtime {
   python::Ref run_resume(python::Interpreter& interp, const CompileOptions& options, const CodeState& code, CodeState& resume,
                          FrameInputs& inputs);
   python::Ref run_eager(python::Interpreter& interp, CodeState& code, const FrameInputs& inputs);
-  // Captures the frame into a new cache entry; null when the frame is to run eagerly for good.
+  // Captures the frame into a new cache entry; null when the frame is to run eagerly (this time,
+  // or for good).
   CacheEntry* compile(python::Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
                       const std::vector<std::pair<std::string, std::string>>& failures);
+  // Its phases, in order (frame_compiler.cpp).
+  void trace_frame(FrameCompile& compile);
+  void handle_graph_break(FrameCompile& compile);
+  void build_exit(FrameCompile& compile);
+  void call_backend(FrameCompile& compile);
+  CacheEntry* store_entry(FrameCompile& compile);
   CodeState& resume_state(CodeState& parent, ResumeKey key, int line, std::optional<StatementPath> start,
                           std::vector<const python::Expression*> replayed);
 

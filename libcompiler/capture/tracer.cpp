@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/ir/python_operators.h"
-#include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/ast_unparse.h"
 #include "libdiag/log/logger.h"
 #include "libcompiler/python/interp/interpreter.h"
@@ -19,90 +18,10 @@ using namespace python;
 
 namespace {
 
-// Python operators on tensors, as Dynamo records them: operator.<name>; reflected dunders are
-// recorded with their operands in source order.
-struct OperatorTarget {
-  const char* target;
-  bool reflected;
-};
-const std::unordered_map<std::string, OperatorTarget>& operator_targets() {
-  static const std::unordered_map<std::string, OperatorTarget> table = {
-      {"__add__", {"operator.add", false}},       {"__radd__", {"operator.add", true}},
-      {"__sub__", {"operator.sub", false}},       {"__rsub__", {"operator.sub", true}},
-      {"__mul__", {"operator.mul", false}},       {"__rmul__", {"operator.mul", true}},
-      {"__truediv__", {"operator.truediv", false}}, {"__rtruediv__", {"operator.truediv", true}},
-      {"__floordiv__", {"operator.floordiv", false}}, {"__mod__", {"operator.mod", false}},
-      {"__pow__", {"operator.pow", false}},       {"__rpow__", {"operator.pow", true}},
-      {"__matmul__", {"operator.matmul", false}}, {"__rmatmul__", {"operator.matmul", true}},
-      {"__lt__", {"operator.lt", false}},         {"__le__", {"operator.le", false}},
-      {"__gt__", {"operator.gt", false}},         {"__ge__", {"operator.ge", false}},
-      {"__eq__", {"operator.eq", false}},         {"__ne__", {"operator.ne", false}},
-      {"__and__", {"operator.and_", false}},      {"__or__", {"operator.or_", false}},
-      {"__xor__", {"operator.xor", false}},       {"__neg__", {"operator.neg", false}},
-      {"__invert__", {"operator.invert", false}}, {"__pos__", {"operator.pos", false}},
-      {"__iadd__", {"operator.iadd", false}},     {"__isub__", {"operator.isub", false}},
-      {"__imul__", {"operator.imul", false}},     {"__itruediv__", {"operator.itruediv", false}},
-      {"__getitem__", {"operator.getitem", false}}, {"__setitem__", {"operator.setitem", false}},
-  };
-  return table;
-}
-
-// Tensor methods and properties that read only metadata: they run on the fake as they are.
-const std::unordered_set<std::string>& metadata_methods() {
-  static const std::unordered_set<std::string> names = {
-      "size", "dim", "numel", "shape", "dtype", "device", "ndim", "is_leaf", "is_cuda", "requires_grad", "grad",
-      "is_floating_point", "__len__", "__hash__", "__getattr__", "stride", "nelement"};
-  return names;
-}
-
-// Tensor methods that read a tensor's data.
-const std::unordered_set<std::string>& data_methods() {
-  static const std::unordered_set<std::string> names = {"tolist", "__float__", "__int__", "__index__", "__repr__",
-                                                        "__str__", "__format__", "__iter__", "numpy"};
-  return names;
-}
-
-// Methods of builtin containers that change them.
-const std::unordered_set<std::string>& mutating_methods() {
-  static const std::unordered_set<std::string> names = {
-      "list.append", "list.extend", "list.insert", "list.pop",     "list.remove", "list.clear",     "list.sort",
-      "list.reverse", "dict.update", "dict.pop",   "dict.popitem", "dict.clear",  "dict.setdefault", "set.add",
-      "set.discard",  "set.remove",  "set.update", "set.clear",    "set.pop"};
-  return names;
-}
-
-// Calls whose result depends on which keys a dict has.
-const std::unordered_set<std::string>& dict_reads() {
-  static const std::unordered_set<std::string> names = {"len", "dict.get", "dict.setdefault", "dict.keys", "dict.items",
-                                                        "dict.values", "dict.pop", "dict.__contains__"};
-  return names;
-}
-
-// torch functions that compute nothing a graph needs: they run as they are.
-const std::unordered_set<std::string>& eager_torch_functions() {
-  static const std::unordered_set<std::string> names = {"is_grad_enabled", "is_tensor", "numel", "typename",
-                                                        "initial_seed", "get_default_dtype", "is_floating_point"};
-  return names;
-}
-
-// Python functions of torch.nn.functional that PyTorch implements in C++: Dynamo prints them
-// under their torch._C._nn names.
-const std::unordered_map<std::string, std::string>& functional_targets() {
-  static const std::unordered_map<std::string, std::string> names = {{"linear", "torch._C._nn.linear"},
-                                                                    {"gelu", "torch._C._nn.gelu"}};
-  return names;
-}
-
 std::string module_name_of(const FunctionObject& f) {
   if (!f.globals) return "";
   Ref name = f.globals->get("__name__");
   return name && name->kind == ObjectKind::Str ? as<StrObject>(name).value : "";
-}
-
-std::string argument_types(const CallArgs& args) {
-  std::string out = "[";
-  for (size_t i = 0; i < args.args.size(); ++i) out += (i ? ", '" : "'") + args.args[i]->type->name + "'";
-  return out + "]";
 }
 
 std::string function_repr(const Ref& f) {
@@ -129,21 +48,14 @@ bool is_module_instance(const Ref& value) {
   return value->kind == ObjectKind::Instance && as<InstanceObject>(value).dict.count("_parameters");
 }
 
-bool is_optimizer(const Ref& value) {
-  if (value->kind != ObjectKind::Instance) return false;
-  for (const TypeObject* base : value->type->mro)
-    if (base->name == "Optimizer" && base->module == "torch.optim.optimizer") return true;
-  return false;
-}
-
 bool compiles_as_frame(const FunctionObject& function) {
   if (!is_library_code(function)) return true;
   std::string module = module_name_of(function);
   return module.rfind("torch.optim.", 0) == 0 && module != "torch.optim.lr_scheduler";
 }
 
-Tracer::Tracer(OutputGraph& graph, Frame& root, std::string root_name, TracerConfig config)
-    : graph_(&graph), root_(root), root_name_(std::move(root_name)), config_(config) {
+Tracer::Tracer(const CallRules& rules, OutputGraph& graph, Frame& root, std::string root_name, TracerConfig config)
+    : rules_(rules), graph_(&graph), root_(root), root_name_(std::move(root_name)), config_(config) {
   graph.watch_changes(&side_effects_);
 }
 
@@ -262,187 +174,43 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
   return graph_->record(target, printed, args.kwargs, callee, args, result);
 }
 
-Ref Tracer::tensor_method(Interpreter& interp, const std::string& method, const Ref& callee, CallArgs& args) {
-  if (args.args.empty() || !is_tensor(args.args[0])) return nullptr;
-  if (metadata_methods().count(method)) {
-    if (method == "size" || method == "shape" || method == "numel" || method == "__len__" || method == "stride" ||
-        method == "nelement") {
-      graph_->fake_of(args.args[0]);  // an input read first: its sizes get their symbols now
-      graph_->pin_dynamic_sizes();
-    }
-    return nullptr;
-  }
-  if (method == "item") {
-    if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]), callee);
-    break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
-  }
-  // The base of a traced view is a value the graph does not name (kiln's fakes are not the
-  // frame's tensors): `v._base is x` would be decided, wrongly, at capture.
-  if (method == "_base")
-    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor._base (the base of a view is not traced)"}, ""));
-  if (method == "requires_grad_" || method == "retain_grad")
-    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor." + method + "() (it changes autograd state a graph does not replay)"}, ""));
-  if (method == "backward")
-    break_graph(interp, GraphBreak(BreakKind::Backward, {}, "call_method TensorVariable() backward None None None None"));
-  if (method == "__bool__") {
-    site_.condition = args.args[0];
-    break_graph(interp, GraphBreak(BreakKind::DataDependentBranch, {}, "attempted to jump with TensorVariable()"), true);
-  }
-  if (data_methods().count(method))
-    break_graph(interp, GraphBreak(BreakKind::TensorData, {method}, "call_method TensorVariable() " + method));
-  if (auto op = operator_targets().find(method); op != operator_targets().end())
-    return record_call(interp, {ir::OpCode::CallFunction, op->second.target}, callee, args, op->second.reflected);
-  return record_call(interp, {ir::OpCode::CallMethod, method}, callee, args, false);
-}
-
 Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {
   for (const Ref& f : config_.reorderable_logging_functions)
     if (f == callee) {
       reordered_.push_back({callee, args});
       return none();
     }
+  if (callee->kind == ObjectKind::Function && as<FunctionObject>(callee).attrs.count("_torchdynamo_disable")) {
+    const auto& f = as<FunctionObject>(callee);
+    // torch disables its own functions (Optimizer.zero_grad) through a wrapper in a file Dynamo
+    // skips: the break is that skip.
+    if (is_library_code(f))
+      break_graph(interp, GraphBreak(BreakKind::SkippedFunction, {f.qualname},
+                                     "qualname: " + f.qualname +
+                                         ", name: inner, skip reason: skipped according trace_rules.lookup MOD_SKIPLIST"));
+    break_graph(interp, GraphBreak(BreakKind::DisabledFunction, {function_repr(callee)}, function_repr(callee)));
+  }
+  if (auto rule = rules_.by_callee.find(callee.get()); rule != rules_.by_callee.end())
+    return (this->*rule->second.handler)(interp, callee, args);
+  // Families of callees, by the object each family is known by.
   switch (callee->kind) {
     case ObjectKind::NativeFunction: {
-      const auto& native = as<NativeFunctionObject>(callee);
-      const std::string& q = native.qualname;
-      if (q.rfind("Tensor.", 0) == 0) return tensor_method(interp, q.substr(7), callee, args);
-      if (q.rfind("torch.", 0) == 0) {
-        std::string name = q.substr(6);
-        if (eager_torch_functions().count(name)) return nullptr;
-        if (name == "manual_seed")
-          break_graph(interp, GraphBreak(BreakKind::Unsupported, {"torch.manual_seed() inside a compiled region"}, ""));
-        if (name == "_set_grad_enabled" || name == "_log_api_usage_once") {
-          // Recorded for the graph and done now, so that what follows is traced in that mode
-          // (call_through consumes the arguments the node is recorded with).
-          CallArgs recorded = args;
-          Ref result = call_through(interp, callee, args);
-          graph_->record({ir::OpCode::CallFunction, "torch._C." + name, name == "_log_api_usage_once"}, recorded.args,
-                         recorded.kwargs, callee, recorded, result);
-          return result;
-        }
-        return record_call(interp, {ir::OpCode::CallFunction, q}, callee, args, false);
-      }
-      if (dict_reads().count(q) && !args.args.empty() && args.args[0]->kind == ObjectKind::Dict) guard_dict_keys(interp, args.args[0]);
-      if (mutating_methods().count(q) && !args.args.empty()) mutating(interp, args.args[0]);
-      if (q == "print")
-        break_graph(interp, GraphBreak(BreakKind::BuiltinCall, {"print", argument_types(args), args.kwargs.empty() ? "False" : "True"},
-                                       "builtin print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] " +
-                                           std::string(args.kwargs.empty() ? "False" : "True")));
-      if (q == "deepcopy") break_graph(interp, GraphBreak(BreakKind::Deepcopy, {}, "copy.deepcopy(TensorVariable())"));
+      const Object* owner = as<NativeFunctionObject>(callee).owner;
+      if (owner == rules_.tensor_type.get()) return tensor_method(interp, callee, args);
+      if (owner == rules_.torch_module.get()) return torch_function(interp, callee, args);
       return nullptr;
     }
-    case ObjectKind::Function: {
-      const auto& f = as<FunctionObject>(callee);
-      if (f.attrs.count("_torchdynamo_disable")) {
-        // torch disables its own functions (Optimizer.zero_grad) through a wrapper in a file
-        // Dynamo skips: the break is that skip.
-        if (is_library_code(f))
-          break_graph(interp, GraphBreak(BreakKind::SkippedFunction, {f.qualname},
-                                         "qualname: " + f.qualname +
-                                             ", name: inner, skip reason: skipped according trace_rules.lookup MOD_SKIPLIST"));
-        break_graph(interp, GraphBreak(BreakKind::DisabledFunction, {function_repr(callee)}, function_repr(callee)));
-      }
-      std::string module = module_name_of(f);
-      if (module == "torch.compiler" && f.name == "is_compiling") return py_bool(true);
-      if (f.name == "_init_group" && !args.args.empty() && is_optimizer(args.args[0])) {
-        // Dynamo runs an optimizer's _init_group eagerly rather than tracing it (PyTorch's
-        // OptimizerVariable): the state it creates the first time is real, and the update that
-        // follows reads it (and the parameters' gradients) as graph inputs.
-        const Ref optimizer = args.args[0];
-        Ref result;
-        {
-          HookScope eager(interp, nullptr);
-          result = call(interp, callee, std::move(args));
-        }
-        guard_optimizer_state(interp, optimizer);
-        return result;
-      }
-      if (module == "torch" && f.name == "cond") return trace_cond(interp, args);
-      if (module == "torch._tensor" && f.name == "backward")
-        break_graph(interp, GraphBreak(BreakKind::Backward, {}, "call_method TensorVariable() backward None None None None"));
-      if (module == "torch.nn.functional" && !f.name.empty() && f.name[0] != '_') {
-        auto mapped = functional_targets().find(f.name);
-        std::string target = mapped != functional_targets().end() ? mapped->second : "torch.nn.functional." + f.name;
-        return record_call(interp, {ir::OpCode::CallFunction, target}, callee, args, false);
-      }
-      if (module == "torch._dynamo" && f.name == "graph_break")
-        break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
+    case ObjectKind::Function:
+      if (as<FunctionObject>(callee).globals == as<ModuleObject>(rules_.functional_module).globals)
+        return functional(interp, callee, args);
+      return optimizer_method(interp, callee, args);
+    case ObjectKind::Type:
+      if (as<TypeObject>(callee).is_subtype_of(&as<TypeObject>(rules_.weighted_loss_type)))
+        return build_weighted_loss(interp, callee, args);
       return nullptr;
-    }
-    case ObjectKind::Type: {
-      if (callee.get() == torch_types().parameter) break_graph(interp, GraphBreak(BreakKind::ParameterConstructor, {}, ""));
-      // Dynamo builds weighted loss modules (CrossEntropyLoss, NLLLoss) without tracing their
-      // constructors: their graphs have no usage-log node, unlike those of other modules.
-      for (const TypeObject* base : as<TypeObject>(callee).mro)
-        if (base->name == "_WeightedLoss" && base->module == "torch.nn") {
-          HookScope suspended(interp, nullptr);
-          return call(interp, callee, std::move(args));
-        }
-      return nullptr;
-    }
-    case ObjectKind::Instance:
-      if (is_module_instance(callee)) graph_->realize_parameters(callee);
-      return nullptr;
+    case ObjectKind::Instance: return call_module(interp, callee, args);
     default: return nullptr;
   }
-}
-
-Ref Tracer::trace_cond(Interpreter& interp, CallArgs& args) {
-  auto a = bind_native("cond", args, {{"pred"}, {"true_fn"}, {"false_fn"}, {"operands", false}});
-  if (!is_tensor(a[0])) return nullptr;  // a Python bool: the branch it picks runs as Python
-  Ref pred = graph_->fake_of(a[0]);
-  std::vector<Ref> operands = a[3] ? to_vector(interp, a[3]) : std::vector<Ref>{};
-  for (auto& operand : operands)
-    if (is_tensor(operand)) operand = graph_->fake_of(operand);
-  OutputGraph& parent = *graph_;
-  // Each branch becomes a graph of its own, traced on fakes of the operands.
-  auto branch = [&](const Ref& fn, const std::string& name, Ref& result) {
-    GuardSet unused_guards;
-    ShapeEnv unused_shapes(false);
-    OutputGraph sub(interp, unused_guards, unused_shapes, {[&] { return node_site(interp); }, nullptr}, name);
-    std::vector<Ref> inner;
-    for (const auto& operand : operands) inner.push_back(is_tensor(operand) ? sub.subgraph_input(operand) : operand);
-    graph_ = &sub;
-    try {
-      result = call(interp, fn, inner);
-    } catch (...) {
-      graph_ = &parent;
-      throw;
-    }
-    graph_ = &parent;
-    std::vector<const ir::Node*> outputs;
-    for (const auto& r : result->kind == ObjectKind::Tuple || result->kind == ObjectKind::List ? to_vector(interp, result) : std::vector<Ref>{result})
-      if (OutputGraph::is_fake(r)) outputs.push_back(OutputGraph::node_of(r));
-    sub.set_output(outputs);
-    return parent.add_submodule(name, sub.take_module(), fn);
-  };
-  Ref true_result, false_result;
-  ir::Node* true_node = branch(a[1], parent.submodule_name("cond_true"), true_result);
-  ir::Node* false_node = branch(a[2], parent.submodule_name("cond_false"), false_result);
-  // The result: fresh fakes shaped as the true branch's outputs.
-  std::vector<Ref> results;
-  for (const auto& r : true_result->kind == ObjectKind::Tuple ? to_vector(interp, true_result) : std::vector<Ref>{true_result}) {
-    const tensor::Tensor& t = static_cast<TensorObject&>(*r).value;
-    results.push_back(wrap_tensor(ops::allocate_outputs({ops::TensorMeta{t.sizes(), t.strides(), t.dtype(), tensor::Device{tensor::DeviceType::Meta}}}).at(0)));
-  }
-  std::vector<ir::Argument> operand_args;
-  ReplayValue operand_replay{ReplayValue::Kind::Tuple, nullptr, nullptr, {}};
-  for (const auto& operand : operands) {
-    operand_args.push_back(ir::Argument::node(OutputGraph::node_of(operand)));
-    operand_replay.items.push_back(ReplayValue{ReplayValue::Kind::Node, OutputGraph::node_of(operand), nullptr, {}});
-  }
-  // Run eagerly, the node picks a branch by the predicate's value and returns its outputs as a tuple.
-  Ref runner = native_function("cond", [](Interpreter& ip, CallArgs& c) {
-    Ref out = call(ip, truthy(ip, c.args.at(0)) ? c.args.at(1) : c.args.at(2), to_vector(ip, c.args.at(3)));
-    return out->kind == ObjectKind::Tuple ? out : py_tuple({out});
-  });
-  auto node_value = [](const ir::Node* n) { return ReplayValue{ReplayValue::Kind::Node, n, nullptr, {}}; };
-  ReplayCall replay{runner, {node_value(OutputGraph::node_of(pred)), node_value(true_node), node_value(false_node), operand_replay}, {}, std::nullopt};
-  Ref out = graph_->record_node({ir::OpCode::CallFunction, "torch.ops.higher_order.cond"},
-                               {ir::Argument::node(OutputGraph::node_of(pred)), ir::Argument::node(true_node),
-                                ir::Argument::node(false_node), ir::Argument::tuple(std::move(operand_args))},
-                               std::move(replay), py_tuple(std::move(results)), static_cast<TensorObject&>(*pred).device());
-  return true_result->kind == ObjectKind::Tuple ? out : to_vector(interp, out).at(0);
 }
 
 void Tracer::mutating(Interpreter& interp, const Ref& target) {
@@ -548,16 +316,6 @@ void Tracer::guard_dict_keys(Interpreter& interp, const Ref& dict) {
   length.length = static_cast<int64_t>(entries.size());
   guard_read(interp, std::move(length));
   for (size_t i = 0; i < entries.size(); ++i) guard_read(interp, Guard(GuardKind::IdMatch, Source::dict_key(source, i), entries[i].first));
-}
-
-void Tracer::guard_optimizer_state(Interpreter& interp, const Ref& optimizer) {
-  // What the update found in each parameter's state (a momentum buffer or none yet) decided the
-  // code traced: the state keeps its parameters and each parameter's entry its keys.
-  Ref state = try_getattr(interp, optimizer, "state");
-  if (!state || state->kind != ObjectKind::Dict) return;
-  guard_dict_keys(interp, state);
-  for (const auto* e : as<DictObject>(state).entries())
-    if (e->value->kind == ObjectKind::Dict) guard_dict_keys(interp, e->value);
 }
 
 SourceRef Tracer::source_of(Interpreter& interp, const Ref& object) {

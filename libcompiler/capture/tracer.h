@@ -7,12 +7,14 @@
 // expression observer of the frame's own evaluator remembers what each statement has computed,
 // so that a break knows the values a resume frame must be given.
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "libcompiler/capture/call_rules.h"
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/capture/output_graph.h"
 #include "libcompiler/capture/side_effects.h"
@@ -56,7 +58,7 @@ struct BreakSite {
 
 class Tracer : public python::CallHook, public python::ExpressionObserver {
  public:
-  Tracer(OutputGraph& graph, python::Frame& root, std::string root_name, TracerConfig config);
+  Tracer(const CallRules& rules, OutputGraph& graph, python::Frame& root, std::string root_name, TracerConfig config);
 
   // CallHook
   python::Ref intercept(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args) override;
@@ -90,17 +92,61 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   std::string guard_site(python::Interpreter& interp) const;
 
  private:
+  friend std::unique_ptr<CallRules> resolve_call_rules(python::Interpreter& interp);
+
   python::Ref dispatch(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref call_through(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref record_call(python::Interpreter& interp, const NodeTarget& target, const python::Ref& callee,
                           python::CallArgs& args, bool reflected);
-  python::Ref tensor_method(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
-                            python::CallArgs& args);
-  python::Ref trace_cond(python::Interpreter& interp, python::CallArgs& args);
   [[noreturn]] void break_graph(python::Interpreter& interp, GraphBreak graph_break, bool at_branch = false);
+
+  // The handlers of call_rules.def, in the file of the kind of callee each takes.
+  // builtin_calls.cpp
+  python::Ref break_on_print(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref break_on_deepcopy(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref read_dict_keys(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref change_container(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref read_and_change_dict(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  // torch_functions.cpp
+  python::Ref torch_function(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref functional(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref run_untraced(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref break_on_manual_seed(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref record_grad_mode_switch(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref record_api_usage_log(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref record_and_run(python::Interpreter& interp, NodeTarget target, const python::Ref& callee, python::CallArgs& args);
+  python::Ref answer_is_compiling(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref break_on_user_request(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  // tensor_methods.cpp
+  python::Ref tensor_method(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref break_on_backward(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref read_sizes(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
+  python::Ref read_metadata(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                            python::CallArgs& args);
+  python::Ref item(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
+  python::Ref break_on_view_base(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                 python::CallArgs& args);
+  python::Ref break_on_autograd_state_change(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                             python::CallArgs& args);
+  python::Ref break_on_truth_value(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                   python::CallArgs& args);
+  python::Ref break_on_data_read(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                 python::CallArgs& args);
+  // nn_modules.cpp
+  python::Ref break_on_parameter_constructor(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref build_weighted_loss(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref call_module(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  // optimizers.cpp
+  python::Ref optimizer_method(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref run_init_group_eagerly(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  void guard_optimizer_state(python::Interpreter& interp, const python::Ref& optimizer);
+  // higher_order_ops.cpp
+  python::Ref trace_cond(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+
   bool in_root_frame(python::Interpreter& interp) const;
   const python::Frame* user_frame(python::Interpreter& interp) const;
 
+  const CallRules& rules_;
   OutputGraph* graph_;  // the frame's graph, or a torch.cond branch's while one is traced
   python::Frame& root_;
   std::string root_name_;
@@ -127,7 +173,6 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   // Where the frame's inputs reach an object (cached), or null.
   SourceRef source_of(python::Interpreter& interp, const python::Ref& object);
   void guard_read(python::Interpreter& interp, Guard guard);
-  void guard_optimizer_state(python::Interpreter& interp, const python::Ref& optimizer);
   void guard_dict_keys(python::Interpreter& interp, const python::Ref& dict);
 };
 
@@ -137,9 +182,6 @@ bool is_library_code(const python::FunctionObject& function);
 
 // Whether a value is an nn.Module.
 bool is_module_instance(const python::Ref& value);
-
-// Whether a value is a torch.optim optimizer.
-bool is_optimizer(const python::Ref& value);
 
 // Whether Dynamo compiles a frame of the function when compiled code calls it: user code, and of
 // the library only torch.optim (PyTorch's trace rules inline it, its lr_scheduler excepted).

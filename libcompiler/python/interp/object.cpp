@@ -205,6 +205,7 @@ Ref native_function(std::string name, NativeFn fn) {
 void add_method(TypeObject* type, const std::string& name, NativeFn fn) {
   Ref method = native_function(name, std::move(fn));
   as<NativeFunctionObject>(method).qualname = type->name + "." + name;
+  as<NativeFunctionObject>(method).owner = type;
   type->attrs[name] = std::move(method);
 }
 void add_getter(TypeObject* type, const std::string& name, std::function<Ref(Interpreter&, const Ref&)> get) {
@@ -212,6 +213,7 @@ void add_getter(TypeObject* type, const std::string& name, std::function<Ref(Int
     return get(interp, c.args.at(0));
   });
   as<NativeFunctionObject>(getter).qualname = type->name + "." + name;
+  as<NativeFunctionObject>(getter).owner = type;
   type->attrs[name] = std::make_shared<PropertyObject>(getter, nullptr);
 }
 

@@ -169,9 +169,11 @@ struct FunctionObject : Object {
 struct NativeFunctionObject : Object {
   NativeFunctionObject(std::string name, NativeFn fn);
   std::string name;
-  // Where it lives, for graph capture to tell what was called: "Tensor.sum", "torch.abs" (the
-  // name alone unless set).
+  // Its name as graphs print it: "Tensor.sum", "torch.abs" (the name alone unless set).
   std::string qualname;
+  // The type whose method it is, or the module whose function it is (null: neither): graph
+  // capture tells families of callees (every Tensor method, every torch function) by it.
+  const Object* owner = nullptr;
   NativeFn fn;
 };
 

@@ -350,6 +350,7 @@ void install_tensor_methods() {
       raise_error(ExcType::AttributeError, "'" + type_name(c.args[0]) + "' object has no attribute '" + name + "'");
     Ref op = native_function(name, torch_guard(op_method(name)));
     as<NativeFunctionObject>(op).qualname = "Tensor." + name;
+    as<NativeFunctionObject>(op).owner = torch_types().tensor;
     return std::make_shared<BoundMethodObject>(c.args[0], std::move(op));
   });
 }

@@ -128,13 +128,14 @@ Ref make_tensor(Interpreter& ip, CallArgs& c) {
 }
 
 // A native function of the torch module, named "torch.<name>" for graph capture.
-Ref torch_function(const std::string& name, NativeFn fn) {
+Ref torch_function(const ModuleObject& torch, const std::string& name, NativeFn fn) {
   Ref function = native_function(name, torch_guard(std::move(fn)));
   as<NativeFunctionObject>(function).qualname = "torch." + name;
+  as<NativeFunctionObject>(function).owner = &torch;
   return function;
 }
 
-void def(ModuleObject& m, const std::string& name, NativeFn fn) { m.globals->set(name, torch_function(name, std::move(fn))); }
+void def(ModuleObject& m, const std::string& name, NativeFn fn) { m.globals->set(name, torch_function(m, name, std::move(fn))); }
 
 void init_torch_native(Interpreter& interp, ModuleObject& m) {
   (void)interp;
@@ -242,12 +243,11 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     return py_str(a[0]->type->qualified_name());
   });
   // torch.<op>: every op of the table by name, made once so that `torch.relu is torch.relu` (script
-  // backends compare node targets with them).
-  std::weak_ptr<DictObject> globals = m.globals;
-  m.fallback = [globals](Interpreter&, const std::string& name) -> Ref {
+  // backends compare node targets with them). The module owns its fallback, which may refer to it.
+  m.fallback = [&m](Interpreter&, const std::string& name) -> Ref {
     if (ops::overloads_of(name).empty()) return nullptr;
-    Ref function = torch_function(name, [name](Interpreter& ip, CallArgs& c) { return call_op(ip, name, c.args, c.kwargs); });
-    if (auto dict = globals.lock()) dict->set(name, function);
+    Ref function = torch_function(m, name, [name](Interpreter& ip, CallArgs& c) { return call_op(ip, name, c.args, c.kwargs); });
+    m.globals->set(name, function);
     return function;
   };
 }

@@ -1,0 +1,59 @@
+// Calls of Tensor methods (Dynamo's TensorVariable): a method that reads metadata runs on the
+// fake; one that reads the data, changes autograd state or asks for a truth value breaks the
+// graph; an operator is an operator.<name> node, any other method a call_method node.
+#include "libcompiler/capture/tracer.h"
+#include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/torch/tensor_object.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+Ref Tracer::tensor_method(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  if (args.args.empty() || !is_tensor(args.args[0])) return nullptr;
+  const std::string& method = as<NativeFunctionObject>(callee).name;
+  if (auto rule = rules_.tensor_methods.find(method); rule != rules_.tensor_methods.end())
+    return (this->*rule->second)(interp, method, callee, args);
+  if (auto op = rules_.tensor_operators.find(method); op != rules_.tensor_operators.end())
+    return record_call(interp, {ir::OpCode::CallFunction, op->second.target}, callee, args, op->second.reflected);
+  return record_call(interp, {ir::OpCode::CallMethod, method}, callee, args, false);
+}
+
+// torch._tensor's backward, the Python method of every tensor.
+Ref Tracer::break_on_backward(Interpreter& interp, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::Backward, {}, "call_method TensorVariable() backward None None None None"));
+}
+
+Ref Tracer::read_sizes(Interpreter&, const std::string&, const Ref&, CallArgs& args) {
+  graph_->fake_of(args.args[0]);  // an input read first: its sizes get their symbols now
+  graph_->pin_dynamic_sizes();
+  return nullptr;
+}
+
+Ref Tracer::read_metadata(Interpreter&, const std::string&, const Ref&, CallArgs&) { return nullptr; }
+
+Ref Tracer::item(Interpreter& interp, const std::string&, const Ref& callee, CallArgs& args) {
+  if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]), callee);
+  break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
+}
+
+// The base of a traced view is a value the graph does not name (kiln's fakes are not the frame's
+// tensors): `v._base is x` would be decided, wrongly, at capture.
+Ref Tracer::break_on_view_base(Interpreter& interp, const std::string&, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor._base (the base of a view is not traced)"}, ""));
+}
+
+Ref Tracer::break_on_autograd_state_change(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor." + method + "() (it changes autograd state a graph does not replay)"}, ""));
+}
+
+Ref Tracer::break_on_truth_value(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
+  site_.condition = args.args[0];
+  break_graph(interp, GraphBreak(BreakKind::DataDependentBranch, {}, "attempted to jump with TensorVariable()"), true);
+}
+
+Ref Tracer::break_on_data_read(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::TensorData, {method}, "call_method TensorVariable() " + method));
+}
+
+}  // namespace kiln::capture

@@ -1,0 +1,54 @@
+// Calls of torch functions (Dynamo's TorchInGraphFunctionVariable): each native function of the
+// torch module, and each public function of torch.nn.functional, is a call_function node run on
+// the fakes; a few run as they are, change the mode the rest is traced in, or break the graph.
+#include "libcompiler/capture/hook_scope.h"
+#include "libcompiler/capture/tracer.h"
+#include "libcompiler/python/interp/interpreter.h"
+
+namespace kiln::capture {
+
+using namespace python;
+
+Ref Tracer::torch_function(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  return record_call(interp, {ir::OpCode::CallFunction, as<NativeFunctionObject>(callee).qualname}, callee, args, false);
+}
+
+Ref Tracer::functional(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  const auto& f = as<FunctionObject>(callee);
+  if (f.name.empty() || f.name[0] == '_') return nullptr;  // its helpers are inlined
+  auto printed = rules_.printed_targets.find(callee.get());
+  std::string target = printed != rules_.printed_targets.end() ? printed->second : "torch.nn.functional." + f.name;
+  return record_call(interp, {ir::OpCode::CallFunction, target}, callee, args, false);
+}
+
+// torch functions that compute nothing a graph needs.
+Ref Tracer::run_untraced(Interpreter&, const Ref&, CallArgs&) { return nullptr; }
+
+Ref Tracer::break_on_manual_seed(Interpreter& interp, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::Unsupported, {"torch.manual_seed() inside a compiled region"}, ""));
+}
+
+Ref Tracer::record_grad_mode_switch(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  return record_and_run(interp, {ir::OpCode::CallFunction, "torch._C._set_grad_enabled", false}, callee, args);
+}
+
+Ref Tracer::record_api_usage_log(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  return record_and_run(interp, {ir::OpCode::CallFunction, "torch._C._log_api_usage_once", true}, callee, args);
+}
+
+// Recorded for the graph and done now, so that what follows is traced in that mode (call_through
+// consumes the arguments the node is recorded with).
+Ref Tracer::record_and_run(Interpreter& interp, NodeTarget target, const Ref& callee, CallArgs& args) {
+  CallArgs recorded = args;
+  Ref result = call_through(interp, callee, args);
+  graph_->record(target, recorded.args, recorded.kwargs, callee, recorded, result);
+  return result;
+}
+
+Ref Tracer::answer_is_compiling(Interpreter&, const Ref&, CallArgs&) { return py_bool(true); }
+
+Ref Tracer::break_on_user_request(Interpreter& interp, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
+}
+
+}  // namespace kiln::capture
