@@ -61,7 +61,7 @@ Ref Tracer::trace_cond(Interpreter& interp, const Ref&, CallArgs& args) {
   });
   auto node_value = [](const ir::Node* n) { return ReplayValue{ReplayValue::Kind::Node, n, nullptr, {}}; };
   ReplayCall replay{runner, {node_value(OutputGraph::node_of(pred)), node_value(true_node), node_value(false_node), operand_replay}, {}, std::nullopt};
-  Ref out = graph_->record_node({ir::OpCode::CallFunction, "torch.ops.higher_order.cond"},
+  Ref out = graph_->record_node({ir::OpCode::CallFunction, std::string(ir::builtinTargetSpelling(ir::BuiltinTarget::Cond))},
                                {ir::Argument::node(OutputGraph::node_of(pred)), ir::Argument::node(true_node),
                                 ir::Argument::node(false_node), ir::Argument::tuple(std::move(operand_args))},
                                std::move(replay), py_tuple(std::move(results)), static_cast<TensorObject&>(*pred).device());
