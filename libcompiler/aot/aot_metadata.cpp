@@ -20,7 +20,7 @@ std::string python_list(size_t n, const Item& item) {
 // FakeTensor's repr: FakeTensor(..., size=(4, 3)), with the device and dtype when not the defaults.
 std::string fake_tensor_repr(const ir::TensorMeta& t) {
   std::string out = "FakeTensor(...";
-  if (t.device.type != "cpu") out += ", device='" + t.device.str() + "'";
+  if (t.device.type != tensor::DeviceType::CPU) out += ", device='" + t.device.str() + "'";
   out += ", size=(";
   for (size_t i = 0; i < t.sizes.size(); ++i) out += (i ? ", " : "") + t.sizes[i].str();
   out += t.sizes.size() == 1 ? ",)" : ")";

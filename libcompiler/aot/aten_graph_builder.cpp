@@ -245,7 +245,7 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
   if (v.is_dtype()) return ir::Argument::dtype(ir::irDtype(v.to_dtype()));
   // The fakes' meta device stands for the device they were made for.
   if (v.is_device())
-    return ir::Argument::device(v.to_device().type == tensor::DeviceType::Meta ? device_ : ir::irDevice(v.to_device()));
+    return ir::Argument::device(v.to_device().type == tensor::DeviceType::Meta ? device_ : v.to_device());
   std::vector<ir::Argument> items;
   if (v.is_tensor_list())
     for (const Tensor& t : v.to_tensor_list()) items.push_back(tensor_argument(t, op));

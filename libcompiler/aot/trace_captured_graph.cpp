@@ -38,16 +38,12 @@ Ref fake_of(const Ref& input, bool requires_grad) {
 }
 
 ir::Device device_of(const std::vector<Ref>& inputs) {
-  ir::Device device;
   for (const Ref& input : inputs) {
     if (size_input(input)) continue;
     input_tensor(input);  // a tensor, or the error that says it is not
-    const tensor::Device d = device_seen(input);
-    device.type = std::string(tensor::device_type_name(d.type));
-    if (d.index >= 0) device.index = d.index;
-    break;
+    return device_seen(input);
   }
-  return device;
+  return tensor::kCPU;
 }
 
 // Gives the aten nodes the source summary of the Dynamo node whose call made them: the call hook

@@ -22,7 +22,7 @@ ir::TensorMeta concrete_meta(const tensor::Tensor& t, const tensor::Device& devi
   meta.dtype = ir::irDtype(t.dtype());
   for (int64_t s : t.sizes()) meta.sizes.push_back(ir::SymExpr::integer(s));
   for (int64_t s : t.strides()) meta.strides.push_back(ir::SymExpr::integer(s));
-  meta.device = ir::irDevice(device);
+  meta.device = device;
   meta.requiresGrad = t.requires_grad();
   return meta;
 }
@@ -326,7 +326,7 @@ ir::Argument OutputGraph::argument(const Ref& value) {
     default: break;
   }
   if (value->type == torch_types().dtype) return ir::Argument::dtype(ir::irDtype(to_dtype(value)));
-  if (value->type == torch_types().device) return ir::Argument::device(ir::irDevice(to_device(value)));
+  if (value->type == torch_types().device) return ir::Argument::device(to_device(value));
   if (value->type == torch_types().size) {
     std::vector<ir::Argument> items;
     for (const auto& item : to_vector(interp_, value)) items.push_back(argument(item));

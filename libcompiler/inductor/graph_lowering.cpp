@@ -35,7 +35,7 @@ tensor::Device graph_device(const ir::GraphModule& module) {
   for (const ir::Node* node : module.graph.placeholders()) {
     const auto* meta = std::get_if<ir::TensorMeta>(&node->meta.value);
     if (!meta) continue;
-    const tensor::Device input = tensor::Device::parse(meta->device.str());
+    const tensor::Device& input = meta->device;
     if (device && *device != input) throw LoweringUnsupported("inductor: graph inputs on several devices");
     device = input;
   }

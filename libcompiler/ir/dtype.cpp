@@ -7,10 +7,12 @@ struct DtypeNames {
   Dtype dtype;
   std::string_view shortName;
   std::string_view torchName;
+  bool isFloating;
 };
 constexpr DtypeNames kDtypes[] = {
-#define KILN_DTYPE(Enumerator, Short, Torch) {Dtype::Enumerator, Short, Torch},
-#include "libcompiler/ir/dtypes.def"
+#define KILN_DTYPE(Enum, CppType, ItemSize, Name, ShortName, IsFloating, ScalarTypeName) {Dtype::Enum, ShortName, Name, IsFloating},
+#define KILN_DTYPE_WITHOUT_STORAGE(Enum, Name, ShortName) {Dtype::Enum, ShortName, Name, false},
+#include "libcompiler/tensor/dtype.def"
 };
 }  // namespace
 
@@ -29,8 +31,6 @@ std::optional<Dtype> dtypeFromTorchName(std::string_view torchName) {
   return std::nullopt;
 }
 
-bool isFloatingPoint(Dtype dtype) {
-  return dtype == Dtype::Float32 || dtype == Dtype::Float64 || dtype == Dtype::Float16 || dtype == Dtype::BFloat16;
-}
+bool isFloatingPoint(Dtype dtype) { return kDtypes[static_cast<int>(dtype)].isFloating; }
 
 }  // namespace kiln::ir

@@ -71,7 +71,7 @@ std::optional<TensorMeta> parseTensorAnnotation(std::string_view text) {
   if (!sizes) return std::nullopt;
   auto strides = parseBracketed(text, pos);
   if (!strides || strides->size() != sizes->size()) return std::nullopt;
-  auto device = Device::parse(text.substr(pos));
+  auto device = Device::try_parse(text.substr(pos));
   if (!device) return std::nullopt;
   return TensorMeta{*dtype, std::move(*sizes), std::move(*strides), std::move(*device), false};
 }

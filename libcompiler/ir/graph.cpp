@@ -32,7 +32,9 @@ std::string nameFromTarget(OpCode op, std::string_view target) {
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
-  if (parts.size() == 5 && parts[0] == "torch" && parts[1] == "ops") return std::string(parts[3]);
+  const TargetNamespace ns = resolveTarget(op, target).ns;
+  const bool table_op = ns == TargetNamespace::Aten || ns == TargetNamespace::HigherOrder || ns == TargetNamespace::OtherOps;
+  if (table_op && parts.size() == 5) return std::string(parts[3]);
   return std::string(parts.back());
 }
 

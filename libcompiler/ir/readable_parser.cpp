@@ -512,7 +512,9 @@ class ReadableParser {
     bool haveType = false;
     for (const auto& k : kwargs) {
       if (k.name == "type" && std::holds_alternative<std::string>(k.value.value)) {
-        device.type = std::get<std::string>(k.value.value);
+        const std::optional<Device> type = Device::try_parse(std::get<std::string>(k.value.value));
+        if (!type || type->index >= 0) fail("unknown device type '" + std::get<std::string>(k.value.value) + "'");
+        device.type = type->type;
         haveType = true;
       } else if (k.name == "index" && std::holds_alternative<int64_t>(k.value.value)) {
         device.index = static_cast<int>(std::get<int64_t>(k.value.value));

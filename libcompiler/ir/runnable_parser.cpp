@@ -51,7 +51,7 @@ ModuleAttribute randomAttribute(const std::string& shape, const std::string& dty
   attribute.meta.dtype = parseDtype(dtype, line);
   attribute.meta.sizes = parseShape(shape, line);
   attribute.meta.strides = TensorMeta::contiguousStrides(attribute.meta.sizes);
-  if (cuda) attribute.meta.device = Device{"cuda", std::nullopt};
+  if (cuda) attribute.meta.device = Device{tensor::DeviceType::CUDA, -1};
   return attribute;
 }
 
@@ -73,7 +73,7 @@ std::pair<std::string, ModuleAttribute> parseAttributeLine(const std::string& te
   if (std::regex_match(expression, r, randomBuffer)) return {name, randomAttribute(r[2], r[3], cuda, false, line)};
   ModuleAttribute attribute;
   attribute.inlineRepr = expression;
-  if (cuda) attribute.meta.device = Device{"cuda", std::nullopt};
+  if (cuda) attribute.meta.device = Device{tensor::DeviceType::CUDA, -1};
   return {name, attribute};
 }
 

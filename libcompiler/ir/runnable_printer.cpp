@@ -29,14 +29,14 @@ std::string bufferExpression(const ModuleAttribute& buffer) {
     expression.append("torch.randint(1, size=").append(shapeList(buffer.meta)).append(", dtype=torch.");
     expression.append(dtypeTorchName(buffer.meta.dtype)).append(")");
   }
-  if (buffer.meta.device.type == "cuda") expression.append(".cuda()");
+  if (buffer.meta.device.type == tensor::DeviceType::CUDA) expression.append(".cuda()");
   return expression;
 }
 
 std::string parameterExpression(const ModuleAttribute& parameter) {
   std::string expression = "torch.nn.Parameter(torch.randn(";
   expression.append(shapeList(parameter.meta)).append(", dtype=torch.").append(dtypeTorchName(parameter.meta.dtype));
-  if (parameter.meta.device.type == "cuda") expression.append(", device=\"cuda\"");
+  if (parameter.meta.device.type == tensor::DeviceType::CUDA) expression.append(", device=\"cuda\"");
   expression.append("))");
   return expression;
 }

@@ -32,10 +32,10 @@ tensor::DType requireTensorDtype(Dtype dtype) {
 
 TensorMeta irMeta(const SymbolicMeta& meta) {
   TensorMeta out;
-  out.dtype = dtypeFromTorchName(tensor::dtype_name(meta.dtype)).value();
+  out.dtype = irDtype(meta.dtype);
   out.sizes = meta.sizes;
   out.strides = meta.strides;
-  out.device = Device::parse(meta.device.str()).value();
+  out.device = meta.device;
   return out;
 }
 
@@ -58,8 +58,7 @@ class StandIns {
   IValue tensor(const TensorMeta& meta) {
     ops::Tensor standIn = ops::Tensor::empty(tensor::Shape(meta.sizes.size(), 1), requireTensorDtype(meta.dtype),
                                              tensor::Device{tensor::DeviceType::Meta, -1});
-    tensors_[standIn.impl()] = SymbolicMeta{meta.sizes, meta.strides, requireTensorDtype(meta.dtype),
-                                            tensor::Device::parse(meta.device.str())};
+    tensors_[standIn.impl()] = SymbolicMeta{meta.sizes, meta.strides, requireTensorDtype(meta.dtype), meta.device};
     return IValue(standIn);
   }
   IValue integer(const SymExpr& value) {

@@ -1,18 +1,25 @@
 #include "libcompiler/ir/tensor_types.h"
 
-#include <string>
+#include <cstdlib>
 
 namespace kiln::ir {
 
-Dtype irDtype(tensor::DType dtype) { return *dtypeFromTorchName(tensor::dtype_name(dtype)); }
+Dtype irDtype(tensor::DType dtype) {
+  switch (dtype) {
+#define KILN_DTYPE(Enum, CppType, ItemSize, Name, ShortName, IsFloating, ScalarTypeName) \
+  case tensor::DType::Enum: return Dtype::Enum;
+#include "libcompiler/tensor/dtype.def"
+  }
+  std::abort();  // every tensor dtype is a row of the table
+}
 
-std::optional<tensor::DType> tensorDtype(Dtype dtype) { return tensor::dtype_from_name(dtypeTorchName(dtype)); }
-
-Device irDevice(const tensor::Device& device) {
-  Device out;
-  out.type = std::string(tensor::device_type_name(device.type));
-  if (device.index >= 0) out.index = device.index;
-  return out;
+std::optional<tensor::DType> tensorDtype(Dtype dtype) {
+  switch (dtype) {
+#define KILN_DTYPE(Enum, CppType, ItemSize, Name, ShortName, IsFloating, ScalarTypeName) \
+  case Dtype::Enum: return tensor::DType::Enum;
+#include "libcompiler/tensor/dtype.def"
+    default: return std::nullopt;
+  }
 }
 
 }  // namespace kiln::ir
@@ -24,7 +31,7 @@ TensorMeta irTensorMeta(const tensor::Tensor& tensor) {
   meta.dtype = irDtype(tensor.dtype());
   for (int64_t s : tensor.sizes()) meta.sizes.push_back(SymExpr::integer(s));
   for (int64_t s : tensor.strides()) meta.strides.push_back(SymExpr::integer(s));
-  meta.device = irDevice(tensor.device());
+  meta.device = tensor.device();
   return meta;
 }
 

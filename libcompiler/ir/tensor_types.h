@@ -1,5 +1,6 @@
 #pragma once
-// The IR's names for the tensor runtime's dtypes and devices (the IR itself knows no tensors).
+// Conversions between the IR's dtypes and the tensor runtime's (one table, tensor/dtype.def; the
+// IR adds the complex types tensors cannot hold), and tensors' metadata as graphs annotate it.
 #include <optional>
 
 #include "libcompiler/ir/device.h"
@@ -14,7 +15,6 @@ namespace kiln::ir {
 Dtype irDtype(tensor::DType dtype);
 // nullopt for the IR dtypes the tensor runtime lacks (complex).
 std::optional<tensor::DType> tensorDtype(Dtype dtype);
-Device irDevice(const tensor::Device& device);
 // A tensor's metadata as graph annotations carry it (concrete sizes and strides).
 TensorMeta irTensorMeta(const tensor::Tensor& tensor);
 

@@ -44,7 +44,7 @@ TensorInput from_meta(const ir::TensorMeta& meta, const std::string& name) {
 }
 
 TensorInput from_tensor(const ops::Tensor& t) {
-  TensorInput input{t.sizes(), t.strides(), t.storage_offset(), ir::irDtype(t.dtype()), ir::irDevice(t.device()), t.requires_grad(), t};
+  TensorInput input{t.sizes(), t.strides(), t.storage_offset(), ir::irDtype(t.dtype()), t.device(), t.requires_grad(), t};
   return input;
 }
 
@@ -127,7 +127,7 @@ std::vector<std::string> load_args_lines(const ReproState& state, const LoadArgs
         hash = python::repr_str(write_storage(*options.store, bytes));
       }
       std::string line = "    " + buffer + " = reader.storage(" + hash + ", " + std::to_string(nbytes);
-      if (input.device.type != "cpu") line += ", device=" + input.device.repr();
+      if (input.device.type != tensor::DeviceType::CPU) line += ", device=" + input.device.repr();
       if (input.dtype != ir::Dtype::Float32) line += ", dtype_hint=torch." + std::string(ir::dtypeTorchName(input.dtype));
       body.push_back(line + ")");
     }

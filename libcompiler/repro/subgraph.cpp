@@ -38,7 +38,7 @@ ir::FakeValue fake_of(const ops::IValue& value) {
   meta.dtype = ir::irDtype(t.dtype());
   for (int64_t size : t.sizes()) meta.sizes.push_back(ir::SymExpr::integer(size));
   for (int64_t stride : t.strides()) meta.strides.push_back(ir::SymExpr::integer(stride));
-  meta.device = ir::irDevice(t.device());
+  meta.device = t.device();
   meta.requiresGrad = t.requires_grad();
   return meta;
 }

@@ -21,7 +21,7 @@ std::string_view dispatch_key_name(DeviceType type) { return kDispatchKeyNames[s
 
 std::string_view device_type_name(DeviceType type) { return kDeviceTypeNames[static_cast<int>(type)]; }
 
-Device Device::parse(std::string_view text) {
+std::optional<Device> Device::try_parse(std::string_view text) {
   const auto colon = text.find(':');
   const std::string_view type_name = text.substr(0, colon);
   for (int i = 0; i < kNumDeviceTypes; ++i) {
@@ -32,8 +32,16 @@ Device Device::parse(std::string_view text) {
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), device.index);
     if (error == std::errc() && end == digits.data() + digits.size() && !digits.empty() && device.index >= 0)
       return device;
-    throw_runtime_error("Invalid device string: '" + std::string(text) + "'");
+    return std::nullopt;
   }
+  return std::nullopt;
+}
+
+Device Device::parse(std::string_view text) {
+  if (std::optional<Device> device = try_parse(text)) return *device;
+  const std::string_view type_name = text.substr(0, text.find(':'));
+  for (std::string_view known : kDeviceTypeNames)
+    if (known == type_name) throw_runtime_error("Invalid device string: '" + std::string(text) + "'");
   throw_runtime_error("Expected one of cpu, cuda, meta device type at start of device string: " +
                       std::string(text));
 }
@@ -45,6 +53,12 @@ std::string Device::str() const {
     text += std::to_string(index);
   }
   return text;
+}
+
+std::string Device::repr() const {
+  std::string text = "device(type='" + std::string(device_type_name(type)) + "'";
+  if (index >= 0) text += ", index=" + std::to_string(index);
+  return text + ")";
 }
 
 }  // namespace kiln::tensor

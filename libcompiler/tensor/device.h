@@ -1,6 +1,7 @@
 #pragma once
 // Device: where a tensor's storage lives (torch.device). cpu has no index; cuda:N does.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,8 +28,12 @@ struct Device {
   // "cpu", "cuda", "cuda:1", "meta"; throws TorchError(RuntimeError) on anything else, with
   // PyTorch's message.
   static Device parse(std::string_view text);
+  // The same, nullopt instead of the error.
+  static std::optional<Device> try_parse(std::string_view text);
   // As str(torch.device): "cpu", "cuda:0".
   std::string str() const;
+  // As repr(torch.device): device(type='cpu'), device(type='cuda', index=0).
+  std::string repr() const;
 
   friend bool operator==(const Device&, const Device&) = default;
 };

@@ -13,12 +13,12 @@ TEST(FakeValue, ParsesAndPrintsTensorAnnotations) {
   ASSERT_EQ(t->sizes.size(), 2u);
   EXPECT_EQ(t->sizes[0], SymExpr::symbol("s77"));
   EXPECT_EQ(t->strides[1], SymExpr::integer(1));
-  EXPECT_EQ(t->device, (Device{"cpu", std::nullopt}));
+  EXPECT_EQ(t->device, (Device{tensor::DeviceType::CPU, -1}));
   EXPECT_EQ(annotationText(v), "f32[s77, s27][s27, 1]cpu");
 
   FakeValue scalar = parseAnnotation("b8[][]cuda:0");
   ASSERT_TRUE(std::holds_alternative<TensorMeta>(scalar));
-  EXPECT_EQ(std::get<TensorMeta>(scalar).device, (Device{"cuda", 0}));
+  EXPECT_EQ(std::get<TensorMeta>(scalar).device, (Device{tensor::DeviceType::CUDA, 0}));
   EXPECT_TRUE(std::get<TensorMeta>(scalar).sizes.empty());
   EXPECT_EQ(annotationText(scalar), "b8[][]cuda:0");
 

@@ -243,8 +243,8 @@ TEST(GraphInterpreter, RunsTheRealGraphsOnRandomInputsOfTheirAnnotatedShapes) {
       const auto module = parseReadable(payload.text);
       auto unsupported = missingTargets(*module);
       for (const Node* node : module->graph.placeholders())
-        if (const auto* meta = std::get_if<TensorMeta>(&node->meta.value); meta && meta->device.type != "cpu")
-          unsupported.insert("inputs on " + meta->device.type);
+        if (const auto* meta = std::get_if<TensorMeta>(&node->meta.value); meta && meta->device.type != tensor::DeviceType::CPU)
+          unsupported.insert("inputs on " + std::string(tensor::device_type_name(meta->device.type)));
       if (!unsupported.empty()) {
         ++skipped[payload.kind];
         for (const std::string& t : unsupported) ++missing[t];

@@ -75,8 +75,8 @@ TEST(Argument, ReprMatchesFx) {
   EXPECT_EQ(Argument::tuple({}).repr(), "()");
   EXPECT_EQ(Argument::list({Argument::integer(1), Argument::integer(0)}).repr(), "[1, 0]");
   EXPECT_EQ(Argument::dtype(Dtype::Int64).repr(), "torch.int64");
-  EXPECT_EQ(Argument::device(Device{"cuda", 0}).repr(), "device(type='cuda', index=0)");
-  EXPECT_EQ(Argument::device(Device{"cpu", std::nullopt}).repr(), "device(type='cpu')");
+  EXPECT_EQ(Argument::device(Device{tensor::DeviceType::CUDA, 0}).repr(), "device(type='cuda', index=0)");
+  EXPECT_EQ(Argument::device(Device{tensor::DeviceType::CPU, -1}).repr(), "device(type='cpu')");
   EXPECT_EQ(Argument::global("torch.strided").repr(), "torch.strided");
   EXPECT_EQ(Argument::slice(Argument::none(), Argument::integer(2), Argument::none()).repr(), "slice(None, 2, None)");
   EXPECT_EQ(Argument::floating(-0.5).repr(), "-0.5");

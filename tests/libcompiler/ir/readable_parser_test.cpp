@@ -81,7 +81,7 @@ TEST(ReadableParser, ReadsInPlaceOperatorsKwargsAndConstants) {
   ASSERT_EQ(full->kwargs().size(), 4u);
   EXPECT_EQ(std::get<Dtype>(full->kwargs()[0].value.value), Dtype::Float32);
   EXPECT_EQ(std::get<GlobalName>(full->kwargs()[1].value.value).qualifiedName, "torch.strided");
-  EXPECT_EQ(std::get<Device>(full->kwargs()[2].value.value), (Device{"cuda", 0}));
+  EXPECT_EQ(std::get<Device>(full->kwargs()[2].value.value), (Device{tensor::DeviceType::CUDA, 0}));
   EXPECT_EQ(std::get<int64_t>(g.findNode("ne")->args()[1].value), -100);
   EXPECT_FALSE(g.findNode("full")->meta.sourceSummary.has_value());
 }

@@ -48,7 +48,7 @@ TEST(ReadablePrinter, PrintsEveryNodeForm) {
   Node* step = m.graph.callFunction("operator.iadd", {Argument::node(w), Argument::floating(1.0)});
   Node* full = m.graph.callFunction(
       "torch.ops.aten.full.default", {Argument::list({Argument::node(shape)}), Argument::floating(0.0)},
-      {{"dtype", Argument::dtype(Dtype::Float32)}, {"device", Argument::device({"cuda", 0})}});
+      {{"dtype", Argument::dtype(Dtype::Float32)}, {"device", Argument::device({tensor::DeviceType::CUDA, 0})}});
   m.graph.output(Argument::tuple({Argument::node(full), Argument::node(step)}));
   EXPECT_EQ(printReadable(m), R"PY(class GraphModule(torch.nn.Module):
     def forward(self, x):

@@ -35,7 +35,7 @@ TEST(RunnablePrinter, PrintsTheReproModuleWithoutAnnotationsOrComments) {
       "        return (getitem, _tensor_constant0)\n");
   module->attributes["weight"].isParameter = true;
   module->attributes["_tensor_constant0"].inlineRepr = "tensor([1., 2.])";
-  module->attributes["big"] = ModuleAttribute{TensorMeta{Dtype::Int64, {SymExpr::integer(5)}, {SymExpr::integer(1)}, Device{"cuda", 0}, false}, false, std::nullopt};
+  module->attributes["big"] = ModuleAttribute{TensorMeta{Dtype::Int64, {SymExpr::integer(5)}, {SymExpr::integer(1)}, Device{tensor::DeviceType::CUDA, 0}, false}, false, std::nullopt};
   const std::vector<std::string> expected = {
       "class Repro(torch.nn.Module):",
       "    def __init__(self) -> None:",
@@ -65,7 +65,7 @@ TEST(RunnablePrinter, PrintsTheReproModuleWithoutAnnotationsOrComments) {
   EXPECT_TRUE(parsed->attributes.at("weight").isParameter);
   EXPECT_EQ(parsed->attributes.at("weight").meta.sizes, (std::vector<SymExpr>{SymExpr::integer(4), SymExpr::integer(3)}));
   EXPECT_EQ(parsed->attributes.at("big").meta.dtype, Dtype::Int64);
-  EXPECT_EQ(parsed->attributes.at("big").meta.device.type, "cuda");
+  EXPECT_EQ(parsed->attributes.at("big").meta.device.type, tensor::DeviceType::CUDA);
   EXPECT_EQ(parsed->attributes.at("_tensor_constant0").inlineRepr, "tensor([1., 2.])");
   EXPECT_EQ(parsed->graph.size(), module->graph.size());
   EXPECT_EQ(parsed->graph.findNode("var_mean")->target(), "torch.ops.aten.var_mean.correction");
