@@ -4,16 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <cstring>
 
 #include "libcompiler/inductor/codegen/cpu_llvm/cpu_llvm_backend.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/graph_lowering.h"
 #include "libcompiler/ir/readable_parser.h"
-#include "libcompiler/tensor/allocator.h"
-#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/tensor_printer.h"
+#include "tests/support/host_memory_device.h"
 
 namespace {
 
@@ -29,21 +27,10 @@ const char* kAddRelu = R"(class GraphModule(torch.nn.Module):
         return (relu,)
 )";
 
-const tensor::Device kFakeCuda{tensor::DeviceType::CUDA, 0};
+using kiln::test::HostMemoryDevice;
 
-// A stand-in for a GPU whose memory is the host's: the CPU's kernels run on it unchanged, so the
-// test sees which backend's names, allocations and launches a compile used.
-class HostMemory final : public tensor::Allocator {
- public:
-  void* allocate(size_t nbytes, const tensor::Device&) override { return nbytes ? std::malloc(nbytes) : nullptr; }
-  void deallocate(void* data, const tensor::Device&) override { std::free(data); }
-};
-
-void host_copy(const Tensor& dst, const Tensor& src) {
-  ASSERT_TRUE(dst.is_contiguous() && src.is_contiguous() && dst.numel() == src.numel() && dst.dtype() == src.dtype());
-  std::memcpy(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(dst.numel()) * dst.itemsize());
-}
-
+// The stand-in GPU's code generator: the CPU's kernels (its memory is the host's), under a GPU
+// backend's names, so the test sees which backend's names, allocations and launches a compile used.
 class FakeGpuBackend final : public inductor::KernelBackend {
  public:
   std::string_view name() const override { return "fake_gpu"; }
@@ -89,10 +76,8 @@ TEST(KernelBackend, ADeviceWithoutABackendIsRefused) {
 }
 
 TEST(KernelBackend, ARegisteredBackendCompilesAndRunsTheGraphsOfItsDevice) {
-  HostMemory memory;
+  HostMemoryDevice device;
   FakeGpuBackend gpu;
-  tensor::register_allocator(tensor::DeviceType::CUDA, &memory);
-  tensor::register_device_copy(tensor::DeviceType::CUDA, host_copy);
   inductor::register_backend_for_device(tensor::DeviceType::CUDA, &gpu);
   {
     std::unique_ptr<ir::GraphModule> module = ir::parseReadable(kAddRelu);
@@ -104,17 +89,15 @@ TEST(KernelBackend, ARegisteredBackendCompilesAndRunsTheGraphsOfItsDevice) {
     EXPECT_NE(std::find(artifacts.cache_key.components.begin(), artifacts.cache_key.components.end(), "host_target: fake-gpu"),
               artifacts.cache_key.components.end());
 
-    Tensor input = Tensor::empty({4}, tensor::DType::Float32, kFakeCuda);
-    tensor::copy_elements(input, tensor::tensor_from_values(std::vector<double>{-2, -0.5, 0, 3}, tensor::Shape{4}, tensor::DType::Float32));
+    const Tensor input =
+        HostMemoryDevice::to_device(tensor::tensor_from_values(std::vector<double>{-2, -0.5, 0, 3}, tensor::Shape{4}, tensor::DType::Float32));
     const std::vector<ops::IValue> outputs = artifacts.program->run({ops::IValue(input)});
     const Tensor out = outputs.at(0).to_tensor();
-    EXPECT_EQ(out.device(), kFakeCuda);
+    EXPECT_EQ(out.device(), HostMemoryDevice::kDevice);
     EXPECT_EQ(tensor::tensor_repr(out), "tensor([0.0000, 0.5000, 1.0000, 4.0000], device='cuda:0')");
     EXPECT_EQ(gpu.launches, 1);
   }
   inductor::register_backend_for_device(tensor::DeviceType::CUDA, nullptr);
-  tensor::register_device_copy(tensor::DeviceType::CUDA, nullptr);
-  tensor::register_allocator(tensor::DeviceType::CUDA, nullptr);
 }
 
 }  // namespace

@@ -1,34 +1,19 @@
 // Dispatch by device type: a runtime registers its allocator, its copy and its kernels, and a
 // call on its tensors reaches them; an op it has no kernel for says so as PyTorch does.
-#include <cstdlib>
-#include <cstring>
-
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernel_registry.h"
-#include "libcompiler/tensor/allocator.h"
-#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/tensor_printer.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "ops_test_support.h"
+#include "tests/support/host_memory_device.h"
 
 namespace kiln::ops::test {
 namespace {
 
-const tensor::Device kFakeCuda{tensor::DeviceType::CUDA, 0};
+using kiln::test::HostMemoryDevice;
+constexpr tensor::Device kFakeCuda = HostMemoryDevice::kDevice;
 
-// A stand-in for a CUDA runtime: its "device memory" is host memory, so that copies are memcpy
-// of contiguous tensors and its add kernel can run the CPU's on host copies.
-class HostMemory final : public tensor::Allocator {
- public:
-  void* allocate(size_t nbytes, const tensor::Device&) override { return nbytes ? std::malloc(nbytes) : nullptr; }
-  void deallocate(void* data, const tensor::Device&) override { std::free(data); }
-};
-
-void fake_copy(const Tensor& dst, const Tensor& src) {
-  ASSERT_TRUE(dst.is_contiguous() && src.is_contiguous() && dst.dtype() == src.dtype() && dst.numel() == src.numel());
-  std::memcpy(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(dst.numel()) * dst.itemsize());
-}
-
+// The stand-in GPU's add: the CPU's, on host copies.
 int fake_adds = 0;
 std::vector<Tensor> fake_add(const Arguments& args) {
   ++fake_adds;
@@ -40,22 +25,10 @@ std::vector<Tensor> fake_add(const Arguments& args) {
 
 class DeviceDispatch : public ::testing::Test {
  protected:
-  void SetUp() override {
-    tensor::register_allocator(tensor::DeviceType::CUDA, &memory_);
-    tensor::register_device_copy(tensor::DeviceType::CUDA, fake_copy);
-    register_kernel(OpId::add_Tensor, tensor::DeviceType::CUDA, fake_add);
-  }
-  void TearDown() override {
-    register_kernel(OpId::add_Tensor, tensor::DeviceType::CUDA, nullptr);
-    tensor::register_device_copy(tensor::DeviceType::CUDA, nullptr);
-    tensor::register_allocator(tensor::DeviceType::CUDA, nullptr);
-  }
-  Tensor on_device(const Tensor& host) {
-    Tensor t = Tensor::empty(host.sizes(), host.dtype(), kFakeCuda);
-    tensor::copy_elements(t, host);
-    return t;
-  }
-  HostMemory memory_;
+  void SetUp() override { register_kernel(OpId::add_Tensor, tensor::DeviceType::CUDA, fake_add); }
+  void TearDown() override { register_kernel(OpId::add_Tensor, tensor::DeviceType::CUDA, nullptr); }
+  static Tensor on_device(const Tensor& host) { return HostMemoryDevice::to_device(host); }
+  HostMemoryDevice device_;
 };
 
 TEST_F(DeviceDispatch, ACallRunsTheKernelOfItsTensorsDevice) {
