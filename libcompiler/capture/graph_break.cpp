@@ -41,6 +41,14 @@ GraphBreak::GraphBreak(BreakKind k, std::vector<std::string> d, std::string cont
 
 const std::string& GraphBreak::title() const { return break_texts()[static_cast<size_t>(kind)].title; }
 
+GraphBreak unsupported(UnsupportedConstruct construct, const std::vector<std::string>& details) {
+  static const char* const kConstructs[] = {
+#define KILN_UNSUPPORTED_CONSTRUCT(Enum, Construct) Construct,
+#include "libcompiler/capture/unsupported_constructs.def"
+  };
+  return GraphBreak(BreakKind::Unsupported, {fill(kConstructs[static_cast<size_t>(construct)], details)}, "");
+}
+
 std::string GraphBreak::message() const {
   const BreakText& text = break_texts()[static_cast<size_t>(kind)];
   std::string out = text.title + "\n  Explanation: " + fill(text.explanation, details) + "\n";

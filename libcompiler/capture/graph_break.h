@@ -18,6 +18,12 @@ enum class BreakKind {
 #include "libcompiler/capture/graph_break_kinds.def"
 };
 
+// The constructs kiln's own Unsupported break names (unsupported_constructs.def).
+enum class UnsupportedConstruct {
+#define KILN_UNSUPPORTED_CONSTRUCT(Enum, Construct) Enum,
+#include "libcompiler/capture/unsupported_constructs.def"
+};
+
 // One frame of the user stack at a break: file, line, function name and the source line.
 struct UserFrame {
   std::string filename;
@@ -43,5 +49,8 @@ struct GraphBreak : python::CaptureUnwind {
   // the analysis with the breaking call left out of the graph.
   bool restarts() const { return kind != BreakKind::DataDependentBranch; }
 };
+
+// The Unsupported break for a construct, its wording filled with the details at hand.
+GraphBreak unsupported(UnsupportedConstruct construct, const std::vector<std::string>& details = {});
 
 }  // namespace kiln::capture

@@ -181,14 +181,12 @@ ir::TensorMeta OutputGraph::placeholder_meta(const SourceRef& source, const tens
 Ref OutputGraph::fake_of(const Ref& tensor_ref) {
   if (is_fake(tensor_ref) && &node_of(tensor_ref)->graph() == &module_->graph) return tensor_ref;
   if (is_fake(tensor_ref) || subgraph_)
-    throw GraphBreak(BreakKind::Unsupported, {"a tensor from outside a torch.cond branch used inside it"}, "");
+    throw unsupported(UnsupportedConstruct::CondOuterTensor);
   const tensor::Tensor& real = static_cast<TensorObject&>(*tensor_ref).value;
   if (auto it = fake_index_.find(real.impl()); it != fake_index_.end()) return it->second;
   SourceRef source = find_source(interp_, frame_inputs_, tensor_ref);
   if (!source)
-    throw GraphBreak(BreakKind::Unsupported, {"a tensor that cannot be reached from the frame's inputs (kiln follows locals, globals, "
-                                              "module parameters and buffers, attributes and container items)"},
-                     "");
+    throw unsupported(UnsupportedConstruct::UnreachableTensor);
   ir::TensorMeta meta = placeholder_meta(source, real);
   // A dict entry read by position holds while the key there is the same object.
   for (const Source* step = source.get(); step; step = step->base().get())
@@ -259,9 +257,7 @@ TypeObject* symbolic_scalar_type() {
                                "__index__", "__repr__", "__str__", "__format__", "__neg__", "__pow__", "__rpow__"})
       add_method(t, dunder, [name = std::string(dunder)](Interpreter&, CallArgs& c) -> Ref {
         if (c.args.size() == 2 && is_tensor(c.args[1])) return not_implemented();
-        throw GraphBreak(BreakKind::Unsupported, {"Python's " + name + " on a symbolic number (a float input made dynamic, or "
-                                                                     "a .item() value)"},
-                         "");
+        throw unsupported(UnsupportedConstruct::SymbolicNumberOperator, {name});
       });
     return t;
   }();
@@ -332,7 +328,7 @@ ir::Argument OutputGraph::argument(const Ref& value) {
     for (const auto& item : to_vector(interp_, value)) items.push_back(argument(item));
     return ir::Argument::tuple(std::move(items));
   }
-  throw GraphBreak(BreakKind::Unsupported, {"passing a " + type_name(value) + " object into a graph"}, "");
+  throw unsupported(UnsupportedConstruct::OpaqueGraphArgument, {type_name(value)});
 }
 
 ReplayValue OutputGraph::replay_value(const Ref& value) {

@@ -40,11 +40,11 @@ Ref Tracer::item(Interpreter& interp, const std::string&, const Ref& callee, Cal
 // The base of a traced view is a value the graph does not name (kiln's fakes are not the frame's
 // tensors): `v._base is x` would be decided, wrongly, at capture.
 Ref Tracer::break_on_view_base(Interpreter& interp, const std::string&, const Ref&, CallArgs&) {
-  break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor._base (the base of a view is not traced)"}, ""));
+  break_graph(interp, unsupported(UnsupportedConstruct::ViewBase));
 }
 
 Ref Tracer::break_on_autograd_state_change(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {
-  break_graph(interp, GraphBreak(BreakKind::Unsupported, {"Tensor." + method + "() (it changes autograd state a graph does not replay)"}, ""));
+  break_graph(interp, unsupported(UnsupportedConstruct::AutogradStateChange, {method}));
 }
 
 Ref Tracer::break_on_truth_value(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {

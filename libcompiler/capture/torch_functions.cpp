@@ -25,7 +25,7 @@ Ref Tracer::functional(Interpreter& interp, const Ref& callee, CallArgs& args) {
 Ref Tracer::run_untraced(Interpreter&, const Ref&, CallArgs&) { return nullptr; }
 
 Ref Tracer::break_on_manual_seed(Interpreter& interp, const Ref&, CallArgs&) {
-  break_graph(interp, GraphBreak(BreakKind::Unsupported, {"torch.manual_seed() inside a compiled region"}, ""));
+  break_graph(interp, unsupported(UnsupportedConstruct::ManualSeed));
 }
 
 Ref Tracer::record_grad_mode_switch(Interpreter& interp, const Ref& callee, CallArgs& args) {

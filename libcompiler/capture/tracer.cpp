@@ -222,7 +222,7 @@ void Tracer::mutating(Interpreter& interp, const Ref& target) {
   // Changes to an object that outlives the frame are replayed after the graph (side_effects.h);
   // a set's are not.
   if (target->kind == ObjectKind::Set)
-    break_graph(interp, GraphBreak(BreakKind::Unsupported, {"changing the set " + source->text()}, ""));
+    break_graph(interp, unsupported(UnsupportedConstruct::SetChange, {source->text()}));
   side_effects_.changing(target, source);
 }
 
