@@ -8,6 +8,7 @@
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/torch/torch_module.h"
 #include "libdiag/log/logger.h"
 #include "libdiag/trace/trace_writer.h"
 
@@ -133,7 +134,7 @@ std::vector<trace::TraceFrame> user_stack_frames(python::Interpreter& interp) {
     if (!f->where || !f->where->loc.file) continue;
     if (f->function && f->function->globals) {
       python::Ref module = f->function->globals->get("__name__");
-      if (module && module->kind == python::ObjectKind::Str && python::as<python::StrObject>(module).value.rfind("torch", 0) == 0)
+      if (module && module->kind == python::ObjectKind::Str && python::is_torch_module_name(python::as<python::StrObject>(module).value))
         continue;
     }
     const auto& loc = f->where->loc;

@@ -19,6 +19,7 @@
 #include "libcompiler/python/interp/evaluator.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/python/torch/torch_module.h"
 #include "libdiag/log/logger.h"
 
 namespace kiln::capture {
@@ -62,8 +63,7 @@ bool has_tensor_in_frame(const CodeState& code, const FrameInputs& inputs) {
     if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;  // `import torch` in the frame
     Ref global = inputs.globals ? inputs.globals->get(name) : nullptr;
     if (global && global->kind == ObjectKind::Module) {
-      const std::string& module = as<ModuleObject>(global).name;
-      if (module == "torch" || module.rfind("torch.", 0) == 0) return true;
+      if (is_torch_module_name(as<ModuleObject>(global).name)) return true;
     }
   }
   return false;

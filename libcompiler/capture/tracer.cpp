@@ -7,10 +7,11 @@
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/ir/python_operators.h"
 #include "libcompiler/python/ast_unparse.h"
-#include "libdiag/log/logger.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/python/torch/torch_module.h"
+#include "libdiag/log/logger.h"
 
 namespace kiln::capture {
 
@@ -39,10 +40,7 @@ std::string trimmed(std::string_view text) {
 
 }  // namespace
 
-bool is_library_code(const FunctionObject& function) {
-  std::string module = module_name_of(function);
-  return module == "torch" || module.rfind("torch.", 0) == 0;
-}
+bool is_library_code(const FunctionObject& function) { return is_torch_module_name(module_name_of(function)); }
 
 bool is_module_instance(const Ref& value) {
   return value->kind == ObjectKind::Instance && as<InstanceObject>(value).dict.count("_parameters");

@@ -254,6 +254,10 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
 
 }  // namespace
 
+bool is_torch_module_name(std::string_view module_name) {
+  return module_name == "torch" || module_name.starts_with("torch.");
+}
+
 void install_torch(Interpreter& interp) {
   interp.register_native_module("torch", init_torch_native);
   for (const EmbeddedSource& source : embedded_torch_sources())
