@@ -164,11 +164,8 @@ Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenG
 
 Ref fake_tensor(const tensor::Shape& sizes, const tensor::Shape& strides, tensor::DType dtype, const tensor::Device& device,
                 bool requires_grad) {
-  Tensor fake = Tensor::empty(sizes, dtype, tensor::Device{tensor::DeviceType::Meta});
-  fake.impl()->strides = strides;
-  if (requires_grad) fake.set_requires_grad(true);
-  Ref object = wrap_tensor(fake);
-  static_cast<TensorObject&>(*object).proxy = std::make_shared<TensorProxy>(device);
+  Ref object = make_fake_tensor(sizes, strides, dtype, std::make_shared<TensorProxy>(device));
+  if (requires_grad) static_cast<TensorObject&>(*object).value.set_requires_grad(true);
   return object;
 }
 

@@ -26,7 +26,7 @@ std::optional<std::string> branch_source(const ir::GraphModule* captured) {
 }
 
 std::vector<Ref> items_of(Interpreter& interp, const Ref& value) {
-  if (value->kind == ObjectKind::Tuple || value->kind == ObjectKind::List) return to_vector(interp, value);
+  if (is_list_or_tuple(value)) return to_vector(interp, value);
   return {value};
 }
 

@@ -34,7 +34,7 @@ bool has_tensor(const Ref& value, int depth) {
   switch (value->kind) {
     case ObjectKind::List:
     case ObjectKind::Tuple: {
-      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      const auto& items = sequence_items(value);
       for (const auto& item : items)
         if (has_tensor(item, depth + 1)) return true;
       return false;
@@ -91,11 +91,11 @@ class TemplateBuilder {
 
   ValueTemplate of(const Ref& value) {
     if (OutputGraph::is_fake(value)) return of_node(OutputGraph::node_of(value));
-    if (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) {
+    if (is_list_or_tuple(value)) {
       if (SourceRef source = find_source(interp_, graph_.frame_inputs(), value))
         return ValueTemplate{ValueTemplate::Kind::FromSource, 0, source, nullptr, {}};
       ValueTemplate t{value->kind == ObjectKind::List ? ValueTemplate::Kind::List : ValueTemplate::Kind::Tuple, 0, nullptr, nullptr, {}};
-      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      const auto& items = sequence_items(value);
       for (const auto& item : items) t.items.push_back(of(item));
       return t;
     }

@@ -166,7 +166,7 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
       case GuardKind::IdMatch: holds = value == g.expected; break;
       case GuardKind::TypeMatch: holds = value->type == g.expected.get(); break;
       case GuardKind::LengthCheck:
-        holds = (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple || value->kind == ObjectKind::Dict) &&
+        holds = (is_list_or_tuple(value) || value->kind == ObjectKind::Dict) &&
                 len(interp, value) == g.length;
         break;
       case GuardKind::DictKeys: {
@@ -199,17 +199,6 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
   return std::nullopt;
 }
 
-bool is_guarded_constant(const Ref& value) {
-  switch (value->kind) {
-    case ObjectKind::None:
-    case ObjectKind::Bool:
-    case ObjectKind::Int:
-    case ObjectKind::Float:
-    case ObjectKind::Str: return true;
-    default: return false;
-  }
-}
-
 bool same_dict_key(Interpreter& interp, const Ref& a, const Ref& b) {
   if (a == b) return true;
   return !is_tensor(a) && !is_tensor(b) && equals(interp, a, b);
@@ -222,16 +211,15 @@ void guard_value(GuardSet& guards, const SourceRef& source, const Ref& value, in
     g.value_type = value->type->qualified_name();
     return g;
   };
+  if (is_constant(value)) {
+    guards.add(guard(GuardKind::EqualsMatch));
+    return;
+  }
   switch (value->kind) {
-    case ObjectKind::None:
-    case ObjectKind::Bool:
-    case ObjectKind::Int:
-    case ObjectKind::Float:
-    case ObjectKind::Str: guards.add(guard(GuardKind::EqualsMatch)); return;
     case ObjectKind::List:
     case ObjectKind::Tuple: {
       Guard length = guard(GuardKind::LengthCheck);
-      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      const auto& items = sequence_items(value);
       length.length = static_cast<int64_t>(items.size());
       guards.add(std::move(length));
       for (size_t i = 0; i < items.size(); ++i)

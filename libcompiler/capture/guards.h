@@ -96,9 +96,6 @@ void guard_value(GuardSet& guards, const SourceRef& source, const python::Ref& v
 
 // Whether two dict keys are the same key: a tensor key (an optimizer's state is keyed by
 // parameter) by identity, as its hash is; other keys by ==.
-// None, bool, int, float or str: a value an EQUALS_MATCH guard holds.
-bool is_guarded_constant(const python::Ref& value);
-
 bool same_dict_key(python::Interpreter& interp, const python::Ref& a, const python::Ref& b);
 
 // Dynamo's "<code><padding>  # <user code>" line of a guard (code left-justified to 60 columns).

@@ -1,7 +1,6 @@
 // Higher-order operators (Dynamo's higher_order_ops.py): torch.cond on a tensor predicate traces
 // each branch into a graph of its own and records one torch.ops.higher_order.cond node.
 #include "libcompiler/capture/tracer.h"
-#include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -34,7 +33,7 @@ Ref Tracer::trace_cond(Interpreter& interp, const Ref&, CallArgs& args) {
     }
     graph_ = &parent;
     std::vector<const ir::Node*> outputs;
-    for (const auto& r : result->kind == ObjectKind::Tuple || result->kind == ObjectKind::List ? to_vector(interp, result) : std::vector<Ref>{result})
+    for (const auto& r : is_list_or_tuple(result) ? to_vector(interp, result) : std::vector<Ref>{result})
       if (OutputGraph::is_fake(r)) outputs.push_back(OutputGraph::node_of(r));
     sub.set_output(outputs);
     return parent.add_submodule(name, sub.take_module(), fn);
@@ -46,7 +45,7 @@ Ref Tracer::trace_cond(Interpreter& interp, const Ref&, CallArgs& args) {
   std::vector<Ref> results;
   for (const auto& r : true_result->kind == ObjectKind::Tuple ? to_vector(interp, true_result) : std::vector<Ref>{true_result}) {
     const tensor::Tensor& t = static_cast<TensorObject&>(*r).value;
-    results.push_back(wrap_tensor(ops::allocate_outputs({ops::TensorMeta{t.sizes(), t.strides(), t.dtype(), tensor::Device{tensor::DeviceType::Meta}}}).at(0)));
+    results.push_back(make_fake_tensor(t.sizes(), t.strides(), t.dtype(), nullptr));
   }
   std::vector<ir::Argument> operand_args;
   ReplayValue operand_replay{ReplayValue::Kind::Tuple, nullptr, nullptr, {}};

@@ -6,7 +6,6 @@
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/capture/side_effects.h"
 #include "libcompiler/ir/tensor_types.h"
-#include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
 
@@ -42,8 +41,8 @@ std::string snake_case(const std::string& text) {
 
 bool contains_tensor(const Ref& value) {
   if (is_tensor(value)) return true;
-  if (value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) {
-    const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+  if (is_list_or_tuple(value)) {
+    const auto& items = sequence_items(value);
     return std::any_of(items.begin(), items.end(), contains_tensor);
   }
   return false;
@@ -71,11 +70,9 @@ Ref OutputGraph::subgraph_input(const Ref& outer_fake) {
   node->meta.value = node_of(outer_fake)->meta.value;
   inputs_.push_back(GraphInput{});
   placeholder_nodes_.push_back(node);
-  const tensor::Tensor& t = static_cast<TensorObject&>(*outer_fake).value;
-  ops::TensorMeta shape{t.sizes(), t.strides(), t.dtype(), tensor::Device{tensor::DeviceType::Meta}};
-  Ref fake = wrap_tensor(ops::allocate_outputs({shape}).at(0));
-  static_cast<TensorObject&>(*fake).proxy = std::make_shared<CaptureProxy>(static_cast<TensorObject&>(*outer_fake).device(), node);
-  return fake;
+  const auto& outer_object = static_cast<TensorObject&>(*outer_fake);
+  const tensor::Tensor& t = outer_object.value;
+  return make_fake_tensor(t.sizes(), t.strides(), t.dtype(), std::make_shared<CaptureProxy>(outer_object.device(), node));
 }
 
 std::string OutputGraph::submodule_name(const std::string& base) {
@@ -204,9 +201,8 @@ Ref OutputGraph::fake_of(const Ref& tensor_ref) {
       guards_.add(std::move(duplicate));
     }
   ir::Node* node = add_placeholder(source->placeholder_name(), meta, GraphInput{GraphInput::Kind::Value, source});
-  ops::TensorMeta shape{real.sizes(), real.strides(), real.dtype(), tensor::Device{tensor::DeviceType::Meta}};
-  Ref fake = wrap_tensor(ops::allocate_outputs({shape}).at(0));
-  static_cast<TensorObject&>(*fake).proxy = std::make_shared<CaptureProxy>(static_cast<TensorObject&>(*tensor_ref).device(), node);
+  Ref fake = make_fake_tensor(real.sizes(), real.strides(), real.dtype(),
+                              std::make_shared<CaptureProxy>(static_cast<TensorObject&>(*tensor_ref).device(), node));
   fakes_.emplace_back(real.impl(), fake);
   fake_index_[real.impl()] = fake;
   return fake;
@@ -235,7 +231,7 @@ void OutputGraph::guard_constant_attributes(const Ref& module) {
   const AttrMap& attributes = original ? original->attributes : as<InstanceObject>(module).dict;
   std::vector<std::string> names;
   for (const auto& [name, value] : attributes)
-    if (is_guarded_constant(value)) names.push_back(name);
+    if (is_constant(value)) names.push_back(name);
   std::sort(names.begin(), names.end());
   for (const auto& name : names) {
     const Ref& value = attributes.at(name);
@@ -311,7 +307,7 @@ ir::Argument OutputGraph::argument(const Ref& value) {
     case ObjectKind::List:
     case ObjectKind::Tuple: {
       std::vector<ir::Argument> items;
-      const auto& source = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+      const auto& source = sequence_items(value);
       for (const auto& item : source) items.push_back(argument(item));
       return value->kind == ObjectKind::List ? ir::Argument::list(std::move(items)) : ir::Argument::tuple(std::move(items));
     }
@@ -335,9 +331,9 @@ ReplayValue OutputGraph::replay_value(const Ref& value) {
   if (is_tensor(value)) return ReplayValue{ReplayValue::Kind::Node, node_of(fake_of(value)), nullptr, {}};
   if (auto* symbolic = dynamic_cast<SymbolicScalarObject*>(value.get()))
     return ReplayValue{ReplayValue::Kind::Node, symbolic->node(*this), nullptr, {}};
-  if ((value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) && contains_tensor(value)) {
+  if (is_list_or_tuple(value) && contains_tensor(value)) {
     ReplayValue out{value->kind == ObjectKind::List ? ReplayValue::Kind::List : ReplayValue::Kind::Tuple, nullptr, nullptr, {}};
-    const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+    const auto& items = sequence_items(value);
     for (const auto& item : items) out.items.push_back(replay_value(item));
     return out;
   }
@@ -348,11 +344,11 @@ CallArgs OutputGraph::fake_arguments(const CallArgs& args) {
   std::function<Ref(const Ref&)> convert = [&](const Ref& value) -> Ref {
     if (is_tensor(value)) return fake_of(value);
     if (auto* symbolic = dynamic_cast<SymbolicScalarObject*>(value.get())) return symbolic->hint();
-    if ((value->kind == ObjectKind::List || value->kind == ObjectKind::Tuple) && contains_tensor(value)) {
-      const auto& items = value->kind == ObjectKind::List ? as<ListObject>(value).items : as<TupleObject>(value).items;
+    if (is_list_or_tuple(value) && contains_tensor(value)) {
+      const auto& items = sequence_items(value);
       std::vector<Ref> converted;
       for (const auto& item : items) converted.push_back(convert(item));
-      return value->kind == ObjectKind::List ? py_list(std::move(converted)) : py_tuple(std::move(converted));
+      return py_list_or_tuple_like(value, std::move(converted));
     }
     return value;
   };
@@ -370,16 +366,13 @@ Ref OutputGraph::attach(const Ref& result, ir::Node* node, const tensor::Device&
     if (object.value.device().type != tensor::DeviceType::Meta) {
       // A factory ran for real: its graph value is a fake of the same shape.
       const tensor::Tensor& real = object.value;
-      ops::TensorMeta shape{real.sizes(), real.strides(), real.dtype(), tensor::Device{tensor::DeviceType::Meta}};
-      Ref fake = wrap_tensor(ops::allocate_outputs({shape}).at(0));
-      static_cast<TensorObject&>(*fake).proxy = std::make_shared<CaptureProxy>(real.device(), node);
-      return fake;
+      return make_fake_tensor(real.sizes(), real.strides(), real.dtype(), std::make_shared<CaptureProxy>(real.device(), node));
     }
     object.proxy = std::make_shared<CaptureProxy>(device, node);
     return result;
   }
-  if (result->kind != ObjectKind::List && result->kind != ObjectKind::Tuple) return result;  // torch._C calls returning None
-  const auto& items = result->kind == ObjectKind::List ? as<ListObject>(result).items : as<TupleObject>(result).items;
+  if (!is_list_or_tuple(result)) return result;  // torch._C calls returning None
+  const auto& items = sequence_items(result);
   ir::TensorTuple tuple;
   std::vector<Ref> attached;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -391,7 +384,7 @@ Ref OutputGraph::attach(const Ref& result, ir::Node* node, const tensor::Device&
     if (const auto* meta = std::get_if<ir::TensorMeta>(&getitem->meta.value)) tuple.elements.push_back(*meta);
   }
   node->meta.value = std::move(tuple);
-  return result->kind == ObjectKind::List ? py_list(std::move(attached)) : py_tuple(std::move(attached));
+  return py_list_or_tuple_like(result, std::move(attached));
 }
 
 Ref OutputGraph::record(const NodeTarget& target, const std::vector<Ref>& printed_args,

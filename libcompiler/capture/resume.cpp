@@ -1,7 +1,7 @@
 #include "libcompiler/capture/resume.h"
 
 #include "libcompiler/python/ast_unparse.h"
-#include "libcompiler/python/ast_visitor.h"
+#include "libcompiler/python/ast_walker.h"
 
 namespace kiln::capture {
 
@@ -67,175 +67,28 @@ Search find(const StmtList& block, const Statement* target, StatementPath& path,
 }
 
 // Every name loaded in the code it walks.
-class NameLoads : public ExpressionVisitor<NameLoads>, public StatementVisitor<NameLoads> {
+class NameLoads : public RecursiveAstWalker<NameLoads> {
  public:
   explicit NameLoads(const std::unordered_set<const Expression*>& skip) : skip_(skip) {}
   std::set<std::string> names;
 
-  void expr(const ExprPtr& e) {
-    if (e && !skip_.count(e.get())) ExpressionVisitor::visit(*e);
+  // A replayed expression is not run again, so it loads nothing.
+  void walk_expr(const ExprPtr& e) {
+    if (!skip_.count(e.get())) RecursiveAstWalker::walk_expr(e);
   }
-  void exprs(const ExprList& list) {
-    for (const auto& e : list) expr(e);
-  }
-  void stmt(const Statement& s) { StatementVisitor::visit(s); }
-  void body(const StmtList& list) {
-    for (const auto& s : list) stmt(*s);
-  }
-  void arguments(const Arguments& a) {
-    exprs(a.kw_defaults);
-  }
-  void generators(const std::vector<std::unique_ptr<Comprehension>>& gens) {
-    for (const auto& g : gens) {
-      expr(g->target);
-      expr(g->iter);
-      exprs(g->ifs);
-    }
-  }
+  // Of a function's or lambda's arguments only the keyword-only defaults are walked: positional
+  // defaults and annotations are not.
+  void walk_arguments(const Arguments& a) { walk_exprs(a.kw_defaults); }
+  // The evaluator never evaluates annotations, so they load nothing.
+  void walk_annotation(const ExprPtr&) {}
 
-  void visit_FunctionDef(const FunctionDef& n) {
-    exprs(n.decorator_list);
-    arguments(*n.args);
-    body(n.body);
-  }
-  void visit_ClassDef(const ClassDef& n) {
-    exprs(n.decorator_list);
-    exprs(n.bases);
-    body(n.body);
-  }
-  void visit_Return(const Return& n) { expr(n.value); }
-  void visit_Delete(const Delete& n) { exprs(n.targets); }
-  void visit_Assign(const Assign& n) {
-    exprs(n.targets);
-    expr(n.value);
-  }
   void visit_AugAssign(const AugAssign& n) {
     if (const auto* name = dyn_cast<Name>(n.target.get())) names.insert(name->id);
-    expr(n.target);
-    expr(n.value);
+    walk_expr(n.target);
+    walk_expr(n.value);
   }
-  void visit_AnnAssign(const AnnAssign& n) {
-    expr(n.target);
-    expr(n.value);
-  }
-  void visit_For(const For& n) {
-    expr(n.target);
-    expr(n.iter);
-    body(n.body);
-    body(n.orelse);
-  }
-  void visit_While(const While& n) {
-    expr(n.test);
-    body(n.body);
-    body(n.orelse);
-  }
-  void visit_If(const If& n) {
-    expr(n.test);
-    body(n.body);
-    body(n.orelse);
-  }
-  void visit_With(const With& n) {
-    for (const auto& item : n.items) {
-      expr(item->context_expr);
-      expr(item->optional_vars);
-    }
-    body(n.body);
-  }
-  void visit_Raise(const Raise& n) {
-    expr(n.exc);
-    expr(n.cause);
-  }
-  void visit_Try(const Try& n) {
-    body(n.body);
-    for (const auto& h : n.handlers) {
-      expr(h->type);
-      body(h->body);
-    }
-    body(n.orelse);
-    body(n.finalbody);
-  }
-  void visit_Assert(const Assert& n) {
-    expr(n.test);
-    expr(n.msg);
-  }
-  void visit_Import(const Import&) {}
-  void visit_ImportFrom(const ImportFrom&) {}
-  void visit_Global(const Global&) {}
-  void visit_Nonlocal(const Nonlocal&) {}
-  void visit_ExprStmt(const ExprStmt& n) { expr(n.value); }
-  void visit_Pass(const Pass&) {}
-  void visit_Break(const Break&) {}
-  void visit_Continue(const Continue&) {}
-
-  void visit_BoolOp(const BoolOp& n) { exprs(n.values); }
-  void visit_BinOp(const BinOp& n) {
-    expr(n.left);
-    expr(n.right);
-  }
-  void visit_UnaryOp(const UnaryOp& n) { expr(n.operand); }
-  void visit_Lambda(const Lambda& n) {
-    arguments(*n.args);
-    expr(n.body);
-  }
-  void visit_IfExp(const IfExp& n) {
-    expr(n.test);
-    expr(n.body);
-    expr(n.orelse);
-  }
-  void visit_Dict(const Dict& n) {
-    exprs(n.keys);
-    exprs(n.values);
-  }
-  void visit_Set(const Set& n) { exprs(n.elts); }
-  void visit_ListComp(const ListComp& n) {
-    generators(n.generators);
-    expr(n.elt);
-  }
-  void visit_SetComp(const SetComp& n) {
-    generators(n.generators);
-    expr(n.elt);
-  }
-  void visit_DictComp(const DictComp& n) {
-    generators(n.generators);
-    expr(n.key);
-    expr(n.value);
-  }
-  void visit_GeneratorExp(const GeneratorExp& n) {
-    generators(n.generators);
-    expr(n.elt);
-  }
-  void visit_Yield(const Yield& n) { expr(n.value); }
-  void visit_YieldFrom(const YieldFrom& n) { expr(n.value); }
-  void visit_Compare(const Compare& n) {
-    expr(n.left);
-    exprs(n.comparators);
-  }
-  void visit_Call(const Call& n) {
-    expr(n.func);
-    exprs(n.args);
-    for (const auto& k : n.keywords) expr(k->value);
-  }
-  void visit_FormattedValue(const FormattedValue& n) {
-    expr(n.value);
-    expr(n.format_spec);
-  }
-  void visit_JoinedStr(const JoinedStr& n) { exprs(n.values); }
-  void visit_Constant(const Constant&) {}
-  void visit_Attribute(const Attribute& n) { expr(n.value); }
-  void visit_Subscript(const Subscript& n) {
-    expr(n.value);
-    expr(n.slice);
-  }
-  void visit_Starred(const Starred& n) { expr(n.value); }
   void visit_Name(const Name& n) {
     if (n.ctx == ExprContext::Load) names.insert(n.id);
-  }
-  void visit_List(const List& n) { exprs(n.elts); }
-  void visit_Tuple(const Tuple& n) { exprs(n.elts); }
-  void visit_Slice(const Slice& n) {
-    expr(n.lower);
-    expr(n.upper);
-    expr(n.step);
   }
 
  private:
@@ -281,7 +134,7 @@ const Statement* first_statement_reading(const StatementPath& path, const std::s
     const auto& [block, index] = path[level];
     for (size_t i = level + 1 == path.size() ? index : index + 1; i < block->size(); ++i) {
       NameLoads loads(none);
-      loads.stmt(*(*block)[i]);
+      loads.walk_stmt(*(*block)[i]);
       if (loads.names.count(name)) return (*block)[i].get();
     }
   }
@@ -294,8 +147,8 @@ std::set<std::string> names_read(const StatementPath& path, const std::unordered
     const auto& [block, index] = path[level];
     // A `with` the continuation is inside is entered again: its context managers are made again.
     if (level + 1 < path.size() && (*block)[index]->kind == NodeKind::With)
-      for (const auto& item : cast<With>(*(*block)[index]).items) loads.expr(item->context_expr);
-    for (size_t i = level + 1 == path.size() ? index : index + 1; i < block->size(); ++i) loads.stmt(*(*block)[i]);
+      for (const auto& item : cast<With>(*(*block)[index]).items) loads.walk_expr(item->context_expr);
+    for (size_t i = level + 1 == path.size() ? index : index + 1; i < block->size(); ++i) loads.walk_stmt(*(*block)[i]);
   }
   return std::move(loads.names);
 }

@@ -92,8 +92,8 @@ Ref Source::fetch(Interpreter& interp, const FrameInputs& inputs) const {
       Ref base = base_->fetch(interp, inputs);
       if (!base) return nullptr;
       if (base->kind == ObjectKind::Dict) return as<DictObject>(base).get(interp, key_);
-      if (base->kind == ObjectKind::List || base->kind == ObjectKind::Tuple) {
-        const auto& items = base->kind == ObjectKind::List ? as<ListObject>(base).items : as<TupleObject>(base).items;
+      if (is_list_or_tuple(base)) {
+        const auto& items = sequence_items(base);
         int64_t i = as<IntObject>(key_).value;
         return i >= 0 && static_cast<size_t>(i) < items.size() ? items[static_cast<size_t>(i)] : nullptr;
       }
@@ -128,9 +128,7 @@ void children(const Ref& value, const SourceRef& source, const SideEffects* chan
   switch (value->kind) {
     case ObjectKind::List:
     case ObjectKind::Tuple: {
-      const auto& items = original                          ? original->items
-                          : value->kind == ObjectKind::List ? as<ListObject>(value).items
-                                                            : as<TupleObject>(value).items;
+      const auto& items = original ? original->items : sequence_items(value);
       for (size_t i = 0; i < items.size(); ++i) out.emplace_back(Source::item(source, py_int(static_cast<int64_t>(i))), items[i]);
       return;
     }

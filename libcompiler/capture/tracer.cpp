@@ -161,7 +161,7 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
     result = call(interp, callee, fake);
   }
   bool has_tensor = is_tensor(result) ||
-                    ((result->kind == ObjectKind::Tuple || result->kind == ObjectKind::List) && len(interp, result) > 0 &&
+                    (is_list_or_tuple(result) && len(interp, result) > 0 &&
                      is_tensor(to_vector(interp, result).front()));
   // A store into a tensor (v[1:] = -2.0) returns None and is the whole point of the call.
   const auto python_operator = ir::operatorForTarget(target.target);
@@ -256,7 +256,7 @@ Ref Tracer::read_global(Interpreter& interp, const DictObject& globals, const st
 Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
   // A constant attribute of an object the frame can reach (self.scale, config.depth) is guarded,
   // and so is a function read from a module the frame names (torch.abs).
-  bool constant = is_guarded_constant(value);
+  bool constant = is_constant(value);
   bool module_function = object->kind == ObjectKind::Module &&
                          (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function);
   if (!(constant && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
@@ -271,7 +271,7 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
     auto it = original->attributes.find(name);
     if (it == original->attributes.end()) return nullptr;
     guarded = it->second;
-    if (!is_guarded_constant(guarded) && !module_function) return nullptr;
+    if (!is_constant(guarded) && !module_function) return nullptr;
   }
   guard_read(interp, Guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, guarded));
   return nullptr;
@@ -280,7 +280,7 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
 Ref Tracer::read_item(Interpreter& interp, const Ref& container, const Ref& key, const Ref& value) {
   // A constant read from a dict or list the frame can reach (group["lr"], cfg["depth"]) is
   // guarded, as Dynamo guards the items it reads.
-  bool constant = is_guarded_constant(value);
+  bool constant = is_constant(value);
   bool keyed = key->kind == ObjectKind::Str || key->kind == ObjectKind::Int;
   if (!constant || !keyed || (container->kind != ObjectKind::Dict && container->kind != ObjectKind::List)) return nullptr;
   SourceRef base = source_of(interp, container);

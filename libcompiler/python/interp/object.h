@@ -265,4 +265,14 @@ T& as(const Ref& r) {
   return static_cast<T&>(*r);
 }
 
+inline bool is_list_or_tuple(const Ref& r) { return r->kind == ObjectKind::List || r->kind == ObjectKind::Tuple; }
+// The items of a list or tuple (the caller has checked it is one).
+inline const std::vector<Ref>& sequence_items(const Ref& list_or_tuple) {
+  return list_or_tuple->kind == ObjectKind::List ? as<ListObject>(list_or_tuple).items : as<TupleObject>(list_or_tuple).items;
+}
+// A new list when `like` is a list, else a new tuple: a list or tuple rebuilt with other items.
+inline Ref py_list_or_tuple_like(const Ref& like, std::vector<Ref> items) {
+  return like->kind == ObjectKind::List ? py_list(std::move(items)) : py_tuple(std::move(items));
+}
+
 }  // namespace kiln::python

@@ -162,16 +162,16 @@ Ref repeat(Interpreter& interp, const Ref& sequence, const Ref& count) {
     for (int64_t i = 0; i < n; ++i) out += s;
     return py_str(std::move(out));
   }
-  const auto& items = sequence->kind == ObjectKind::List ? as<ListObject>(sequence).items : as<TupleObject>(sequence).items;
+  const auto& items = sequence_items(sequence);
   std::vector<Ref> out;
   check_allocation(static_cast<size_t>(n), items.size() * sizeof(Ref));
   out.reserve(items.size() * static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) out.insert(out.end(), items.begin(), items.end());
-  return sequence->kind == ObjectKind::List ? py_list(std::move(out)) : py_tuple(std::move(out));
+  return py_list_or_tuple_like(sequence, std::move(out));
 }
 
 bool is_sequence(const Ref& v) {
-  return v->kind == ObjectKind::Str || v->kind == ObjectKind::List || v->kind == ObjectKind::Tuple;
+  return v->kind == ObjectKind::Str || is_list_or_tuple(v);
 }
 
 Ref builtin_binary(Interpreter& interp, BinaryOperator op, const Ref& left, const Ref& right) {

@@ -15,7 +15,7 @@ namespace kiln::python {
 std::string repr(Interpreter& interp, const Ref& value);
 // repr() of None, a bool, int, float or str (what needs no interpreter); nullopt for anything else.
 std::optional<std::string> constant_repr(const Ref& value);
-// None, bool, int, float or str: the values constant_repr renders.
+// None, bool, int, float or str: the values constant_repr renders (and EQUALS_MATCH guards hold).
 inline bool is_constant(const Ref& value) { return constant_repr(value).has_value(); }
 std::string str(Interpreter& interp, const Ref& value);
 bool truthy(Interpreter& interp, const Ref& value);

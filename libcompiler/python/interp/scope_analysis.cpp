@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "libcompiler/python/ast_visitor.h"
+#include "libcompiler/python/ast_walker.h"
 
 namespace kiln::python {
 namespace {
@@ -18,11 +18,8 @@ struct RawScope {
   std::vector<std::unique_ptr<RawScope>> children;
 };
 
-class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<Collector> {
+class Collector : public RecursiveAstWalker<Collector> {
  public:
-  using ExpressionVisitor<Collector>::visit;
-  using StatementVisitor<Collector>::visit;
-
   Collector(std::unordered_map<const Node*, std::unique_ptr<CodeInfo>>& codes) : codes_(codes) {}
 
   RawScope* current = nullptr;
@@ -49,21 +46,13 @@ class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<C
     return raw;
   }
 
-  void body(const StmtList& stmts) {
-    for (const auto& s : stmts) visit(*s);
-  }
-  void expr(const ExprPtr& e) {
-    if (e) visit(*e);
-  }
-  void exprs(const ExprList& list) {
-    for (const auto& e : list) expr(e);
-  }
+  // The evaluator never evaluates annotations, so they neither read nor bind names.
+  void walk_annotation(const ExprPtr&) {}
 
   void function_scope(const Node& node, std::string name, const Arguments& args, bool is_generator,
                       const StmtList* stmts, const Expression* lambda_body) {
-    // Defaults and annotations are evaluated where the function is defined.
-    exprs(args.defaults);
-    exprs(args.kw_defaults);
+    // Defaults are evaluated where the function is defined.
+    walk_arguments(args);
     CodeInfo* info = new_code(node, CodeInfo::Kind::Function, std::move(name));
     info->is_generator = is_generator;
     auto scope = open(CodeInfo::Kind::Function, info);
@@ -79,7 +68,7 @@ class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<C
     add_param(args.kwarg);
     RawScope* saved = current;
     current = scope.get();
-    if (stmts) body(*stmts);
+    if (stmts) walk_body(*stmts);
     if (lambda_body) visit(*lambda_body);
     current = saved;
     current->children.push_back(std::move(scope));
@@ -89,7 +78,7 @@ class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<C
                      const std::vector<std::unique_ptr<Comprehension>>& generators,
                      const std::vector<const Expression*>& elements) {
     // The first iterable is evaluated in the enclosing scope; the rest runs in a scope of its own.
-    expr(generators.front()->iter);
+    walk_expr(generators.front()->iter);
     CodeInfo* info = new_code(node, CodeInfo::Kind::Function, name);
     info->is_generator = node.kind == NodeKind::GeneratorExp;
     auto scope = open(CodeInfo::Kind::Function, info);
@@ -98,9 +87,9 @@ class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<C
     RawScope* saved = current;
     current = scope.get();
     for (size_t i = 0; i < generators.size(); ++i) {
-      expr(generators[i]->target);
-      if (i > 0) expr(generators[i]->iter);
-      exprs(generators[i]->ifs);
+      walk_expr(generators[i]->target);
+      if (i > 0) walk_expr(generators[i]->iter);
+      walk_exprs(generators[i]->ifs);
     }
     for (const Expression* e : elements) visit(*e);
     current = saved;
@@ -109,77 +98,31 @@ class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<C
 
   // ---- statements ----
   void visit_FunctionDef(const FunctionDef& node) {
-    exprs(node.decorator_list);
+    walk_exprs(node.decorator_list);
     function_scope(node, node.name, *node.args, node.is_generator, &node.body, nullptr);
     current->bound.insert(node.name);
   }
   void visit_ClassDef(const ClassDef& node) {
-    exprs(node.decorator_list);
-    exprs(node.bases);
+    walk_exprs(node.decorator_list);
+    walk_exprs(node.bases);
     CodeInfo* info = new_code(node, CodeInfo::Kind::Class, node.name);
     auto scope = open(CodeInfo::Kind::Class, info);
     RawScope* saved = current;
     current = scope.get();
-    body(node.body);
+    walk_body(node.body);
     current = saved;
     current->children.push_back(std::move(scope));
     current->bound.insert(node.name);
   }
-  void visit_Return(const Return& node) { expr(node.value); }
-  void visit_Delete(const Delete& node) { exprs(node.targets); }
-  void visit_Assign(const Assign& node) {
-    exprs(node.targets);
-    expr(node.value);
-  }
   void visit_AugAssign(const AugAssign& node) {
-    expr(node.target);
+    walk_expr(node.target);
     if (auto* name = dyn_cast<Name>(node.target.get())) current->used.insert(name->id);
-    expr(node.value);
+    walk_expr(node.value);
   }
-  void visit_AnnAssign(const AnnAssign& node) {
-    expr(node.target);
-    expr(node.value);
-  }
-  void visit_For(const For& node) {
-    expr(node.target);
-    expr(node.iter);
-    body(node.body);
-    body(node.orelse);
-  }
-  void visit_While(const While& node) {
-    expr(node.test);
-    body(node.body);
-    body(node.orelse);
-  }
-  void visit_If(const If& node) {
-    expr(node.test);
-    body(node.body);
-    body(node.orelse);
-  }
-  void visit_With(const With& node) {
-    for (const auto& item : node.items) {
-      expr(item->context_expr);
-      expr(item->optional_vars);
-    }
-    body(node.body);
-  }
-  void visit_Raise(const Raise& node) {
-    expr(node.exc);
-    expr(node.cause);
-  }
-  void visit_Try(const Try& node) {
-    body(node.body);
-    for (const auto& h : node.handlers) {
-      expr(h->type);
-      if (h->name) current->bound.insert(*h->name);
-      body(h->body);
-    }
-    body(node.orelse);
-    body(node.finalbody);
-  }
-  void visit_Assert(const Assert& node) {
-    expr(node.test);
-    expr(node.msg);
+  void walk_handler(const ExceptHandler& node) {
+    walk_expr(node.type);
+    if (node.name) current->bound.insert(*node.name);
+    walk_body(node.body);
   }
   void visit_Import(const Import& node) {
     for (const auto& a : node.names) {
@@ -195,31 +138,11 @@ class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<C
   void visit_Nonlocal(const Nonlocal& node) {
     for (const auto& n : node.names) current->nonlocals.insert(n);
   }
-  void visit_ExprStmt(const ExprStmt& node) { expr(node.value); }
-  void visit_Pass(const Pass&) {}
-  void visit_Break(const Break&) {}
-  void visit_Continue(const Continue&) {}
 
   // ---- expressions ----
-  void visit_BoolOp(const BoolOp& node) { exprs(node.values); }
-  void visit_BinOp(const BinOp& node) {
-    expr(node.left);
-    expr(node.right);
-  }
-  void visit_UnaryOp(const UnaryOp& node) { expr(node.operand); }
   void visit_Lambda(const Lambda& node) {
     function_scope(node, "<lambda>", *node.args, node.is_generator, nullptr, node.body.get());
   }
-  void visit_IfExp(const IfExp& node) {
-    expr(node.test);
-    expr(node.body);
-    expr(node.orelse);
-  }
-  void visit_Dict(const Dict& node) {
-    exprs(node.keys);
-    exprs(node.values);
-  }
-  void visit_Set(const Set& node) { exprs(node.elts); }
   void visit_ListComp(const ListComp& node) { comprehension(node, "<listcomp>", node.generators, {node.elt.get()}); }
   void visit_SetComp(const SetComp& node) { comprehension(node, "<setcomp>", node.generators, {node.elt.get()}); }
   void visit_DictComp(const DictComp& node) {
@@ -228,39 +151,9 @@ class Collector : public ExpressionVisitor<Collector>, public StatementVisitor<C
   void visit_GeneratorExp(const GeneratorExp& node) {
     comprehension(node, "<genexpr>", node.generators, {node.elt.get()});
   }
-  void visit_Yield(const Yield& node) { expr(node.value); }
-  void visit_YieldFrom(const YieldFrom& node) { expr(node.value); }
-  void visit_Compare(const Compare& node) {
-    expr(node.left);
-    exprs(node.comparators);
-  }
-  void visit_Call(const Call& node) {
-    expr(node.func);
-    exprs(node.args);
-    for (const auto& k : node.keywords) expr(k->value);
-  }
-  void visit_FormattedValue(const FormattedValue& node) {
-    expr(node.value);
-    expr(node.format_spec);
-  }
-  void visit_JoinedStr(const JoinedStr& node) { exprs(node.values); }
-  void visit_Constant(const Constant&) {}
-  void visit_Attribute(const Attribute& node) { expr(node.value); }
-  void visit_Subscript(const Subscript& node) {
-    expr(node.value);
-    expr(node.slice);
-  }
-  void visit_Starred(const Starred& node) { expr(node.value); }
   void visit_Name(const Name& node) {
     if (node.ctx == ExprContext::Load) current->used.insert(node.id);
     else current->bound.insert(node.id);
-  }
-  void visit_List(const List& node) { exprs(node.elts); }
-  void visit_Tuple(const Tuple& node) { exprs(node.elts); }
-  void visit_Slice(const Slice& node) {
-    expr(node.lower);
-    expr(node.upper);
-    expr(node.step);
   }
 
  private:
@@ -339,7 +232,7 @@ ScopeAnalysis::ScopeAnalysis(const Module& module) {
   root.info = module_.get();
   root.parent = nullptr;
   collector.current = &root;
-  collector.body(module.body);
+  collector.walk_module(module);
   resolve(root);
 }
 

@@ -11,15 +11,10 @@ namespace {
 
 std::vector<Ref>& items_of(const CallArgs& c) { return as<ListObject>(c.args.at(0)).items; }
 
-const std::vector<Ref>& sequence_items(const CallArgs& c) {
-  const Ref& self = c.args.at(0);
-  return self->kind == ObjectKind::List ? as<ListObject>(self).items : as<TupleObject>(self).items;
-}
-
 void list_method(const std::string& name, NativeFn fn) { add_method(builtin_types().list, name, std::move(fn)); }
 
 Ref index_of(Interpreter& ip, CallArgs& c) {
-  const auto& items = sequence_items(c);
+  const auto& items = sequence_items(c.args.at(0));
   for (size_t i = 0; i < items.size(); ++i)
     if (is_same(items[i], c.args.at(1)) || equals(ip, items[i], c.args[1])) return py_int(static_cast<int64_t>(i));
   raise_error(ExcType::ValueError, c.args[0]->kind == ObjectKind::List ? repr(ip, c.args[1]) + " is not in list"
@@ -28,7 +23,7 @@ Ref index_of(Interpreter& ip, CallArgs& c) {
 
 Ref count_of(Interpreter& ip, CallArgs& c) {
   int64_t n = 0;
-  for (const auto& item : sequence_items(c))
+  for (const auto& item : sequence_items(c.args.at(0)))
     if (is_same(item, c.args.at(1)) || equals(ip, item, c.args[1])) ++n;
   return py_int(n);
 }

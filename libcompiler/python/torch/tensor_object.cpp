@@ -134,6 +134,15 @@ Ref wrap_tensor(const tensor::Tensor& t) {
   return object;
 }
 
+Ref make_fake_tensor(const tensor::Shape& sizes, const tensor::Shape& strides, tensor::DType dtype,
+                     std::shared_ptr<TensorProxy> proxy) {
+  tensor::Tensor fake = tensor::Tensor::empty(sizes, dtype, tensor::Device{tensor::DeviceType::Meta});
+  fake.impl()->strides = strides;
+  Ref object = wrap_tensor(fake);
+  static_cast<TensorObject&>(*object).proxy = std::move(proxy);
+  return object;
+}
+
 Ref make_parameter(const tensor::Tensor& t) {
   Ref object = std::make_shared<TensorObject>(torch_types().parameter, t);
   live_wrappers()[t.impl()] = object;

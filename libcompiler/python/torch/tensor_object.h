@@ -39,6 +39,10 @@ const TorchTypes& torch_types();
 // object, so `is` and dict keys behave); undefined tensors are None.
 Ref wrap_tensor(const tensor::Tensor& t);
 Ref make_parameter(const tensor::Tensor& t);
+// A fake: a meta tensor of this geometry (no data) that stands, through `proxy`, for a tensor on
+// the proxy's device. A null proxy leaves a bare meta tensor that capture attaches a node to later.
+Ref make_fake_tensor(const tensor::Shape& sizes, const tensor::Shape& strides, tensor::DType dtype,
+                     std::shared_ptr<TensorProxy> proxy);
 bool is_tensor(const Ref& value);
 // TypeError naming `what` unless value is a Tensor.
 const tensor::Tensor& to_tensor(const Ref& value, const char* what);

@@ -70,7 +70,7 @@ Ref finish(tensor::Tensor t, const FactoryOptions& options) {
 // torch.tensor(data): nested lists of numbers; the dtype is inferred as PyTorch infers it.
 void flatten_data(Interpreter& ip, const Ref& data, size_t depth, tensor::Shape& shape, std::vector<double>& values,
                   std::vector<int64_t>& ints, int& kind) {
-  if (data->kind == ObjectKind::List || data->kind == ObjectKind::Tuple) {
+  if (is_list_or_tuple(data)) {
     auto items = to_vector(ip, data);
     if (shape.size() <= depth) shape.push_back(static_cast<int64_t>(items.size()));
     else if (shape[depth] != static_cast<int64_t>(items.size()))
