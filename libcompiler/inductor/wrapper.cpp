@@ -1,7 +1,6 @@
 #include "libcompiler/inductor/wrapper.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <limits>
 #include <map>
