@@ -20,19 +20,13 @@ bool isImpureTarget(std::string_view target) {
 // "torch.ops.aten.add_.Tensor" -> "add_"; "torch._foreach_add_" -> "_foreach_add_".
 std::string_view opName(const Node& node) {
   const std::string_view target = node.target();
-  switch (node.targetNamespace()) {
-    case TargetNamespace::Aten:
-    case TargetNamespace::HigherOrder:
-    case TargetNamespace::OtherOps: {
-      const size_t overload = target.rfind('.');
-      const size_t op = target.rfind('.', overload - 1);
-      return target.substr(op + 1, overload - op - 1);
-    }
-    default: {
-      const size_t dot = target.rfind('.');
-      return dot == std::string_view::npos ? target : target.substr(dot + 1);
-    }
+  if (isTorchOpsNamespace(node.targetNamespace())) {
+    const size_t overload = target.rfind('.');
+    const size_t op = target.rfind('.', overload - 1);
+    return target.substr(op + 1, overload - op - 1);
   }
+  const size_t dot = target.rfind('.');
+  return dot == std::string_view::npos ? target : target.substr(dot + 1);
 }
 
 bool namesInPlaceOp(std::string_view name) { return name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_'; }

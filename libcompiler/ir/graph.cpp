@@ -32,9 +32,7 @@ std::string nameFromTarget(OpCode op, std::string_view target) {
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
-  const TargetNamespace ns = resolveTarget(op, target).ns;
-  const bool table_op = ns == TargetNamespace::Aten || ns == TargetNamespace::HigherOrder || ns == TargetNamespace::OtherOps;
-  if (table_op && parts.size() == 5) return std::string(parts[3]);
+  if (isTorchOpsNamespace(resolveTarget(op, target).ns) && parts.size() == 5) return std::string(parts[3]);
   return std::string(parts.back());
 }
 

@@ -5,9 +5,7 @@
 namespace kiln::ir {
 
 bool namesTableOp(const Node& node) {
-  if (node.op() != OpCode::CallFunction) return false;
-  const TargetNamespace ns = node.targetNamespace();
-  return ns == TargetNamespace::Aten || ns == TargetNamespace::HigherOrder || ns == TargetNamespace::OtherOps;
+  return node.op() == OpCode::CallFunction && isTorchOpsNamespace(node.targetNamespace());
 }
 
 const ops::OpInfo* tableOp(const Node& node) {

@@ -45,6 +45,10 @@ std::string_view builtinTargetSpelling(BuiltinTarget builtin) {
   return {};
 }
 
+bool isTorchOpsNamespace(TargetNamespace ns) {
+  return ns == TargetNamespace::Aten || ns == TargetNamespace::HigherOrder || ns == TargetNamespace::OtherOps;
+}
+
 std::string_view targetNamespacePrefix(TargetNamespace ns) {
   for (const NamespaceRow& row : kNamespaces)
     if (row.ns == ns) return row.prefix;

@@ -31,6 +31,9 @@ struct ResolvedTarget {
 ResolvedTarget resolveTarget(OpCode op, std::string_view target);
 // The target string a builtin is spelled with in graphs ("operator.getitem").
 std::string_view builtinTargetSpelling(BuiltinTarget builtin);
+// Whether a namespace is one of torch.ops' (aten, higher_order, prims...): targets named
+// torch.ops.<namespace>.<op>.<overload>.
+bool isTorchOpsNamespace(TargetNamespace ns);
 // The prefix of a namespace ("torch.ops.aten."); "" for Other.
 std::string_view targetNamespacePrefix(TargetNamespace ns);
 
