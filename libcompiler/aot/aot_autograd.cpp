@@ -6,8 +6,8 @@
 #include "libcompiler/aot/compiled_function.h"
 #include "libcompiler/aot/lazy_backward.h"
 #include "libcompiler/aot/size_specialization.h"
-#include "libcompiler/aot/trace_captured_graph.h"
-#include "libcompiler/capture/backend_report.h"
+#include "libcompiler/aot/trace_graph_module.h"
+#include "libcompiler/fx/backend_report.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -19,7 +19,7 @@ namespace {
 
 // The backend's compiler applied to AOT's graphs (the backward at its first call), wrapped in the
 // runtime that calls them.
-capture::CompiledGraph compile_result(const AotResult& result, const AotOptions& options, int aot_id,
+fx::CompiledGraph compile_result(const AotResult& result, const AotOptions& options, int aot_id,
                                       const std::optional<trace::CompileId>& compile_id) {
   if (!result.backward)
     return inference_function(options.compiler(result.forward, {AotGraphKind::Inference, aot_id, compile_id}), result.mutated_inputs);
@@ -36,7 +36,7 @@ capture::CompiledGraph compile_result(const AotResult& result, const AotOptions&
 }
 
 // What AOT makes of the Dynamo graph: traced, reported, partitioned when it needs a backward.
-AotResult trace_and_partition(python::Interpreter& interp, const capture::CapturedGraph& graph,
+AotResult trace_and_partition(python::Interpreter& interp, const fx::BackendGraph& graph,
                               const std::vector<python::Ref>& example_inputs, GraphMetadata facts, const AotOptions& options,
                               int aot_id, const std::optional<trace::CompileId>& compile_id) {
   const TraceOptions trace_options{options.decompose, options.backend, options.keep_input_mutations};
@@ -54,7 +54,7 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
     // without the retrace at moved sizes, which may cost as much as the sizes (a split into pieces
     // of 1 makes one output per element).
     if (graph.sizes_pinned) {
-      capture::current_backend_report().specialized_to_sizes = true;
+      fx::current_backend_report().specialized_to_sizes = true;
       return traced;
     }
     // Two size symbols with one value could not be told apart: a trace where they differ, found to
@@ -63,7 +63,7 @@ AotResult trace_and_partition(python::Interpreter& interp, const capture::Captur
       if (std::optional<TracedGraph> generic = trace_at_distinct_sizes(graph, example_inputs, traced.module->graph, retrace))
         return std::move(*generic);
     if (specialized_to_sizes(graph, example_inputs, traced.module->graph, retrace))
-      capture::current_backend_report().specialized_to_sizes = true;
+      fx::current_backend_report().specialized_to_sizes = true;
     return traced;
   };
   if (!needs_autograd(example_inputs)) {
@@ -104,7 +104,7 @@ std::string printed_options(const AotOptions& options) {
 
 }  // namespace
 
-capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
+fx::CompiledGraph aot_compile(python::Interpreter& interp, const fx::BackendGraph& graph,
                                    const std::vector<python::Ref>& example_inputs,
                                    const std::optional<trace::CompileId>& compile_id, const AotOptions& options) {
   static int next_aot_id = 0;
@@ -124,9 +124,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
     if (reason) {
       report_aot_cache_bypass(*reason, compile_id);
     } else {
-      std::vector<std::string> sources;
-      for (const capture::GraphInput& input : graph.inputs) sources.push_back(input.source ? input.source->text() : "None");
-      cache_key = aot_cache_key({graph.module.get(), std::move(sources), printed_options(options), facts.grad_enabled,
+      cache_key = aot_cache_key({graph.module.get(), graph.input_sources, printed_options(options), facts.grad_enabled,
                                  facts.input_requires_grad, facts.input_is_leaf});
       if (std::optional<AotResult> cached = aot_cache_load(*options.cache, *cache_key)) {
         report_aot_cache_hit(*cache_key, compile_id);
@@ -137,7 +135,7 @@ capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::C
   }
   AotResult result = trace_and_partition(interp, graph, example_inputs, facts, options, aot_id, compile_id);
   // A result right only at these sizes is not kept: the cache key holds no sizes of symbols.
-  if (cache_key && !capture::current_backend_report().specialized_to_sizes) aot_cache_store(*options.cache, *cache_key, result);
+  if (cache_key && !fx::current_backend_report().specialized_to_sizes) aot_cache_store(*options.cache, *cache_key, result);
   return compile_result(result, options, aot_id, compile_id);
 }
 

@@ -9,7 +9,7 @@
 #include "libcompiler/aot/aten_function.h"
 #include "libcompiler/aot/autograd_cache.h"
 #include "libcompiler/aot/min_cut_partition.h"
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
 #include "libdiag/trace/compile_id.h"
 
 namespace kiln::aot {
@@ -39,7 +39,7 @@ struct AotOptions {
   std::optional<AotCacheStorage> cache = {};
 };
 
-capture::CompiledGraph aot_compile(python::Interpreter& interp, const capture::CapturedGraph& graph,
+fx::CompiledGraph aot_compile(python::Interpreter& interp, const fx::BackendGraph& graph,
                                    const std::vector<python::Ref>& example_inputs,
                                    const std::optional<trace::CompileId>& compile_id, const AotOptions& options = {});
 

@@ -1,10 +1,10 @@
 #include "libcompiler/aot/aot_support.h"
 
-#include "libcompiler/aot/trace_captured_graph.h"
+#include "libcompiler/aot/trace_graph_module.h"
 
 namespace kiln::aot {
 
-std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs) {
+std::optional<std::string> aot_unsupported_reason(const fx::BackendGraph& graph, const std::vector<python::Ref>& example_inputs) {
   for (const ir::Node* node : graph.module->graph.nodes()) {
     if (node->is(ir::BuiltinTarget::Cond)) {
       if (needs_autograd(example_inputs)) return node->target() + " in a graph that needs a backward (no joint graph through cond)";

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
 
 namespace kiln::aot {
 
 // Why AOT cannot trace the graph with these example inputs, or nullopt when it can.
-std::optional<std::string> aot_unsupported_reason(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs);
+std::optional<std::string> aot_unsupported_reason(const fx::BackendGraph& graph, const std::vector<python::Ref>& example_inputs);
 
 }  // namespace kiln::aot

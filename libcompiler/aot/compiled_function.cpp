@@ -51,7 +51,7 @@ AtenFunction interpret_aten_graph(std::shared_ptr<const ir::GraphModule> module,
   return [module](const std::vector<ops::IValue>& inputs) { return ir::GraphInterpreter(*module).run(inputs); };
 }
 
-capture::CompiledGraph inference_function(AtenFunction function, std::vector<size_t> mutated_inputs) {
+fx::CompiledGraph inference_function(AtenFunction function, std::vector<size_t> mutated_inputs) {
   return [function = std::move(function), mutated_inputs](Interpreter&, const std::vector<Ref>& inputs) {
     const std::vector<ops::IValue> results = function(tensor_values(inputs));
     write_back(mutated_inputs, inputs, results);
@@ -61,7 +61,7 @@ capture::CompiledGraph inference_function(AtenFunction function, std::vector<siz
   };
 }
 
-capture::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
+fx::CompiledGraph autograd_function(AutogradFunctionPlan plan) {
   auto shared = std::make_shared<const AutogradFunctionPlan>(std::move(plan));
   return [shared](Interpreter&, const std::vector<Ref>& inputs) {
     const AutogradFunctionPlan& p = *shared;

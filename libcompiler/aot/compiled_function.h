@@ -4,13 +4,13 @@
 // ("CompiledFunctionBackward") to the outputs that require grad; backward through them runs the
 // compiled backward on the saved values and the incoming gradients.
 #include "libcompiler/aot/aten_function.h"
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
 
 namespace kiln::aot {
 
 // `mutated_inputs`: the inputs whose new values lead the function's outputs; they are copied
 // into the inputs and not returned.
-capture::CompiledGraph inference_function(AtenFunction function, std::vector<size_t> mutated_inputs);
+fx::CompiledGraph inference_function(AtenFunction function, std::vector<size_t> mutated_inputs);
 
 struct AutogradFunctionPlan {
   AtenFunction forward, backward;
@@ -20,6 +20,6 @@ struct AutogradFunctionPlan {
   std::vector<bool> input_requires_grad, output_requires_grad;
   std::vector<int64_t> output_aliased_input;  // per forward output: the input it views, or -1
 };
-capture::CompiledGraph autograd_function(AutogradFunctionPlan plan);
+fx::CompiledGraph autograd_function(AutogradFunctionPlan plan);
 
 }  // namespace kiln::aot

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <utility>
 
-#include "libcompiler/capture/backend_report.h"
+#include "libcompiler/fx/backend_report.h"
 
 namespace kiln::aot {
 
@@ -20,8 +20,8 @@ struct LazyBackward {
   // The compile's own times are reported; whatever compile is in progress on this thread (a
   // backward may run inside a frame compile) keeps its own.
   void compile() {
-    capture::BackendReport& timings = capture::current_backend_report();
-    const capture::BackendReport outer = std::exchange(timings, {});
+    fx::BackendReport& timings = fx::current_backend_report();
+    const fx::BackendReport outer = std::exchange(timings, {});
     BackwardCompileReport report{context.compile_id, std::chrono::system_clock::now()};
     auto finish = [&](std::optional<std::string> failure) {
       report.inductor_compile_seconds = timings.inductor_compile_seconds;

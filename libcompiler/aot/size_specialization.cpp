@@ -100,7 +100,7 @@ std::vector<std::optional<std::string>> annotations(const ir::Graph& graph) {
 
 }  // namespace
 
-bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs, const ir::Graph& traced,
+bool specialized_to_sizes(const fx::BackendGraph& graph, const std::vector<Ref>& example_inputs, const ir::Graph& traced,
                           const Retrace& retrace) {
   const std::vector<ir::Node*> placeholders = graph.module->graph.placeholders();
   const SymbolValues values = symbol_values(placeholders, example_inputs);
@@ -109,7 +109,7 @@ bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector
   return !other || ir::structuralHash(traced) != ir::structuralHash(other->module->graph);
 }
 
-std::optional<TracedGraph> trace_at_distinct_sizes(const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
+std::optional<TracedGraph> trace_at_distinct_sizes(const fx::BackendGraph& graph, const std::vector<Ref>& example_inputs,
                                                    const ir::Graph& captured, const Retrace& retrace) {
   const std::vector<ir::Node*> placeholders = graph.module->graph.placeholders();
   const SymbolValues values = symbol_values(placeholders, example_inputs);

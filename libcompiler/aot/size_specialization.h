@@ -11,8 +11,8 @@
 #include <optional>
 #include <vector>
 
-#include "libcompiler/aot/trace_captured_graph.h"
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/aot/trace_graph_module.h"
+#include "libcompiler/fx/backend_registry.h"
 
 namespace kiln::aot {
 
@@ -23,7 +23,7 @@ using Retrace = std::function<TracedGraph(const std::vector<python::Ref>& exampl
 // Whether `traced`, traced from `example_inputs`, computes something right only at their sizes
 // (also when that cannot be told: the second trace fails, or a symbol's value is unknown).
 // False at once for a graph without size symbols.
-bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs,
+bool specialized_to_sizes(const fx::BackendGraph& graph, const std::vector<python::Ref>& example_inputs,
                           const ir::Graph& traced, const Retrace& retrace);
 
 // For a program whose trace at the captured sizes took a size two symbols had as their value
@@ -31,7 +31,7 @@ bool specialized_to_sizes(const capture::CapturedGraph& graph, const std::vector
 // trace at a second such point records the same computation and metadata, and `captured` (the
 // trace at the captured sizes) the same metadata (the graph then holds at every size). nullopt
 // otherwise.
-std::optional<TracedGraph> trace_at_distinct_sizes(const capture::CapturedGraph& graph, const std::vector<python::Ref>& example_inputs,
+std::optional<TracedGraph> trace_at_distinct_sizes(const fx::BackendGraph& graph, const std::vector<python::Ref>& example_inputs,
                                                    const ir::Graph& captured, const Retrace& retrace);
 
 }  // namespace kiln::aot

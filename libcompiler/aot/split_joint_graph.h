@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "libcompiler/aot/trace_captured_graph.h"
+#include "libcompiler/aot/trace_graph_module.h"
 
 namespace kiln::aot {
 

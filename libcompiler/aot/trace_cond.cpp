@@ -32,26 +32,9 @@ std::vector<Ref> items_of(Interpreter& interp, const Ref& value) {
 
 }  // namespace
 
-CondTracer::CondTracer(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder, ir::GraphModule& module,
-                       ir::Device device, const TraceOptions& options)
-    : interp_(interp),
-      builder_(builder),
-      module_(module),
-      device_(std::move(device)),
-      options_(options),
-      previous_(interp.call_hook),
-      graph_(graph) {
-  for (const ir::Node* node : graph.module->graph.nodes()) {
-    if (!node->is(ir::BuiltinTarget::Cond)) continue;
-    auto it = graph.replay.find(node);
-    if (it == graph.replay.end() || !it->second.callee) continue;
-    cond_nodes_.push_back(node);
-    runners_.push_back(it->second.callee.get());
-  }
-  interp.call_hook = this;
-}
-
-CondTracer::~CondTracer() { interp_.call_hook = previous_; }
+CondTracer::CondTracer(const ir::GraphModule& graph, AtenGraphBuilder& builder, ir::GraphModule& module, ir::Device device,
+                       const TraceOptions& options)
+    : graph_(graph), builder_(builder), module_(module), device_(std::move(device)), options_(options) {}
 
 void CondTracer::trace_branch(Interpreter& interp, const Ref& fn, const std::vector<Ref>& operands, const std::string& name,
                               const ir::GraphModule* captured_branch, std::vector<Tensor>& outputs) {
@@ -83,12 +66,7 @@ void CondTracer::trace_branch(Interpreter& interp, const Ref& fn, const std::vec
   module_.addSubmodule(name, std::move(subgraph));
 }
 
-Ref CondTracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args) {
-  // The hooks before this one see every call first (the source tracker counts them).
-  if (previous_)
-    if (Ref result = previous_->intercept(interp, callee, args)) return result;
-  if (next_ >= runners_.size() || callee.get() != runners_[next_]) return nullptr;
-  const ir::Node* captured = cond_nodes_[next_++];
+Ref CondTracer::trace(Interpreter& interp, const ir::Node& cond, CallArgs& args) {
   if (args.args.size() != 4) throw std::logic_error("aot: the cond node's call takes (pred, true_fn, false_fn, operands)");
   ir::Node* pred = is_tensor(args.args[0]) ? builder_.node_of(to_tensor(args.args[0], "pred")) : nullptr;
   if (!pred) throw std::runtime_error("aot: the predicate of torch.cond is no tensor the graph computes");
@@ -101,8 +79,8 @@ Ref CondTracer::intercept(Interpreter& interp, const Ref& callee, CallArgs& args
       throw std::runtime_error("aot: differentiating through torch.cond is not supported yet (an operand requires grad)");
     operand_nodes.push_back(ir::Argument::node(node));
   }
-  auto captured_branch = [&](size_t arg) { return graph_.module->submodule(captured->args().at(arg).asNode()->target()); };
-  const std::string index = std::to_string(next_ - 1);
+  auto captured_branch = [&](size_t arg) { return graph_.submodule(cond.args().at(arg).asNode()->target()); };
+  const std::string index = std::to_string(traced_++);
   std::vector<Tensor> true_outputs, false_outputs;
   trace_branch(interp, args.args[1], operands, "true_graph_" + index, captured_branch(1), true_outputs);
   trace_branch(interp, args.args[2], operands, "false_graph_" + index, captured_branch(2), false_outputs);

@@ -4,7 +4,8 @@
 #include "libcompiler/aot/aot_support.h"
 #include "libcompiler/backends/fx_graph_module.h"
 #include "libcompiler/backends/testing_backends.h"
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
+#include "libcompiler/fx/graph_runner.h"
 #include "libcompiler/inductor/compile_cache.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/inductor_events.h"
@@ -20,8 +21,8 @@ using namespace python;
 namespace {
 
 // Runs the captured graph's own calls: torch.compile(backend="eager").
-capture::CompiledGraph eager(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>&) {
-  return [graph](Interpreter& interp, const std::vector<Ref>& inputs) { return capture::run_captured_graph(interp, *graph, inputs); };
+fx::CompiledGraph eager(Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>&) {
+  return fx::run_as_is(interp, std::move(graph));
 }
 
 inductor::InductorConfig read_inductor_config(Interpreter& interp, const std::string& mode) {
@@ -94,8 +95,8 @@ AtenCompilerWrapper& compiler_wrapper() {
 }
 
 // AOT autograd's aten graphs handed to the backend's compiler: torch.compile(backend="aot_eager").
-capture::Backend aot_backend(const AotBackend& backend) {
-  return [backend](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+fx::Backend aot_backend(const AotBackend& backend) {
+  return [backend](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
     aot::AotOptions options = backend.options;
     options.compiler = aten_compiler(interp, backend.name, graph->mode);
     options.backend = backend.name;
@@ -105,8 +106,8 @@ capture::Backend aot_backend(const AotBackend& backend) {
 
 // torch.compile's default backend: AOT autograd's graphs compiled to kernels by inductor. Graphs
 // AOT cannot trace yet run eagerly (a perf hint says so).
-capture::Backend inductor_backend(capture::Backend aot) {
-  return [aot](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+fx::Backend inductor_backend(fx::Backend aot) {
+  return [aot](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
     if (auto reason = aot::aot_unsupported_reason(*graph, example)) {
       log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0}, graph->compile_id.display(),
                 "inductor does not compile " + *reason + " yet: the graph runs eagerly");
@@ -119,11 +120,11 @@ capture::Backend inductor_backend(capture::Backend aot) {
 
 // A Python callable given a torch.fx.GraphModule and the example inputs; what it returns is
 // called with the graph's inputs from then on.
-capture::Backend script(const Ref& callable) {
-  return [callable](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+fx::Backend script(const Ref& callable) {
+  return [callable](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
     Ref gm = make_graph_module(interp, graph);
     Ref compiled = call(interp, callable, std::vector<Ref>{gm, py_list(example)});
-    return capture::CompiledGraph([compiled](Interpreter& ip, const std::vector<Ref>& inputs) {
+    return fx::CompiledGraph([compiled](Interpreter& ip, const std::vector<Ref>& inputs) {
       Ref result = call(ip, compiled, inputs);
       return to_vector(ip, result);
     });
@@ -133,14 +134,14 @@ capture::Backend script(const Ref& callable) {
 }  // namespace
 
 void install_backends() {
-  capture::register_backend("eager", eager);
+  fx::register_backend("eager", eager);
   for (const AotBackend& backend : aot_backends())
     if (backend.name == kInductor)
-      capture::register_backend(backend.name, inductor_backend(aot_backend(backend)), inductor::start_warm_up);
+      fx::register_backend(backend.name, inductor_backend(aot_backend(backend)), inductor::start_warm_up);
     else
-      capture::register_backend(backend.name, aot_backend(backend));
+      fx::register_backend(backend.name, aot_backend(backend));
   install_testing_backends();
-  capture::set_script_backend_factory(script);
+  fx::set_script_backend_factory(script);
 }
 
 aot::AtenGraphCompiler aten_compiler(Interpreter& interp, const std::string& backend, const std::string& mode) {

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <unordered_map>
 
+#include "libcompiler/fx/graph_runner.h"
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -21,8 +22,10 @@ struct FxTypes {
 };
 
 struct GraphModuleObject : NativeObject {
-  GraphModuleObject(TypeObject* type, std::shared_ptr<const capture::CapturedGraph> g) : NativeObject(type), graph(std::move(g)) {}
-  std::shared_ptr<const capture::CapturedGraph> graph;
+  GraphModuleObject(TypeObject* type, std::shared_ptr<const fx::BackendGraph> g, std::shared_ptr<const fx::GraphRunner> r)
+      : NativeObject(type), graph(std::move(g)), runner(std::move(r)) {}
+  std::shared_ptr<const fx::BackendGraph> graph;
+  std::shared_ptr<const fx::GraphRunner> runner;  // what calling it runs; reads graph's module
   Ref graph_object;  // made on first access
 };
 
@@ -38,15 +41,9 @@ struct NodeObject : NativeObject {
 
 const FxTypes& fx_types();
 
-// The Python callable a node's target names.
-Ref target_object(Interpreter& interp, const capture::CapturedGraph& graph, const ir::Node& node) {
-  if (node.op() != ir::OpCode::CallFunction) return py_str(node.target());
-  const std::string& target = node.target();
-  if (node.targetNamespace() == ir::TargetNamespace::PythonOperator)
-    return getattr(interp, interp.import_module("operator"), std::string(node.targetName()));
-  auto it = graph.replay.find(&node);
-  if (it != graph.replay.end() && it->second.callee) return it->second.callee;
-  return py_str(target);
+// The Python callable a call_function node's target names; other nodes' targets are strings.
+Ref target_object(const fx::GraphRunner& runner, const ir::Node& node) {
+  return node.op() == ir::OpCode::CallFunction ? runner.callee(node) : py_str(node.target());
 }
 
 Ref argument_object(const ir::Argument& arg, const std::unordered_map<const ir::Node*, Ref>& nodes) {
@@ -69,14 +66,14 @@ Ref argument_object(const ir::Argument& arg, const std::unordered_map<const ir::
       arg.value);
 }
 
-Ref make_graph_object(Interpreter& interp, const capture::CapturedGraph& graph) {
+Ref make_graph_object(const fx::BackendGraph& graph, const fx::GraphRunner& runner) {
   std::unordered_map<const ir::Node*, Ref> nodes;
   std::vector<Ref> order;
   for (const ir::Node* n : graph.module->graph.nodes()) {
     auto node = std::make_shared<NodeObject>(fx_types().node);
     node->op = py_str(std::string(ir::opcodeName(n->op())));
     node->name = py_str(n->name());
-    node->target = target_object(interp, graph, *n);
+    node->target = target_object(runner, *n);
     nodes[n] = node;
     order.push_back(node);
   }
@@ -106,9 +103,9 @@ const FxTypes& fx_types() {
     node_field("kwargs", &NodeObject::kwargs);
     add_getter(t.graph, "nodes", [](Interpreter&, const Ref& self) { return static_cast<GraphObject&>(*self).nodes; });
     add_method(t.node, "__repr__", [](Interpreter&, CallArgs& c) { return static_cast<NodeObject&>(*c.args.at(0)).name; });
-    add_getter(t.graph_module, "graph", [](Interpreter& interp, const Ref& self) {
+    add_getter(t.graph_module, "graph", [](Interpreter&, const Ref& self) {
       auto& gm = static_cast<GraphModuleObject&>(*self);
-      if (!gm.graph_object) gm.graph_object = make_graph_object(interp, *gm.graph);
+      if (!gm.graph_object) gm.graph_object = make_graph_object(*gm.graph, *gm.runner);
       return gm.graph_object;
     });
     add_getter(t.graph_module, "code", [](Interpreter&, const Ref& self) {
@@ -125,7 +122,7 @@ const FxTypes& fx_types() {
     auto run = [](Interpreter& interp, CallArgs& c) {
       const auto& gm = static_cast<GraphModuleObject&>(*c.args.at(0));
       std::vector<Ref> inputs(c.args.begin() + 1, c.args.end());
-      return py_list(capture::run_captured_graph(interp, *gm.graph, inputs));
+      return py_list(gm.runner->run(interp, inputs));
     };
     add_method(t.graph_module, "__call__", run);
     add_method(t.graph_module, "forward", run);
@@ -136,8 +133,9 @@ const FxTypes& fx_types() {
 
 }  // namespace
 
-Ref make_graph_module(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph) {
-  return std::make_shared<GraphModuleObject>(fx_types().graph_module, std::move(graph));
+Ref make_graph_module(Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph) {
+  auto runner = std::make_shared<const fx::GraphRunner>(interp, *graph->module);
+  return std::make_shared<GraphModuleObject>(fx_types().graph_module, std::move(graph), std::move(runner));
 }
 
 }  // namespace kiln::backends

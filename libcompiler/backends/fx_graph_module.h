@@ -5,11 +5,11 @@
 // (`node.target == torch.relu`).
 #include <memory>
 
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
 #include "libcompiler/python/interp/object.h"
 
 namespace kiln::backends {
 
-python::Ref make_graph_module(python::Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph);
+python::Ref make_graph_module(python::Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph);
 
 }  // namespace kiln::backends

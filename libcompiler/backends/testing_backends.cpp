@@ -1,6 +1,7 @@
 #include "libcompiler/backends/testing_backends.h"
 
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
+#include "libcompiler/fx/graph_runner.h"
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/python_operators.h"
@@ -50,7 +51,7 @@ std::shared_ptr<ir::GraphModule> with_relu_plus_one(const ir::GraphModule& modul
 }
 
 // The captured graph run by the graph interpreter (what the accuracy backend computes).
-capture::CompiledGraph interpret(std::shared_ptr<const ir::GraphModule> module) {
+fx::CompiledGraph interpret(std::shared_ptr<const ir::GraphModule> module) {
   return [module](Interpreter& interp, const std::vector<Ref>& inputs) {
     std::vector<ops::IValue> values;
     for (const Ref& input : inputs) values.push_back(to_ivalue(interp, input));
@@ -60,23 +61,19 @@ capture::CompiledGraph interpret(std::shared_ptr<const ir::GraphModule> module) 
   };
 }
 
-capture::CompiledGraph eager(std::shared_ptr<const capture::CapturedGraph> graph) {
-  return [graph](Interpreter& interp, const std::vector<Ref>& inputs) { return capture::run_captured_graph(interp, *graph, inputs); };
-}
-
-capture::CompiledGraph relu_compile_error(Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
+fx::CompiledGraph relu_compile_error(Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph,
                                           const std::vector<Ref>&) {
   if (has_relu(*graph->module)) throw PyException(testing_error(interp, "ReluCompileError", ""));
-  return eager(graph);
+  return fx::run_as_is(interp, graph);
 }
 
-capture::CompiledGraph relu_runtime_error(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>&) {
-  if (!has_relu(*graph->module)) return eager(graph);
+fx::CompiledGraph relu_runtime_error(Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>&) {
+  if (!has_relu(*graph->module)) return fx::run_as_is(interp, graph);
   return [](Interpreter&, const std::vector<Ref>&) -> std::vector<Ref> { raise_error(ExcType::AssertionError, "ReluRuntimeError"); };
 }
 
-capture::CompiledGraph relu_accuracy_error(Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>&) {
-  if (!has_relu(*graph->module)) return eager(graph);
+fx::CompiledGraph relu_accuracy_error(Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>&) {
+  if (!has_relu(*graph->module)) return fx::run_as_is(interp, graph);
   return interpret(with_relu_plus_one(*graph->module, ir::operatorTarget(*ir::operatorForSymbol("+", ir::OperatorForm::Binary))));
 }
 
@@ -115,9 +112,9 @@ aot::AtenGraphCompiler relu_bug_aten_compiler(Interpreter& interp) {
 }
 
 void install_testing_backends() {
-  capture::register_backend("relu_compile_error_TESTING_ONLY", relu_compile_error);
-  capture::register_backend("relu_runtime_error_TESTING_ONLY", relu_runtime_error);
-  capture::register_backend("relu_accuracy_error_TESTING_ONLY", relu_accuracy_error);
+  fx::register_backend("relu_compile_error_TESTING_ONLY", relu_compile_error);
+  fx::register_backend("relu_runtime_error_TESTING_ONLY", relu_runtime_error);
+  fx::register_backend("relu_accuracy_error_TESTING_ONLY", relu_accuracy_error);
 }
 
 }  // namespace kiln::backends

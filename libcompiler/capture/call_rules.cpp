@@ -5,6 +5,7 @@
 
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/capture/tracer.h"
+#include "libcompiler/fx/target_objects.h"
 #include "libcompiler/python/interp/protocols.h"
 
 namespace kiln::capture {
@@ -13,18 +14,10 @@ using namespace python;
 
 namespace {
 
-// Module.Attribute of a row; "builtins" is the interpreter's builtins, which no module holds.
+// Module.Attribute of a row: an error of the table when it does not exist.
 Ref resolve(Interpreter& interp, const std::string& module, const std::string& attribute) {
-  const bool builtin = module == "builtins";
-  Ref object = builtin ? nullptr : interp.import_module(module);
-  size_t start = 0;
-  while (start < attribute.size()) {
-    size_t dot = attribute.find('.', start);
-    std::string name = attribute.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    object = object ? try_getattr(interp, object, name) : interp.builtins().get(name);
-    if (!object) throw std::logic_error("call_rules.def names " + module + "." + attribute + ", which does not exist");
-    start = dot == std::string::npos ? attribute.size() : dot + 1;
-  }
+  Ref object = fx::find_object(interp, module, attribute);
+  if (!object) throw std::logic_error("call_rules.def names " + module + "." + attribute + ", which does not exist");
   return object;
 }
 
@@ -41,11 +34,12 @@ std::unique_ptr<CallRules> resolve_call_rules(Interpreter& interp) {
     rules->by_callee[callee.get()] = {callee, &Tracer::Handler};         \
   }
 #define KILN_CALL_FAMILY(Field, Module, Attribute) rules->Field = resolve(interp, Module, Attribute);
-#define KILN_PRINTED_TARGET(Module, Attribute, Target) rules->printed_targets[resolve(interp, Module, Attribute).get()] = Target;
 #define KILN_TENSOR_METHOD(Name, Handler) rules->tensor_methods[Name] = &Tracer::Handler;
 #define KILN_TENSOR_OPERATOR(Dunder, Target, Reflected) rules->tensor_operators[Dunder] = {Target, Reflected};
 #define KILN_OPTIMIZER_METHOD(Name, Handler) rules->optimizer_methods.emplace_back(Name, &Tracer::Handler);
 #include "libcompiler/capture/call_rules.def"
+#define KILN_PRINTED_TARGET(Module, Attribute, Target) rules->printed_targets[resolve(interp, Module, Attribute).get()] = Target;
+#include "libcompiler/fx/printed_targets.def"
   return rules;
 }
 

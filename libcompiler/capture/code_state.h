@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/capture/guards.h"
+#include "libcompiler/capture/output_graph.h"
 #include "libcompiler/capture/resume.h"
 #include "libcompiler/capture/source.h"
+#include "libcompiler/fx/backend_registry.h"
 #include "libcompiler/python/interp/object.h"
 
 namespace kiln::capture {
@@ -68,8 +69,9 @@ struct CacheEntry {
   std::optional<bool> dynamic;
   bool fullgraph = false;
   GuardSet guards;
-  std::shared_ptr<const CapturedGraph> graph;  // null when the frame has no graph
-  CompiledGraph compiled;
+  std::shared_ptr<const fx::BackendGraph> graph;  // null when the frame has no graph
+  std::vector<GraphInput> graph_inputs;            // where each placeholder's value comes from
+  fx::CompiledGraph compiled;
   FrameExit exit;
 };
 

@@ -29,13 +29,13 @@ Ref optimize(Interpreter& interp, CallArgs& c) {
   options->fullgraph = truthy(interp, a[2]);
   if (!is_none(a[3])) options->dynamic = truthy(interp, a[3]);
   if (!is_none(a[4])) options->mode = to_str(a[4], "mode");
-  if (a[1]->kind == ObjectKind::Str && !find_backend(as<StrObject>(a[1]).value))
+  if (a[1]->kind == ObjectKind::Str && !fx::find_backend(as<StrObject>(a[1]).value))
     throw PyException(dynamo_exception(interp, "InvalidBackend",
                                        "Invalid backend: '" + as<StrObject>(a[1]).value +
                                            "', see `torch._dynamo.list_backends()` for available backends."));
   if (a[1]->kind != ObjectKind::Str && !is_callable(a[1]))
     raise_error(ExcType::TypeError, "backend must be a string or a callable, not " + type_name(a[1]));
-  if (a[1]->kind == ObjectKind::Str) warm_up_backend(as<StrObject>(a[1]).value);
+  if (a[1]->kind == ObjectKind::Str) fx::warm_up_backend(as<StrObject>(a[1]).value);
   Ref target = a[0];
   Ref compiled = native_function("compiled", [target, options](Interpreter& ip, CallArgs& args) {
     return Runtime::instance().call_compiled(ip, *options, target, std::move(args));
@@ -109,7 +109,7 @@ void install_capture(Interpreter& interp) {
                    }));
     m.globals->set("list_backends", native_function("list_backends", [](Interpreter&, CallArgs&) {
                      std::vector<Ref> names;
-                     for (const auto& name : backend_names()) names.push_back(py_str(name));
+                     for (const auto& name : fx::backend_names()) names.push_back(py_str(name));
                      return py_list(std::move(names));
                    }));
   });

@@ -5,6 +5,7 @@
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/ir/target.h"
 #include "libcompiler/python/interp/object.h"
+#include "libcompiler/python/torch/torch_module.h"
 
 namespace kiln::capture {
 
@@ -69,7 +70,9 @@ std::string object_repr(const python::Ref& value) {
     }
     case ObjectKind::NativeFunction: {
       const auto& f = python::as<python::NativeFunctionObject>(value);
-      if (f.qualname.rfind("torch.", 0) == 0) return target_repr(f.qualname);
+      const std::string_view qualname = f.qualname;
+      if (const size_t dot = qualname.rfind('.'); dot != std::string_view::npos && python::is_torch_module_name(qualname.substr(0, dot)))
+        return target_repr(f.qualname);
       return "<built-in function " + f.name + ">";
     }
     case ObjectKind::Function:

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "libcompiler/capture/backend_report.h"
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
@@ -13,6 +12,7 @@
 #include "libcompiler/capture/replay_record.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/capture/tracer.h"
+#include "libcompiler/fx/backend_report.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/ir/symbolic_shape_propagation.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -534,17 +534,24 @@ void Runtime::call_backend(FrameCompile& c) {
   metrics.graph_node_count = static_cast<int64_t>(graph.module().graph.size());
   metrics.graph_input_count = static_cast<int64_t>(graph.inputs().size());
   events::output_graph(metrics.ids, graph.module());
-  auto captured = std::make_shared<CapturedGraph>(CapturedGraph{graph.take_module(), graph.replay(), graph.inputs(), metrics.ids.trace_id(), c.options.mode, graph.sizes_pinned()});
+  std::vector<std::string> input_sources;
   std::vector<Ref> example;
-  for (const GraphInput& input : captured->inputs) example.push_back(fetch_graph_input(interp, input, c.inputs));
+  for (const GraphInput& input : graph.inputs()) {
+    input_sources.push_back(input.source ? input.source->text() : "None");
+    example.push_back(fetch_graph_input(interp, input, c.inputs));
+  }
+  c.entry->graph_inputs = graph.inputs();
+  auto captured = std::make_shared<fx::BackendGraph>(
+      fx::BackendGraph{graph.take_module(), std::move(input_sources), metrics.ids.trace_id(), c.options.mode, graph.sizes_pinned()});
   const std::string backend_name = backend_name_of(c.options);
   events::backend(metrics.ids, backend_name, "calling");
   auto backend_started = std::chrono::steady_clock::now();
-  current_backend_report() = {};
+  fx::current_backend_report() = {};
   try {
     HookScope no_capture(interp, nullptr);
-    Backend backend = wrap_backend(c.options.backend->kind == ObjectKind::Str ? *find_backend(as<StrObject>(c.options.backend).value)
-                                                                              : script_backend(c.options.backend),
+    fx::Backend backend = fx::wrap_backend(c.options.backend->kind == ObjectKind::Str
+                                               ? *fx::find_backend(as<StrObject>(c.options.backend).value)
+                                               : fx::script_backend(c.options.backend),
                                    backend_name, c.options.backend);
     c.entry->compiled = backend(interp, captured, example);
   } catch (PyException& error) {
@@ -573,10 +580,10 @@ void Runtime::call_backend(FrameCompile& c) {
     throw wrapped;
   }
   // Code right only at the captured sizes is guarded on them (another size recompiles).
-  if (current_backend_report().specialized_to_sizes) graph.pin_dynamic_sizes();
+  if (fx::current_backend_report().specialized_to_sizes) graph.pin_dynamic_sizes();
   metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
-  metrics.inductor_compile_seconds = current_backend_report().inductor_compile_seconds;
-  metrics.code_gen_seconds = current_backend_report().code_gen_seconds;
+  metrics.inductor_compile_seconds = fx::current_backend_report().inductor_compile_seconds;
+  metrics.code_gen_seconds = fx::current_backend_report().code_gen_seconds;
   compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
   events::backend(metrics.ids, backend_name, "done");
   c.entry->graph = std::move(captured);

@@ -236,7 +236,7 @@ Ref Runtime::run_entry(Interpreter& interp, const CompileOptions& options, const
   std::vector<Ref> outputs;
   if (entry.graph) {
     std::vector<Ref> values;
-    for (const GraphInput& input : entry.graph->inputs) values.push_back(fetch_graph_input(interp, input, inputs));
+    for (const GraphInput& input : entry.graph_inputs) values.push_back(fetch_graph_input(interp, input, inputs));
     HookScope no_capture(interp, nullptr);
     with_torch_errors([&] {
       outputs = entry.compiled(interp, values);

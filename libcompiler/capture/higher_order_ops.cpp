@@ -36,7 +36,7 @@ Ref Tracer::trace_cond(Interpreter& interp, const Ref&, CallArgs& args) {
     for (const auto& r : is_list_or_tuple(result) ? to_vector(interp, result) : std::vector<Ref>{result})
       if (OutputGraph::is_fake(r)) outputs.push_back(OutputGraph::node_of(r));
     sub.set_output(outputs);
-    return parent.add_submodule(name, sub.take_module(), fn);
+    return parent.add_submodule(name, sub.take_module());
   };
   Ref true_result, false_result;
   ir::Node* true_node = branch(a[1], parent.submodule_name("cond_true"), true_result);
@@ -48,22 +48,11 @@ Ref Tracer::trace_cond(Interpreter& interp, const Ref&, CallArgs& args) {
     results.push_back(make_fake_tensor(t.sizes(), t.strides(), t.dtype(), nullptr));
   }
   std::vector<ir::Argument> operand_args;
-  ReplayValue operand_replay{ReplayValue::Kind::Tuple, nullptr, nullptr, {}};
-  for (const auto& operand : operands) {
-    operand_args.push_back(ir::Argument::node(OutputGraph::node_of(operand)));
-    operand_replay.items.push_back(ReplayValue{ReplayValue::Kind::Node, OutputGraph::node_of(operand), nullptr, {}});
-  }
-  // Run eagerly, the node picks a branch by the predicate's value and returns its outputs as a tuple.
-  Ref runner = native_function("cond", [](Interpreter& ip, CallArgs& c) {
-    Ref out = call(ip, truthy(ip, c.args.at(0)) ? c.args.at(1) : c.args.at(2), to_vector(ip, c.args.at(3)));
-    return out->kind == ObjectKind::Tuple ? out : py_tuple({out});
-  });
-  auto node_value = [](const ir::Node* n) { return ReplayValue{ReplayValue::Kind::Node, n, nullptr, {}}; };
-  ReplayCall replay{runner, {node_value(OutputGraph::node_of(pred)), node_value(true_node), node_value(false_node), operand_replay}, {}, std::nullopt};
+  for (const auto& operand : operands) operand_args.push_back(ir::Argument::node(OutputGraph::node_of(operand)));
   Ref out = graph_->record_node({ir::OpCode::CallFunction, std::string(ir::builtinTargetSpelling(ir::BuiltinTarget::Cond))},
                                {ir::Argument::node(OutputGraph::node_of(pred)), ir::Argument::node(true_node),
                                 ir::Argument::node(false_node), ir::Argument::tuple(std::move(operand_args))},
-                               std::move(replay), py_tuple(std::move(results)), static_cast<TensorObject&>(*pred).device());
+                               py_tuple(std::move(results)), static_cast<TensorObject&>(*pred).device());
   return true_result->kind == ObjectKind::Tuple ? out : to_vector(interp, out).at(0);
 }
 

@@ -8,6 +8,7 @@
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
+#include "libcompiler/python/torch/torch_module.h"
 
 namespace kiln::capture {
 
@@ -82,12 +83,11 @@ std::string OutputGraph::submodule_name(const std::string& base) {
   }
 }
 
-ir::Node* OutputGraph::add_submodule(const std::string& name, std::unique_ptr<ir::GraphModule> module, Ref value) {
+ir::Node* OutputGraph::add_submodule(const std::string& name, std::unique_ptr<ir::GraphModule> module) {
   module->className = name;
   module_->addSubmodule(name, std::move(module));
   ir::Node* node = module_->graph.createNode(ir::OpCode::GetAttr, name, {}, {}, name);
   node->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
-  replay_[node] = ReplayCall{nullptr, {ReplayValue{ReplayValue::Kind::Constant, nullptr, std::move(value), {}}}, {}, std::nullopt};
   return node;
 }
 
@@ -222,7 +222,7 @@ void OutputGraph::guard_constant_attributes(const Ref& module) {
   // Dynamo guards the attributes a module's forward reads; kiln does not see attribute reads, so
   // every constant attribute of the script's own module classes is guarded (torch's modules keep
   // only sizes and flags there, which their forward reads through their tensors).
-  if (module->type->qualified_name().rfind("torch.", 0) == 0) return;
+  if (is_torch_module_name(module->type->module)) return;
   SourceRef source = find_source(interp_, frame_inputs_, module);
   if (!source) return;
   // The guard is on what the frame starts with: an attribute the frame already changed
@@ -271,13 +271,12 @@ ir::Node* SymbolicScalarObject::node(OutputGraph& graph) {
   return node_;
 }
 
-Ref OutputGraph::scalar_item(const Ref& fake, const Ref& callee) {
+Ref OutputGraph::scalar_item(const Ref& fake) {
   ir::Node* item = module_->graph.createNode(ir::OpCode::CallMethod, "item", {ir::Argument::node(node_of(fake))});
   bool integral = tensor::is_integral(static_cast<TensorObject&>(*fake).value.dtype(), true);
   std::string symbol = shapes_.unbacked_symbol(integral);
   item->meta.value = ir::SymScalar{ir::SymExpr::symbol(symbol)};
   item->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
-  replay_[item] = ReplayCall{callee, {ReplayValue{ReplayValue::Kind::Node, node_of(fake), nullptr, {}}}, {}, std::nullopt};
   return std::make_shared<SymbolicScalarObject>(item, integral ? py_int(0) : py_float(0.0));
 }
 
@@ -290,7 +289,6 @@ ir::Node* OutputGraph::symbolic_float(const SourceRef& source, double hint) {
   item->meta.value = ir::SymScalar{ir::SymExpr::symbol(symbol)};
   if (on_symbol) on_symbol(symbol, repr_float(hint), "[-oo, oo]", source->text());
   item->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
-  replay_[item] = ReplayCall{torch_types().tensor->lookup("item"), {ReplayValue{ReplayValue::Kind::Node, holder, nullptr, {}}}, {}, std::nullopt};
   return item;
 }
 
@@ -325,19 +323,6 @@ ir::Argument OutputGraph::argument(const Ref& value) {
     return ir::Argument::tuple(std::move(items));
   }
   throw unsupported(UnsupportedConstruct::OpaqueGraphArgument, {type_name(value)});
-}
-
-ReplayValue OutputGraph::replay_value(const Ref& value) {
-  if (is_tensor(value)) return ReplayValue{ReplayValue::Kind::Node, node_of(fake_of(value)), nullptr, {}};
-  if (auto* symbolic = dynamic_cast<SymbolicScalarObject*>(value.get()))
-    return ReplayValue{ReplayValue::Kind::Node, symbolic->node(*this), nullptr, {}};
-  if (is_list_or_tuple(value) && contains_tensor(value)) {
-    ReplayValue out{value->kind == ObjectKind::List ? ReplayValue::Kind::List : ReplayValue::Kind::Tuple, nullptr, nullptr, {}};
-    const auto& items = sequence_items(value);
-    for (const auto& item : items) out.items.push_back(replay_value(item));
-    return out;
-  }
-  return ReplayValue{ReplayValue::Kind::Constant, nullptr, value, {}};
 }
 
 CallArgs OutputGraph::fake_arguments(const CallArgs& args) {
@@ -379,7 +364,6 @@ Ref OutputGraph::attach(const Ref& result, ir::Node* node, const tensor::Device&
     ir::Node* getitem =
         module_->graph.callFunction(ir::BuiltinTarget::Getitem, {ir::Argument::node(node), ir::Argument::integer(static_cast<int64_t>(i))});
     getitem->meta.sourceSummary = node->meta.sourceSummary;
-    replay_[getitem] = ReplayCall{nullptr, {ReplayValue{ReplayValue::Kind::Node, node, nullptr, {}}}, {}, static_cast<int64_t>(i)};
     attached.push_back(is_tensor(items[i]) ? attach(items[i], getitem, device) : items[i]);
     if (const auto* meta = std::get_if<ir::TensorMeta>(&getitem->meta.value)) tuple.elements.push_back(*meta);
   }
@@ -388,30 +372,24 @@ Ref OutputGraph::attach(const Ref& result, ir::Node* node, const tensor::Device&
 }
 
 Ref OutputGraph::record(const NodeTarget& target, const std::vector<Ref>& printed_args,
-                        const std::vector<std::pair<std::string, Ref>>& printed_kwargs, const Ref& callee, const CallArgs& args,
-                        Ref fake_result) {
+                        const std::vector<std::pair<std::string, Ref>>& printed_kwargs, Ref fake_result) {
   std::vector<ir::Argument> ir_args;
   for (const auto& a : printed_args) ir_args.push_back(argument(a));
   std::vector<ir::KeywordArgument> ir_kwargs;
   for (const auto& [k, v] : printed_kwargs) ir_kwargs.push_back({k, argument(v)});
-  ReplayCall replay{callee, {}, {}, std::nullopt};
+  // The result is on the device of the (last) fake argument; factories' on the CPU.
   tensor::Device device = tensor::kCPU;
-  for (const auto& a : args.args) {
-    replay.args.push_back(replay_value(a));
+  for (const auto& a : printed_args)
     if (is_fake(a)) device = static_cast<TensorObject&>(*a).device();
-  }
-  for (const auto& [k, v] : args.kwargs) replay.kwargs.emplace_back(k, replay_value(v));
   ir::Node* node = module_->graph.createNode(target.op, target.target, std::move(ir_args), std::move(ir_kwargs));
   if (target.with_source && sites_.node) node->meta.sourceSummary = sites_.node();
-  replay_[node] = std::move(replay);
   return attach(fake_result, node, device);
 }
 
-Ref OutputGraph::record_node(const NodeTarget& target, std::vector<ir::Argument> args, ReplayCall replay, Ref fake_result,
+Ref OutputGraph::record_node(const NodeTarget& target, std::vector<ir::Argument> args, Ref fake_result,
                              const tensor::Device& device) {
   ir::Node* node = module_->graph.createNode(target.op, target.target, std::move(args));
   node->meta.sourceSummary = sites_.node ? sites_.node() : std::nullopt;
-  replay_[node] = std::move(replay);
   return attach(fake_result, node, device);
 }
 
@@ -464,7 +442,6 @@ void OutputGraph::rollback(const Checkpoint& checkpoint) {
   for (ir::Node* n : module_->graph.nodes())
     if (n->op() != ir::OpCode::Placeholder) calls.push_back(n);
   for (size_t i = calls.size(); i > checkpoint.nodes; --i) {
-    replay_.erase(calls[i - 1]);
     named_.erase(calls[i - 1]);
     module_->graph.erase(calls[i - 1]);
   }

@@ -35,25 +35,6 @@ struct GraphInput {
 // The placeholder's value for a run of the frame (and the example the backend compiles for).
 python::Ref fetch_graph_input(python::Interpreter& interp, const GraphInput& input, const FrameInputs& inputs);
 
-// A value as the eager backend passes it to a node's callable: a node's value, a constant, or a
-// list/tuple of such.
-struct ReplayValue {
-  enum class Kind { Node, Constant, List, Tuple };
-  Kind kind = Kind::Constant;
-  const ir::Node* node = nullptr;
-  python::Ref constant;
-  std::vector<ReplayValue> items;
-};
-
-// What running a node means for the eager backend: calling `callee` (getitem: indexing the
-// producer's value).
-struct ReplayCall {
-  python::Ref callee;
-  std::vector<ReplayValue> args;
-  std::vector<std::pair<std::string, ReplayValue>> kwargs;
-  std::optional<int64_t> getitem;
-};
-
 // How a node is printed: its opcode and target, and its arguments in the printed order (a
 // reflected operator prints its operands swapped back).
 struct NodeTarget {
@@ -104,7 +85,6 @@ class OutputGraph {
   GuardSet& guards() { return guards_; }
   std::unique_ptr<ir::GraphModule> take_module() { return std::move(module_); }
   const std::vector<GraphInput>& inputs() const { return inputs_; }
-  const std::unordered_map<const ir::Node*, ReplayCall>& replay() const { return replay_; }
   const FrameInputs& frame_inputs() const { return frame_inputs_; }
   // The changes the capture records (sources are searched through what changed objects held).
   void watch_changes(const SideEffects* changed) { frame_inputs_.changed = changed; }
@@ -120,22 +100,21 @@ class OutputGraph {
   // constant attributes.
   void realize_parameters(const python::Ref& module);
   // A .item() of a fake recorded as a node (capture_scalar_outputs): an unbacked symbol.
-  python::Ref scalar_item(const python::Ref& fake, const python::Ref& callee);
+  python::Ref scalar_item(const python::Ref& fake);
   // A float input that automatic dynamic made symbolic: a placeholder holding it as a 0-dim
   // float64 tensor and an `item` node whose value stands for it.
   ir::Node* symbolic_float(const SourceRef& source, double hint);
 
   // Records a Python-level call whose result `fake_result` was computed on fakes: a node with
   // `target` and the printed arguments, the result's tensors pointed at it (tuples through
-  // getitem nodes). `callee`/`args` are what the eager backend calls again.
+  // getitem nodes). A graph runs again by calling what its targets name (fx/graph_runner.h).
   python::Ref record(const NodeTarget& target, const std::vector<python::Ref>& printed_args,
-                     const std::vector<std::pair<std::string, python::Ref>>& printed_kwargs, const python::Ref& callee,
-                     const python::CallArgs& args, python::Ref fake_result);
-  // The same with the node's arguments and replay given as they are (higher-order ops).
-  python::Ref record_node(const NodeTarget& target, std::vector<ir::Argument> args, ReplayCall replay, python::Ref fake_result,
+                     const std::vector<std::pair<std::string, python::Ref>>& printed_kwargs, python::Ref fake_result);
+  // The same with the node's arguments given as they are (higher-order ops).
+  python::Ref record_node(const NodeTarget& target, std::vector<ir::Argument> args, python::Ref fake_result,
                           const tensor::Device& device);
-  // A get_attr node reading a submodule (a torch.cond branch); its eager value is `value`.
-  ir::Node* add_submodule(const std::string& name, std::unique_ptr<ir::GraphModule> module, python::Ref value);
+  // A get_attr node reading a submodule (a torch.cond branch).
+  ir::Node* add_submodule(const std::string& name, std::unique_ptr<ir::GraphModule> module);
   // A fresh name for a submodule: "cond_true_0", "cond_true_1", ...
   std::string submodule_name(const std::string& base);
   // The arguments with every tensor replaced by its fake (and symbolic floats by their hints),
@@ -181,7 +160,6 @@ class OutputGraph {
   // script's own classes (self.scale read by its forward).
   void guard_constant_attributes(const python::Ref& module);
   ir::Argument argument(const python::Ref& value);
-  ReplayValue replay_value(const python::Ref& value);
   python::Ref attach(const python::Ref& result, ir::Node* node, const tensor::Device& device);
   ir::Node* add_placeholder(const std::string& name, ir::FakeValue value, GraphInput input);
   ir::TensorMeta placeholder_meta(const SourceRef& source, const tensor::Tensor& real);
@@ -195,7 +173,6 @@ class OutputGraph {
   bool sizes_pinned_ = false;
   std::vector<GraphInput> inputs_;
   std::vector<ir::Node*> placeholder_nodes_;
-  std::unordered_map<const ir::Node*, ReplayCall> replay_;
   // Real tensor -> its fake, in the order made (a rollback drops the newest).
   std::vector<std::pair<const void*, python::Ref>> fakes_;
   std::unordered_map<const void*, python::Ref> fake_index_;

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "libcompiler/capture/debug_dir.h"
+#include "libcompiler/fx/debug_dir.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libdiag/log/logger.h"
@@ -64,7 +64,7 @@ ReplayRecordResult write_replay_record(Interpreter& interp, const CodeState& cod
       config[as<StrObject>(e->key).value] = repr(interp, e->value);
   record["config"] = config;
 
-  std::filesystem::path dir = debug_run_dir() / "replay_record";
+  std::filesystem::path dir = fx::debug_run_dir() / "replay_record";
   std::filesystem::create_directories(dir);
   std::filesystem::path path = dir / (function.name + ".json");
   std::ofstream(path) << record.dump(1) << "\n";

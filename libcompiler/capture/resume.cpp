@@ -1,5 +1,7 @@
 #include "libcompiler/capture/resume.h"
 
+#include <unordered_set>
+
 #include "libcompiler/python/ast_unparse.h"
 #include "libcompiler/python/ast_walker.h"
 
@@ -18,10 +20,11 @@ bool reenterable(const With& node) {
   for (const auto& item : node.items) {
     const auto* call = dyn_cast<Call>(item->context_expr.get());
     if (!call || item->optional_vars) return false;
-    std::string callee = unparse(*call->func);
-    if (callee != "torch.no_grad" && callee != "torch.enable_grad" && callee != "torch.set_grad_enabled" &&
-        callee != "torch.inference_mode" && callee != "torch.autograd.profiler.record_function")
-      return false;
+    static const std::unordered_set<std::string> reenterable_contexts = {
+#define KILN_REENTERABLE_CONTEXT(Module, Attribute) Module "." Attribute,
+#include "libcompiler/capture/call_rules.def"
+    };
+    if (!reenterable_contexts.count(unparse(*call->func))) return false;
   }
   return true;
 }

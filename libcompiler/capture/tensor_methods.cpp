@@ -32,8 +32,8 @@ Ref Tracer::read_sizes(Interpreter&, const std::string&, const Ref&, CallArgs& a
 
 Ref Tracer::read_metadata(Interpreter&, const std::string&, const Ref&, CallArgs&) { return nullptr; }
 
-Ref Tracer::item(Interpreter& interp, const std::string&, const Ref& callee, CallArgs& args) {
-  if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]), callee);
+Ref Tracer::item(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
+  if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]));
   break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
 }
 

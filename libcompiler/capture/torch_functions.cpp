@@ -29,11 +29,11 @@ Ref Tracer::break_on_manual_seed(Interpreter& interp, const Ref&, CallArgs&) {
 }
 
 Ref Tracer::record_grad_mode_switch(Interpreter& interp, const Ref& callee, CallArgs& args) {
-  return record_and_run(interp, {ir::OpCode::CallFunction, "torch._C._set_grad_enabled", false}, callee, args);
+  return record_and_run(interp, {ir::OpCode::CallFunction, rules_.printed_targets.at(callee.get()), false}, callee, args);
 }
 
 Ref Tracer::record_api_usage_log(Interpreter& interp, const Ref& callee, CallArgs& args) {
-  return record_and_run(interp, {ir::OpCode::CallFunction, "torch._C._log_api_usage_once", true}, callee, args);
+  return record_and_run(interp, {ir::OpCode::CallFunction, rules_.printed_targets.at(callee.get()), true}, callee, args);
 }
 
 // Recorded for the graph and done now, so that what follows is traced in that mode (call_through
@@ -41,7 +41,7 @@ Ref Tracer::record_api_usage_log(Interpreter& interp, const Ref& callee, CallArg
 Ref Tracer::record_and_run(Interpreter& interp, NodeTarget target, const Ref& callee, CallArgs& args) {
   CallArgs recorded = args;
   Ref result = call_through(interp, callee, args);
-  graph_->record(target, recorded.args, recorded.kwargs, callee, recorded, result);
+  graph_->record(target, recorded.args, recorded.kwargs, result);
   return result;
 }
 

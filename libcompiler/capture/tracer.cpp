@@ -48,8 +48,18 @@ bool is_module_instance(const Ref& value) {
 
 bool compiles_as_frame(const FunctionObject& function) {
   if (!is_library_code(function)) return true;
-  std::string module = module_name_of(function);
-  return module.rfind("torch.optim.", 0) == 0 && module != "torch.optim.lr_scheduler";
+  static const std::vector<std::pair<std::string_view, bool>> rows = {
+#define KILN_LIBRARY_FRAMES(Module, CompilesAsFrame) {Module, CompilesAsFrame},
+#include "libcompiler/capture/call_rules.def"
+  };
+  const std::string module = module_name_of(function);
+  // The longest row that is the module or a package above it decides.
+  std::optional<std::pair<std::string_view, bool>> best;
+  for (const auto& row : rows) {
+    const bool within = module == row.first || (module.starts_with(row.first) && module[row.first.size()] == '.');
+    if (within && (!best || row.first.size() > best->first.size())) best = row;
+  }
+  return best && best->second;
 }
 
 Tracer::Tracer(const CallRules& rules, OutputGraph& graph, Frame& root, std::string root_name, TracerConfig config)
@@ -169,7 +179,7 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
   if (!has_tensor && !stores) return result;
   std::vector<Ref> printed = args.args;
   if (reflected && printed.size() == 2) std::swap(printed[0], printed[1]);
-  return graph_->record(target, printed, args.kwargs, callee, args, result);
+  return graph_->record(target, printed, args.kwargs, result);
 }
 
 Ref Tracer::dispatch(Interpreter& interp, const Ref& callee, CallArgs& args) {

@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "libcompiler/capture/backend_report.h"
+#include "libcompiler/fx/backend_report.h"
 #include "libcompiler/inductor/codegen/kernel_backend.h"
 #include "libcompiler/inductor/graph_lowering.h"
 #include "libcompiler/inductor/inductor_events.h"
@@ -212,7 +212,7 @@ aot::AtenFunction compile_annotated(std::shared_ptr<const ir::GraphModule> modul
                   std::to_string(externs) + " extern kernels; fx graph cache " + cache_outcome_name(artifacts.cache) +
                   "; code generation " + std::to_string(artifacts.code_gen_seconds * 1e3) + " ms");
   }
-  capture::BackendReport& timings = capture::current_backend_report();
+  fx::BackendReport& timings = fx::current_backend_report();
   timings.code_gen_seconds = timings.code_gen_seconds.value_or(0) + artifacts.code_gen_seconds;
   timings.inductor_compile_seconds = timings.inductor_compile_seconds.value_or(0) + seconds_since(started);
   return [program = artifacts.program](const std::vector<ops::IValue>& inputs) { return program->run(inputs); };

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <set>
 
-#include "libcompiler/capture/debug_dir.h"
+#include "libcompiler/fx/debug_dir.h"
 #include "libcompiler/inductor/output_code.h"
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ir/runnable_printer.h"
@@ -43,7 +43,7 @@ bool compile_debug_enabled() {
 // unused integer for that name.
 fs::path graph_debug_dir(const aot::AtenGraphContext& context) {
   static int graphs = 0;
-  const fs::path root = capture::debug_run_dir() / "torchinductor";
+  const fs::path root = fx::debug_run_dir() / "torchinductor";
   const std::string stem = "model__" + std::to_string(context.aot_id) + "_" + kind_name(context.kind) + "_" + std::to_string(++graphs);
   for (int k = 0;; ++k) {
     fs::path dir = root / (stem + "." + std::to_string(k));

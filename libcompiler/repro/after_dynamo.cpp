@@ -1,5 +1,6 @@
 #include "libcompiler/repro/after_dynamo.h"
 
+#include "libcompiler/fx/graph_runner.h"
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -47,9 +48,9 @@ void warn(const std::string& compile_id, int line, const std::string& message) {
 
 }  // namespace
 
-capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& name, const Ref& spec) {
-  return [inner, name, spec](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph,
-                             const std::vector<Ref>& example) -> capture::CompiledGraph {
+fx::Backend wrap_after_dynamo(fx::Backend inner, const std::string& name, const Ref& spec) {
+  return [inner, name, spec](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph,
+                             const std::vector<Ref>& example) -> fx::CompiledGraph {
     if (SuspendReproWrappers::active()) return inner(interp, graph, example);
     const ReproConfig config = read_repro_config(interp);
     if (config.after != ReproAfter::Dynamo) return inner(interp, graph, example);
@@ -58,8 +59,8 @@ capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& na
     const ReproState state{ir::copyGraphModule(*graph->module), inputs};
     const Dumper dump{&interp, name, spec, graph->compile_id.pytorch_text()};
 
-    // A run of the graph on Python values (the eager one replays the graph's calls, as the eager
-    // backend does).
+    // A run of the graph on Python values (the eager one calls what the graph's targets name, as
+    // the eager backend does).
     auto python_run = [&interp](std::function<std::vector<Ref>(const std::vector<Ref>&)> run) -> GraphForward {
       return [&interp, run](const std::vector<ops::IValue>& values) {
         std::vector<ops::IValue> outputs;
@@ -69,7 +70,7 @@ capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& na
     };
 
     if (config.level == 4) {
-      capture::CompiledGraph compiled = inner(interp, graph, example);
+      fx::CompiledGraph compiled = inner(interp, graph, example);
       GraphAccuracyOptions options;
       options.tolerance = config.tolerance;
       options.ignore_non_fp = config.ignore_non_fp;
@@ -80,7 +81,9 @@ capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& na
         SuspendReproWrappers suspended;
         matches = same_two_models(*state.module, inputs, python_run([&](const std::vector<Ref>& args) { return compiled(interp, args); }),
                                   options,
-                                  python_run([&](const std::vector<Ref>& args) { return capture::run_captured_graph(interp, *graph, args); }));
+                                  python_run([&, eager = fx::run_as_is(interp, graph)](const std::vector<Ref>& args) {
+                                    return eager(interp, args);
+                                  }));
       }
       if (matches) return compiled;
       warn(dump.compile_id, 160, "Accuracy failed for the TorchDynamo produced graph. Creating script to minify the error.");
@@ -93,7 +96,7 @@ capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& na
 
     if (config.level == 3) dump.launcher(state, false);
     try {
-      capture::CompiledGraph compiled = inner(interp, graph, example);
+      fx::CompiledGraph compiled = inner(interp, graph, example);
       // Run at once, forward and backward on clones of the inputs as PyTorch's wrapper does, so that
       // a failure of the compiled code (its backward's too) is caught here, with the graph.
       const GraphForward run = python_run([&](const std::vector<Ref>& args) { return compiled(interp, args); });

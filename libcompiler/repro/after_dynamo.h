@@ -12,10 +12,10 @@
 //         that require grad after a backward of PyTorch's scalar loss (run_fwd_maybe_bwd.h); a
 //         mismatch writes the launcher (accuracy mode) and raises AccuracyError
 // A script-defined backend's source goes into the files, so that they run on their own.
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
 
 namespace kiln::repro {
 
-capture::Backend wrap_after_dynamo(capture::Backend inner, const std::string& name, const python::Ref& spec);
+fx::Backend wrap_after_dynamo(fx::Backend inner, const std::string& name, const python::Ref& spec);
 
 }  // namespace kiln::repro

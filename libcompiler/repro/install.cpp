@@ -1,7 +1,7 @@
 #include "libcompiler/repro/install.h"
 
 #include "libcompiler/backends/backends.h"
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
 #include "libcompiler/repro/after_aot.h"
 #include "libcompiler/repro/after_dynamo.h"
 #include "libcompiler/repro/backend_override.h"
@@ -14,16 +14,16 @@ namespace kiln::repro {
 using namespace python;
 
 void install_repro(Interpreter& interp) {
-  capture::set_backend_wrapper([](capture::Backend inner, const std::string& name, const Ref& spec) -> capture::Backend {
-    capture::Backend wrapped;
+  fx::set_backend_wrapper([](fx::Backend inner, const std::string& name, const Ref& spec) -> fx::Backend {
+    fx::Backend wrapped;
     if (const std::optional<std::string> chosen = overriding_backend()) {
-      const capture::Backend* backend = capture::find_backend(*chosen);
+      const fx::Backend* backend = fx::find_backend(*chosen);
       if (!backend) raise_error(ExcType::ValueError, "the environment names backend '" + *chosen + "', which kiln does not have");
       wrapped = wrap_after_dynamo(*backend, *chosen, py_str(*chosen));
     } else {
       wrapped = wrap_after_dynamo(std::move(inner), name, spec);
     }
-    return [wrapped](Interpreter& interp, std::shared_ptr<const capture::CapturedGraph> graph, const std::vector<Ref>& example) {
+    return [wrapped](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
       apply_bisected_config(interp);
       return wrapped(interp, std::move(graph), example);
     };

@@ -6,7 +6,7 @@
 
 #include <unistd.h>
 
-#include "libcompiler/capture/debug_dir.h"
+#include "libcompiler/fx/debug_dir.h"
 #include "libdiag/log/logger.h"
 
 namespace kiln::repro {
@@ -33,7 +33,7 @@ std::filesystem::path write_checkpoint(const std::filesystem::path& path, const 
 
 std::filesystem::path minifier_dir() {
   if (const char* dir = std::getenv("TORCHDYNAMO_REPRO_DIR"); dir && *dir) return std::filesystem::absolute(dir).lexically_normal();
-  return (std::filesystem::absolute(capture::debug_run_dir()) / "minifier").lexically_normal();
+  return (std::filesystem::absolute(fx::debug_run_dir()) / "minifier").lexically_normal();
 }
 
 std::filesystem::path launcher_path() { return minifier_dir() / "minifier_launcher.py"; }

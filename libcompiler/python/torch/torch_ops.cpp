@@ -22,6 +22,15 @@ Ref path_object(std::string path) { return std::make_shared<OpPathObject>(op_pat
 
 size_t depth(const std::string& path) { return path.empty() ? 0 : size_t(std::count(path.begin(), path.end(), '.')) + 1; }
 
+// torch.ops.higher_order.cond(pred, true_fn, false_fn, operands): the branch the predicate picks,
+// called with the operands; its outputs as a tuple (graphs unpack them by getitem).
+Ref cond(Interpreter& interp, CallArgs& c) {
+  if (c.args.size() != 4 || !c.kwargs.empty())
+    raise_error(ExcType::TypeError, "torch.ops.higher_order.cond takes (pred, true_fn, false_fn, operands)");
+  Ref out = call(interp, truthy(interp, c.args[0]) ? c.args[1] : c.args[2], to_vector(interp, c.args[3]));
+  return out->kind == ObjectKind::Tuple ? out : py_tuple({out});
+}
+
 Ref call_path(Interpreter& interp, const std::string& path, CallArgs& c) {
   const size_t dot = path.find('.');
   const std::string space = path.substr(0, dot), rest = dot == std::string::npos ? "" : path.substr(dot + 1);
@@ -30,6 +39,7 @@ Ref call_path(Interpreter& interp, const std::string& path, CallArgs& c) {
     c.args.resize(1);
     return call_overload(interp, *ops::find_op("_to_copy"), c.args, c.kwargs);
   }
+  if (space == "higher_order" && rest == "cond") return cond(interp, c);
   if (space != "aten" || rest.empty()) raise_error(ExcType::AttributeError, "torch.ops." + path + " is not an operator kiln has");
   if (depth(path) == 2) return call_op(interp, rest, c.args, c.kwargs);
   const std::string overload = rest.substr(rest.find('.') + 1), name = rest.substr(0, rest.find('.'));

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "libcompiler/backends/backends.h"
-#include "libcompiler/capture/backend_registry.h"
 #include "libcompiler/capture/dynamo_module.h"
+#include "libcompiler/fx/graph_runner.h"
 #include "libcompiler/ir/readable_parser.h"
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ir/runnable_printer.h"
@@ -25,7 +25,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-bool calls(const capture::CapturedGraph& graph, const std::string& target) {
+bool calls(const fx::BackendGraph& graph, const std::string& target) {
   for (const ir::Node* node : graph.module->graph.nodes())
     if (node->target() == target) return true;
   return false;
@@ -33,15 +33,13 @@ bool calls(const capture::CapturedGraph& graph, const std::string& target) {
 
 // Refuses relu; crashes on a graph with a sigmoid and hangs on one with a tanh, when they come
 // without a relu: what some candidates of a reduction are.
-capture::CompiledGraph misbehaving(python::Interpreter&, std::shared_ptr<const capture::CapturedGraph> graph,
-                                   const std::vector<python::Ref>&) {
+fx::CompiledGraph misbehaving(python::Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph,
+                              const std::vector<python::Ref>&) {
   if (calls(*graph, "torch.relu")) python::raise_error(python::ExcType::RuntimeError, "relu refused by a test backend");
   if (calls(*graph, "torch.sigmoid")) std::raise(SIGSEGV);
   if (calls(*graph, "torch.tanh"))
     for (;;) pause();
-  return [graph](python::Interpreter& interp, const std::vector<python::Ref>& inputs) {
-    return capture::run_captured_graph(interp, *graph, inputs);
-  };
+  return fx::run_as_is(interp, graph);
 }
 
 class MinifierTest : public ::testing::Test {
@@ -51,7 +49,7 @@ class MinifierTest : public ::testing::Test {
     capture::install_capture(interp);
     backends::install_backends();
     install_repro(interp);
-    capture::register_backend("misbehaving_TESTING", misbehaving);
+    fx::register_backend("misbehaving_TESTING", misbehaving);
     options.target.after = ReproAfter::Dynamo;
     options.target.backend = "misbehaving_TESTING";
     options.target.backend_spec = python::py_str("misbehaving_TESTING");

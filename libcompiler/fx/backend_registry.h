@@ -1,26 +1,30 @@
 #pragma once
-// The backends capture hands its graphs to (torch.compile's backend=): a table filled by
+// The backends graphs are handed to (torch.compile's backend=): a table filled by
 // libcompiler/backends (eager, aot_eager, inductor, ...), and script-defined backends, Python
-// callables that receive a torch.fx.GraphModule. Capture itself knows none of them.
+// callables that receive a torch.fx.GraphModule. Capture, which calls them, knows none of them;
+// they know nothing of capture.
 #include <functional>
+#include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "libcompiler/capture/output_graph.h"
+#include "libcompiler/ir/graph_module.h"
+#include "libcompiler/python/interp/object.h"
 #include "libdiag/trace/compile_id.h"
 
-namespace kiln::capture {
+namespace kiln::fx {
 
 // A compiled graph: called with the placeholders' values, returns the output values.
 using CompiledGraph = std::function<std::vector<python::Ref>(python::Interpreter&, const std::vector<python::Ref>&)>;
 
-// What a backend compiles: the captured graph module and, per node, the Python-level call it was
-// made from (what an eager run calls again).
-struct CapturedGraph {
+// What a backend compiles, as PyTorch hands a backend a GraphModule with its example inputs:
+// the graph module (its call_function targets name the Python callables a run calls,
+// graph_runner.h) and what the compile knows of it. Nothing in it says how it was made.
+struct BackendGraph {
   std::unique_ptr<ir::GraphModule> module;
-  std::unordered_map<const ir::Node*, ReplayCall> replay;
-  std::vector<GraphInput> inputs;
+  // Per placeholder, where its value comes from as Dynamo prints a source ("L['x']"), or "None":
+  // part of AOT's cache key.
+  std::vector<std::string> input_sources;
   trace::CompileId compile_id;  // of the compile that made it: backends' trace records carry it
   std::string mode = "default";  // torch.compile(mode=...): "reduce-overhead", "max-autotune", ...
   // Every size symbol is guarded to its captured value (a node's value could not be computed on
@@ -28,7 +32,7 @@ struct CapturedGraph {
   bool sizes_pinned = false;
 };
 
-using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const CapturedGraph>,
+using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const BackendGraph>,
                                             const std::vector<python::Ref>& example_inputs)>;
 
 // Work a backend can start before its first compile (the inductor makes its JIT in the
@@ -53,9 +57,4 @@ using BackendWrapper = std::function<Backend(Backend inner, const std::string& n
 void set_backend_wrapper(BackendWrapper wrapper);
 Backend wrap_backend(Backend inner, const std::string& name, const python::Ref& spec);
 
-// Runs a captured graph node by node through the calls it was made from: the eager backend, and
-// the reference other backends are checked against.
-std::vector<python::Ref> run_captured_graph(python::Interpreter& interp, const CapturedGraph& graph,
-                                            const std::vector<python::Ref>& inputs);
-
-}  // namespace kiln::capture
+}  // namespace kiln::fx

@@ -3,8 +3,8 @@
 // run_<YYYY_MM_DD_HH_MM_SS_micro>-pid_<pid>/, one per process, made when first asked for.
 #include <filesystem>
 
-namespace kiln::capture {
+namespace kiln::fx {
 
 std::filesystem::path debug_run_dir();
 
-}  // namespace kiln::capture
+}  // namespace kiln::fx

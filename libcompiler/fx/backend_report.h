@@ -5,7 +5,7 @@
 // compiler clears the report before it calls the backend.
 #include <optional>
 
-namespace kiln::capture {
+namespace kiln::fx {
 
 struct BackendReport {
   std::optional<double> inductor_compile_seconds;
@@ -19,4 +19,4 @@ struct BackendReport {
 // This thread's report (a compile runs on one thread).
 BackendReport& current_backend_report();
 
-}  // namespace kiln::capture
+}  // namespace kiln::fx

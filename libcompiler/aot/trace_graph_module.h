@@ -1,7 +1,7 @@
 #pragma once
-// make_fx over a Dynamo graph: the captured graph's nodes run again, eagerly, on fake (meta)
-// tensors standing for the example inputs, while AtenGraphBuilder records the aten ops they
-// reach. Without gradients that is the inference graph; when an input requires grad, the traced
+// make_fx over a graph module: its Python-level calls run (fx/graph_runner.h), eagerly, on fake
+// (meta) tensors standing for the example inputs, while AtenGraphBuilder records the aten ops
+// they reach. Without gradients that is the inference graph; when an input requires grad, the traced
 // forward is differentiated by the eager autograd engine on the fakes with fake tangents, and
 // the ops the table's backward formulas call make the backward half of the joint graph.
 #include <memory>
@@ -9,7 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "libcompiler/capture/backend_registry.h"
+#include "libcompiler/fx/backend_registry.h"
 #include "libcompiler/ir/graph_module.h"
 #include "libcompiler/tensor/tensor.h"
 
@@ -51,11 +51,11 @@ struct TracedGraph {
 };
 
 // Placeholders arg0_1, arg1_1, ...; output a tuple of the program's outputs.
-TracedGraph trace_inference(python::Interpreter& interp, const capture::CapturedGraph& graph,
+TracedGraph trace_inference(python::Interpreter& interp, const fx::BackendGraph& graph,
                             const std::vector<python::Ref>& example_inputs, const TraceOptions& options);
 // Placeholders primals_1.. and tangents_1..; output the list [outputs..., input gradients...],
 // printed in the pytree form of PyTorch's joint graphs.
-TracedGraph trace_joint(python::Interpreter& interp, const capture::CapturedGraph& graph,
+TracedGraph trace_joint(python::Interpreter& interp, const fx::BackendGraph& graph,
                         const std::vector<python::Ref>& example_inputs, const TraceOptions& options);
 
 // A fake: a meta tensor of this geometry (no data) that Python code sees on `device`. AOT traces

@@ -1,4 +1,4 @@
-#include "libcompiler/capture/debug_dir.h"
+#include "libcompiler/fx/debug_dir.h"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <ctime>
 
-namespace kiln::capture {
+namespace kiln::fx {
 
 std::filesystem::path debug_run_dir() {
   static const std::filesystem::path dir = [] {
@@ -25,4 +25,4 @@ std::filesystem::path debug_run_dir() {
   return dir;
 }
 
-}  // namespace kiln::capture
+}  // namespace kiln::fx

@@ -1,4 +1,4 @@
-#include "libcompiler/aot/trace_captured_graph.h"
+#include "libcompiler/aot/trace_graph_module.h"
 
 #include <stdexcept>
 #include <unordered_map>
@@ -6,9 +6,9 @@
 #include "libcompiler/aot/aten_graph_builder.h"
 #include "libcompiler/aot/split_joint_graph.h"
 #include "libcompiler/aot/trace_cond.h"
+#include "libcompiler/fx/graph_runner.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
-#include "libcompiler/python/interp/eval_hooks.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -46,81 +46,31 @@ ir::Device device_of(const std::vector<Ref>& inputs) {
   return tensor::kCPU;
 }
 
-// Gives the aten nodes the source summary of the Dynamo node whose call made them: the call hook
-// sees each node's callee called, in graph order, before its ops run.
-class SourceTracker : public CallHook {
- public:
-  SourceTracker(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder)
-      : interp_(interp), builder_(builder), previous_(interp.call_hook) {
-    for (const ir::Node* node : graph.module->graph.nodes()) {
-      auto it = graph.replay.find(node);
-      if (it != graph.replay.end() && it->second.callee) calls_.push_back({it->second.callee.get(), node->meta.sourceSummary});
-    }
-    interp.call_hook = this;
-  }
-  ~SourceTracker() override { interp_.call_hook = previous_; }
-  SourceTracker(const SourceTracker&) = delete;
-  SourceTracker& operator=(const SourceTracker&) = delete;
-
-  Ref intercept(Interpreter&, const Ref& callee, CallArgs&) override {
-    if (next_ < calls_.size() && calls_[next_].callee == callee.get()) builder_.set_source(calls_[next_++].summary);
-    return nullptr;
-  }
-
- private:
-  struct Call {
-    const Object* callee;
-    std::optional<std::string> summary;
-  };
-  Interpreter& interp_;
-  AtenGraphBuilder& builder_;
-  CallHook* previous_;
-  std::vector<Call> calls_;
-  size_t next_ = 0;
-};
-
 // Tensor.item() of a float input while the graph runs on fakes, which hold no numbers: the number
 // is the real input's, and the graph reads it with aten._local_scalar_dense (a float made an input
 // by automatic dynamic shapes: float_const.py's 0-d float64 tensor).
-class ScalarReader : public CallHook {
+class ScalarReader {
  public:
-  ScalarReader(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder, const std::vector<Ref>& fakes,
-               const std::vector<Ref>& examples)
-      : interp_(interp), builder_(builder), previous_(interp.call_hook), item_(torch_types().tensor->lookup("item")) {
-    // The captured graph's item() calls, in order, carry the SymFloat each read stands for.
-    for (const ir::Node* node : graph.module->graph.nodes())
-      if (node->is(ir::BuiltinTarget::ItemMethod)) symbols_.push_back(node->meta.value);
+  ScalarReader(AtenGraphBuilder& builder, const std::vector<Ref>& fakes, const std::vector<Ref>& examples) : builder_(builder) {
     for (size_t i = 0; i < fakes.size(); ++i)
       if (is_tensor(fakes[i])) inputs_[to_tensor(fakes[i], "input").impl()] = to_tensor(examples[i], "input");
-    interp.call_hook = this;
   }
-  ~ScalarReader() override { interp_.call_hook = previous_; }
-  ScalarReader(const ScalarReader&) = delete;
-  ScalarReader& operator=(const ScalarReader&) = delete;
 
-  Ref intercept(Interpreter& interp, const Ref& callee, CallArgs& args) override {
-    // The hook before this one sees every call first (the source tracker counts them).
-    if (previous_)
-      if (Ref result = previous_->intercept(interp, callee, args)) return result;
-    if (callee.get() != item_.get() || args.args.size() != 1 || !is_tensor(args.args[0])) return nullptr;
+  // The value of the captured graph's item node (its value: the SymFloat the read stands for).
+  Ref read(const ir::Node& item, const CallArgs& args) {
+    if (args.args.size() != 1 || !is_tensor(args.args[0])) throw std::logic_error("aot: an item node takes its tensor alone");
     const Tensor& fake = to_tensor(args.args[0], "self");
     auto it = inputs_.find(fake.impl());
     if (it == inputs_.end()) throw std::runtime_error("aot: Tensor.item() of a tensor the graph computes is not supported yet");
     const tensor::Scalar value = tensor::item(it->second);
     if (!value.is_floating()) throw std::runtime_error("aot: Tensor.item() of an integer input is not supported yet");
-    builder_.add_scalar_read(fake, value.to<double>(), next_ < symbols_.size() ? symbols_[next_] : ir::FakeValue{});
-    ++next_;
+    builder_.add_scalar_read(fake, value.to<double>(), item.meta.value);
     return py_float(value.to<double>());
   }
 
  private:
-  Interpreter& interp_;
   AtenGraphBuilder& builder_;
-  CallHook* previous_;
-  Ref item_;
-  std::vector<ir::FakeValue> symbols_;
   std::unordered_map<const tensor::TensorImpl*, Tensor> inputs_;
-  size_t next_ = 0;
 };
 
 struct Run {
@@ -128,7 +78,7 @@ struct Run {
   std::vector<Tensor> outputs;
 };
 
-Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenGraphBuilder& builder, ir::GraphModule& module,
+Run run_on_fakes(Interpreter& interp, const fx::BackendGraph& graph, AtenGraphBuilder& builder, ir::GraphModule& module,
                  const std::vector<Ref>& example_inputs, const TraceOptions& options, const std::string& prefix, bool with_grad) {
   Run run;
   const std::vector<ir::Node*> captured_inputs = graph.module->graph.placeholders();
@@ -152,11 +102,19 @@ Run run_on_fakes(Interpreter& interp, const capture::CapturedGraph& graph, AtenG
       placeholder->meta.value = meta;
     }
   }
+  const fx::GraphRunner runner(interp, *graph.module);
   ScopedCallRecorder recording(&builder);
-  SourceTracker sources(interp, graph, builder);
-  ScalarReader scalars(interp, graph, builder, run.fakes, example_inputs);
-  CondTracer conds(interp, graph, builder, module, device_of(example_inputs), options);
-  for (const Ref& out : capture::run_captured_graph(interp, graph, run.fakes)) run.outputs.push_back(input_tensor(out));
+  ScalarReader scalars(builder, run.fakes, example_inputs);
+  CondTracer conds(*graph.module, builder, module, device_of(example_inputs), options);
+  fx::RunHooks hooks;
+  // The aten nodes a call makes get the source summary of its node.
+  hooks.before_call = [&](const ir::Node& node) { builder.set_source(node.meta.sourceSummary); };
+  hooks.take_call = [&](const ir::Node& node, CallArgs& args) -> Ref {
+    if (node.is(ir::BuiltinTarget::ItemMethod)) return scalars.read(node, args);
+    if (node.is(ir::BuiltinTarget::Cond)) return conds.trace(interp, node, args);
+    return nullptr;
+  };
+  for (const Ref& out : runner.run(interp, run.fakes, hooks)) run.outputs.push_back(input_tensor(out));
   return run;
 }
 
@@ -215,7 +173,7 @@ void add_forward_outputs(TracedGraph& traced, AtenGraphBuilder& builder, const T
   traced.forward_outputs = outputs.size();
 }
 
-TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
+TracedGraph trace_inference(Interpreter& interp, const fx::BackendGraph& graph, const std::vector<Ref>& example_inputs,
                             const TraceOptions& options) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("<lambda>");
@@ -234,7 +192,7 @@ TracedGraph trace_inference(Interpreter& interp, const capture::CapturedGraph& g
   return traced;
 }
 
-TracedGraph trace_joint(Interpreter& interp, const capture::CapturedGraph& graph, const std::vector<Ref>& example_inputs,
+TracedGraph trace_joint(Interpreter& interp, const fx::BackendGraph& graph, const std::vector<Ref>& example_inputs,
                         const TraceOptions& options) {
   TracedGraph traced;
   traced.module = std::make_unique<ir::GraphModule>("inner_f");
