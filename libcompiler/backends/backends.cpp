@@ -1,5 +1,7 @@
 #include "libcompiler/backends/backends.h"
 
+#include <algorithm>
+
 #include "libcompiler/aot/aot_autograd.h"
 #include "libcompiler/aot/aot_support.h"
 #include "libcompiler/backends/fx_graph_module.h"
@@ -25,28 +27,71 @@ fx::CompiledGraph eager(Interpreter& interp, std::shared_ptr<const fx::BackendGr
   return fx::run_as_is(interp, std::move(graph));
 }
 
-inductor::InductorConfig read_inductor_config(Interpreter& interp, const std::string& mode) {
+// An inductor setting for this compile ("cpp.threads"): torch.compile(options=...)'s (whose keys
+// may spell _ as -), else torch._inductor.config's; null when neither has it.
+Ref inductor_setting(Interpreter& interp, const CompileSettings& settings, const std::string& name) {
+  if (settings.options && settings.options->kind == ObjectKind::Dict)
+    for (const auto* entry : as<DictObject>(settings.options).entries()) {
+      if (entry->key->kind != ObjectKind::Str) continue;
+      std::string key = as<StrObject>(entry->key).value;
+      std::replace(key.begin(), key.end(), '-', '_');
+      if (key == name) return entry->value;
+    }
+  Ref value = interp.import_module("torch._inductor.config");
+  for (size_t start = 0; value && start <= name.size();) {
+    const size_t dot = std::min(name.find('.', start), name.size());
+    value = try_getattr(interp, value, name.substr(start, dot - start));
+    start = dot + 1;
+  }
+  return value;
+}
+
+inductor::InductorConfig read_inductor_config(Interpreter& interp, const CompileSettings& settings) {
   inductor::InductorConfig config;
-  Ref module = interp.import_module("torch._inductor.config");
-  if (Ref v = try_getattr(interp, module, "fallback_random")) config.fallback_random = truthy(interp, v);
-  if (Ref v = try_getattr(interp, module, "max_autotune")) config.max_autotune = truthy(interp, v);
-  if (Ref cpp = try_getattr(interp, module, "cpp"))
-    if (Ref bug = try_getattr(interp, cpp, "inject_relu_bug_TESTING_ONLY"); bug && !is_none(bug)) config.inject_relu_bug = to_str(bug, "cpp.inject_relu_bug_TESTING_ONLY");
+  if (Ref v = inductor_setting(interp, settings, "fallback_random")) config.fallback_random = truthy(interp, v);
+  if (Ref v = inductor_setting(interp, settings, "max_autotune")) config.max_autotune = truthy(interp, v);
+  if (Ref bug = inductor_setting(interp, settings, "cpp.inject_relu_bug_TESTING_ONLY"); bug && !is_none(bug))
+    config.inject_relu_bug = to_str(bug, "cpp.inject_relu_bug_TESTING_ONLY");
   // mode="reduce-overhead" means CUDA graphs in PyTorch: on the CPU it changes nothing.
-  if (mode == "max-autotune" || mode == "max-autotune-no-cudagraphs") config.max_autotune = true;
+  if (settings.mode == "max-autotune" || settings.mode == "max-autotune-no-cudagraphs") config.max_autotune = true;
   return config;
+}
+
+// The torch.compile arguments PyTorch passes to a backend as keyword arguments: a mode other than
+// the default, and options.
+CallArgs backend_kwargs(Interpreter& interp, const fx::BackendGraph& graph) {
+  CallArgs kwargs;
+  if (!graph.mode.empty() && graph.mode != "default") kwargs.kwargs.emplace_back("mode", py_str(graph.mode));
+  if (graph.options && truthy(interp, graph.options)) kwargs.kwargs.emplace_back("options", graph.options);
+  return kwargs;
+}
+
+// PyTorch's eager and AOT backends take no keyword arguments: they say they ignore them.
+void warn_ignored_kwargs(Interpreter& interp, const fx::BackendGraph& graph, const char* who, log::SourceSite site) {
+  const CallArgs kwargs = backend_kwargs(interp, graph);
+  if (kwargs.kwargs.empty()) return;
+  auto dict = py_dict();
+  for (const auto& [name, value] : kwargs.kwargs) dict->set(name, value);
+  log::emit(log::Component::dynamo, log::Level::Warning, site, graph.compile_id.pytorch_text(),
+            std::string(who) + " ignoring extra kwargs " + repr(interp, dict));
+}
+
+// torch.compile(backend="eager"): the graph runs as it is.
+fx::CompiledGraph eager_backend(Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
+  warn_ignored_kwargs(interp, *graph, "eager backend", {"torch/_dynamo/backends/debugging.py", 56});
+  return eager(interp, std::move(graph), example);
 }
 
 struct AotBackend {
   const char* name;
   // Made at each compile, so that it sees the config the script set before compiling and the
   // torch.compile mode.
-  std::function<aot::AtenGraphCompiler(Interpreter&, const std::string& mode)> make_compiler;
+  std::function<aot::AtenGraphCompiler(Interpreter&, const CompileSettings&)> make_compiler;
   // Decompositions, partitioner, input mutations (the compiler comes from make_compiler).
   aot::AotOptions options;
 };
 
-aot::AtenGraphCompiler graph_interpreter(Interpreter&, const std::string&) { return aot::interpret_aten_graph; }
+aot::AtenGraphCompiler graph_interpreter(Interpreter&, const CompileSettings&) { return aot::interpret_aten_graph; }
 
 PyException python_inductor_error(Interpreter& interp, const inductor::InductorError& error) {
   Ref type = getattr(interp, interp.import_module("torch._inductor.exc"), "InductorError");
@@ -56,8 +101,8 @@ PyException python_inductor_error(Interpreter& interp, const inductor::InductorE
 // Inductor's errors reach the script as torch._inductor.exc.InductorError wherever the compile
 // happens: in the frame's compile, at the first backward, or at the first call of a graph
 // without metadata (a repro's).
-aot::AtenGraphCompiler inductor_compiler(Interpreter& interp, const std::string& mode) {
-  const inductor::InductorConfig config = read_inductor_config(interp, mode);
+aot::AtenGraphCompiler inductor_compiler(Interpreter& interp, const CompileSettings& settings) {
+  const inductor::InductorConfig config = read_inductor_config(interp, settings);
   Interpreter* ip = &interp;
   return [config, ip](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) -> aot::AtenFunction {
     aot::AtenFunction compiled;
@@ -84,7 +129,7 @@ const std::vector<AotBackend>& aot_backends() {
       {"aot_eager_decomp_partition", graph_interpreter, {.decompose = true, .keep_input_mutations = false}},
       {kInductor, inductor_compiler,
        {.decompose = true, .joint_graph_passes = inductor::report_joint_graph_passes, .cache = inductor::aot_autograd_cache()}},
-      {kReluBugAotBackend, [](Interpreter& interp, const std::string&) { return relu_bug_aten_compiler(interp); }, {}},
+      {kReluBugAotBackend, [](Interpreter& interp, const CompileSettings&) { return relu_bug_aten_compiler(interp); }, {}},
   };
   return table;
 }
@@ -98,7 +143,9 @@ AtenCompilerWrapper& compiler_wrapper() {
 fx::Backend aot_backend(const AotBackend& backend) {
   return [backend](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
     aot::AotOptions options = backend.options;
-    options.compiler = aten_compiler(interp, backend.name, graph->mode);
+    if (backend.name != kInductor)
+      warn_ignored_kwargs(interp, *graph, "aot_autograd-based backend", {"torch/_dynamo/backends/common.py", 53});
+    options.compiler = aten_compiler(interp, backend.name, {graph->mode, graph->options});
     options.backend = backend.name;
     return aot::aot_compile(interp, *graph, example, graph->compile_id, options);
   };
@@ -109,7 +156,7 @@ fx::Backend aot_backend(const AotBackend& backend) {
 fx::Backend inductor_backend(fx::Backend aot) {
   return [aot](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
     if (auto reason = aot::aot_unsupported_reason(*graph, example)) {
-      log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0}, graph->compile_id.display(),
+      log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0}, graph->compile_id.pytorch_text(),
                 "inductor does not compile " + *reason + " yet: the graph runs eagerly");
       return eager(interp, graph, example);
     }
@@ -123,7 +170,9 @@ fx::Backend inductor_backend(fx::Backend aot) {
 fx::Backend script(const Ref& callable) {
   return [callable](Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>& example) {
     Ref gm = make_graph_module(interp, graph);
-    Ref compiled = call(interp, callable, std::vector<Ref>{gm, py_list(example)});
+    CallArgs args = backend_kwargs(interp, *graph);
+    args.args = {gm, py_list(example)};
+    Ref compiled = call(interp, callable, std::move(args));
     return fx::CompiledGraph([compiled](Interpreter& ip, const std::vector<Ref>& inputs) {
       Ref result = call(ip, compiled, inputs);
       return to_vector(ip, result);
@@ -134,7 +183,7 @@ fx::Backend script(const Ref& callable) {
 }  // namespace
 
 void install_backends() {
-  fx::register_backend("eager", eager);
+  fx::register_backend("eager", eager_backend);
   for (const AotBackend& backend : aot_backends())
     if (backend.name == kInductor)
       fx::register_backend(backend.name, inductor_backend(aot_backend(backend)), inductor::start_warm_up);
@@ -144,10 +193,10 @@ void install_backends() {
   fx::set_script_backend_factory(script);
 }
 
-aot::AtenGraphCompiler aten_compiler(Interpreter& interp, const std::string& backend, const std::string& mode) {
+aot::AtenGraphCompiler aten_compiler(Interpreter& interp, const std::string& backend, const CompileSettings& settings) {
   for (const AotBackend& b : aot_backends()) {
     if (backend != b.name) continue;
-    aot::AtenGraphCompiler compiler = b.make_compiler(interp, mode);
+    aot::AtenGraphCompiler compiler = b.make_compiler(interp, settings);
     return compiler_wrapper() ? compiler_wrapper()(interp, backend, std::move(compiler)) : compiler;
   }
   return {};

@@ -13,11 +13,17 @@ namespace kiln::backends {
 
 void install_backends();
 
+// What torch.compile says of a compile besides its backend.
+struct CompileSettings {
+  std::string mode = "default";
+  python::Ref options;  // a dict of inductor settings that override torch._inductor.config's, or null
+};
+
 // The compiler a backend hands AOT's aten graphs to, made for the interpreter's current config
-// (torch._inductor.config and the like are read when it is made) and torch.compile's mode; an
-// empty function for a backend without AOT. aot_eager's is the graph interpreter, inductor's
+// (torch._inductor.config and the like are read when it is made) and torch.compile's settings;
+// an empty function for a backend without AOT. aot_eager's is the graph interpreter, inductor's
 // generates code. The after-AOT repro tools wrap and rerun it.
-aot::AtenGraphCompiler aten_compiler(python::Interpreter& interp, const std::string& backend, const std::string& mode = "default");
+aot::AtenGraphCompiler aten_compiler(python::Interpreter& interp, const std::string& backend, const CompileSettings& settings = {});
 
 // Wraps the compiler of every AOT backend at each compile: the after-AOT repro tools
 // (libcompiler/repro) install one that dumps, checks accuracy and re-raises. Without one the

@@ -26,26 +26,17 @@ Ref testing_error(Interpreter& interp, const char* name, const std::string& mess
   return call(interp, getattr(interp, module, name), message.empty() ? std::vector<Ref>{} : std::vector<Ref>{py_str(message)});
 }
 
-// A copy in which every relu's users read relu(x) + 1 (`add_target` adds at the graph's level).
-std::shared_ptr<ir::GraphModule> with_relu_plus_one(const ir::GraphModule& module, const std::string& add_target) {
+// A copy in which every relu(x) is x + 1 (`add_target` adds at the graph's level), as PyTorch's
+// relu_accuracy_error_TESTING_ONLY rewrites relu nodes.
+std::shared_ptr<ir::GraphModule> with_relu_as_plus_one(const ir::GraphModule& module, const std::string& add_target) {
   std::shared_ptr<ir::GraphModule> copy = ir::copyGraphModule(module);
   for (ir::Node* relu : copy->graph.nodes()) {
     if (!is_relu(*relu)) continue;
-    std::vector<ir::Node*> users = relu->users();
-    std::vector<ir::Node*> order = copy->graph.nodes();
-    ir::Node* next = *(std::find(order.begin(), order.end(), relu) + 1);
-    ir::Node* plus_one = copy->graph.createNode(ir::OpCode::CallFunction, add_target,
-                                                {ir::Argument::node(relu), ir::Argument::integer(1)}, {}, "", next);
-    plus_one->meta.value = relu->meta.value;
-    auto redirect = [&](ir::Node* n) { return n == relu ? plus_one : n; };
-    for (ir::Node* user : users) {
-      std::vector<ir::Argument> args;
-      for (const auto& a : user->args()) args.push_back(a.mapNodes(redirect));
-      std::vector<ir::KeywordArgument> kwargs;
-      for (const auto& k : user->kwargs()) kwargs.push_back({k.name, k.value.mapNodes(redirect)});
-      user->setArgs(std::move(args));
-      user->setKwargs(std::move(kwargs));
-    }
+    ir::Node* plus_one =
+        copy->graph.createNode(ir::OpCode::CallFunction, add_target, {relu->args().at(0), ir::Argument::integer(1)}, {}, "", relu);
+    plus_one->meta = relu->meta;
+    relu->replaceAllUsesWith(plus_one);
+    copy->graph.erase(relu);
   }
   return copy;
 }
@@ -74,7 +65,7 @@ fx::CompiledGraph relu_runtime_error(Interpreter& interp, std::shared_ptr<const 
 
 fx::CompiledGraph relu_accuracy_error(Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph, const std::vector<Ref>&) {
   if (!has_relu(*graph->module)) return fx::run_as_is(interp, graph);
-  return interpret(with_relu_plus_one(*graph->module, ir::operatorTarget(*ir::operatorForSymbol("+", ir::OperatorForm::Binary))));
+  return interpret(with_relu_as_plus_one(*graph->module, ir::operatorTarget(*ir::operatorForSymbol("+", ir::OperatorForm::Binary))));
 }
 
 std::string inject_relu_bug(Interpreter& interp) {
@@ -106,7 +97,7 @@ aot::AtenGraphCompiler relu_bug_aten_compiler(Interpreter& interp) {
       return [knob](const std::vector<ops::IValue>&) -> std::vector<ops::IValue> {
         raise_error(ExcType::RuntimeError, "ReluRuntimeError: runtime error injected on aten.relu (" + knob + ")");
       };
-    if (mode == "accuracy") return aot::interpret_aten_graph(with_relu_plus_one(*module, ir::tableOpTarget(ops::OpId::add_Tensor)), context);
+    if (mode == "accuracy") return aot::interpret_aten_graph(with_relu_as_plus_one(*module, ir::tableOpTarget(ops::OpId::add_Tensor)), context);
     raise_error(ExcType::ValueError, "unknown " + knob + " (compile_error, runtime_error or accuracy)");
   };
 }

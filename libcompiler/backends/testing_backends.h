@@ -4,11 +4,12 @@
 //
 //   relu_compile_error_TESTING_ONLY    after Dynamo: compiling a graph with a relu raises ReluCompileError
 //   relu_runtime_error_TESTING_ONLY    after Dynamo: the compiled graph raises AssertionError("ReluRuntimeError")
-//   relu_accuracy_error_TESTING_ONLY   after Dynamo: the compiled graph computes relu(x) + 1
+//   relu_accuracy_error_TESTING_ONLY   after Dynamo: the compiled graph computes x + 1 for relu(x)
 //   aot_eager_relu_bug_TESTING_ONLY    AOT: aot_eager whose aten compiler honours
 //       torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY as inductor does: "compile_error"
 //       raises at compile time, "runtime_error" when the compiled graph runs, "accuracy" makes
-//       aten.relu compute relu(x) + 1. It stands in for inductor in the after-AOT tests.
+//       aten.relu compute x + 1 (as inductor's C++ relu does). It stands in for inductor in the
+//       after-AOT tests.
 #include "libcompiler/aot/aten_function.h"
 #include "libcompiler/ir/graph_module.h"
 #include "libcompiler/python/interp/interpreter.h"

@@ -68,6 +68,8 @@ struct CacheEntry {
   python::Ref backend;
   std::optional<bool> dynamic;
   bool fullgraph = false;
+  std::string mode;
+  python::Ref options;
   GuardSet guards;
   std::shared_ptr<const fx::BackendGraph> graph;  // null when the frame has no graph
   std::vector<GraphInput> graph_inputs;            // where each placeholder's value comes from

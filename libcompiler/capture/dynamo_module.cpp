@@ -8,6 +8,7 @@
 #include "libcompiler/capture/explain.h"
 #include "libcompiler/capture/profiler_report.h"
 #include "libcompiler/capture/runtime.h"
+#include "libcompiler/fx/target_objects.h"
 #include "libcompiler/python/ast.h"
 #include "libcompiler/python/interp/protocols.h"
 
@@ -23,12 +24,13 @@ Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& m
 }
 
 Ref optimize(Interpreter& interp, CallArgs& c) {
-  auto a = bind_native("optimize", c, {{"model"}, {"backend"}, {"fullgraph"}, {"dynamic"}, {"mode"}});
+  auto a = bind_native("optimize", c, {{"model"}, {"backend"}, {"fullgraph"}, {"dynamic"}, {"mode"}, {"options", false}});
   auto options = std::make_shared<CompileOptions>();
   options->backend = a[1];
   options->fullgraph = truthy(interp, a[2]);
   if (!is_none(a[3])) options->dynamic = truthy(interp, a[3]);
   if (!is_none(a[4])) options->mode = to_str(a[4], "mode");
+  if (a[5] && !is_none(a[5])) options->options = a[5];
   if (a[1]->kind == ObjectKind::Str && !fx::find_backend(as<StrObject>(a[1]).value))
     throw PyException(dynamo_exception(interp, "InvalidBackend",
                                        "Invalid backend: '" + as<StrObject>(a[1]).value +
@@ -58,7 +60,37 @@ Ref explain_native(Interpreter& interp, CallArgs& c) {
   result->set("graph_count", py_int(e.graph_count));
   result->set("graph_break_count", py_int(e.graph_break_count));
   result->set("op_count", py_int(e.op_count));
-  result->set("text", py_str(e.text));
+  std::vector<Ref> breaks;
+  for (const ExplainBreak& b : e.break_reasons) {
+    std::vector<Ref> stack;
+    for (const UserFrame& f : b.user_stack)
+      stack.push_back(py_tuple({py_str(f.filename), py_int(f.line), py_str(f.function), py_str(f.code)}));
+    breaks.push_back(py_tuple({py_str(b.reason), py_list(std::move(stack))}));
+  }
+  result->set("break_reasons", py_list(std::move(breaks)));
+  // The ops as the callables their targets name (as strings where kiln's torch has none).
+  std::vector<Ref> ops_per_graph, op_reprs;
+  for (size_t g = 0; g < e.ops_per_graph.size(); ++g) {
+    std::vector<Ref> ops, reprs;
+    for (size_t i = 0; i < e.ops_per_graph[g].size(); ++i) {
+      Ref op;
+      try {
+        op = fx::target_object(interp, e.ops_per_graph[g][i]);
+      } catch (const PyException&) {
+        op = py_str(e.ops_per_graph[g][i]);
+      }
+      ops.push_back(std::move(op));
+      reprs.push_back(py_str(e.op_reprs[g][i]));
+    }
+    ops_per_graph.push_back(py_list(std::move(ops)));
+    op_reprs.push_back(py_list(std::move(reprs)));
+  }
+  result->set("ops_per_graph", py_list(std::move(ops_per_graph)));
+  result->set("op_reprs", py_list(std::move(op_reprs)));
+  std::vector<Ref> guards;
+  for (const std::string& g : e.out_guards) guards.push_back(py_str(g));
+  result->set("out_guards", py_list(std::move(guards)));
+  result->set("compile_times", py_str(e.compile_times));
   return result;
 }
 

@@ -50,11 +50,11 @@ std::string class_weakref(const ExplainGuard& g) {
          ")>";
 }
 
-void append_guard(std::string& out, size_t index, const ExplainGuard& g) {
-  out += "  Guard " + std::to_string(index) + ":\n    Name: " + (g.name.empty() ? "''" : "\"" + g.name + "\"") + "\n    Source: " +
-         g.source + "\n    Create Function: " + g.create_function + "\n    Guard Types: " + g.guard_types + "\n    Code List: " +
-         g.code_list + "\n    Object Weakref: " + weakref(g.object, g.object_kind) + "\n    Guarded Class Weakref: " +
-         class_weakref(g) + "\n";
+// str(guard) as ExplainOutput prints it after "    ".
+std::string guard_text(const ExplainGuard& g) {
+  return "Name: " + (g.name.empty() ? "''" : "\"" + g.name + "\"") + "\n    Source: " + g.source + "\n    Create Function: " +
+         g.create_function + "\n    Guard Types: " + g.guard_types + "\n    Code List: " + g.code_list +
+         "\n    Object Weakref: " + weakref(g.object, g.object_kind) + "\n    Guarded Class Weakref: " + class_weakref(g) + "\n";
 }
 
 // Python's repr of the object an ID_MATCH guard names, as its Code List shows it.
@@ -85,33 +85,33 @@ std::string object_repr(const python::Ref& value) {
 
 Explanation explain(const std::vector<CompileRecord>& records) {
   Explanation e;
-  std::string breaks, ops, guards;
-  size_t guard_index = 0;
   for (const CompileRecord& r : records) {
     if (!r.break_reasons.empty()) {
       ++e.graph_break_count;
-      breaks += "  Break Reason " + std::to_string(e.graph_break_count) + ":\n    Reason: " + r.break_reasons.front() + "\n    User Stack:\n";
+      ExplainBreak& b = e.break_reasons.emplace_back(ExplainBreak{r.break_reasons.front(), {}});
       if (!r.break_stack.empty()) {
-        const UserFrame& f = r.break_stack.back();
-        breaks += "      <FrameSummary file " + f.filename + ", line " + std::to_string(f.line) + " in " +
-                  (f.compiled ? r.co_name : f.function) + ">\n";
+        UserFrame frame = r.break_stack.back();
+        if (frame.compiled) frame.function = r.co_name;
+        b.user_stack.push_back(std::move(frame));
       }
       continue;
     }
     if (!r.op_count || *r.op_count == 0) continue;
     ++e.graph_count;
-    ops += "  Ops " + std::to_string(e.graph_count) + ":\n";
+    std::vector<std::string>& ops = e.ops_per_graph.emplace_back();
+    std::vector<std::string>& reprs = e.op_reprs.emplace_back();
     // The ops explain counts and lists are the call_function nodes (method calls are not).
     for (const std::string& target : r.ops)
       if (target.find('.') != std::string::npos) {
         ++e.op_count;
-        ops += "    " + target_repr(target) + "\n";
+        ops.push_back(target);
+        reprs.push_back(target_repr(target));
       }
-    for (const ExplainGuard& g : r.guards) append_guard(guards, ++guard_index, g);
+    for (const ExplainGuard& g : r.guards) e.out_guards.push_back(guard_text(g));
   }
-  e.text = "Graph Count: " + std::to_string(e.graph_count) + "\nGraph Break Count: " + std::to_string(e.graph_break_count) +
-           "\nOp Count: " + std::to_string(e.op_count) + "\nBreak Reasons:\n" + breaks + "Ops per Graph:\n" + ops + "Out Guards:\n" +
-           guards + "Compile Times: " + compile_times().table();
+  // ExplainOutput's str ends the table's last row itself.
+  e.compile_times = compile_times().table();
+  if (e.compile_times.ends_with('\n')) e.compile_times.pop_back();
   return e;
 }
 

@@ -542,7 +542,8 @@ void Runtime::call_backend(FrameCompile& c) {
   }
   c.entry->graph_inputs = graph.inputs();
   auto captured = std::make_shared<fx::BackendGraph>(
-      fx::BackendGraph{graph.take_module(), std::move(input_sources), metrics.ids.trace_id(), c.options.mode, graph.sizes_pinned()});
+      fx::BackendGraph{graph.take_module(), std::move(input_sources), metrics.ids.trace_id(), c.options.mode, c.options.options,
+                        graph.sizes_pinned()});
   const std::string backend_name = backend_name_of(c.options);
   events::backend(metrics.ids, backend_name, "calling");
   auto backend_started = std::chrono::steady_clock::now();
@@ -597,6 +598,8 @@ CacheEntry* Runtime::store_entry(FrameCompile& c) {
   entry->backend = c.options.backend;
   entry->dynamic = c.options.dynamic;
   entry->fullgraph = c.options.fullgraph;
+  entry->mode = c.options.mode;
+  entry->options = c.options.options;
   metrics.guard_count = static_cast<int64_t>(entry->guards.size());
   events::guards(metrics.ids, entry->guards);
   events::compilation_metrics(metrics, c.code);

@@ -37,6 +37,18 @@ void add_free_variables(const FunctionObject& function, FrameInputs& inputs) {
   for (auto& item : free) inputs.locals.push_back(std::move(item));
 }
 
+// Whether an entry was compiled for these torch.compile arguments (Dynamo's backend check: two
+// torch.compile calls naming one backend with one mode and options share their entries).
+bool same_compile_options(Interpreter& interp, const CacheEntry& entry, const CompileOptions& options) {
+  const bool same_backend = entry.backend == options.backend ||
+                            (entry.backend->kind == ObjectKind::Str && options.backend->kind == ObjectKind::Str &&
+                             as<StrObject>(entry.backend).value == as<StrObject>(options.backend).value);
+  const bool same_settings = entry.options == options.options ||
+                             (entry.options && options.options && equals(interp, entry.options, options.options));
+  return same_backend && same_settings && entry.mode == options.mode && entry.dynamic == options.dynamic &&
+         entry.fullgraph == options.fullgraph;
+}
+
 // Dynamo's eval-frame callback: while a compiled function runs, a call of a user function is the
 // start of a frame to compile.
 class FrameCatcher : public CallHook {
@@ -211,7 +223,7 @@ Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeSt
   std::vector<std::pair<std::string, std::string>> failures;
   for (auto it = code.entries.rbegin(); it != code.entries.rend(); ++it) {
     const CacheEntry& entry = **it;
-    if (entry.backend != options.backend || entry.dynamic != options.dynamic || entry.fullgraph != options.fullgraph) {
+    if (!same_compile_options(interp, entry, options)) {
       failures.emplace_back(entry.compile_id, "___check_current_backend(" +
                                                   std::to_string(reinterpret_cast<uintptr_t>(entry.backend.get())) + ")");
       continue;

@@ -24,6 +24,7 @@ struct CompileOptions {
   bool fullgraph = false;
   std::optional<bool> dynamic;    // None: automatic dynamic shapes
   std::string mode = "default";
+  python::Ref options;  // torch.compile(options=...): a dict of inductor settings, or null
 };
 
 // A guard as explain() lists it under "Out Guards" (Dynamo's Guard objects).

@@ -265,11 +265,15 @@ Ref Tracer::read_global(Interpreter& interp, const DictObject& globals, const st
 
 Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
   // A constant attribute of an object the frame can reach (self.scale, config.depth) is guarded,
-  // and so is a function read from a module the frame names (torch.abs).
+  // and so is a function read from a module the frame names (torch.abs). An object held by such an
+  // object (self.act, a submodule) is guarded by its class, as Dynamo guards it: its own attributes
+  // are guarded as the code reads them, so another object of the class with the same values runs
+  // the same graph, and another class recompiles.
   bool constant = is_constant(value);
   bool module_function = object->kind == ObjectKind::Module &&
                          (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function);
-  if (!(constant && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
+  bool held_object = value->kind == ObjectKind::Instance && !is_tensor(value);
+  if (!((constant || held_object) && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
   SourceRef base = source_of(interp, object);
   if (!base) return nullptr;
   SourceRef source = Source::attribute(base, name);
@@ -281,7 +285,13 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
     auto it = original->attributes.find(name);
     if (it == original->attributes.end()) return nullptr;
     guarded = it->second;
-    if (!is_constant(guarded) && !module_function) return nullptr;
+    if (!is_constant(guarded) && !module_function && guarded->kind != ObjectKind::Instance) return nullptr;
+  }
+  if (guarded->kind == ObjectKind::Instance && !is_constant(guarded)) {
+    Guard type(GuardKind::TypeMatch, source, type_of(guarded));
+    type.value_type = guarded->type->qualified_name();
+    guard_read(interp, std::move(type));
+    return nullptr;
   }
   guard_read(interp, Guard(constant ? GuardKind::EqualsMatch : GuardKind::IdMatch, source, guarded));
   return nullptr;
@@ -333,7 +343,7 @@ SourceRef Tracer::source_of(Interpreter& interp, const Ref& object) {
 }
 
 void Tracer::guard_read(Interpreter& interp, Guard guard) {
-  guard.value_type = guard.expected->type->qualified_name();
+  if (guard.value_type.empty()) guard.value_type = guard.expected->type->qualified_name();
   guard.user_code = guard_site(interp);
   std::vector<UserFrame> stack = user_stack(interp);
   if (!stack.empty()) guard.user_frame = stack.back();

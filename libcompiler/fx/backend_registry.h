@@ -27,6 +27,7 @@ struct BackendGraph {
   std::vector<std::string> input_sources;
   trace::CompileId compile_id;  // of the compile that made it: backends' trace records carry it
   std::string mode = "default";  // torch.compile(mode=...): "reduce-overhead", "max-autotune", ...
+  python::Ref options;           // torch.compile(options=...): a dict of inductor settings, or null
   // Every size symbol is guarded to its captured value (a node's value could not be computed on
   // symbols): a backend need not ask whether its code holds at other sizes.
   bool sizes_pinned = false;

@@ -17,7 +17,8 @@ using namespace python;
 
 namespace {
 
-// name -> repr of every constant in a config namespace and its nested classes ("cpp.threads").
+// name -> repr of every constant in a config namespace and its nested sections ("cpp.threads": a
+// class, or an object of a class the config module defines).
 void collect(Interpreter& interp, const AttrMap& attributes, const std::string& prefix, std::map<std::string, std::string>& out);
 
 void collect_value(Interpreter& interp, const std::string& name, const Ref& value, const std::string& prefix,
@@ -26,6 +27,8 @@ void collect_value(Interpreter& interp, const std::string& name, const Ref& valu
   if (is_constant(value)) out[prefix + name] = repr(interp, value);
   else if (value->kind == ObjectKind::Type && !as<TypeObject>(value).is_builtin)
     collect(interp, as<TypeObject>(value).attrs, prefix + name + ".", out);
+  else if (value->kind == ObjectKind::Instance)
+    collect(interp, as<InstanceObject>(value).dict, prefix + name + ".", out);
 }
 
 void collect(Interpreter& interp, const AttrMap& attributes, const std::string& prefix, std::map<std::string, std::string>& out) {

@@ -10,4 +10,5 @@ def f(x):
 
 x = torch.randn(8, 8)
 out = torch.compile(f)(x)
-print("max abs diff", (out - f(x)).abs().max().item())
+# "accuracy" makes the kernel's relu(y) compute y + 1.
+print("relu(x * 2) computed as x * 2 + 1:", torch.allclose(out, x * 2 + 2), torch.allclose(out, f(x)))

@@ -45,13 +45,26 @@ class inference_mode(no_grad):
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
             disable=False):
-    def compile_it(model):
-        if disable:
-            return model
-        return torch._dynamo.optimize(model, backend=backend, fullgraph=fullgraph, dynamic=dynamic, mode=mode)
     if model is None:
-        return compile_it
-    return compile_it(model)
+        def decorate(model):
+            if model is None:
+                raise RuntimeError("Model can't be None")
+            return compile(model, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode, options=options,
+                           disable=disable)
+        return decorate
+    if mode is not None and options is not None:
+        raise RuntimeError("Either mode or options can be specified, but both can't be specified at the same time.")
+    if mode is None and options is None:
+        mode = "default"
+    if backend == "inductor":
+        # The inductor checks its mode and options when torch.compile is called; other backends
+        # receive them as they are.
+        torch._inductor.list_mode_options(mode)
+        torch._inductor.config._check_options(options)
+    if disable:
+        return model
+    return torch._dynamo.optimize(model, backend=backend, fullgraph=fullgraph, dynamic=dynamic, mode=mode,
+                                  options=options)
 
 
 # Closeness as PyTorch defines it: equal values (infinities included), or |a - b| <= atol + rtol·|b|;

@@ -20,8 +20,8 @@ class OptimizedModule:
         return getattr(self._orig_mod, name)
 
 
-def optimize(model, backend="inductor", fullgraph=False, dynamic=None, mode=None):
-    compiled = _kiln.optimize(model, backend, fullgraph, dynamic, mode)
+def optimize(model, backend="inductor", fullgraph=False, dynamic=None, mode=None, options=None):
+    compiled = _kiln.optimize(model, backend, fullgraph, dynamic, mode, options)
     if isinstance(model, torch.nn.Module):
         return OptimizedModule(model, compiled)
     return compiled
@@ -43,15 +43,70 @@ def graph_break():
     pass
 
 
+class FrameSummary:
+    # traceback.FrameSummary: where a break happened.
+    def __init__(self, filename, lineno, name, line):
+        self.filename = filename
+        self.lineno = lineno
+        self.name = name
+        self.line = line
+
+    def __repr__(self):
+        return f"<FrameSummary file {self.filename}, line {self.lineno} in {self.name}>"
+
+
+class GraphCompileReason:
+    # Why a graph ended: a break's reason and the user frames it happened in.
+    def __init__(self, reason, user_stack, graph_break=True):
+        self.reason = reason
+        self.user_stack = user_stack
+        self.graph_break = graph_break
+
+
+class _Guard:
+    # A guard of explain()'s out_guards: str() gives its fields, one per line.
+    def __init__(self, text):
+        self._text = text
+
+    def __str__(self):
+        return self._text
+
+
 class ExplainOutput:
+    # What explain() returns: its fields, and its report as PyTorch prints it.
     def __init__(self, report):
         self.graph_count = report["graph_count"]
         self.graph_break_count = report["graph_break_count"]
         self.op_count = report["op_count"]
-        self._text = report["text"]
+        self.break_reasons = [GraphCompileReason(reason, [FrameSummary(*frame) for frame in stack])
+                              for reason, stack in report["break_reasons"]]
+        self.ops_per_graph = report["ops_per_graph"]
+        self.out_guards = [_Guard(text) for text in report["out_guards"]]
+        self.compile_times = report["compile_times"]
+        self._op_reprs = report["op_reprs"]
 
     def __str__(self):
-        return self._text
+        output = f"Graph Count: {self.graph_count}\n"
+        output += f"Graph Break Count: {self.graph_break_count}\n"
+        output += f"Op Count: {self.op_count}\n"
+        output += "Break Reasons:\n"
+        for idx, break_reason in enumerate(self.break_reasons):
+            output += f"  Break Reason {idx + 1}:\n"
+            output += f"    Reason: {break_reason.reason}\n"
+            output += "    User Stack:\n"
+            for frame_summary in break_reason.user_stack:
+                output += f"      {frame_summary}\n"
+        output += "Ops per Graph:\n"
+        for idx, reprs in enumerate(self._op_reprs):
+            output += f"  Ops {idx + 1}:\n"
+            for op in reprs:
+                output += f"    {op}\n"
+        output += "Out Guards:\n"
+        for i, guard in enumerate(self.out_guards):
+            output += f"  Guard {i + 1}:\n"
+            output += f"    {str(guard)}"
+        output += f"Compile Times: {self.compile_times}\n"
+        return output
 
 
 def explain(f, *extra_args, **extra_kwargs):
