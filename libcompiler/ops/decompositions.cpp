@@ -178,6 +178,17 @@ std::vector<Tensor> decompose_mse_loss_backward(const Arguments& args) {
   return {mul(mul(sub(self, args.tensor(2)), number(norm)), args.tensor(0))};
 }
 
+// torch._decomp's: the input, or its product with the slope where it is not positive.
+std::vector<Tensor> decompose_leaky_relu(const Arguments& args) {
+  const Tensor& x = args.tensor(0);
+  return {where(gt(x, Scalar(0)), x, mul(x, args.scalar(1)))};
+}
+
+std::vector<Tensor> decompose_leaky_relu_backward(const Arguments& args) {
+  const Tensor& grad = args.tensor(0);
+  return {where(gt(args.tensor(1), Scalar(0)), grad, mul(grad, args.scalar(2)))};
+}
+
 std::vector<Tensor> decompose_gelu(const Arguments& args) {
   const Tensor& x = args.tensor(0);
   if (args[1].to_string() == "tanh") {

@@ -25,6 +25,8 @@ std::vector<Tensor> decompose_mse_loss(const Arguments& args);
 std::vector<Tensor> decompose_mse_loss_backward(const Arguments& args);
 std::vector<Tensor> decompose_gelu(const Arguments& args);
 std::vector<Tensor> decompose_gelu_backward(const Arguments& args);
+std::vector<Tensor> decompose_leaky_relu(const Arguments& args);
+std::vector<Tensor> decompose_leaky_relu_backward(const Arguments& args);
 std::vector<Tensor> decompose_sigmoid_backward(const Arguments& args);
 std::vector<Tensor> decompose_tanh_backward(const Arguments& args);
 std::vector<Tensor> decompose_threshold_backward(const Arguments& args);

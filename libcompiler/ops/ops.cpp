@@ -91,6 +91,9 @@ Tensor tanh_backward(const Tensor& grad_output, const Tensor& output) {
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
   return call_single(OpId::sigmoid_backward, {grad_output, output});
 }
+Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope, bool self_is_result) {
+  return call_single(OpId::leaky_relu_backward, {grad_output, self, negative_slope, self_is_result});
+}
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate) {
   return call_single(OpId::gelu_backward, {grad_output, self, approximate});
 }

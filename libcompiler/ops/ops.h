@@ -67,6 +67,7 @@ Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const S
 Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);
+Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope, bool self_is_result);
 
 // ---- in-place (optimizer updates)
 const Tensor& add_(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);

@@ -286,6 +286,20 @@ std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<
   return {threshold_backward(grads[0], ctx.saved("result"), Scalar(0))};
 }
 
+std::vector<Tensor> backward_leaky_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {leaky_relu_backward(grads[0], ctx.saved("self"), ctx.args().scalar(1), false)};
+}
+
+// In place, the input is gone: the result has its sign (for a non-negative slope).
+std::vector<Tensor> backward_leaky_relu_(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {leaky_relu_backward(grads[0], ctx.saved("result"), ctx.args().scalar(1), true)};
+}
+
+// derivatives.yaml: grad_output's gradient is the same masking; self gets none (zeros).
+std::vector<Tensor> backward_leaky_relu_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {leaky_relu_backward(grads[0], ctx.saved("self"), ctx.args().scalar(2), false), zeros_like(grads[0])};
+}
+
 std::vector<Tensor> backward_gelu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   return {gelu_backward(grads[0], ctx.saved("self"), ctx.args()[1].to_string())};
 }

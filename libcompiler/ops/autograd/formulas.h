@@ -38,6 +38,9 @@ std::vector<Tensor> backward_sigmoid(const BackwardContext& ctx, const std::vect
 std::vector<Tensor> backward_erf(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_gelu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_leaky_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_leaky_relu_(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_leaky_relu_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_threshold_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_tanh_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_sigmoid_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);

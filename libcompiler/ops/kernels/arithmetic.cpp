@@ -357,6 +357,18 @@ std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args) {
   });
 }
 
+std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args) {
+  const DType common = result_type({args[0], args[1]});
+  if (!tensor::is_floating_point(common)) not_implemented("leaky_relu_backward_cpu", common);
+  const double slope = args.scalar(2).to<double>();
+  return arithmetic(args, [slope](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [negative_slope = static_cast<C>(slope)](C grad, C x) -> C {
+      return x > C(0) ? grad : static_cast<C>(grad * negative_slope);
+    };
+  });
+}
+
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   const bool tanh_approximation = args[2].to_string() == "tanh";
   const DType common = result_type({args[0], args[1]});

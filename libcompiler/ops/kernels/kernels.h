@@ -37,6 +37,7 @@ std::vector<Tensor> kernel_threshold_backward(const Arguments& args);
 std::vector<Tensor> kernel_tanh_backward(const Arguments& args);
 std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args);
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args);
+std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args);
 std::vector<Tensor> kernel_addcmul_(const Arguments& args);
 std::vector<Tensor> kernel_addcdiv_(const Arguments& args);
 std::vector<Tensor> kernel_lerp_(const Arguments& args);
@@ -83,6 +84,7 @@ std::vector<Tensor> kernel_sigmoid(const Arguments& args);
 std::vector<Tensor> kernel_erf(const Arguments& args);
 std::vector<Tensor> kernel_relu(const Arguments& args);
 std::vector<Tensor> kernel_gelu(const Arguments& args);
+std::vector<Tensor> kernel_leaky_relu(const Arguments& args);
 
 // reduction.cpp: sums, means, products, extrema, variance
 std::vector<Tensor> kernel_sum(const Arguments& args);

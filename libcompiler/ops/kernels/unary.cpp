@@ -117,6 +117,16 @@ std::vector<Tensor> kernel_relu(const Arguments& args) {
   });
 }
 
+std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
+  const tensor::DType dtype = args.tensor(0).dtype();
+  if (!tensor::is_floating_point(dtype)) not_implemented("leaky_relu_cpu", dtype);
+  const double slope = args.scalar(1).to<double>();
+  return unary(args, meta_unary, [slope](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [negative_slope = static_cast<C>(slope)](C x) -> C { return x > C(0) ? x : static_cast<C>(x * negative_slope); };
+  });
+}
+
 std::vector<Tensor> kernel_gelu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
   if (!tensor::is_floating_point(dtype)) not_implemented("GeluKernelImpl", dtype);

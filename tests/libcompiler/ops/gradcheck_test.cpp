@@ -88,6 +88,9 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["sqrt_"] = [] { return sample({random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::sqrt_, {writable(x[0])}); }); };
   s["gelu"] = [] { return sample({random({4}, -2, 2), random({4}, -2, 2)}, [](auto& x) {
     return std::vector<Tensor>{call_single(OpId::gelu, {x[0]}), call_single(OpId::gelu, {x[1], "tanh"})}; }); };
+  s["leaky_relu"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::leaky_relu, {x[0], 0.2}); }); };
+  s["leaky_relu_"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::leaky_relu_, {writable(x[0]), 0.3}); }); };
+  s["leaky_relu_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::leaky_relu_backward, {x[0], x[1], 0.1, false}); }); };
   s["threshold_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::threshold_backward, {x[0], x[1], 0.1}); }); };
   s["tanh_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::tanh_backward, {x[0], x[1]}); }); };
   s["sigmoid_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::sigmoid_backward, {x[0], x[1]}); }); };

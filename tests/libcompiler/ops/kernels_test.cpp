@@ -319,6 +319,8 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
       case OpId::mse_loss_backward: args = {values({0.7}, {}, DType::Float64), x, y, 1}; break;
       case OpId::gelu: args = {x, "tanh"}; break;
       case OpId::gelu_backward: args = {y, x, "none"}; break;
+      case OpId::leaky_relu: args = {x, 0.2}; break;
+      case OpId::leaky_relu_backward: args = {y, x, 0.2, false}; break;
       case OpId::sigmoid_backward:
       case OpId::tanh_backward: args = {y, x}; break;
       case OpId::threshold_backward: args = {y, x, 0.5}; break;
@@ -362,7 +364,7 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 38);
+  EXPECT_EQ(checked, 40);
   EXPECT_EQ(declined, 0);
 }
 

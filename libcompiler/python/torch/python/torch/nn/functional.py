@@ -27,7 +27,9 @@ def silu(input, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return torch.where(input > 0, input, input * negative_slope)
+    if inplace:
+        return torch.leaky_relu_(input, negative_slope)
+    return torch.leaky_relu(input, negative_slope)
 
 
 def elu(input, alpha=1.0, inplace=False):
