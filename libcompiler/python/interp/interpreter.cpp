@@ -137,6 +137,7 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
     install_str_methods();
     install_sequence_methods();
     install_mapping_methods();
+    install_generator_methods();
     return true;
   }();
   (void)methods_installed;
