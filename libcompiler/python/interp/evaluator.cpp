@@ -300,6 +300,16 @@ Flow Evaluator::visit_ClassDef(const ClassDef& node) {
     if (function->kind == ObjectKind::Function) as<FunctionObject>(function).owner_class = cls;
     cls->attrs[as<StrObject>(entry->key).value] = value;
   }
+  // As type.__new__ does: descriptors learn their names, then the nearest base's
+  // __init_subclass__ (an implicit classmethod) sees the finished class.
+  for (const auto* entry : namespace_dict->entries())
+    if (entry->value->kind == ObjectKind::Instance) call_dunder(interp_, entry->value, "__set_name__", {cls, entry->key});
+  for (size_t i = 1; i < cls->mro.size(); ++i)
+    if (Ref hook = cls->mro[i]->attrs.count("__init_subclass__") ? cls->mro[i]->attrs.at("__init_subclass__") : nullptr) {
+      if (hook->kind == ObjectKind::ClassMethod) hook = as<WrapperObject>(hook).function;
+      call(interp_, hook, std::vector<Ref>{cls});
+      break;
+    }
   Ref result = cls;
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) result = call(interp_, *it, {result});
   store_name(node.name, std::move(result));
@@ -363,6 +373,16 @@ Flow Evaluator::visit_AugAssign(const AugAssign& node) {
 
 Flow Evaluator::visit_AnnAssign(const AnnAssign& node) {
   if (node.value) assign(*node.target, eval(*node.value));
+  // A class body records its annotations, evaluated, in __annotations__ (dataclasses read them);
+  // elsewhere annotations are not evaluated.
+  if (frame_.class_dict && node.simple && node.target->kind == NodeKind::Name) {
+    Ref annotations = frame_.class_dict->get("__annotations__");
+    if (!annotations || annotations->kind != ObjectKind::Dict) {
+      annotations = py_dict();
+      frame_.class_dict->set("__annotations__", annotations);
+    }
+    as<DictObject>(annotations).set(static_cast<const Name&>(*node.target).id, eval(*node.annotation));
+  }
   return Flow::Normal;
 }
 
@@ -603,9 +623,9 @@ Ref Evaluator::visit_Dict(const Dict& node) {
   for (size_t i = 0; i < node.values.size(); ++i) {
     if (!node.keys[i]) {
       Ref other = eval(*node.values[i]);
-      if (other->kind != ObjectKind::Dict)
-        raise_error(ExcType::TypeError, "'" + type_name(other) + "' object is not a mapping");
-      for (const auto* e : as<DictObject>(other).entries()) dict->set(interp_, e->key, e->value);
+      auto items = mapping_items(interp_, other);
+      if (!items) raise_error(ExcType::TypeError, "'" + type_name(other) + "' object is not a mapping");
+      for (auto& [key, value] : *items) dict->set(interp_, key, value);
       continue;
     }
     Ref key = eval(*node.keys[i]);
@@ -717,8 +737,7 @@ Ref Evaluator::visit_GeneratorExp(const GeneratorExp& node) {
 
 Ref Evaluator::visit_Yield(const Yield& node) {
   Ref value = node.value ? eval(*node.value) : none();
-  frame_.generator->yield(std::move(value));
-  return none();
+  return frame_.generator->yield(std::move(value));
 }
 
 Ref Evaluator::visit_YieldFrom(const YieldFrom& node) {
@@ -751,11 +770,11 @@ Ref Evaluator::visit_Call(const Call& node) {
       args.kwargs.emplace_back(*kw->arg, std::move(value));
       continue;
     }
-    if (value->kind != ObjectKind::Dict)
-      raise_error(ExcType::TypeError, "argument after ** must be a mapping, not " + type_name(value));
-    for (const auto* e : as<DictObject>(value).entries()) {
-      if (e->key->kind != ObjectKind::Str) raise_error(ExcType::TypeError, "keywords must be strings");
-      args.kwargs.emplace_back(as<StrObject>(e->key).value, e->value);
+    auto items = mapping_items(interp_, value);
+    if (!items) raise_error(ExcType::TypeError, "argument after ** must be a mapping, not " + type_name(value));
+    for (auto& [key, item] : *items) {
+      if (key->kind != ObjectKind::Str) raise_error(ExcType::TypeError, "keywords must be strings");
+      args.kwargs.emplace_back(as<StrObject>(key).value, item);
     }
   }
   frame_.where = &node;

@@ -1,5 +1,6 @@
 #include "libcompiler/python/interp/protocols.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -80,6 +81,16 @@ Ref construct(Interpreter& interp, const TypeRef& type, CallArgs& args) {
       if (t != type.get()) break;  // native types are not subclassed (checked at class creation)
       return t->constructor(interp, args);
     }
+  // object.__new__ refuses a class whose own __abstractmethods__ (set by abc) is not empty.
+  if (auto abstract = type->attrs.find("__abstractmethods__"); abstract != type->attrs.end() && truthy(interp, abstract->second)) {
+    std::vector<std::string> names;
+    for (const auto& name : to_vector(interp, abstract->second)) names.push_back(str(interp, name));
+    std::sort(names.begin(), names.end());
+    std::string listed;
+    for (const auto& name : names) listed += (listed.empty() ? "" : ", ") + name;
+    raise_error(ExcType::TypeError, "Can't instantiate abstract class " + type->name + " with abstract method" +
+                                        (names.size() > 1 ? "s " : " ") + listed);
+  }
   auto instance = interp.new_instance(type);
   if (type->is_subtype_of(exception_type(ExcType::BaseException))) instance->dict["args"] = py_tuple(args.args);
   auto [init, owner] = special_method(*instance, "__init__");
@@ -98,7 +109,13 @@ Ref construct(Interpreter& interp, const TypeRef& type, CallArgs& args) {
   return instance;
 }
 
-Ref getattr_of_type(const Ref& obj, const std::string& name) {
+// An instance of a class with __set__ or __delete__: it takes precedence over the instance dict.
+bool is_data_descriptor(const Ref& attr) {
+  return attr->kind == ObjectKind::Instance &&
+         (special_method(*attr, "__set__").first || special_method(*attr, "__delete__").first);
+}
+
+Ref getattr_of_type(Interpreter& interp, const Ref& obj, const std::string& name) {
   auto& type = as<TypeObject>(obj);
   if (name == "__name__") return py_str(type.name);
   if (name == "__qualname__") {
@@ -115,11 +132,19 @@ Ref getattr_of_type(const Ref& obj, const std::string& name) {
     std::vector<Ref> items(type.bases.begin(), type.bases.end());
     return py_tuple(std::move(items));
   }
+  if (name == "__dict__") {
+    // A snapshot of the class's own namespace (CPython's read-only mappingproxy).
+    auto dict = py_dict();
+    for (const auto& [key, value] : type.attrs) dict->set(key, value);
+    return dict;
+  }
   Ref attr = type.lookup(name);
   if (!attr) return nullptr;
   if (attr->kind == ObjectKind::StaticMethod) return as<WrapperObject>(attr).function;
   if (attr->kind == ObjectKind::ClassMethod)
     return std::make_shared<BoundMethodObject>(obj, as<WrapperObject>(attr).function);
+  if (attr->kind == ObjectKind::Instance)
+    if (Ref value = call_dunder(interp, attr, "__get__", {none(), obj})) return value;
   return attr;
 }
 
@@ -276,14 +301,21 @@ Ref bind_attribute(Interpreter& interp, const Ref& attr, const Ref& self, TypeOb
       return call(interp, property.getter, std::vector<Ref>{self});
     }
     case ObjectKind::StaticMethod: return as<WrapperObject>(attr).function;
-    case ObjectKind::ClassMethod: return std::make_shared<BoundMethodObject>(type_of(self), as<WrapperObject>(attr).function);
+    case ObjectKind::ClassMethod: {
+      // Reached from a class too (super() in a classmethod): the class itself is bound.
+      Ref cls = self->kind == ObjectKind::Type ? self : type_of(self);
+      return std::make_shared<BoundMethodObject>(std::move(cls), as<WrapperObject>(attr).function);
+    }
+    case ObjectKind::Instance:
+      if (Ref value = call_dunder(interp, attr, "__get__", {self, type_of(self)})) return value;
+      return attr;
     default: return attr;
   }
 }
 
 Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
   switch (obj->kind) {
-    case ObjectKind::Type: return getattr_of_type(obj, name);
+    case ObjectKind::Type: return getattr_of_type(interp, obj, name);
     case ObjectKind::Module: {
       auto& module = as<ModuleObject>(obj);
       if (Ref value = module.globals->get(name)) return value;
@@ -320,7 +352,7 @@ Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
       break;
     }
   }
-  if (attr && attr->kind == ObjectKind::Property) return bind_attribute(interp, attr, obj, owner);
+  if (attr && (attr->kind == ObjectKind::Property || is_data_descriptor(attr))) return bind_attribute(interp, attr, obj, owner);
   if (obj->kind == ObjectKind::Instance) {
     auto& dict = as<InstanceObject>(obj).dict;
     auto it = dict.find(name);
@@ -366,15 +398,38 @@ void generic_setattr(Interpreter& interp, const Ref& obj, const std::string& nam
     call(interp, property.setter, std::vector<Ref>{obj, std::move(value)});
     return;
   }
+  if (obj->kind != ObjectKind::Type)
+    if (Ref attr = obj->type->lookup(name); attr && attr->kind == ObjectKind::Instance)
+      if (call_dunder(interp, attr, "__set__", {obj, value})) return;
   switch (obj->kind) {
     case ObjectKind::Instance: as<InstanceObject>(obj).dict[name] = std::move(value); return;
-    case ObjectKind::Function: as<FunctionObject>(obj).attrs[name] = std::move(value); return;
+    case ObjectKind::Function: {
+      // The names live in the function itself (reprs and tracebacks read them there).
+      auto& function = as<FunctionObject>(obj);
+      if (name == "__name__" || name == "__qualname__") {
+        if (value->kind != ObjectKind::Str)
+          raise_error(ExcType::TypeError, name + " must be set to a string object");
+        (name == "__name__" ? function.name : function.qualname) = as<StrObject>(value).value;
+        return;
+      }
+      function.attrs[name] = std::move(value);
+      return;
+    }
     case ObjectKind::Module: as<ModuleObject>(obj).globals->set(name, std::move(value)); return;
     case ObjectKind::Type: {
       auto& type = as<TypeObject>(obj);
       if (type.is_builtin)
         raise_error(ExcType::TypeError,
                     "cannot set '" + name + "' attribute of immutable type '" + type.name + "'");
+      // The name and module live in the type itself (reprs read them there): classes made by
+      // factories such as namedtuple are renamed after their `class` statement.
+      if (name == "__name__" || name == "__module__") {
+        if (value->kind != ObjectKind::Str)
+          raise_error(ExcType::TypeError, "can only assign string to " + type.name + "." + name + ", not '" +
+                                              type_name(value) + "'");
+        (name == "__name__" ? type.name : type.module) = as<StrObject>(value).value;
+        return;
+      }
       type.attrs[name] = std::move(value);
       return;
     }
@@ -409,6 +464,21 @@ void delattr(Interpreter& interp, const Ref& obj, const std::string& name) {
     if (as<TypeObject>(obj).attrs.erase(name)) return;
   }
   raise_error(ExcType::AttributeError, "'" + type_name(obj) + "' object has no attribute '" + name + "'");
+}
+
+std::optional<std::vector<std::pair<Ref, Ref>>> mapping_items(Interpreter& interp, const Ref& mapping) {
+  std::vector<std::pair<Ref, Ref>> items;
+  if (mapping->kind == ObjectKind::Dict) {
+    for (const auto* e : as<DictObject>(mapping).entries()) items.emplace_back(e->key, e->value);
+    return items;
+  }
+  Ref keys = mapping->kind == ObjectKind::Instance || mapping->kind == ObjectKind::Native
+                 ? try_getattr(interp, mapping, "keys")
+                 : nullptr;
+  if (!keys) return std::nullopt;
+  for (auto& key : to_vector(interp, call(interp, keys, std::vector<Ref>{})))
+    items.emplace_back(key, getitem(interp, mapping, key));
+  return items;
 }
 
 // ---- calls ----
