@@ -120,3 +120,13 @@ try:
         b: int
 except TypeError as e:
     print("TypeError", e)
+
+
+@dataclass
+class Optional:
+    a: int | None = None
+    b: "list[int]" = None
+    c: Point | str | None = "c"
+
+
+print(Optional(), [f.type for f in fields(Optional)], (int | None).__args__, int | str | int, float | float, None | dict)
