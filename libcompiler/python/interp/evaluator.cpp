@@ -304,12 +304,13 @@ Flow Evaluator::visit_ClassDef(const ClassDef& node) {
   // __init_subclass__ (an implicit classmethod) sees the finished class.
   for (const auto* entry : namespace_dict->entries())
     if (entry->value->kind == ObjectKind::Instance) call_dunder(interp_, entry->value, "__set_name__", {cls, entry->key});
-  for (size_t i = 1; i < cls->mro.size(); ++i)
-    if (Ref hook = cls->mro[i]->attrs.count("__init_subclass__") ? cls->mro[i]->attrs.at("__init_subclass__") : nullptr) {
-      if (hook->kind == ObjectKind::ClassMethod) hook = as<WrapperObject>(hook).function;
-      call(interp_, hook, std::vector<Ref>{cls});
-      break;
-    }
+  for (size_t i = 1; i < cls->mro.size(); ++i) {
+    auto hook = cls->mro[i]->attrs.find("__init_subclass__");
+    if (hook == cls->mro[i]->attrs.end()) continue;
+    const Ref& value = hook->second;
+    call(interp_, value->kind == ObjectKind::ClassMethod ? as<WrapperObject>(value).function : value, std::vector<Ref>{cls});
+    break;
+  }
   Ref result = cls;
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) result = call(interp_, *it, {result});
   store_name(node.name, std::move(result));
