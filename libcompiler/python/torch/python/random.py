@@ -85,6 +85,8 @@ class Random:
             a = time.time_ns()
         elif isinstance(a, float):
             a = hash(a)
+        elif isinstance(a, str):
+            raise NotImplementedError("kiln's random does not support str seeds (CPython hashes them with SHA-512)")
         elif not isinstance(a, int):
             raise TypeError("The only supported seed types are: None,\nint, float, str, bytes, and bytearray.")
         a = abs(a)
