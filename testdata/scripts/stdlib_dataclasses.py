@@ -130,3 +130,19 @@ class Optional:
 
 
 print(Optional(), [f.type for f in fields(Optional)], (int | None).__args__, int | str | int, float | float, None | dict)
+
+
+def make_record_type():
+    class Local:
+        pass
+
+    @dataclass
+    class Record:
+        owner: Local
+        count: int = 0
+
+    return Record, Local
+
+
+Record, Local = make_record_type()
+print(Record(None), [f.type.__name__ for f in fields(Record)], Record.__qualname__)

@@ -2,6 +2,7 @@
 
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/format_spec.h"
+#include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/object_operators.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -266,19 +267,32 @@ Flow Evaluator::visit_ClassDef(const ClassDef& node) {
   std::vector<Ref> decorators;
   for (const auto& d : node.decorator_list) decorators.push_back(eval(*d));
   std::vector<TypeRef> bases;
+  std::vector<Ref> base_refs;
   for (const auto& b : node.bases) {
     Ref base = eval(*b);
     if (base->kind != ObjectKind::Type) raise_error(ExcType::TypeError, "bases must be types");
     auto type = std::static_pointer_cast<TypeObject>(base);
-    if (type->is_builtin && type->constructor)
+    // `type` itself may be subclassed: that is how metaclasses are written.
+    if (type->is_builtin && type->constructor && type.get() != builtin_types().type)
       raise_error(ExcType::NotImplementedError,
                   "kiln does not support subclassing the builtin type '" + type->name + "'");
     bases.push_back(type);
+    base_refs.push_back(base);
   }
+  TypeRef metaclass;
+  std::vector<std::pair<std::string, Ref>> keywords;  // for __init_subclass__
+  for (const auto& keyword : node.keywords) {
+    Ref value = eval(*keyword->value);
+    if (*keyword->arg != "metaclass") {
+      keywords.emplace_back(*keyword->arg, std::move(value));
+      continue;
+    }
+    if (value->kind != ObjectKind::Type || !as<TypeObject>(value).is_subtype_of(builtin_types().type))
+      raise_error(ExcType::NotImplementedError, "kiln supports only subclasses of type as metaclasses, not " + repr(interp_, value));
+    metaclass = std::static_pointer_cast<TypeObject>(value);
+  }
+  if (!metaclass) metaclass = metaclass_of(bases);
   Ref module_name = frame_.globals->get("__name__");
-  TypeRef cls = make_class(node.name, std::move(bases),
-                           module_name && module_name->kind == ObjectKind::Str ? as<StrObject>(module_name).value
-                                                                              : "__main__");
   Frame body_frame;
   body_frame.code = &frame_.loaded->scopes->of(node);
   body_frame.scope = frame_.scope;
@@ -289,29 +303,17 @@ Flow Evaluator::visit_ClassDef(const ClassDef& node) {
   namespace_dict->set("__qualname__", py_str(body_frame.code->qualname));
   body_frame.class_dict = namespace_dict.get();
   run_frame(interp_, body_frame, [&](Evaluator& e) { e.exec_block(node.body); });
-  for (const auto* entry : namespace_dict->entries()) {
-    Ref value = entry->value;
-    Ref function = value;
-    if (value->kind == ObjectKind::StaticMethod || value->kind == ObjectKind::ClassMethod)
-      function = as<WrapperObject>(value).function;
-    if (value->kind == ObjectKind::Property && as<PropertyObject>(value).getter &&
-        as<PropertyObject>(value).getter->kind == ObjectKind::Function)
-      function = as<PropertyObject>(value).getter;
-    if (function->kind == ObjectKind::Function) as<FunctionObject>(function).owner_class = cls;
-    cls->attrs[as<StrObject>(entry->key).value] = value;
+  Ref result;
+  if (metaclass.get() == builtin_types().type) {
+    result = build_class(interp_, metaclass, node.name, std::move(bases), *namespace_dict, keywords);
+  } else {
+    // A user metaclass makes the class: metaclass(name, bases, namespace, **keywords).
+    CallArgs args;
+    args.args = {py_str(node.name), py_tuple(std::move(base_refs)), namespace_dict};
+    args.kwargs = std::move(keywords);
+    frame_.where = &node;
+    result = call(interp_, metaclass, std::move(args));
   }
-  // As type.__new__ does: descriptors learn their names, then the nearest base's
-  // __init_subclass__ (an implicit classmethod) sees the finished class.
-  for (const auto* entry : namespace_dict->entries())
-    if (entry->value->kind == ObjectKind::Instance) call_dunder(interp_, entry->value, "__set_name__", {cls, entry->key});
-  for (size_t i = 1; i < cls->mro.size(); ++i) {
-    auto hook = cls->mro[i]->attrs.find("__init_subclass__");
-    if (hook == cls->mro[i]->attrs.end()) continue;
-    const Ref& value = hook->second;
-    call(interp_, value->kind == ObjectKind::ClassMethod ? as<WrapperObject>(value).function : value, std::vector<Ref>{cls});
-    break;
-  }
-  Ref result = cls;
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) result = call(interp_, *it, {result});
   store_name(node.name, std::move(result));
   return Flow::Normal;

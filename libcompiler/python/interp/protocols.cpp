@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/interpreter.h"
@@ -75,24 +76,38 @@ Ref call_bound(Interpreter& interp, const Ref& function, const Ref& self, std::v
   return call(interp, function, std::move(call_args));
 }
 
+// The __new__ a class defines or inherits, object's excepted (the plain path makes those
+// instances); unwrapped from its staticmethod. Null when none.
+Ref user_new(const TypeObject& type) {
+  for (const TypeObject* t : type.mro) {
+    if (t == builtin_types().object) break;
+    auto it = t->attrs.find("__new__");
+    if (it == t->attrs.end()) continue;
+    const Ref& value = it->second;
+    return value->kind == ObjectKind::StaticMethod ? as<WrapperObject>(value).function : value;
+  }
+  return nullptr;
+}
+
 Ref construct(Interpreter& interp, const TypeRef& type, CallArgs& args) {
   for (TypeObject* t : type->mro)
     if (t->constructor) {
       if (t != type.get()) break;  // native types are not subclassed (checked at class creation)
       return t->constructor(interp, args);
     }
-  // object.__new__ refuses a class whose own __abstractmethods__ (set by abc) is not empty.
-  if (auto abstract = type->attrs.find("__abstractmethods__"); abstract != type->attrs.end() && truthy(interp, abstract->second)) {
-    std::vector<std::string> names;
-    for (const auto& name : to_vector(interp, abstract->second)) names.push_back(str(interp, name));
-    std::sort(names.begin(), names.end());
-    std::string listed;
-    for (const auto& name : names) listed += (listed.empty() ? "" : ", ") + name;
-    raise_error(ExcType::TypeError, "Can't instantiate abstract class " + type->name + " with abstract method" +
-                                        (names.size() > 1 ? "s " : " ") + listed);
+  Ref instance;
+  if (Ref new_method = user_new(*type)) {
+    // A __new__ of the class (or of type, for a metaclass): __init__ runs only on what it
+    // returns when that is an instance of the class.
+    CallArgs new_args;
+    new_args.args.push_back(type);
+    new_args.args.insert(new_args.args.end(), args.args.begin(), args.args.end());
+    new_args.kwargs = args.kwargs;
+    instance = call(interp, new_method, std::move(new_args));
+    if (!isinstance(instance, type.get())) return instance;
+  } else {
+    instance = new_bare_instance(interp, type, args.args);
   }
-  auto instance = interp.new_instance(type);
-  if (type->is_subtype_of(exception_type(ExcType::BaseException))) instance->dict["args"] = py_tuple(args.args);
   auto [init, owner] = special_method(*instance, "__init__");
   if (init) {
     CallArgs init_args;
@@ -103,7 +118,7 @@ Ref construct(Interpreter& interp, const TypeRef& type, CallArgs& args) {
     Ref result = call(interp, init, std::move(init_args));
     if (!is_none(result))
       raise_error(ExcType::TypeError, "__init__() should return None, not '" + type_name(result) + "'");
-  } else if (!args.args.empty() || !args.kwargs.empty()) {
+  } else if ((!args.args.empty() || !args.kwargs.empty()) && !user_new(*type)) {
     raise_error(ExcType::TypeError, type->name + "() takes no arguments");
   }
   return instance;
@@ -229,7 +244,9 @@ std::string repr(Interpreter& interp, const Ref& value) {
                              : "?";
       return "<bound method " + name + " of " + repr(interp, m.self) + ">";
     }
-    case ObjectKind::Type: return type_repr(as<TypeObject>(value));
+    case ObjectKind::Type:
+      if (value->type == builtin_types().type) return type_repr(as<TypeObject>(value));
+      break;  // a class whose metaclass may define __repr__
     case ObjectKind::Module: return "<module '" + as<ModuleObject>(value).name + "'>";
     case ObjectKind::Generator:
       return "<generator object " + static_cast<const GeneratorObject&>(*value).name() + " at " +
@@ -244,6 +261,7 @@ std::string repr(Interpreter& interp, const Ref& value) {
       raise_error(ExcType::TypeError, "__repr__ returned non-string (type " + type_name(result) + ")");
     return as<StrObject>(result).value;
   }
+  if (value->kind == ObjectKind::Type) return type_repr(as<TypeObject>(value));
   return "<" + value->type->qualified_name() + " object at " + address_of(value.get()) + ">";
 }
 
@@ -511,7 +529,14 @@ Ref call(Interpreter& interp, const Ref& callee, CallArgs args) {
       args.args.insert(args.args.begin(), method.self);
       return call(interp, method.function, std::move(args));
     }
-    case ObjectKind::Type: return construct(interp, std::static_pointer_cast<TypeObject>(callee), args);
+    case ObjectKind::Type:
+      // A metaclass's __call__ (Enum's value lookup) replaces construction.
+      if (callee->type != builtin_types().type)
+        if (auto [method, owner] = special_method(*callee, "__call__"); method) {
+          args.args.insert(args.args.begin(), callee);
+          return call(interp, method, std::move(args));
+        }
+      return construct(interp, std::static_pointer_cast<TypeObject>(callee), args);
     default: break;
   }
   if (auto [method, owner] = special_method(*callee, "__call__"); method) {
