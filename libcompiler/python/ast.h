@@ -122,7 +122,7 @@ struct FunctionDef : NodeOf<NodeKind::FunctionDef, Statement> {
 struct ClassDef : NodeOf<NodeKind::ClassDef, Statement> {
   std::string name;
   ExprList bases;
-  std::vector<std::unique_ptr<Keyword>> keywords;  // always empty: class keywords are rejected
+  std::vector<std::unique_ptr<Keyword>> keywords;  // metaclass=... and __init_subclass__'s keywords
   StmtList body;
   ExprList decorator_list;
 };

@@ -195,9 +195,13 @@ class Unparser : public ExpressionVisitor<Unparser>, public StatementVisitor<Unp
     if (!out_.empty()) out_ += '\n';
     decorators(node.decorator_list);
     fill("class " + node.name);
-    if (!node.bases.empty()) {
+    if (!node.bases.empty() || !node.keywords.empty()) {
       out_ += '(';
       comma_separated(node.bases);
+      for (size_t i = 0; i < node.keywords.size(); ++i) {
+        if (i > 0 || !node.bases.empty()) out_ += ", ";
+        keyword(*node.keywords[i]);
+      }
       out_ += ')';
     }
     block(node.body);

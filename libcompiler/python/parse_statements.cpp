@@ -419,14 +419,14 @@ StmtPtr Parser::parse_class_def(ExprList decorators) {
     ExprPtr call = parse_call(nullptr, current().range);
     auto& arguments = cast<Call>(*call);
     for (auto& keyword : arguments.keywords)
-      fail_unsupported(keyword->arg ? UnsupportedConstruct::ClassKeywords : UnsupportedConstruct::ClassUnpacking,
-                       keyword->loc);
+      if (!keyword->arg) fail_unsupported(UnsupportedConstruct::ClassUnpacking, keyword->loc);
     for (auto& base : arguments.args) {
       if (isa<Starred>(*base)) fail_unsupported(UnsupportedConstruct::ClassUnpacking, base->loc);
       if (const auto* generator = dyn_cast<GeneratorExp>(base.get()))
         fail("invalid syntax", generator->generators.front()->loc);
     }
     node->bases = std::move(arguments.args);
+    node->keywords = std::move(arguments.keywords);
   }
   expect_colon();
   scope().bound.push_back(node->name);

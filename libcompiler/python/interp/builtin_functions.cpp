@@ -82,10 +82,8 @@ Ref make_dict(Interpreter& interp, CallArgs& c) {
   if (c.args.size() > 1) arg_count_error("dict", "at most 1 argument", c.args.size());
   if (!c.args.empty()) {
     const Ref& source = c.args[0];
-    if (source->kind == ObjectKind::Dict) {
-      for (const auto* e : as<DictObject>(source).entries()) dict->set(interp, e->key, e->value);
-    } else if (Ref keys = try_getattr(interp, source, "keys"); keys && source->kind != ObjectKind::List) {
-      for (const auto& k : to_vector(interp, call(interp, keys, std::vector<Ref>{}))) dict->set(interp, k, getitem(interp, source, k));
+    if (auto items = mapping_items(interp, source)) {
+      for (auto& [key, value] : *items) dict->set(interp, key, value);
     } else {
       size_t index = 0;
       for (const auto& pair : to_vector(interp, source)) {

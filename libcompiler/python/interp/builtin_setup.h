@@ -10,6 +10,7 @@ void install_object_methods();
 void install_str_methods();
 void install_sequence_methods();
 void install_mapping_methods();
+void install_generator_methods();
 
 #define KILN_PY_STANDARD_MODULE(name, init) void init(Interpreter& interp, ModuleObject& module);
 #include "libcompiler/python/interp/standard_modules.def"

@@ -2,6 +2,7 @@
 
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/format_spec.h"
+#include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/object_operators.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -266,19 +267,32 @@ Flow Evaluator::visit_ClassDef(const ClassDef& node) {
   std::vector<Ref> decorators;
   for (const auto& d : node.decorator_list) decorators.push_back(eval(*d));
   std::vector<TypeRef> bases;
+  std::vector<Ref> base_refs;
   for (const auto& b : node.bases) {
     Ref base = eval(*b);
     if (base->kind != ObjectKind::Type) raise_error(ExcType::TypeError, "bases must be types");
     auto type = std::static_pointer_cast<TypeObject>(base);
-    if (type->is_builtin && type->constructor)
+    // `type` itself may be subclassed: that is how metaclasses are written.
+    if (type->is_builtin && type->constructor && type.get() != builtin_types().type)
       raise_error(ExcType::NotImplementedError,
                   "kiln does not support subclassing the builtin type '" + type->name + "'");
     bases.push_back(type);
+    base_refs.push_back(base);
   }
+  TypeRef metaclass;
+  std::vector<std::pair<std::string, Ref>> keywords;  // for __init_subclass__
+  for (const auto& keyword : node.keywords) {
+    Ref value = eval(*keyword->value);
+    if (*keyword->arg != "metaclass") {
+      keywords.emplace_back(*keyword->arg, std::move(value));
+      continue;
+    }
+    if (value->kind != ObjectKind::Type || !as<TypeObject>(value).is_subtype_of(builtin_types().type))
+      raise_error(ExcType::NotImplementedError, "kiln supports only subclasses of type as metaclasses, not " + repr(interp_, value));
+    metaclass = std::static_pointer_cast<TypeObject>(value);
+  }
+  if (!metaclass) metaclass = metaclass_of(bases);
   Ref module_name = frame_.globals->get("__name__");
-  TypeRef cls = make_class(node.name, std::move(bases),
-                           module_name && module_name->kind == ObjectKind::Str ? as<StrObject>(module_name).value
-                                                                              : "__main__");
   Frame body_frame;
   body_frame.code = &frame_.loaded->scopes->of(node);
   body_frame.scope = frame_.scope;
@@ -289,18 +303,17 @@ Flow Evaluator::visit_ClassDef(const ClassDef& node) {
   namespace_dict->set("__qualname__", py_str(body_frame.code->qualname));
   body_frame.class_dict = namespace_dict.get();
   run_frame(interp_, body_frame, [&](Evaluator& e) { e.exec_block(node.body); });
-  for (const auto* entry : namespace_dict->entries()) {
-    Ref value = entry->value;
-    Ref function = value;
-    if (value->kind == ObjectKind::StaticMethod || value->kind == ObjectKind::ClassMethod)
-      function = as<WrapperObject>(value).function;
-    if (value->kind == ObjectKind::Property && as<PropertyObject>(value).getter &&
-        as<PropertyObject>(value).getter->kind == ObjectKind::Function)
-      function = as<PropertyObject>(value).getter;
-    if (function->kind == ObjectKind::Function) as<FunctionObject>(function).owner_class = cls;
-    cls->attrs[as<StrObject>(entry->key).value] = value;
+  Ref result;
+  if (metaclass.get() == builtin_types().type) {
+    result = build_class(interp_, metaclass, node.name, std::move(bases), *namespace_dict, keywords);
+  } else {
+    // A user metaclass makes the class: metaclass(name, bases, namespace, **keywords).
+    CallArgs args;
+    args.args = {py_str(node.name), py_tuple(std::move(base_refs)), namespace_dict};
+    args.kwargs = std::move(keywords);
+    frame_.where = &node;
+    result = call(interp_, metaclass, std::move(args));
   }
-  Ref result = cls;
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) result = call(interp_, *it, {result});
   store_name(node.name, std::move(result));
   return Flow::Normal;
@@ -363,6 +376,16 @@ Flow Evaluator::visit_AugAssign(const AugAssign& node) {
 
 Flow Evaluator::visit_AnnAssign(const AnnAssign& node) {
   if (node.value) assign(*node.target, eval(*node.value));
+  // A class body records its annotations, evaluated, in __annotations__ (dataclasses read them);
+  // elsewhere annotations are not evaluated.
+  if (frame_.class_dict && node.simple && node.target->kind == NodeKind::Name) {
+    Ref annotations = frame_.class_dict->get("__annotations__");
+    if (!annotations || annotations->kind != ObjectKind::Dict) {
+      annotations = py_dict();
+      frame_.class_dict->set("__annotations__", annotations);
+    }
+    as<DictObject>(annotations).set(static_cast<const Name&>(*node.target).id, eval(*node.annotation));
+  }
   return Flow::Normal;
 }
 
@@ -603,9 +626,9 @@ Ref Evaluator::visit_Dict(const Dict& node) {
   for (size_t i = 0; i < node.values.size(); ++i) {
     if (!node.keys[i]) {
       Ref other = eval(*node.values[i]);
-      if (other->kind != ObjectKind::Dict)
-        raise_error(ExcType::TypeError, "'" + type_name(other) + "' object is not a mapping");
-      for (const auto* e : as<DictObject>(other).entries()) dict->set(interp_, e->key, e->value);
+      auto items = mapping_items(interp_, other);
+      if (!items) raise_error(ExcType::TypeError, "'" + type_name(other) + "' object is not a mapping");
+      for (auto& [key, value] : *items) dict->set(interp_, key, value);
       continue;
     }
     Ref key = eval(*node.keys[i]);
@@ -717,8 +740,7 @@ Ref Evaluator::visit_GeneratorExp(const GeneratorExp& node) {
 
 Ref Evaluator::visit_Yield(const Yield& node) {
   Ref value = node.value ? eval(*node.value) : none();
-  frame_.generator->yield(std::move(value));
-  return none();
+  return frame_.generator->yield(std::move(value));
 }
 
 Ref Evaluator::visit_YieldFrom(const YieldFrom& node) {
@@ -751,11 +773,11 @@ Ref Evaluator::visit_Call(const Call& node) {
       args.kwargs.emplace_back(*kw->arg, std::move(value));
       continue;
     }
-    if (value->kind != ObjectKind::Dict)
-      raise_error(ExcType::TypeError, "argument after ** must be a mapping, not " + type_name(value));
-    for (const auto* e : as<DictObject>(value).entries()) {
-      if (e->key->kind != ObjectKind::Str) raise_error(ExcType::TypeError, "keywords must be strings");
-      args.kwargs.emplace_back(as<StrObject>(e->key).value, e->value);
+    auto items = mapping_items(interp_, value);
+    if (!items) raise_error(ExcType::TypeError, "argument after ** must be a mapping, not " + type_name(value));
+    for (auto& [key, item] : *items) {
+      if (key->kind != ObjectKind::Str) raise_error(ExcType::TypeError, "keywords must be strings");
+      args.kwargs.emplace_back(as<StrObject>(key).value, item);
     }
   }
   frame_.where = &node;

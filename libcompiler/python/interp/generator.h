@@ -22,8 +22,16 @@ class GeneratorObject : public Object {
   ~GeneratorObject() override;
   // The next yielded value, or null once the body has returned.
   Ref next();
-  // `yield value` inside the body: hands the value to next() and waits to be resumed.
-  void yield(Ref value);
+  // generator.send(value): resumes with `value` as the result of the paused `yield`.
+  Ref send(Ref value);
+  // generator.throw(exception): raises `exception` at the paused `yield` (or at the start of a
+  // generator not yet started) and returns what the generator yields next.
+  Ref throw_into(Ref exception);
+  // generator.close(): GeneratorExit at the paused `yield`; RuntimeError if the generator yields.
+  void close();
+  // `yield value` inside the body: hands the value to next() and waits to be resumed; returns
+  // what send() passed (None for next()).
+  Ref yield(Ref value);
   const std::string& name() const { return name_; }
   // What the body returned (StopIteration's value; `yield from` evaluates to it).
   Ref return_value() const { return frame_->return_value ? frame_->return_value : none(); }
@@ -32,8 +40,12 @@ class GeneratorObject : public Object {
   Interpreter& interp_;
   std::unique_ptr<Frame> frame_;
   std::string name_;
+  // Resumes the body; the yielded value, or null once the body has returned.
+  Ref resume();
+
   Ref yielded_;
-  bool closing_ = false;
+  Ref sent_;                // what the paused `yield` evaluates to
+  Ref pending_exception_;   // raised at the paused `yield` (throw(), close()) when resumed
   Coroutine coroutine_;
 };
 

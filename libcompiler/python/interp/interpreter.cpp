@@ -8,6 +8,7 @@
 #include "libcompiler/python/interp/builtin_setup.h"
 #include "libcompiler/python/interp/coroutine.h"
 #include "libcompiler/python/interp/evaluator.h"
+#include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/parser.h"
@@ -137,6 +138,8 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
     install_str_methods();
     install_sequence_methods();
     install_mapping_methods();
+    install_generator_methods();
+    install_class_builder_methods();
     return true;
   }();
   (void)methods_installed;

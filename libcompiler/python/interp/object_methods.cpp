@@ -13,6 +13,13 @@ void install_object_methods() {
       raise_error(ExcType::TypeError, "object.__init__() takes exactly one argument (the instance to initialize)");
     return none();
   });
+  // The end of the __init_subclass__ chain (an implicit classmethod): accepts no class keywords.
+  t.object->attrs["__init_subclass__"] = std::make_shared<WrapperObject>(
+      ObjectKind::ClassMethod, native_function("__init_subclass__", [](Interpreter&, CallArgs& c) {
+        if (!c.kwargs.empty() && !c.args.empty() && c.args[0]->kind == ObjectKind::Type)
+          raise_error(ExcType::TypeError, as<TypeObject>(c.args[0]).name + ".__init_subclass__() takes no keyword arguments");
+        return none();
+      }));
   add_method(t.object, "__setattr__", [](Interpreter& ip, CallArgs& c) {
     if (c.args.size() != 3) raise_error(ExcType::TypeError, "expected 2 arguments");
     generic_setattr(ip, c.args[0], to_str(c.args[1], "attribute name"), c.args[2]);

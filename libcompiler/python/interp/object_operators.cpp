@@ -5,6 +5,7 @@
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/memory_limit.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/interp/union_type.h"
 #include "libcompiler/python/interp/string_percent_format.h"
 
 namespace kiln::python {
@@ -199,6 +200,8 @@ Ref builtin_binary(Interpreter& interp, BinaryOperator op, const Ref& left, cons
     if (is_integer(left) && is_sequence(right)) return repeat(interp, right, left);
   }
   if (op == BinaryOperator::Mod && left->kind == ObjectKind::Str) return percent_format(interp, as<StrObject>(left).value, right);
+  if (op == BinaryOperator::BitOr)
+    if (Ref u = type_union(left, right)) return u;
   if (left->kind == ObjectKind::Dict && right->kind == ObjectKind::Dict && op == BinaryOperator::BitOr) {
     auto dict = py_dict();
     for (const auto* e : as<DictObject>(left).entries()) dict->set(interp, e->key, e->value);

@@ -1,8 +1,10 @@
 #include "libcompiler/python/interp/protocols.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/interpreter.h"
@@ -74,14 +76,38 @@ Ref call_bound(Interpreter& interp, const Ref& function, const Ref& self, std::v
   return call(interp, function, std::move(call_args));
 }
 
+// The __new__ a class defines or inherits, object's excepted (the plain path makes those
+// instances); unwrapped from its staticmethod. Null when none.
+Ref user_new(const TypeObject& type) {
+  for (const TypeObject* t : type.mro) {
+    if (t == builtin_types().object) break;
+    auto it = t->attrs.find("__new__");
+    if (it == t->attrs.end()) continue;
+    const Ref& value = it->second;
+    return value->kind == ObjectKind::StaticMethod ? as<WrapperObject>(value).function : value;
+  }
+  return nullptr;
+}
+
 Ref construct(Interpreter& interp, const TypeRef& type, CallArgs& args) {
   for (TypeObject* t : type->mro)
     if (t->constructor) {
       if (t != type.get()) break;  // native types are not subclassed (checked at class creation)
       return t->constructor(interp, args);
     }
-  auto instance = interp.new_instance(type);
-  if (type->is_subtype_of(exception_type(ExcType::BaseException))) instance->dict["args"] = py_tuple(args.args);
+  Ref instance;
+  if (Ref new_method = user_new(*type)) {
+    // A __new__ of the class (or of type, for a metaclass): __init__ runs only on what it
+    // returns when that is an instance of the class.
+    CallArgs new_args;
+    new_args.args.push_back(type);
+    new_args.args.insert(new_args.args.end(), args.args.begin(), args.args.end());
+    new_args.kwargs = args.kwargs;
+    instance = call(interp, new_method, std::move(new_args));
+    if (!isinstance(instance, type.get())) return instance;
+  } else {
+    instance = new_bare_instance(interp, type, args.args);
+  }
   auto [init, owner] = special_method(*instance, "__init__");
   if (init) {
     CallArgs init_args;
@@ -92,13 +118,19 @@ Ref construct(Interpreter& interp, const TypeRef& type, CallArgs& args) {
     Ref result = call(interp, init, std::move(init_args));
     if (!is_none(result))
       raise_error(ExcType::TypeError, "__init__() should return None, not '" + type_name(result) + "'");
-  } else if (!args.args.empty() || !args.kwargs.empty()) {
+  } else if ((!args.args.empty() || !args.kwargs.empty()) && !user_new(*type)) {
     raise_error(ExcType::TypeError, type->name + "() takes no arguments");
   }
   return instance;
 }
 
-Ref getattr_of_type(const Ref& obj, const std::string& name) {
+// An instance of a class with __set__ or __delete__: it takes precedence over the instance dict.
+bool is_data_descriptor(const Ref& attr) {
+  return attr->kind == ObjectKind::Instance &&
+         (special_method(*attr, "__set__").first || special_method(*attr, "__delete__").first);
+}
+
+Ref getattr_of_type(Interpreter& interp, const Ref& obj, const std::string& name) {
   auto& type = as<TypeObject>(obj);
   if (name == "__name__") return py_str(type.name);
   if (name == "__qualname__") {
@@ -115,11 +147,19 @@ Ref getattr_of_type(const Ref& obj, const std::string& name) {
     std::vector<Ref> items(type.bases.begin(), type.bases.end());
     return py_tuple(std::move(items));
   }
+  if (name == "__dict__") {
+    // A snapshot of the class's own namespace (CPython's read-only mappingproxy).
+    auto dict = py_dict();
+    for (const auto& [key, value] : type.attrs) dict->set(key, value);
+    return dict;
+  }
   Ref attr = type.lookup(name);
   if (!attr) return nullptr;
   if (attr->kind == ObjectKind::StaticMethod) return as<WrapperObject>(attr).function;
   if (attr->kind == ObjectKind::ClassMethod)
     return std::make_shared<BoundMethodObject>(obj, as<WrapperObject>(attr).function);
+  if (attr->kind == ObjectKind::Instance)
+    if (Ref value = call_dunder(interp, attr, "__get__", {none(), obj})) return value;
   return attr;
 }
 
@@ -204,7 +244,9 @@ std::string repr(Interpreter& interp, const Ref& value) {
                              : "?";
       return "<bound method " + name + " of " + repr(interp, m.self) + ">";
     }
-    case ObjectKind::Type: return type_repr(as<TypeObject>(value));
+    case ObjectKind::Type:
+      if (value->type == builtin_types().type) return type_repr(as<TypeObject>(value));
+      break;  // a class whose metaclass may define __repr__
     case ObjectKind::Module: return "<module '" + as<ModuleObject>(value).name + "'>";
     case ObjectKind::Generator:
       return "<generator object " + static_cast<const GeneratorObject&>(*value).name() + " at " +
@@ -219,6 +261,7 @@ std::string repr(Interpreter& interp, const Ref& value) {
       raise_error(ExcType::TypeError, "__repr__ returned non-string (type " + type_name(result) + ")");
     return as<StrObject>(result).value;
   }
+  if (value->kind == ObjectKind::Type) return type_repr(as<TypeObject>(value));
   return "<" + value->type->qualified_name() + " object at " + address_of(value.get()) + ">";
 }
 
@@ -276,14 +319,21 @@ Ref bind_attribute(Interpreter& interp, const Ref& attr, const Ref& self, TypeOb
       return call(interp, property.getter, std::vector<Ref>{self});
     }
     case ObjectKind::StaticMethod: return as<WrapperObject>(attr).function;
-    case ObjectKind::ClassMethod: return std::make_shared<BoundMethodObject>(type_of(self), as<WrapperObject>(attr).function);
+    case ObjectKind::ClassMethod: {
+      // Reached from a class too (super() in a classmethod): the class itself is bound.
+      Ref cls = self->kind == ObjectKind::Type ? self : type_of(self);
+      return std::make_shared<BoundMethodObject>(std::move(cls), as<WrapperObject>(attr).function);
+    }
+    case ObjectKind::Instance:
+      if (Ref value = call_dunder(interp, attr, "__get__", {self, type_of(self)})) return value;
+      return attr;
     default: return attr;
   }
 }
 
 Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
   switch (obj->kind) {
-    case ObjectKind::Type: return getattr_of_type(obj, name);
+    case ObjectKind::Type: return getattr_of_type(interp, obj, name);
     case ObjectKind::Module: {
       auto& module = as<ModuleObject>(obj);
       if (Ref value = module.globals->get(name)) return value;
@@ -320,7 +370,7 @@ Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
       break;
     }
   }
-  if (attr && attr->kind == ObjectKind::Property) return bind_attribute(interp, attr, obj, owner);
+  if (attr && (attr->kind == ObjectKind::Property || is_data_descriptor(attr))) return bind_attribute(interp, attr, obj, owner);
   if (obj->kind == ObjectKind::Instance) {
     auto& dict = as<InstanceObject>(obj).dict;
     auto it = dict.find(name);
@@ -366,15 +416,38 @@ void generic_setattr(Interpreter& interp, const Ref& obj, const std::string& nam
     call(interp, property.setter, std::vector<Ref>{obj, std::move(value)});
     return;
   }
+  if (obj->kind != ObjectKind::Type)
+    if (Ref attr = obj->type->lookup(name); attr && attr->kind == ObjectKind::Instance)
+      if (call_dunder(interp, attr, "__set__", {obj, value})) return;
   switch (obj->kind) {
     case ObjectKind::Instance: as<InstanceObject>(obj).dict[name] = std::move(value); return;
-    case ObjectKind::Function: as<FunctionObject>(obj).attrs[name] = std::move(value); return;
+    case ObjectKind::Function: {
+      // The names live in the function itself (reprs and tracebacks read them there).
+      auto& function = as<FunctionObject>(obj);
+      if (name == "__name__" || name == "__qualname__") {
+        if (value->kind != ObjectKind::Str)
+          raise_error(ExcType::TypeError, name + " must be set to a string object");
+        (name == "__name__" ? function.name : function.qualname) = as<StrObject>(value).value;
+        return;
+      }
+      function.attrs[name] = std::move(value);
+      return;
+    }
     case ObjectKind::Module: as<ModuleObject>(obj).globals->set(name, std::move(value)); return;
     case ObjectKind::Type: {
       auto& type = as<TypeObject>(obj);
       if (type.is_builtin)
         raise_error(ExcType::TypeError,
                     "cannot set '" + name + "' attribute of immutable type '" + type.name + "'");
+      // The name and module live in the type itself (reprs read them there): classes made by
+      // factories such as namedtuple are renamed after their `class` statement.
+      if (name == "__name__" || name == "__module__") {
+        if (value->kind != ObjectKind::Str)
+          raise_error(ExcType::TypeError, "can only assign string to " + type.name + "." + name + ", not '" +
+                                              type_name(value) + "'");
+        (name == "__name__" ? type.name : type.module) = as<StrObject>(value).value;
+        return;
+      }
       type.attrs[name] = std::move(value);
       return;
     }
@@ -411,6 +484,21 @@ void delattr(Interpreter& interp, const Ref& obj, const std::string& name) {
   raise_error(ExcType::AttributeError, "'" + type_name(obj) + "' object has no attribute '" + name + "'");
 }
 
+std::optional<std::vector<std::pair<Ref, Ref>>> mapping_items(Interpreter& interp, const Ref& mapping) {
+  std::vector<std::pair<Ref, Ref>> items;
+  if (mapping->kind == ObjectKind::Dict) {
+    for (const auto* e : as<DictObject>(mapping).entries()) items.emplace_back(e->key, e->value);
+    return items;
+  }
+  Ref keys = mapping->kind == ObjectKind::Instance || mapping->kind == ObjectKind::Native
+                 ? try_getattr(interp, mapping, "keys")
+                 : nullptr;
+  if (!keys) return std::nullopt;
+  for (auto& key : to_vector(interp, call(interp, keys, std::vector<Ref>{})))
+    items.emplace_back(key, getitem(interp, mapping, key));
+  return items;
+}
+
 // ---- calls ----
 
 Ref call(Interpreter& interp, const Ref& callee, CallArgs args) {
@@ -441,7 +529,14 @@ Ref call(Interpreter& interp, const Ref& callee, CallArgs args) {
       args.args.insert(args.args.begin(), method.self);
       return call(interp, method.function, std::move(args));
     }
-    case ObjectKind::Type: return construct(interp, std::static_pointer_cast<TypeObject>(callee), args);
+    case ObjectKind::Type:
+      // A metaclass's __call__ (Enum's value lookup) replaces construction.
+      if (callee->type != builtin_types().type)
+        if (auto [method, owner] = special_method(*callee, "__call__"); method) {
+          args.args.insert(args.args.begin(), callee);
+          return call(interp, method, std::move(args));
+        }
+      return construct(interp, std::static_pointer_cast<TypeObject>(callee), args);
     default: break;
   }
   if (auto [method, owner] = special_method(*callee, "__call__"); method) {

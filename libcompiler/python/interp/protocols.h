@@ -47,6 +47,9 @@ Ref getitem(Interpreter& interp, const Ref& container, const Ref& key);
 void setitem(Interpreter& interp, const Ref& container, const Ref& key, Ref value);
 void delitem(Interpreter& interp, const Ref& container, const Ref& key);
 bool contains(Interpreter& interp, const Ref& container, const Ref& item);
+// The (key, value) pairs of a mapping, in its order: a dict, or any object with keys() and
+// __getitem__ (what `**`, {**m} and dict(m) accept, as in CPython); nullopt for anything else.
+std::optional<std::vector<std::pair<Ref, Ref>>> mapping_items(Interpreter& interp, const Ref& mapping);
 
 size_t hash_value(Interpreter& interp, const Ref& value);
 bool equals(Interpreter& interp, const Ref& a, const Ref& b);

@@ -46,8 +46,14 @@ class Collector : public RecursiveAstWalker<Collector> {
     return raw;
   }
 
-  // The evaluator never evaluates annotations, so they neither read nor bind names.
+  // The evaluator evaluates no annotations but those of simple names in class bodies (recorded
+  // in __annotations__), so only those read names.
   void walk_annotation(const ExprPtr&) {}
+  void visit_AnnAssign(const AnnAssign& node) {
+    walk_expr(node.target);
+    if (current->kind == CodeInfo::Kind::Class && node.simple && isa<Name>(*node.target)) walk_expr(node.annotation);
+    walk_expr(node.value);
+  }
 
   void function_scope(const Node& node, std::string name, const Arguments& args, bool is_generator,
                       const StmtList* stmts, const Expression* lambda_body) {
@@ -105,6 +111,7 @@ class Collector : public RecursiveAstWalker<Collector> {
   void visit_ClassDef(const ClassDef& node) {
     walk_exprs(node.decorator_list);
     walk_exprs(node.bases);
+    for (const auto& keyword : node.keywords) walk_expr(keyword->value);
     CodeInfo* info = new_code(node, CodeInfo::Kind::Class, node.name);
     auto scope = open(CodeInfo::Kind::Class, info);
     RawScope* saved = current;

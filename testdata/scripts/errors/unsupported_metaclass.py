@@ -1,6 +1,0 @@
-class Meta(type):
-    pass
-
-
-class Model(metaclass=Meta):
-    pass
