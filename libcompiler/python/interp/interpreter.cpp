@@ -301,18 +301,56 @@ Ref Interpreter::find_module(const std::string& name) {
   auto module = std::make_shared<ModuleObject>(name);
   auto native = native_modules_.find(name);
   auto source = source_modules_.find(name);
-  if (native == native_modules_.end() && source == source_modules_.end()) return nullptr;
+  if (native == native_modules_.end() && source == source_modules_.end()) {
+    // The script's own modules: a .py file on sys.path.
+    const std::optional<std::filesystem::path> file = find_module_file(name);
+    if (!file) return nullptr;
+    std::ifstream in(*file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string filename = std::filesystem::absolute(*file).lexically_normal().string();
+    module->globals->set("__file__", py_str(filename));
+    source = source_modules_.emplace(name, Source{text.str(), filename}).first;
+  }
   modules_[name] = module;  // visible to imports made while it initialises, as in Python
   try {
     if (auto hooks = import_hooks_.find(name); hooks != import_hooks_.end())
       for (auto& hook : hooks->second) hook(*this);
     if (native != native_modules_.end()) native->second(*this, *module);
-    if (source != source_modules_.end()) exec_code(load(source->second.text, source->second.filename), *module);
+    if (source != source_modules_.end()) {
+      // The module's code lives on: tracebacks and its functions point into its source.
+      source->second.code = load(source->second.text, source->second.filename);
+      exec_code(source->second.code, *module);
+    }
   } catch (...) {
     modules_.erase(name);
     throw;
   }
   return module;
+}
+
+std::optional<std::filesystem::path> Interpreter::find_module_file(const std::string& name) {
+  std::filesystem::path relative;
+  for (size_t start = 0; start <= name.size();) {
+    const size_t dot = std::min(name.find('.', start), name.size());
+    relative /= name.substr(start, dot - start);
+    start = dot + 1;
+  }
+  // sys.path as the script left it (it may have added folders).
+  std::vector<std::string> folders = module_search_path;
+  if (Ref sys = find_module("sys"))
+    if (Ref path = as<ModuleObject>(sys).globals->get("path"); path && path->kind == ObjectKind::List) {
+      folders.clear();
+      for (const Ref& entry : as<ListObject>(path).items)
+        if (entry->kind == ObjectKind::Str) folders.push_back(as<StrObject>(entry).value);
+    }
+  std::error_code ec;
+  for (const std::string& folder : folders) {
+    const std::filesystem::path base = folder.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(folder);
+    for (const std::filesystem::path& candidate : {base / relative / "__init__.py", base / (relative.string() + ".py")})
+      if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+  }
+  return std::nullopt;
 }
 
 Ref Interpreter::import_module(const std::string& dotted_name) {
@@ -352,6 +390,8 @@ int Interpreter::run_main_file(const std::filesystem::path& given, std::ostream&
   }
   std::stringstream text;
   text << in.rdbuf();
+  // CPython puts the script's folder first on sys.path, so that it imports its neighbours.
+  module_search_path = {std::filesystem::absolute(path).lexically_normal().parent_path().string()};
   // CPython names the main script by its absolute path in tracebacks and __file__.
   return run_main_source(text.str(), std::filesystem::absolute(path).lexically_normal().string(), err);
 }

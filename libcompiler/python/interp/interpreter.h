@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,6 +70,9 @@ class Interpreter {
 
   DictObject& builtins() { return *builtins_; }
   std::vector<std::string> argv;
+  // sys.path as the interpreter starts: the folder of the script run (run_main_file), else the
+  // working folder (""). Imports of modules kiln does not provide search sys.path's folders.
+  std::vector<std::string> module_search_path = {""};
   std::ostream* out;  // print() writes here (std::cout unless redirected)
   // Graph capture's hook on every call (eval_hooks.h); null when nothing is compiled.
   CallHook* call_hook = nullptr;
@@ -92,6 +96,8 @@ class Interpreter {
 
  private:
   Ref find_module(const std::string& name);
+  // The .py file of module `name` in sys.path's folders (a package: its folder's __init__.py).
+  std::optional<std::filesystem::path> find_module_file(const std::string& name);
   friend class Evaluator;
 
   std::shared_ptr<DictObject> builtins_;
@@ -100,6 +106,7 @@ class Interpreter {
   std::map<std::string, ModuleInit> native_modules_;
   struct Source {
     std::string text, filename;
+    std::shared_ptr<LoadedCode> code;  // once imported
   };
   std::map<std::string, Source> source_modules_;
   std::map<std::string, std::vector<std::function<void(Interpreter&)>>> import_hooks_;

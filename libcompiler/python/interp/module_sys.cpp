@@ -44,6 +44,9 @@ void init_sys_module(Interpreter& interp, ModuleObject& m) {
   std::vector<Ref> argv;
   for (const auto& a : interp.argv) argv.push_back(py_str(a));
   g.set("argv", py_list(std::move(argv)));
+  std::vector<Ref> path;
+  for (const auto& folder : interp.module_search_path) path.push_back(py_str(folder));
+  g.set("path", py_list(std::move(path)));
   g.set("stdout", std::make_shared<TextStream>(stream_type(), false));
   g.set("stderr", std::make_shared<TextStream>(stream_type(), true));
   g.set("maxsize", py_int(INT64_MAX));

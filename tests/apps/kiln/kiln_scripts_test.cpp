@@ -123,6 +123,32 @@ TEST(KilnCli, FolderArguments) {
   EXPECT_EQ(empty.err, "kiln: can't find '__main__' module in '" + (fs::canonical(here) / "empty").string() + "'\n");
 }
 
+// A script imports the modules and packages beside it (its folder leads sys.path, as in CPython),
+// and folders it adds to sys.path; an error inside an imported module is reported in its file.
+TEST(KilnCli, ScriptsImportTheirNeighbours) {
+  fs::path here = fs::temp_directory_path() / "kiln_cli_imports";
+  fs::remove_all(here);
+  fs::create_directories(here / "proj" / "pkg");
+  fs::create_directories(here / "extra");
+  std::ofstream(here / "proj" / "helpers.py") << "SCALE = 3\ndef scaled(x):\n    return x * SCALE\n";
+  std::ofstream(here / "proj" / "pkg" / "__init__.py") << "from pkg.layers import depth\n";
+  std::ofstream(here / "proj" / "pkg" / "layers.py") << "depth = 2\n";
+  std::ofstream(here / "extra" / "added.py") << "name = 'added'\n";
+  std::ofstream(here / "proj" / "broken.py") << "x = 1\ny = undefined_name\n";
+  std::ofstream(here / "proj" / "main.py")
+      << "import sys, os\nimport helpers\nfrom pkg import depth\nimport pkg.layers\n"
+         "print(helpers.scaled(2), depth, pkg.layers.depth, helpers.__file__.split('/')[-1])\n"
+         "sys.path.append(" << quoted(here / "extra") << ")\nimport added\nprint(added.name)\n"
+         "try:\n    import missing_module\nexcept ModuleNotFoundError as e:\n    print(e)\nimport broken\n";
+  RunResult result = run(kiln_binary(), "proj/main.py", here);
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.out, "6 2 2 helpers.py\nadded\nNo module named 'missing_module'\n");
+  EXPECT_NE(result.err.find("File \"" + (fs::canonical(here) / "proj" / "broken.py").string() + "\", line 2, in <module>"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("NameError: name 'undefined_name' is not defined"), std::string::npos) << result.err;
+}
+
 // SIGINT raises KeyboardInterrupt where the script is, as in CPython: its traceback, then the
 // status a shell gives a process SIGINT ended (130).
 TEST(KilnCli, InterruptRaisesKeyboardInterrupt) {
