@@ -467,6 +467,54 @@ class ModuleList(Module):
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
+class ModuleDict(Module):
+    # Submodules by name, in insertion order: a dict whose values are registered children.
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def values(self):
+        return self._modules.values()
+
+    def items(self):
+        return self._modules.items()
+
+    def pop(self, key):
+        module = self._modules[key]
+        del self._modules[key]
+        return module
+
+    def clear(self):
+        self._modules.clear()
+
+    def update(self, modules):
+        pairs = modules.items() if hasattr(modules, "items") else modules
+        for key, module in pairs:
+            self[key] = module
+
+
 class _Loss(Module):
     def __init__(self, reduction="mean"):
         super().__init__()
