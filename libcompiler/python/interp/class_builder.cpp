@@ -41,6 +41,7 @@ TypeRef build_class(Interpreter& interp, const TypeRef& metaclass, const std::st
   TypeRef cls = make_class(name, std::move(bases),
                            module_name && module_name->kind == ObjectKind::Str ? as<StrObject>(module_name).value
                                                                               : "__main__");
+  interp.track_class(cls);
   if (metaclass.get() != builtin_types().type) {
     retain_metaclass(metaclass);
     cls->type = metaclass.get();

@@ -152,10 +152,15 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
 // makes (a function's globals hold the function; a class's methods hold the globals that hold
 // the class) are broken here, as CPython's finalization does: by clearing every module's globals.
 Interpreter::~Interpreter() {
+  // Reference cycles are broken by hand (objects are reference-counted, with no cycle collector):
+  // module globals hold functions that hold the globals, and a class's attributes may hold its
+  // own instances (enum members, dataclass fields, a class-level registry).
   for (const auto& [name, module] : modules_)
     if (module->kind == ObjectKind::Module) as<ModuleObject>(module).globals->clear();
   for (const auto& globals : namespace_globals_) globals->clear();
-  alive_.reset();
+  alive_.reset();  // what the cycles held goes without __del__, as at CPython's shutdown
+  for (const auto& weak : classes_)
+    if (TypeRef cls = weak.lock()) cls->attrs.clear();
 }
 
 std::shared_ptr<InstanceObject> Interpreter::new_instance(const TypeRef& type) {

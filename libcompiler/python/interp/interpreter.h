@@ -77,6 +77,10 @@ class Interpreter {
   // Graph capture's hook on every call (eval_hooks.h); null when nothing is compiled.
   CallHook* call_hook = nullptr;
 
+  // A class a class statement made: its attributes are let go when the interpreter ends, which
+  // breaks the reference cycles through them (a class holding its own instances).
+  void track_class(const TypeRef& cls) { classes_.push_back(cls); }
+
   // A new instance of a user class; one whose class defines __del__ calls it when its last
   // reference goes (CPython's tp_finalize), once, while this interpreter lives.
   std::shared_ptr<InstanceObject> new_instance(const TypeRef& type);
@@ -102,6 +106,7 @@ class Interpreter {
 
   std::shared_ptr<DictObject> builtins_;
   std::map<std::string, Ref> modules_;  // sys.modules
+  std::vector<std::weak_ptr<TypeObject>> classes_;  // track_class
   std::vector<std::shared_ptr<DictObject>> namespace_globals_;  // of new_namespace's modules
   std::map<std::string, ModuleInit> native_modules_;
   struct Source {
