@@ -178,6 +178,33 @@ std::vector<Tensor> decompose_mse_loss_backward(const Arguments& args) {
   return {mul(mul(sub(self, args.tensor(2)), number(norm)), args.tensor(0))};
 }
 
+// torch._refs.masked_fill: the value (cast to self's dtype) where the mask is set.
+std::vector<Tensor> decompose_masked_fill(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  const Tensor value = args[2].is_tensor() ? to_dtype(args.tensor(2), self.dtype())
+                                           : scalar_tensor(args.scalar(2), self.dtype(), self.device());
+  return {where(args.tensor(1), value, self)};
+}
+
+namespace {
+
+// torch._refs.tril/triu: the elements whose column minus row is at most (tril) or at least
+// (triu) the diagonal, zeros elsewhere.
+Tensor triangle(const Arguments& args, bool lower) {
+  const Tensor& self = args.tensor(0);
+  const int64_t diagonal = args.int_value(1);
+  const Tensor rows = unsqueeze(arange(0, self.size(-2), 1, DType::Int64, self.device()), -1);
+  const Tensor offset = sub(arange(0, self.size(-1), 1, DType::Int64, self.device()), rows);
+  const Tensor keep = lower ? le(offset, Scalar(diagonal)) : ge(offset, Scalar(diagonal));
+  return where(keep, self, scalar_tensor(0, self.dtype(), self.device()));
+}
+
+}  // namespace
+
+std::vector<Tensor> decompose_tril(const Arguments& args) { return {triangle(args, /*lower=*/true)}; }
+
+std::vector<Tensor> decompose_triu(const Arguments& args) { return {triangle(args, /*lower=*/false)}; }
+
 // torch._decomp's: the input, or its product with the slope where it is not positive.
 std::vector<Tensor> decompose_leaky_relu(const Arguments& args) {
   const Tensor& x = args.tensor(0);

@@ -27,6 +27,12 @@ tensor::PromotionOperand promotion_operand(const IValue& value) {
   return tensor::PromotionOperand::python_scalar(value.to_scalar().dtype());
 }
 
+}  // namespace
+
+namespace size_generic {
+
+std::string dtype_word(DType dtype) { return std::string(tensor::scalar_type_name(dtype)); }
+
 std::string dtype_c_name(DType dtype) {
   switch (dtype) {
     case DType::Float32: return "float";
@@ -38,12 +44,6 @@ std::string dtype_c_name(DType dtype) {
     default: return std::string(tensor::dtype_name(dtype));
   }
 }
-
-}  // namespace
-
-namespace size_generic {
-
-std::string dtype_word(DType dtype) { return std::string(tensor::scalar_type_name(dtype)); }
 
 void check_same_dtype_for_mm(DType a, DType b) {
   if (a != b)
@@ -165,6 +165,32 @@ std::vector<TensorMeta> meta_index_select(const Arguments& args) { return size_g
 std::vector<TensorMeta> meta_gather(const Arguments& args) { return size_generic::meta_gather(args); }
 
 std::vector<TensorMeta> meta_embedding(const Arguments& args) { return size_generic::meta_embedding(args); }
+
+std::vector<TensorMeta> meta_tril_triu(const Arguments& args) { return size_generic::meta_tril_triu(args); }
+
+std::vector<TensorMeta> meta_masked_fill(const Arguments& args) { return size_generic::meta_masked_fill(args); }
+
+std::vector<TensorMeta> meta_inplace_masked_fill(const Arguments& args) { return size_generic::meta_inplace_masked_fill(args); }
+
+std::vector<TensorMeta> meta_topk(const Arguments& args) { return size_generic::meta_topk(args); }
+
+std::vector<TensorMeta> meta_repeat(const Arguments& args) { return size_generic::meta_repeat(args); }
+
+std::vector<TensorMeta> meta_multinomial(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  if (self.dim() < 1 || self.dim() > 2) tensor::throw_runtime_error("prob_dist must be 1 or 2 dim");
+  if (!tensor::is_floating_point(self.dtype()))
+    tensor::throw_runtime_error("multinomial only supports floating-point dtypes for input, got: " +
+                                std::string(tensor::scalar_type_name(self.dtype())));
+  const int64_t samples = args.int_value(1);
+  if (samples <= 0) tensor::throw_runtime_error("cannot sample n_sample <= 0 samples");
+  const int64_t categories = self.size(-1);
+  if (!args.bool_value(2) && samples > categories)
+    tensor::throw_runtime_error("cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  Shape sizes = self.sizes();
+  sizes.back() = samples;
+  return {contiguous_meta(sizes, DType::Int64, self.device())};
+}
 
 std::vector<TensorMeta> meta_factory(const Arguments& args) { return size_generic::meta_factory(args); }
 

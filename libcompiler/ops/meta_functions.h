@@ -76,6 +76,17 @@ std::vector<TensorMeta> meta_index_select(const Arguments& args);
 std::vector<TensorMeta> meta_gather(const Arguments& args);
 std::vector<TensorMeta> meta_embedding(const Arguments& args);
 std::vector<TensorMeta> meta_embedding_dense_backward(const Arguments& args);
+// tril, triu: the input's geometry; at least 2 dimensions.
+std::vector<TensorMeta> meta_tril_triu(const Arguments& args);
+// masked_fill: self broadcast with the mask, self's dtype; the mask is bool, a tensor value 0-dim.
+std::vector<TensorMeta> meta_masked_fill(const Arguments& args);
+std::vector<TensorMeta> meta_inplace_masked_fill(const Arguments& args);
+// topk: values and int64 indices, the input's sizes with k along dim.
+std::vector<TensorMeta> meta_topk(const Arguments& args);
+// repeat: each dimension times its repeat count (leading counts add dimensions).
+std::vector<TensorMeta> meta_repeat(const Arguments& args);
+// multinomial: [rows..., num_samples] int64 draws from non-negative weights.
+std::vector<TensorMeta> meta_multinomial(const Arguments& args);
 
 // Factories: sizes from the arguments, dtype from dtype= (or the fill value), device from device=.
 std::vector<TensorMeta> meta_factory(const Arguments& args);
@@ -131,6 +142,8 @@ TensorMetaT<Size> contiguous(const std::vector<Size>& sizes, DType dtype, const 
 }
 
 std::string dtype_word(DType dtype);
+// The dtype as ATen's TypeMeta names it ("float", "long int", "c10::Half").
+std::string dtype_c_name(DType dtype);
 void check_same_dtype_for_mm(DType a, DType b);
 
 // The dtype of bmm and mv (and of matmul where it calls them) as ATen computes it: with an
@@ -1247,6 +1260,69 @@ std::vector<MetaOf<Args>> meta_dropout(const Args& args) {
                                 tensor::python_float_repr(p));
   if (!args.bool_value(2) || p == 0.0 || size_is(element_count(input.sizes()), 0)) return {meta_of(input)};
   return single(elementwise(args, {0}), input.dtype());
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_tril_triu(const Args& args) {
+  const auto& self = args.tensor(0);
+  if (self.dim() < 2) tensor::throw_runtime_error(args.schema().name + ": input tensor must have at least 2 dimensions");
+  return {meta_of(self)};
+}
+
+template <class Args>
+void check_masked_fill(const Args& args) {
+  const auto& mask = args.tensor(1);
+  if (mask.dtype() != DType::Bool)
+    tensor::throw_runtime_error("masked_fill_ only supports boolean masks, but got mask with dtype " +
+                                dtype_c_name(mask.dtype()));
+  if (args[2].is_tensor() && args.tensor(2).dim() != 0)
+    tensor::throw_runtime_error("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with " +
+                                std::to_string(args.tensor(2).dim()) + " dimension(s).");
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_masked_fill(const Args& args) {
+  check_masked_fill(args);
+  return single(elementwise(args, {0, 1}), args.tensor(0).dtype());
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_inplace_masked_fill(const Args& args) {
+  check_masked_fill(args);
+  return inplace_result(args, {0, 1}, /*check_cast=*/false);
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_topk(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const int64_t dim = tensor::wrap_dim(args.int_value(2), self.dim());
+  const Size k = size_argument(args, 1);
+  const Size extent = self.dim() == 0 ? SizeTraits<Size>::constant(1) : self.sizes()[dim];
+  if (SizeTraits<Size>::less(k, SizeTraits<Size>::constant(0)) || SizeTraits<Size>::less(extent, k))
+    tensor::throw_runtime_error("selected index k out of range");
+  auto sizes = self.sizes();
+  if (self.dim() > 0) sizes[dim] = k;
+  return {contiguous(sizes, self.dtype(), self.device()), contiguous(sizes, DType::Int64, self.device())};
+}
+
+template <class Args>
+std::vector<MetaOf<Args>> meta_repeat(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& self = args.tensor(0);
+  const auto& repeats = size_list_argument(args, 1);
+  if (static_cast<int64_t>(repeats.size()) < self.dim())
+    tensor::throw_runtime_error(
+        "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  const size_t added = repeats.size() - static_cast<size_t>(self.dim());
+  std::vector<Size> sizes;
+  for (size_t d = 0; d < repeats.size(); ++d) {
+    if (SizeTraits<Size>::less(repeats[d], SizeTraits<Size>::constant(0)))
+      tensor::throw_runtime_error("Trying to create tensor with negative dimension " +
+                                  SizeTraits<Size>::text(repeats[d]) + ": " + sizes_text(repeats));
+    sizes.push_back(d < added ? repeats[d] : repeats[d] * self.sizes()[d - added]);
+  }
+  return {contiguous(sizes, self.dtype(), self.device())};
 }
 
 }  // namespace size_generic

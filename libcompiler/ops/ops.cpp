@@ -60,6 +60,9 @@ Tensor logical_and(const Tensor& self, const Tensor& other) { return call_single
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   return call_single(OpId::where_self, {condition, self, other});
 }
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  return call_single(OpId::masked_fill_Scalar, {self, mask, value});
+}
 Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
   return call_single(OpId::clamp, {self, optional_value(min), optional_value(max)});
 }
@@ -227,6 +230,9 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
 }
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) { return call(OpId::chunk, {self, chunks, dim}); }
 Tensor clone(const Tensor& self) { return call_single(OpId::clone, {self}); }
+Tensor repeat(const Tensor& self, const std::vector<int64_t>& repeats) { return call_single(OpId::repeat, {self, repeats}); }
+Tensor tril(const Tensor& self, int64_t diagonal) { return call_single(OpId::tril, {self, diagonal}); }
+Tensor triu(const Tensor& self, int64_t diagonal) { return call_single(OpId::triu, {self, diagonal}); }
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   return call_single(OpId::index_select, {self, dim, index});
 }
@@ -295,6 +301,9 @@ Tensor scalar_tensor(const Scalar& value, DType dtype, const Device& device) {
 Tensor empty(const std::vector<int64_t>& size, DType dtype) { return call_single(OpId::empty_memory_format, {size, dtype}); }
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<DType> dtype) {
   return call_single(OpId::arange_start_step, {start, end, step, optional_value(dtype)});
+}
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, DType dtype, const Device& device) {
+  return call_single(OpId::arange_start_step, {start, end, step, dtype, "torch.strided", device});
 }
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<DType> dtype) {
   return call_single(OpId::linspace, {start, end, steps, optional_value(dtype)});

@@ -43,6 +43,7 @@ Tensor logical_not(const Tensor& self);
 Tensor logical_and(const Tensor& self, const Tensor& other);
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
 Tensor clamp_min(const Tensor& self, const Scalar& min);
 Tensor clamp_max(const Tensor& self, const Scalar& max);
 // prims::fma: a * b + c, rounded once.
@@ -149,6 +150,9 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim = 0);
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
 Tensor clone(const Tensor& self);
+Tensor repeat(const Tensor& self, const std::vector<int64_t>& repeats);
+Tensor tril(const Tensor& self, int64_t diagonal = 0);
+Tensor triu(const Tensor& self, int64_t diagonal = 0);
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
@@ -199,6 +203,8 @@ Tensor scalar_tensor(const Scalar& value, DType dtype, const Device& device);
 Tensor empty(const std::vector<int64_t>& size, DType dtype = DType::Float32);
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step = 1,
               std::optional<DType> dtype = std::nullopt);
+// arange on a given device (decompositions make index ranges beside their inputs).
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, DType dtype, const Device& device);
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<DType> dtype = std::nullopt);
 Tensor eye(int64_t n, std::optional<int64_t> m = std::nullopt, std::optional<DType> dtype = std::nullopt);
 Tensor zeros_like(const Tensor& self, std::optional<DType> dtype = std::nullopt);

@@ -179,6 +179,22 @@ const Tensor& normal_(const Tensor& self, double mean, double std, CpuGenerator&
   return self;
 }
 
+const Tensor& exponential_(const Tensor& self, double lambd, CpuGenerator& generator) {
+  if (!(lambd > 0.0) || std::isinf(lambd))
+    throw_runtime_error("exponential_ expects lambda > 0.0, but found lambda=" + number(lambd));
+  std::lock_guard lock(generator.mutex());
+  visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    check_floating<T>(self, "exponential_cpu");
+    if constexpr (kIsFloatLike<T>)
+      fill_serially<T>(self, [&] { return cast_scalar<T>(-1.0 / lambd * std::log1p(-uniform_double(generator))); });
+  });
+  self.bump_version();
+  return self;
+}
+
+double uniform_double(CpuGenerator& generator) { return uniform_real<double>(generator, 0.0, 1.0); }
+
 const Tensor& random_(const Tensor& self, int64_t from, int64_t to, CpuGenerator& generator) {
   if (from >= to)
     throw_runtime_error("random_ expects 'from' to be less than 'to', but got from=" + std::to_string(from) +

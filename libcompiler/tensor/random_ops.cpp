@@ -1,5 +1,7 @@
 #include "libcompiler/tensor/random_ops.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -13,6 +15,7 @@
 #include "libcompiler/tensor/python_number_format.h"
 #include "libcompiler/tensor/scalar_cast.h"
 #include "libcompiler/tensor/torch_error.h"
+#include "libcompiler/tensor/views.h"
 
 namespace kiln::tensor {
 
@@ -31,6 +34,96 @@ Tensor randn(const Shape& sizes, DType dtype, CpuGenerator& generator) {
 Tensor randint(int64_t low, int64_t high, const Shape& sizes, DType dtype, CpuGenerator& generator) {
   Tensor out = Tensor::empty(sizes, dtype);
   random_(out, low, high, generator);
+  return out;
+}
+
+namespace {
+
+// Without replacement: the indices of the `samples` largest weight / Exp(1) ratios of each row
+// (the exponential-race form of the Gumbel-max trick), ties by position.
+template <typename T>
+void sample_without_replacement(const T* weights, int64_t rows, int64_t categories, int64_t samples,
+                                int64_t* out, CpuGenerator& generator) {
+  const Tensor noise = Tensor::empty({rows, categories}, dtype_of<T>());
+  exponential_(noise, 1.0, generator);
+  const T* q = noise.data_ptr<T>();
+  std::vector<double> ratio(static_cast<size_t>(categories));
+  std::vector<int64_t> order(static_cast<size_t>(categories));
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < categories; ++c)
+      ratio[c] = static_cast<double>(static_cast<T>(weights[r * categories + c] / q[r * categories + c]));
+    for (int64_t c = 0; c < categories; ++c) order[c] = c;
+    std::partial_sort(order.begin(), order.begin() + samples, order.end(), [&](int64_t a, int64_t b) {
+      const bool a_nan = std::isnan(ratio[a]), b_nan = std::isnan(ratio[b]);
+      if (a_nan != b_nan) return a_nan;
+      if (ratio[a] != ratio[b]) return ratio[a] > ratio[b];
+      return a < b;
+    });
+    for (int64_t s = 0; s < samples; ++s) out[r * samples + s] = order[s];
+  }
+}
+
+// With replacement: each draw finds the first category whose normalised cumulative weight is not
+// below a uniform double; the last bucket is set to exactly 1.
+template <typename T>
+void sample_with_replacement(const T* weights, int64_t rows, int64_t categories, int64_t samples, int64_t* out,
+                             CpuGenerator& generator) {
+  std::vector<T> cumulative(static_cast<size_t>(categories));
+  std::lock_guard lock(generator.mutex());
+  for (int64_t r = 0; r < rows; ++r) {
+    T sum = 0;
+    for (int64_t c = 0; c < categories; ++c) {
+      const T value = weights[r * categories + c];
+      if (!(value >= T(0))) throw_runtime_error("invalid multinomial distribution (encountering probability entry < 0)");
+      if (!std::isfinite(static_cast<double>(value)))
+        throw_runtime_error("invalid multinomial distribution (encountering probability entry = infinity or NaN)");
+      sum = static_cast<T>(sum + value);
+      cumulative[c] = sum;
+    }
+    if (!(sum > T(0))) throw_runtime_error("invalid multinomial distribution (sum of probabilities <= 0)");
+    for (T& c : cumulative) c = static_cast<T>(c / sum);
+    cumulative.back() = T(1);
+    for (int64_t s = 0; s < samples; ++s) {
+      const double u = uniform_double(generator);
+      int64_t left = 0, right = categories;
+      while (right - left > 0) {
+        const int64_t mid = left + (right - left) / 2;
+        if (static_cast<double>(cumulative[mid]) < u) left = mid + 1;
+        else right = mid;
+      }
+      out[r * samples + s] = left;
+    }
+  }
+}
+
+}  // namespace
+
+Tensor multinomial(const Tensor& probabilities, int64_t samples, bool replacement, CpuGenerator& generator) {
+  const Tensor weights = contiguous(probabilities);
+  const int64_t categories = weights.size(-1), rows = weights.dim() == 1 ? 1 : weights.size(0);
+  Shape sizes = weights.sizes();
+  sizes.back() = samples;
+  Tensor out = Tensor::empty(sizes, DType::Int64);
+  int64_t* result = out.data_ptr<int64_t>();
+  visit_dtype(weights.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloatLike<T>) {
+      const T* w = weights.data_ptr<T>();
+      if (replacement && samples > 1) return sample_with_replacement<T>(w, rows, categories, samples, result, generator);
+      bool valid = true;
+      for (int64_t i = 0; i < weights.numel(); ++i) {
+        const double value = static_cast<double>(w[i]);
+        valid = valid && value < std::numeric_limits<double>::infinity() && value >= 0.0;
+      }
+      if (!valid) throw_runtime_error("probability tensor contains either `inf`, `nan` or element < 0");
+      for (int64_t r = 0; r < rows; ++r) {
+        double sum = 0;
+        for (int64_t c = 0; c < categories; ++c) sum += static_cast<double>(w[r * categories + c]);
+        if (sum == 0) throw_runtime_error("invalid multinomial distribution (sum of probabilities <= 0)");
+      }
+      sample_without_replacement<T>(w, rows, categories, samples, result, generator);
+    }
+  });
   return out;
 }
 

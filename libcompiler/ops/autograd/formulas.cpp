@@ -1,5 +1,6 @@
 #include "libcompiler/ops/autograd/formulas.h"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 
@@ -195,6 +196,17 @@ std::vector<Tensor> backward_where(const BackwardContext& ctx, const std::vector
   const Tensor condition = ctx.saved("condition");
   const Tensor zero = zero_like_scalar(g);
   return {Tensor(), where(condition, g, zero), where(condition, zero, g)};
+}
+
+// self: the gradient where the mask is clear (summed back to self's sizes when the mask broadcast
+// it); a tensor value: the sum of the gradient where the mask is set.
+std::vector<Tensor> backward_masked_fill(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Tensor mask = ctx.saved("mask");
+  std::vector<Tensor> result{sum_to(masked_fill(g, mask, Scalar(0)), ctx.input(0).sizes), Tensor()};
+  if (ctx.num_inputs() == 3)
+    result.push_back(ctx.needs_input_grad(2) ? ops::sum(where(mask, g, zero_like_scalar(g))) : Tensor());
+  return result;
 }
 
 std::vector<Tensor> backward_clamp(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
@@ -546,6 +558,44 @@ std::vector<Tensor> backward_identity(const BackwardContext&, const std::vector<
 
 std::vector<Tensor> backward_copy_(const BackwardContext&, const std::vector<Tensor>& grads) {
   return {zeros_like(grads[0]), grads[0]};
+}
+
+// The values' gradient scattered back to where they were taken from (value_selecting_reduction_backward).
+std::vector<Tensor> backward_topk(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const int64_t ndim = static_cast<int64_t>(ctx.input(0).sizes.size());
+  if (ndim == 0) return {g};
+  const int64_t dim = tensor::wrap_dim(ctx.args().int_value(2), ndim);
+  return {scatter_add(ops::zeros(ctx.input(0).sizes, g.dtype()), dim, ctx.saved("result1"), g)};
+}
+
+// ATen's repeat_backward: leading added dimensions summed away, then each repeated dimension split
+// into (repeat, size) and the repeat summed.
+std::vector<Tensor> backward_repeat(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const std::vector<int64_t>& repeats = ctx.args().int_list(1);
+  const Shape& input_sizes = ctx.input(0).sizes;
+  Tensor g = grads[0];
+  if (std::find(repeats.begin(), repeats.end(), 0) != repeats.end()) return {ops::zeros(input_sizes, g.dtype())};
+  const size_t added = repeats.size() - input_sizes.size();
+  for (size_t i = 0; i < added; ++i) g = ops::sum(g, {0});
+  std::vector<int64_t> split_sizes, summed;
+  for (size_t d = 0; d < input_sizes.size(); ++d) {
+    if (repeats[d + added] != 1) {
+      split_sizes.push_back(repeats[d + added]);
+      summed.push_back(static_cast<int64_t>(split_sizes.size()) - 1);
+    }
+    split_sizes.push_back(input_sizes[d]);
+  }
+  g = reshape(g, split_sizes);
+  return {summed.empty() ? g : ops::sum(g, summed)};
+}
+
+std::vector<Tensor> backward_tril(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {tril(grads[0], ctx.args().int_value(1))};
+}
+
+std::vector<Tensor> backward_triu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {triu(grads[0], ctx.args().int_value(1))};
 }
 
 std::vector<Tensor> backward_index_select(const BackwardContext& ctx, const std::vector<Tensor>& grads) {

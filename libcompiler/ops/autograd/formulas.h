@@ -18,6 +18,11 @@ std::vector<Tensor> backward_pow(const BackwardContext& ctx, const std::vector<T
 std::vector<Tensor> backward_maximum(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_minimum(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_where(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_masked_fill(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_topk(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_repeat(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_tril(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_triu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_clamp(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_clamp_min(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_clamp_max(const BackwardContext& ctx, const std::vector<Tensor>& grads);

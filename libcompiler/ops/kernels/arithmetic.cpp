@@ -285,6 +285,21 @@ std::vector<Tensor> kernel_where(const Arguments& args) {
   return {out};
 }
 
+// masked_fill(self, mask, value) and masked_fill_: the value, cast to self's dtype, where the mask
+// is set. In place the output is self itself, read and written at the same positions.
+std::vector<Tensor> kernel_masked_fill(const Arguments& args) {
+  const bool inplace = args.schema().is_inplace();
+  if (inplace) meta_inplace_masked_fill(args);
+  const Tensor out = inplace ? args.tensor(0) : allocate_outputs(meta_masked_fill(args))[0];
+  const Tensor self = args.tensor(0), value = operand_as(args[2], out.dtype());
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    ternary_loop<T, bool, T>(out, args.tensor(1), value, self, [](bool c, C v, C x) { return c ? v : x; });
+  });
+  return {out};
+}
+
 namespace {
 
 // out = self clamped to [lo, hi] (either bound absent), NaN kept.

@@ -1,5 +1,5 @@
 // cat and stack copy each input into its slice of one result; split returns views (narrow) and
-// chunk is split with the chunk size ATen computes.
+// chunk is split with the chunk size ATen computes; repeat copies the input into every tile.
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/meta_functions.h"
@@ -64,6 +64,27 @@ std::vector<Tensor> kernel_chunk(const Arguments& args) {
   const int64_t length = self.sizes()[dim];
   const int64_t split_size = (length + chunks - 1) / chunks;
   return split(self, split_size, dim);
+}
+
+// The result viewed as [r0, .., (r_d, s_d) pairs ..] takes the input viewed as [1, .., (1, s_d)
+// ..] expanded over the repeat counts: one strided copy fills every tile.
+std::vector<Tensor> kernel_repeat(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_repeat(args))[0];
+  const Tensor& self = args.tensor(0);
+  const std::vector<int64_t>& repeats = args.int_list(1);
+  if (out.numel() == 0) return {out};
+  const size_t added = repeats.size() - static_cast<size_t>(self.dim());
+  Shape tiled, source;
+  for (size_t d = 0; d < repeats.size(); ++d) {
+    tiled.push_back(repeats[d]);
+    source.push_back(1);
+    if (d >= added) {
+      tiled.push_back(self.size(static_cast<int64_t>(d - added)));
+      source.push_back(self.size(static_cast<int64_t>(d - added)));
+    }
+  }
+  tensor::copy_elements(tensor::view(out, tiled), tensor::expand(tensor::reshape(self, source), tiled));
+  return {out};
 }
 
 }  // namespace kiln::ops

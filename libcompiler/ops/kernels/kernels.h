@@ -29,6 +29,7 @@ std::vector<Tensor> kernel_logical_and(const Arguments& args);
 std::vector<Tensor> kernel_logical_or(const Arguments& args);
 std::vector<Tensor> kernel_logical_xor(const Arguments& args);
 std::vector<Tensor> kernel_where(const Arguments& args);
+std::vector<Tensor> kernel_masked_fill(const Arguments& args);
 std::vector<Tensor> kernel_clamp(const Arguments& args);
 std::vector<Tensor> kernel_clamp_min(const Arguments& args);
 std::vector<Tensor> kernel_clamp_max(const Arguments& args);
@@ -74,8 +75,15 @@ std::vector<Tensor> kernel_foreach_lerp_(const Arguments& args);
 std::vector<Tensor> kernel_foreach_addcmul_(const Arguments& args);
 std::vector<Tensor> kernel_foreach_addcdiv_(const Arguments& args);
 
-// random_factories.cpp: randint, randint.low through the CPU generator
+// random_factories.cpp: randint, randint.low, multinomial and the in-place random initialisers
 std::vector<Tensor> kernel_randint(const Arguments& args);
+std::vector<Tensor> kernel_multinomial(const Arguments& args);
+std::vector<Tensor> kernel_normal_(const Arguments& args);
+std::vector<Tensor> kernel_uniform_(const Arguments& args);
+std::vector<Tensor> kernel_exponential_(const Arguments& args);
+
+// unary.cpp (continued)
+
 std::vector<Tensor> kernel_sin(const Arguments& args);
 std::vector<Tensor> kernel_cos(const Arguments& args);
 std::vector<Tensor> kernel_tan(const Arguments& args);
@@ -149,6 +157,7 @@ std::vector<Tensor> kernel_cat(const Arguments& args);
 std::vector<Tensor> kernel_stack(const Arguments& args);
 std::vector<Tensor> kernel_split(const Arguments& args);
 std::vector<Tensor> kernel_chunk(const Arguments& args);
+std::vector<Tensor> kernel_repeat(const Arguments& args);
 
 // indexing.cpp
 std::vector<Tensor> kernel_index_select(const Arguments& args);
@@ -158,6 +167,16 @@ std::vector<Tensor> kernel_scatter_add(const Arguments& args);
 std::vector<Tensor> kernel_scatter_value(const Arguments& args);
 std::vector<Tensor> kernel_embedding(const Arguments& args);
 std::vector<Tensor> kernel_embedding_dense_backward(const Arguments& args);
+
+// triangular.cpp
+std::vector<Tensor> kernel_tril(const Arguments& args);
+std::vector<Tensor> kernel_triu(const Arguments& args);
+
+// sorting.cpp
+std::vector<Tensor> kernel_topk(const Arguments& args);
+
+// attention.cpp: scaled_dot_product_attention as ATen's math reference composes it
+std::vector<Tensor> kernel_scaled_dot_product_attention(const Arguments& args);
 
 // views.cpp: views share storage; reshape/contiguous copy only when they must
 std::vector<Tensor> kernel_view(const Arguments& args);

@@ -1,16 +1,56 @@
-// randint and randint.low: the CPU generator's random_(from, to) fill (tensor/random_ops.h), so
-// seeded values equal PyTorch's.
+// randint and randint.low through the CPU generator's random_(from, to) fill, multinomial, and
+// the in-place initialisers normal_, uniform_ and exponential_ (tensor/distributions.h,
+// tensor/random_ops.h), so seeded values equal PyTorch's.
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/distributions.h"
 #include "libcompiler/tensor/random_ops.h"
 
 namespace kiln::ops {
+
+namespace {
+
+// distributions.h bumps the version of what it fills; filling a scratch tensor laid out as self
+// (contiguous: the fills' fast paths key on it) leaves self to be bumped once, by the dispatcher.
+template <typename Fill>
+std::vector<Tensor> fill_in_place(const Tensor& self, const Fill& fill) {
+  const Tensor scratch = Tensor::empty(self.sizes(), self.dtype());
+  fill(scratch);
+  tensor::copy_elements(self, scratch);
+  return {self};
+}
+
+}  // namespace
 
 std::vector<Tensor> kernel_randint(const Arguments& args) {
   const TensorMeta meta = meta_randint(args).at(0);
   const bool has_low = args.schema().overload == "low";
   const int64_t low = has_low ? args.int_value(0) : 0, high = args.int_value(has_low ? 1 : 0);
   return {tensor::randint(low, high, meta.sizes, meta.dtype)};
+}
+
+std::vector<Tensor> kernel_multinomial(const Arguments& args) {
+  meta_multinomial(args);
+  return {tensor::multinomial(args.tensor(0), args.int_value(1), args.bool_value(2))};
+}
+
+std::vector<Tensor> kernel_normal_(const Arguments& args) {
+  return fill_in_place(args.tensor(0), [&](const Tensor& t) {
+    tensor::normal_(t, args.float_value(1), args.float_value(2), tensor::default_cpu_generator());
+  });
+}
+
+std::vector<Tensor> kernel_uniform_(const Arguments& args) {
+  return fill_in_place(args.tensor(0), [&](const Tensor& t) {
+    tensor::uniform_(t, args.float_value(1), args.float_value(2), tensor::default_cpu_generator());
+  });
+}
+
+std::vector<Tensor> kernel_exponential_(const Arguments& args) {
+  return fill_in_place(args.tensor(0), [&](const Tensor& t) {
+    tensor::exponential_(t, args.float_value(1), tensor::default_cpu_generator());
+  });
 }
 
 }  // namespace kiln::ops

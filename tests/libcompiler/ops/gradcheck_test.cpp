@@ -8,6 +8,7 @@
 
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/tensor/cpu_generator.h"
 #include "ops_test_support.h"
 
 namespace kiln::ops::test {
@@ -131,6 +132,18 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["alias"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::alias, {x[0]}); }); };
   s["relu_"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::relu_, {writable(x[0])}); }); };
   s["copy_"] = [] { return sample({random({2, 3}), random({3})}, [](auto& x) { return call(OpId::copy_, {writable(x[0]), x[1]}); }); };
+  s["masked_fill.Scalar"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::masked_fill_Scalar, {x[0], values({1, 0, 1}, {3}, DType::Bool), -2.0}); }); };
+  s["masked_fill.Tensor"] = [] { return sample({random({3}), random({})}, [](auto& x) { return call(OpId::masked_fill_Tensor, {x[0], values({1, 0, 1, 0, 0, 1}, {2, 3}, DType::Bool), x[1]}); }); };
+  s["masked_fill_.Scalar"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::masked_fill__Scalar, {writable(x[0]), values({0, 1, 1}, {3}, DType::Bool), 0.5}); }); };
+  s["masked_fill_.Tensor"] = [] { return sample({random({2, 3}), random({})}, [](auto& x) { return call(OpId::masked_fill__Tensor, {writable(x[0]), values({0, 1, 1}, {3}, DType::Bool), x[1]}); }); };
+  s["topk"] = [] { return sample({random({3, 5})}, [](auto& x) { return call(OpId::topk, {x[0], 2, 1, false}); }); };
+  s["repeat"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::repeat, {x[0], std::vector<int64_t>{2, 1, 3}}); }); };
+  s["tril"] = [] { return sample({random({2, 3, 4})}, [](auto& x) { return call(OpId::tril, {x[0], 1}); }); };
+  s["triu"] = [] { return sample({random({4, 3})}, [](auto& x) { return call(OpId::triu, {x[0], -1}); }); };
+  // The random fills reseed before each evaluation, so the finite differences see one draw.
+  s["normal_"] = [] { return sample({random({3})}, [](auto& x) { tensor::manual_seed(0); return call(OpId::normal_, {writable(x[0]), 1.0, 2.0}); }); };
+  s["uniform_"] = [] { return sample({random({3})}, [](auto& x) { tensor::manual_seed(0); return call(OpId::uniform_, {writable(x[0]), -1.0, 1.0}); }); };
+  s["exponential_"] = [] { return sample({random({3})}, [](auto& x) { tensor::manual_seed(0); return call(OpId::exponential_, {writable(x[0]), 1.5}); }); };
   s["fill_.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::fill__Scalar, {writable(x[0]), 2.0}); }); };
   s["zero_"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::zero_, {writable(x[0])}); }); };
   s["index_select"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::index_select, {x[0], 1, indices({3, 0, 3}, {3})}); }); };
@@ -231,6 +244,7 @@ TEST(Gradcheck, Composites) {
       {"layer_norm", [] { return sample({random({2, 4})}, [](auto& x) { return std::vector<Tensor>{layer_norm(x[0], {4})}; }); }},
       {"cross_entropy", [] { return sample({random({3, 5})}, [](auto& x) { return std::vector<Tensor>{cross_entropy(x[0], indices({4, 0, 2}, {3}), Tensor(), 1, -100, 0.1)}; }); }},
       {"softmax", [] { return sample({random({2, 3})}, [](auto& x) { return std::vector<Tensor>{softmax(x[0], 1)}; }); }},
+      {"scaled_dot_product_attention", [] { return sample({random({2, 3, 2}), random({2, 4, 2}), random({2, 4, 3})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::scaled_dot_product_attention, {x[0], x[1], x[2], IValue(), 0.0, true})}; }); }},
       {"chunk", [] { return sample({random({5})}, [](auto& x) { return chunk(x[0], 2); }); }},
       {"reshape of a transpose", [] { return sample({random({2, 3})}, [](auto& x) { return std::vector<Tensor>{reshape(transpose(x[0], 0, 1), {6})}; }); }},
   };

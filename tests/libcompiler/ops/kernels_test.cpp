@@ -320,6 +320,10 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
       case OpId::gelu: args = {x, "tanh"}; break;
       case OpId::gelu_backward: args = {y, x, "none"}; break;
       case OpId::leaky_relu: args = {x, 0.2}; break;
+      case OpId::masked_fill_Scalar: args = {x, values({1, 0, 1}, {3}, DType::Bool), -4.5}; break;
+      case OpId::masked_fill_Tensor: args = {x, values({0, 1, 1}, {3}, DType::Bool), values({2.5}, {}, DType::Float64)}; break;
+      case OpId::tril: args = {x, 0}; break;
+      case OpId::triu: args = {x, 1}; break;
       case OpId::leaky_relu_backward: args = {y, x, 0.2, false}; break;
       case OpId::sigmoid_backward:
       case OpId::tanh_backward: args = {y, x}; break;
@@ -364,7 +368,7 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 40);
+  EXPECT_EQ(checked, 44);
   EXPECT_EQ(declined, 0);
 }
 
