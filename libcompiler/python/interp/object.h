@@ -271,8 +271,13 @@ inline const std::vector<Ref>& sequence_items(const Ref& list_or_tuple) {
   return list_or_tuple->kind == ObjectKind::List ? as<ListObject>(list_or_tuple).items : as<TupleObject>(list_or_tuple).items;
 }
 // A new list when `like` is a list, else a new tuple: a list or tuple rebuilt with other items.
+// A list or tuple of the kind of `like`; a tuple keeps like's type (a named result tuple such as
+// torch.return_types.max stays one).
 inline Ref py_list_or_tuple_like(const Ref& like, std::vector<Ref> items) {
-  return like->kind == ObjectKind::List ? py_list(std::move(items)) : py_tuple(std::move(items));
+  if (like->kind == ObjectKind::List) return py_list(std::move(items));
+  Ref tuple = py_tuple(std::move(items));
+  tuple->type = like->type;
+  return tuple;
 }
 
 }  // namespace kiln::python

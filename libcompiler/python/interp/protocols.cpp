@@ -6,6 +6,7 @@
 
 #include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/function_attributes.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/memory_limit.h"
@@ -201,6 +202,9 @@ std::string repr(Interpreter& interp, const Ref& value) {
       return "[" + join_repr(interp, as<ListObject>(value).items) + "]";
     }
     case ObjectKind::Tuple: {
+      // A tuple of a named type (torch.return_types.max) prints as its type says.
+      if (auto own = value->type->attrs.find("__repr__"); value->type != builtin_types().tuple && own != value->type->attrs.end())
+        return to_str(call(interp, own->second, std::vector<Ref>{value}), "__repr__ result");
       const auto& items = as<TupleObject>(value).items;
       if (items.size() == 1) return "(" + repr(interp, items[0]) + ",)";
       return "(" + join_repr(interp, items) + ")";
@@ -348,6 +352,7 @@ Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
       if (name == "__qualname__") return py_str(function.qualname);
       auto it = function.attrs.find(name);
       if (it != function.attrs.end()) return it->second;
+      if (Ref attribute = function_attribute(std::static_pointer_cast<FunctionObject>(obj), name)) return attribute;
       break;
     }
     case ObjectKind::NativeFunction:

@@ -11,6 +11,8 @@
 #include "libcompiler/python/interp/format_spec.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/grad_fn_object.h"
+#include "libcompiler/python/torch/tensor_indexing.h"
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/tensor/copy.h"
@@ -34,56 +36,6 @@ Ref tolist(const tensor::Tensor& t) {
   std::vector<Ref> items;
   for (int64_t i = 0; i < t.size(0); ++i) items.push_back(tolist(ops::select(t, 0, i)));
   return py_list(std::move(items));
-}
-
-// Basic indexing: ints, slices, None, Ellipsis and 1-D integer index tensors, dim by dim.
-tensor::Tensor index_tensor(Interpreter& ip, tensor::Tensor t, const Ref& key) {
-  std::vector<Ref> keys = key->kind == ObjectKind::Tuple ? as<TupleObject>(key).items : std::vector<Ref>{key};
-  // Several index tensors index jointly (their elements pair up); one at a time they would index
-  // each dimension separately and give another result, so they are refused.
-  if (std::count_if(keys.begin(), keys.end(), [](const Ref& k) { return is_tensor(k); }) > 1)
-    raise_error(ExcType::NotImplementedError, "kiln does not support indexing a tensor with several index tensors (advanced indexing)");
-  int64_t consumed = 0;
-  for (const auto& k : keys)
-    if (!is_none(k) && k.get() != ellipsis().get()) ++consumed;
-  int64_t dim = 0;
-  for (const auto& k : keys) {
-    if (k.get() == ellipsis().get()) {
-      dim += t.dim() - dim - (consumed - 0);
-      consumed = 0;
-      continue;
-    }
-    if (is_none(k)) {
-      t = ops::unsqueeze(t, dim++);
-      continue;
-    }
-    --consumed;
-    if (k->kind == ObjectKind::Int || k->kind == ObjectKind::Bool) {
-      if (dim >= t.dim())
-        raise_error(ExcType::IndexError, "too many indices for tensor of dimension " + std::to_string(t.dim()));
-      int64_t i = to_index(ip, k);
-      int64_t n = t.size(dim);
-      if (i < -n || i >= n)
-        raise_error(ExcType::IndexError, "index " + std::to_string(i) + " is out of bounds for dimension " +
-                                             std::to_string(dim) + " with size " + std::to_string(n));
-      t = ops::select(t, dim, i);
-    } else if (k->kind == ObjectKind::Slice) {
-      const auto& s = as<SliceObject>(k);
-      int64_t step = is_none(s.step) ? 1 : to_index(ip, s.step);
-      if (step <= 0) raise_error(ExcType::ValueError, "step must be greater than zero");
-      std::optional<int64_t> start, stop;
-      if (!is_none(s.lower)) start = to_index(ip, s.lower);
-      if (!is_none(s.upper)) stop = to_index(ip, s.upper);
-      t = ops::slice(t, dim++, start, stop, step);
-    } else if (is_tensor(k) && static_cast<TensorObject&>(*k).value.dim() == 1 &&
-               tensor::is_integral(static_cast<TensorObject&>(*k).value.dtype(), false)) {
-      t = ops::index_select(t, dim++, static_cast<TensorObject&>(*k).value);
-    } else {
-      raise_error(ExcType::NotImplementedError,
-                  "kiln does not support indexing a tensor with " + type_name(k) + " (boolean masks, advanced indexing)");
-    }
-  }
-  return t;
 }
 
 Ref binary(Interpreter& ip, const char* op, const Ref& a, const Ref& b) { return call_op(ip, op, {a, b}, {}); }
@@ -136,6 +88,7 @@ void install_tensor_methods() {
   add_getter(type, "dtype", [](Interpreter&, const Ref& t) { return make_dtype(static_cast<TensorObject&>(*t).value.dtype()); });
   add_getter(type, "device", [](Interpreter&, const Ref& t) { return make_device(static_cast<TensorObject&>(*t).device()); });
   add_getter(type, "ndim", [](Interpreter&, const Ref& t) { return py_int(static_cast<TensorObject&>(*t).value.dim()); });
+  add_getter(type, "grad_fn", [](Interpreter&, const Ref& t) { return grad_fn_object(static_cast<TensorObject&>(*t).value); });
   add_getter(type, "is_leaf", [](Interpreter&, const Ref& t) { return py_bool(ops::is_leaf(static_cast<TensorObject&>(*t).value)); });
   add_getter(type, "_base", [](Interpreter&, const Ref& t) { return wrap_tensor(static_cast<TensorObject&>(*t).value.base()); });
   add_getter(type, "is_cuda", [](Interpreter&, const Ref&) { return py_false(); });
@@ -194,10 +147,7 @@ void install_tensor_methods() {
   });
   method("__getitem__", [](Interpreter& ip, CallArgs& c) { return wrap_tensor(index_tensor(ip, self_of(c), c.args.at(1))); });
   method("__setitem__", [](Interpreter& ip, CallArgs& c) {
-    tensor::Tensor view = index_tensor(ip, self_of(c), c.args.at(1));
-    const Ref& value = c.args.at(2);
-    if (is_tensor(value)) ops::copy_(view, static_cast<TensorObject&>(*value).value);
-    else ops::fill_(view, to_ivalue(ip, value).to_scalar());
+    assign_index(ip, self_of(c), c.args.at(1), c.args.at(2));
     return none();
   });
   method("__bool__", [](Interpreter&, CallArgs& c) {

@@ -1,5 +1,6 @@
 #include "libcompiler/python/torch/tensor_object.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "libcompiler/ops/argument_binding.h"
@@ -235,13 +236,37 @@ Ref from_scalar(const tensor::Scalar& value) {
 
 namespace {
 
-// One result bare, several as a tuple, as PyTorch's bindings return them.
+// torch.return_types.<op>: a tuple whose items are also read by the schema's return names
+// (values, indices), printed as PyTorch prints its structseqs. One type per op name.
+TypeObject* return_type(const ops::OpInfo& op) {
+  static std::unordered_map<std::string, TypeObject*> types;
+  auto [it, added] = types.try_emplace(op.schema.name, nullptr);
+  if (!added) return it->second;
+  TypeObject* t = make_builtin_type(op.schema.name, {builtin_types().tuple}, "torch.return_types");
+  std::vector<std::string> names;
+  for (const auto& r : op.schema.returns) names.push_back(r.name);
+  for (size_t i = 0; i < names.size(); ++i)
+    add_getter(t, names[i], [i](Interpreter&, const Ref& self) { return as<TupleObject>(self).items.at(i); });
+  add_method(t, "__repr__", [names, qualified = "torch.return_types." + op.schema.name](Interpreter& ip, CallArgs& c) {
+    const auto& items = as<TupleObject>(c.args.at(0)).items;
+    std::string out = qualified + "(";
+    for (size_t i = 0; i < names.size(); ++i) out += "\n" + names[i] + "=" + repr(ip, items.at(i)) + (i + 1 < names.size() ? "," : "");
+    return py_str(out + ")");
+  });
+  return it->second = t;
+}
+
+// One result bare, several as a tuple (named when the schema names them), as PyTorch's bindings
+// return them.
 Ref wrap_results(const ops::OpInfo& op, const std::vector<tensor::Tensor>& results) {
   const auto& returns = op.schema.returns;
   if (returns.size() == 1 && !returns[0].type.is_list) return wrap_tensor(results.at(0));
   std::vector<Ref> items;
   for (const auto& r : results) items.push_back(wrap_tensor(r));
-  return py_tuple(std::move(items));
+  Ref tuple = py_tuple(std::move(items));
+  const bool named = returns.size() > 1 && std::all_of(returns.begin(), returns.end(), [](const auto& r) { return !r.name.empty(); });
+  if (named) tuple->type = return_type(op);
+  return tuple;
 }
 
 }  // namespace

@@ -96,6 +96,7 @@ def cond(pred, true_fn, false_fn, operands=()):
 import torch._tensor
 import torch.autograd
 import torch.nn
+import torch.linalg
 import torch._C
 import torch.optim
 import torch.compiler

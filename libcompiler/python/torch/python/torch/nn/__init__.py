@@ -2,6 +2,8 @@
 import torch
 import torch.nn.functional as F
 import torch.nn.functional as functional
+import torch.nn.init as init
+import torch.nn.utils as utils
 from torch import Parameter
 
 

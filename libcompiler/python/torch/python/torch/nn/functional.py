@@ -77,3 +77,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 def embedding(input, weight, padding_idx=None):
     return torch.embedding(weight, input, -1 if padding_idx is None else padding_idx)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    return torch.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale=scale,
+                                              enable_gqa=enable_gqa)
