@@ -1,4 +1,5 @@
-// torch.compile end to end on the project's own programs (testdata/compile): under kiln with
+// torch.compile end to end on the project's own programs (testdata/compile: one feature each;
+// testdata/models: realistic models of different families, trained a few steps): under kiln with
 // TORCH_TRACE, each program compiles what PyTorch 2.11 compiled (co_name and graph op count of
 // every non-library compile, in order) and prints what it printed, as recorded in
 // <program>.expected.json by record_expected.py; each trace passes tlparse --strict. When
@@ -37,8 +38,9 @@ struct Observed {
 
 std::vector<fs::path> programs() {
   std::vector<fs::path> found;
-  for (const auto& script : scripts_in(testdataPath("compile")))
-    if (script.filename() != "record_expected.py") found.push_back(script);
+  for (const char* folder : {"compile", "models"})
+    for (const auto& script : scripts_in(testdataPath(folder)))
+      if (script.filename() != "record_expected.py") found.push_back(script);
   return found;
 }
 
