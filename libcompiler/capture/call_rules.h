@@ -37,6 +37,7 @@ struct CallRules {
   python::Ref tensor_type;         // its native methods: by name, in the tables below
   python::Ref weighted_loss_type;  // its subclasses are built without tracing their constructors
   python::Ref optimizer_type;      // its instances' methods: optimizer_methods
+  python::Ref module_type;         // its instances are guarded by type, as Dynamo guards inlined modules
   // Callees graphs name where PyTorch keeps them (fx/printed_targets.def).
   std::unordered_map<const python::Object*, std::string> printed_targets;
   std::unordered_map<std::string, TensorMethodHandler> tensor_methods;

@@ -319,7 +319,17 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
                     history != code.history.end() && history->second.dynamic_float;
     if (!symbolic) {
       size_t before = entry->guards.size();
-      guard_value(entry->guards, source, value);
+      // A module is guarded by its class (Dynamo inlines nn.Module calls): its parameters are
+      // graph inputs and the attributes its code reads are guarded where they are read, so another
+      // instance of the class runs the same graph.
+      const CallRules& rules = call_rules(interp);
+      if (value->kind == ObjectKind::Instance && value->type->is_subtype_of(&as<TypeObject>(rules.module_type))) {
+        Guard type{GuardKind::TypeMatch, source, type_of(value)};
+        type.value_type = value->type->qualified_name();
+        entry->guards.add(std::move(type));
+      } else {
+        guard_value(entry->guards, source, value);
+      }
       attribute_to_first_use(entry->guards, before, code, name);
       continue;
     }

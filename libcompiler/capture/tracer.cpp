@@ -273,7 +273,10 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
   bool module_function = object->kind == ObjectKind::Module &&
                          (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function);
   bool held_object = value->kind == ObjectKind::Instance && !is_tensor(value);
-  if (!((constant || held_object) && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
+  // A function an object holds (self.act = F.relu) is the object's choice, not its class's.
+  bool held_function = (value->kind == ObjectKind::NativeFunction || value->kind == ObjectKind::Function) &&
+                       object->kind == ObjectKind::Instance && as<InstanceObject>(object).dict.count(name);
+  if (!((constant || held_object || held_function) && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
   SourceRef base = source_of(interp, object);
   if (!base) return nullptr;
   SourceRef source = Source::attribute(base, name);
@@ -285,7 +288,7 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
     auto it = original->attributes.find(name);
     if (it == original->attributes.end()) return nullptr;
     guarded = it->second;
-    if (!is_constant(guarded) && !module_function && guarded->kind != ObjectKind::Instance) return nullptr;
+    if (!is_constant(guarded) && !module_function && !held_function && guarded->kind != ObjectKind::Instance) return nullptr;
   }
   if (guarded->kind == ObjectKind::Instance && !is_constant(guarded)) {
     Guard type(GuardKind::TypeMatch, source, type_of(guarded));
