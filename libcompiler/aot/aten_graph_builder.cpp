@@ -10,6 +10,7 @@
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/memory_order.h"
+#include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/view_geometry.h"
 #include "libdiag/bisect/subsystem_switch.h"
 
@@ -259,6 +260,9 @@ ir::Argument AtenGraphBuilder::argument(const ops::IValue& v, const ops::OpInfo&
 }
 
 void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& args, const std::vector<Tensor>& outputs) {
+  if (called.schema.is_inplace() && !functional_variant(called))
+    tensor::throw_runtime_error("aot: " + called.qualified_name() + " has no out-of-place variant in kiln's op table, so a "
+                                "functional graph cannot record it");
   const ops::OpInfo& op = called.schema.is_inplace() ? *functional_variant(called) : called;
   const auto& schema_args = op.schema.arguments;
   size_t positional_end = 0;

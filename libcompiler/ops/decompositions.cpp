@@ -178,6 +178,23 @@ std::vector<Tensor> decompose_mse_loss_backward(const Arguments& args) {
   return {mul(mul(sub(self, args.tensor(2)), number(norm)), args.tensor(0))};
 }
 
+// torch._decomp's: kept where a uniform draw (rand, not bernoulli: other numbers than the
+// kernel's) is above p, scaled by 1 / (1 - p).
+std::vector<Tensor> decompose_native_dropout(const Arguments& args) {
+  const Tensor& input = args.tensor(0);
+  const double p = args.float_value(1);
+  const std::optional<bool> train = args.optional_bool(2);
+  if ((train.has_value() && !*train) || p == 0) return {input, ones_like(input, DType::Bool)};
+  if (p == 1) return {zeros_like(input), zeros_like(input, DType::Bool)};
+  const Tensor keep = gt(rand(input.sizes(), input.dtype(), input.device()), Scalar(p));
+  return {mul(mul(keep, input), Scalar(1.0 / (1.0 - p))), keep};
+}
+
+std::vector<Tensor> decompose_native_dropout_backward(const Arguments& args) {
+  const Tensor& grad = args.tensor(0);
+  return {mul(grad, mul(to_dtype(args.tensor(1), grad.dtype()), Scalar(args.float_value(2))))};
+}
+
 // torch._refs.masked_fill: the value (cast to self's dtype) where the mask is set.
 std::vector<Tensor> decompose_masked_fill(const Arguments& args) {
   const Tensor& self = args.tensor(0);

@@ -27,6 +27,8 @@ std::vector<Tensor> decompose_gelu(const Arguments& args);
 std::vector<Tensor> decompose_gelu_backward(const Arguments& args);
 std::vector<Tensor> decompose_leaky_relu(const Arguments& args);
 std::vector<Tensor> decompose_masked_fill(const Arguments& args);
+std::vector<Tensor> decompose_native_dropout(const Arguments& args);
+std::vector<Tensor> decompose_native_dropout_backward(const Arguments& args);
 std::vector<Tensor> decompose_tril(const Arguments& args);
 std::vector<Tensor> decompose_triu(const Arguments& args);
 std::vector<Tensor> decompose_leaky_relu_backward(const Arguments& args);

@@ -29,6 +29,7 @@ std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas) {
 namespace {
 
 thread_local CallRecorder* active_recorder = nullptr;
+thread_local bool fake_factories = false;
 
 // Reports a call to the recorder, with the recorder switched off while the op runs so that the
 // table ops its kernel calls are not reported as well.
@@ -123,6 +124,9 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
 
 }  // namespace
 
+FakeFactoryScope::FakeFactoryScope() : previous_(std::exchange(fake_factories, true)) {}
+FakeFactoryScope::~FakeFactoryScope() { fake_factories = previous_; }
+
 CallRecorder* set_call_recorder(CallRecorder* recorder) { return std::exchange(active_recorder, recorder); }
 
 bool is_recording_calls() { return active_recorder != nullptr; }
@@ -160,7 +164,8 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   }
   std::vector<Tensor> outputs;
   if (recorded.decomposes(op)) outputs = recorded.run_decomposition(op, args);
-  if (outputs.empty()) outputs = recorded.recording() && is_factory(op, slots) ? fake_outputs(op, args) : run(op, args, slots);
+  if (outputs.empty())
+    outputs = (recorded.recording() || fake_factories) && is_factory(op, slots) ? fake_outputs(op, args) : run(op, args, slots);
   recorded.report(op, args, outputs);
   if (inplace) args.tensor(0).bump_version();
   if (op.id == OpId::detach) mark_non_differentiable_view(outputs[0]);

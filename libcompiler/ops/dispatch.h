@@ -38,6 +38,20 @@ CallRecorder* set_call_recorder(CallRecorder* recorder);
 // op is running).
 bool is_recording_calls();
 
+// While one is alive on this thread, factories (ops with a meta function and no tensor input)
+// make meta tensors instead of running: graph capture traces torch.randn and the like this way,
+// as Dynamo's fake tensor mode does, so that tracing draws no random numbers.
+class FakeFactoryScope {
+ public:
+  FakeFactoryScope();
+  ~FakeFactoryScope();
+  FakeFactoryScope(const FakeFactoryScope&) = delete;
+  FakeFactoryScope& operator=(const FakeFactoryScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 // Fresh tensors shaped as the meta function says (on the meta device they have no data).
 std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas);
 

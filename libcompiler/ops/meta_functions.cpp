@@ -176,6 +176,24 @@ std::vector<TensorMeta> meta_topk(const Arguments& args) { return size_generic::
 
 std::vector<TensorMeta> meta_repeat(const Arguments& args) { return size_generic::meta_repeat(args); }
 
+std::vector<TensorMeta> meta_cumulative(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  if (self.dim() > 0) tensor::wrap_dim(args.int_value(1), self.dim());
+  const DType dtype = args.optional_dtype(2).value_or(tensor::is_integral(self.dtype(), true) ? DType::Int64 : self.dtype());
+  return {contiguous_meta(self.sizes(), dtype, self.device())};
+}
+
+std::vector<TensorMeta> meta_flip(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  for (int64_t d : args.int_list(1)) tensor::wrap_dim(d, std::max<int64_t>(self.dim(), 1));
+  return {contiguous_meta(self.sizes(), self.dtype(), self.device())};
+}
+
+std::vector<TensorMeta> meta_native_dropout(const Arguments& args) {
+  const Tensor& input = args.tensor(0);
+  return {contiguous_meta(input.sizes(), input.dtype(), input.device()), contiguous_meta(input.sizes(), DType::Bool, input.device())};
+}
+
 std::vector<TensorMeta> meta_multinomial(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   if (self.dim() < 1 || self.dim() > 2) tensor::throw_runtime_error("prob_dist must be 1 or 2 dim");

@@ -87,6 +87,12 @@ std::vector<TensorMeta> meta_topk(const Arguments& args);
 std::vector<TensorMeta> meta_repeat(const Arguments& args);
 // multinomial: [rows..., num_samples] int64 draws from non-negative weights.
 std::vector<TensorMeta> meta_multinomial(const Arguments& args);
+// cumsum, cumprod: the input's sizes, dtype= or int64 for integer and bool inputs.
+std::vector<TensorMeta> meta_cumulative(const Arguments& args);
+// flip: a contiguous copy; the dims in range.
+std::vector<TensorMeta> meta_flip(const Arguments& args);
+// native_dropout: the output and a bool mask, contiguous, of the input's sizes.
+std::vector<TensorMeta> meta_native_dropout(const Arguments& args);
 
 // Factories: sizes from the arguments, dtype from dtype= (or the fill value), device from device=.
 std::vector<TensorMeta> meta_factory(const Arguments& args);

@@ -119,6 +119,16 @@ const Tensor& copy_(const Tensor& self, const Tensor& src) { return inplace(self
 const Tensor& fill_(const Tensor& self, const Scalar& value) { return inplace(self, OpId::fill__Scalar, {self, value}); }
 const Tensor& zero_(const Tensor& self) { return inplace(self, OpId::zero_, {self}); }
 const Tensor& bernoulli_(const Tensor& self, double p) { return inplace(self, OpId::bernoulli__float, {self, p}); }
+Tensor bernoulli(const Tensor& self, double p) { return call_single(OpId::bernoulli_p, {self, p}); }
+std::vector<Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train) {
+  return call(OpId::native_dropout, {input, p, train ? IValue(*train) : IValue()});
+}
+Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale) {
+  return call_single(OpId::native_dropout_backward, {grad_output, mask, scale});
+}
+Tensor rand(const std::vector<int64_t>& size, DType dtype, const Device& device) {
+  return call_single(OpId::rand, {size, dtype, "torch.strided", device, false});
+}
 
 Tensor sum(const Tensor& self, std::optional<DType> dtype) { return call_single(OpId::sum, {self, optional_value(dtype)}); }
 Tensor sum(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim, std::optional<DType> dtype) {
@@ -231,6 +241,9 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) { return call(OpId::chunk, {self, chunks, dim}); }
 Tensor clone(const Tensor& self) { return call_single(OpId::clone, {self}); }
 Tensor repeat(const Tensor& self, const std::vector<int64_t>& repeats) { return call_single(OpId::repeat, {self, repeats}); }
+Tensor flip(const Tensor& self, const std::vector<int64_t>& dims) { return call_single(OpId::flip, {self, dims}); }
+Tensor cumsum(const Tensor& self, int64_t dim) { return call_single(OpId::cumsum, {self, dim}); }
+Tensor all(const Tensor& self) { return call_single(OpId::all, {self}); }
 Tensor tril(const Tensor& self, int64_t diagonal) { return call_single(OpId::tril, {self, diagonal}); }
 Tensor triu(const Tensor& self, int64_t diagonal) { return call_single(OpId::triu, {self, diagonal}); }
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {

@@ -95,6 +95,7 @@ Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false);
 Tensor amax(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim = false);
 Tensor amin(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim = false);
 Tensor max(const Tensor& self);
+Tensor all(const Tensor& self);
 Tensor min(const Tensor& self);
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false);
@@ -143,6 +144,12 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction = 1);
 Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target, int64_t reduction);
 Tensor dropout(const Tensor& input, double p, bool train);
+// bernoulli.p: a new tensor of self's sizes and dtype, 1 with probability p.
+Tensor bernoulli(const Tensor& self, double p);
+std::vector<Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train);
+Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale);
+// rand with every factory argument spelled out, as decompositions call it.
+Tensor rand(const std::vector<int64_t>& size, DType dtype, const Device& device);
 
 // ---- joining, splitting, copying, indexing
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
@@ -152,6 +159,8 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
 Tensor clone(const Tensor& self);
 Tensor repeat(const Tensor& self, const std::vector<int64_t>& repeats);
 Tensor tril(const Tensor& self, int64_t diagonal = 0);
+Tensor flip(const Tensor& self, const std::vector<int64_t>& dims);
+Tensor cumsum(const Tensor& self, int64_t dim);
 Tensor triu(const Tensor& self, int64_t diagonal = 0);
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);

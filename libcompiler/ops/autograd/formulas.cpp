@@ -7,6 +7,7 @@
 #include "libcompiler/ops/autograd/sum_to.h"
 #include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/factories.h"
 
 namespace kiln::ops {
 
@@ -588,6 +589,51 @@ std::vector<Tensor> backward_repeat(const BackwardContext& ctx, const std::vecto
   }
   g = reshape(g, split_sizes);
   return {summed.empty() ? g : ops::sum(g, summed)};
+}
+
+// derivatives.yaml: native_dropout_backward with the mask and 1 / (1 - p) in training, 1 out of it.
+std::vector<Tensor> backward_native_dropout(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const double p = ctx.args().float_value(1);
+  const std::optional<bool> train = ctx.args().optional_bool(2);
+  const double scale = train.has_value() && !*train ? 1.0 : p == 1.0 ? 0.0 : 1.0 / (1.0 - p);
+  return {native_dropout_backward(grads[0], ctx.saved("result1"), scale)};
+}
+
+namespace {
+
+// The sum of the later elements along dim, each included: w.flip(dim).cumsum(dim).flip(dim).
+Tensor reversed_cumsum(const Tensor& w, int64_t dim) { return flip(cumsum(flip(w, {dim}), dim), {dim}); }
+
+Tensor gradient_in_input_dtype(const BackwardContext& ctx, const Tensor& grad) {
+  return grad.dtype() == ctx.input(0).dtype ? grad : to_dtype(grad, ctx.input(0).dtype);
+}
+
+}  // namespace
+
+std::vector<Tensor> backward_cumsum(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor g = gradient_in_input_dtype(ctx, grads[0]);
+  const int64_t ndim = static_cast<int64_t>(ctx.input(0).sizes.size());
+  if (g.numel() <= 1 || ndim == 0) return {g};
+  const int64_t dim = tensor::wrap_dim(ctx.args().int_value(1), ndim);
+  return {g.size(dim) == 1 ? g : reversed_cumsum(g, dim)};
+}
+
+// ATen's cumprod_backward for inputs without zeros: the reversed cumulative sum of grad * output,
+// divided by the input. Inputs with zeros take ATen's other path, which kiln does not have: it
+// says so rather than dividing by zero.
+std::vector<Tensor> backward_cumprod(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor g = gradient_in_input_dtype(ctx, grads[0]);
+  const Tensor self = ctx.saved("self");
+  const int64_t ndim = self.dim();
+  if (self.numel() <= 1) return {g};
+  if (self.device().type != tensor::DeviceType::Meta && !tensor::item(ops::all(ne(self, Scalar(0)))).to<bool>())
+    tensor::throw_runtime_error("kiln: the gradient of cumprod at an input containing zeros is not implemented");
+  const int64_t dim = tensor::wrap_dim(ctx.args().int_value(1), ndim);
+  return {div(reversed_cumsum(mul(ctx.saved("result"), g), dim), self)};
+}
+
+std::vector<Tensor> backward_flip(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {flip(grads[0], ctx.args().int_list(1))};
 }
 
 std::vector<Tensor> backward_tril(const BackwardContext& ctx, const std::vector<Tensor>& grads) {

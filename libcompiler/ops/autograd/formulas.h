@@ -21,6 +21,10 @@ std::vector<Tensor> backward_where(const BackwardContext& ctx, const std::vector
 std::vector<Tensor> backward_masked_fill(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_topk(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_repeat(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_native_dropout(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_cumsum(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_cumprod(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_flip(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_tril(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_triu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_clamp(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -78,6 +78,8 @@ std::vector<Tensor> kernel_foreach_addcdiv_(const Arguments& args);
 // random_factories.cpp: randint, randint.low, multinomial and the in-place random initialisers
 std::vector<Tensor> kernel_randint(const Arguments& args);
 std::vector<Tensor> kernel_multinomial(const Arguments& args);
+std::vector<Tensor> kernel_rand(const Arguments& args);
+std::vector<Tensor> kernel_randn(const Arguments& args);
 std::vector<Tensor> kernel_normal_(const Arguments& args);
 std::vector<Tensor> kernel_uniform_(const Arguments& args);
 std::vector<Tensor> kernel_exponential_(const Arguments& args);
@@ -150,6 +152,9 @@ std::vector<Tensor> kernel_zero_(const Arguments& args);
 std::vector<Tensor> kernel_to_copy(const Arguments& args);
 std::vector<Tensor> kernel_convert_element_type(const Arguments& args);
 std::vector<Tensor> kernel_bernoulli_(const Arguments& args);
+std::vector<Tensor> kernel_bernoulli_p(const Arguments& args);
+std::vector<Tensor> kernel_native_dropout(const Arguments& args);
+std::vector<Tensor> kernel_native_dropout_backward(const Arguments& args);
 std::vector<Tensor> kernel_dropout(const Arguments& args);
 
 // join_split.cpp
@@ -174,6 +179,11 @@ std::vector<Tensor> kernel_triu(const Arguments& args);
 
 // sorting.cpp
 std::vector<Tensor> kernel_topk(const Arguments& args);
+
+// cumulative.cpp
+std::vector<Tensor> kernel_cumsum(const Arguments& args);
+std::vector<Tensor> kernel_cumprod(const Arguments& args);
+std::vector<Tensor> kernel_flip(const Arguments& args);
 
 // attention.cpp: scaled_dot_product_attention as ATen's math reference composes it
 std::vector<Tensor> kernel_scaled_dot_product_attention(const Arguments& args);

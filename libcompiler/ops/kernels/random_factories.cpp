@@ -1,4 +1,4 @@
-// randint and randint.low through the CPU generator's random_(from, to) fill, multinomial, and
+// rand, randn, randint and randint.low through the CPU generator (tensor/random_ops.h), multinomial, and
 // the in-place initialisers normal_, uniform_ and exponential_ (tensor/distributions.h,
 // tensor/random_ops.h), so seeded values equal PyTorch's.
 #include "libcompiler/ops/kernels/kernels.h"
@@ -28,6 +28,16 @@ std::vector<Tensor> kernel_randint(const Arguments& args) {
   const bool has_low = args.schema().overload == "low";
   const int64_t low = has_low ? args.int_value(0) : 0, high = args.int_value(has_low ? 1 : 0);
   return {tensor::randint(low, high, meta.sizes, meta.dtype)};
+}
+
+std::vector<Tensor> kernel_rand(const Arguments& args) {
+  const TensorMeta meta = meta_factory(args).at(0);
+  return {tensor::rand(meta.sizes, meta.dtype)};
+}
+
+std::vector<Tensor> kernel_randn(const Arguments& args) {
+  const TensorMeta meta = meta_factory(args).at(0);
+  return {tensor::randn(meta.sizes, meta.dtype)};
 }
 
 std::vector<Tensor> kernel_multinomial(const Arguments& args) {

@@ -170,15 +170,17 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
 
   def(m, "tensor", make_tensor);
   g.set("ops", make_torch_ops());
-  auto random_factory = [&](const char* name, tensor::Tensor (*fn)(const tensor::Shape&, tensor::DType, tensor::CpuGenerator&)) {
-    def(m, name, [name, fn](Interpreter& ip, CallArgs& c) {
+  // torch.randn(2, 3) as well as torch.randn((2, 3)); through the op table, so that a functional
+  // trace (AOT) records the op on fakes rather than drawing numbers.
+  auto random_factory = [&](const char* name, ops::OpId op) {
+    def(m, name, [name, op](Interpreter& ip, CallArgs& c) {
       FactoryOptions options = factory_options(ip, c, name);
       tensor::Shape shape = sizes_of(ip, c.args, 0, c.args.size());
-      return finish(fn(shape, options.dtype.value_or(tensor::DType::Float32), tensor::default_cpu_generator()), options);
+      return finish(ops::call_single(op, {std::vector<int64_t>(shape.begin(), shape.end()), options.dtype.value_or(tensor::DType::Float32)}), options);
     });
   };
-  random_factory("randn", tensor::randn);
-  random_factory("rand", tensor::rand);
+  random_factory("randn", ops::OpId::randn);
+  random_factory("rand", ops::OpId::rand);
   def(m, "randint", [](Interpreter& ip, CallArgs& c) {
     FactoryOptions options = factory_options(ip, c, "randint");
     if (c.args.size() < 2) raise_error(ExcType::TypeError, "randint() missing required arguments (high, size)");
@@ -186,7 +188,8 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     int64_t low = has_low ? to_index(ip, c.args[0]) : 0;
     int64_t high = to_index(ip, c.args[has_low ? 1 : 0]);
     tensor::Shape shape = sizes_of(ip, c.args, has_low ? 2 : 1, c.args.size());
-    return finish(tensor::randint(low, high, shape, options.dtype.value_or(tensor::DType::Int64)), options);
+    std::vector<int64_t> sizes(shape.begin(), shape.end());
+    return finish(ops::call_single(ops::OpId::randint_low, {low, high, sizes, options.dtype.value_or(tensor::DType::Int64)}), options);
   });
   def(m, "randperm", [](Interpreter& ip, CallArgs& c) {
     FactoryOptions options = factory_options(ip, c, "randperm");

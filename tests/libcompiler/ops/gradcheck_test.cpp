@@ -144,6 +144,10 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["normal_"] = [] { return sample({random({3})}, [](auto& x) { tensor::manual_seed(0); return call(OpId::normal_, {writable(x[0]), 1.0, 2.0}); }); };
   s["uniform_"] = [] { return sample({random({3})}, [](auto& x) { tensor::manual_seed(0); return call(OpId::uniform_, {writable(x[0]), -1.0, 1.0}); }); };
   s["exponential_"] = [] { return sample({random({3})}, [](auto& x) { tensor::manual_seed(0); return call(OpId::exponential_, {writable(x[0]), 1.5}); }); };
+  s["native_dropout"] = [] { return sample({random({2, 5})}, [](auto& x) { tensor::manual_seed(0); return std::vector<Tensor>{call(OpId::native_dropout, {x[0], 0.4, true})[0]}; }); };
+  s["cumsum"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::cumsum, {x[0], 1}); }); };
+  s["cumprod"] = [] { return sample({random({4, 3}, 0.5, 1.5)}, [](auto& x) { return call(OpId::cumprod, {x[0], 0}); }); };
+  s["flip"] = [] { return sample({random({2, 3, 2})}, [](auto& x) { return call(OpId::flip, {x[0], std::vector<int64_t>{0, 2}}); }); };
   s["fill_.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::fill__Scalar, {writable(x[0]), 2.0}); }); };
   s["zero_"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::zero_, {writable(x[0])}); }); };
   s["index_select"] = [] { return sample({random({3, 4})}, [](auto& x) { return call(OpId::index_select, {x[0], 1, indices({3, 0, 3}, {3})}); }); };

@@ -323,6 +323,8 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
       case OpId::masked_fill_Scalar: args = {x, values({1, 0, 1}, {3}, DType::Bool), -4.5}; break;
       case OpId::masked_fill_Tensor: args = {x, values({0, 1, 1}, {3}, DType::Bool), values({2.5}, {}, DType::Float64)}; break;
       case OpId::tril: args = {x, 0}; break;
+      case OpId::native_dropout: args = {x, 0.0, true}; break;
+      case OpId::native_dropout_backward: args = {y, values({1, 0, 1, 1, 0, 0}, {2, 3}, DType::Bool), 1.25}; break;
       case OpId::triu: args = {x, 1}; break;
       case OpId::leaky_relu_backward: args = {y, x, 0.2, false}; break;
       case OpId::sigmoid_backward:
@@ -368,7 +370,7 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 44);
+  EXPECT_EQ(checked, 46);
   EXPECT_EQ(declined, 0);
 }
 
