@@ -38,6 +38,7 @@ struct CallRules {
   python::Ref weighted_loss_type;  // its subclasses are built without tracing their constructors
   python::Ref optimizer_type;      // its instances' methods: optimizer_methods
   python::Ref module_type;         // its instances are guarded by type, as Dynamo guards inlined modules
+  python::Ref rnn_type;            // reading one of its instances breaks the graph (Dynamo's allow_rnn=False)
   // Callees graphs name where PyTorch keeps them (fx/printed_targets.def).
   std::unordered_map<const python::Object*, std::string> printed_targets;
   std::unordered_map<std::string, TensorMethodHandler> tensor_methods;

@@ -343,11 +343,29 @@ CallArgs OutputGraph::fake_arguments(const CallArgs& args) {
   return out;
 }
 
+namespace {
+
+// An in-place call by its target: Tensor.add_, torch.relu_, operator.iadd (not dunders).
+bool writes_its_input(const ir::Node& node) {
+  const std::string& target = node.target();
+  const std::string name = target.substr(target.rfind('.') + 1);
+  if (node.op() == ir::OpCode::CallFunction && target.starts_with("operator.i")) return true;
+  return name.size() > 1 && name.back() == '_' && !name.starts_with("__");
+}
+
+}  // namespace
+
 Ref OutputGraph::attach(const Ref& result, ir::Node* node, const tensor::Device& device) {
   if (is_tensor(result)) {
     auto& object = static_cast<TensorObject&>(*result);
     node->meta.value = concrete_meta(object.value, device);
-    if (object.proxy) return result;  // an in-place op returns its (already traced) self
+    if (object.proxy) {
+      if (writes_its_input(*node)) return result;  // an in-place op returns its (already traced) self
+      // A functional call that returned its input (dropout out of training, contiguous of a
+      // contiguous tensor): the graph's value is the node's, as Dynamo's is.
+      const tensor::Tensor& same = object.value;
+      return make_fake_tensor(same.sizes(), same.strides(), same.dtype(), std::make_shared<CaptureProxy>(device, node));
+    }
     if (object.value.device().type != tensor::DeviceType::Meta) {
       // A factory ran for real: its graph value is a fake of the same shape.
       const tensor::Tensor& real = object.value;

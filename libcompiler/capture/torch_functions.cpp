@@ -3,6 +3,7 @@
 // the fakes; a few run as they are, change the mode the rest is traced in, or break the graph.
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/capture/tracer.h"
+#include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/interpreter.h"
 
 namespace kiln::capture {
@@ -23,6 +24,13 @@ Ref Tracer::functional(Interpreter& interp, const Ref& callee, CallArgs& args) {
 
 // torch functions that compute nothing a graph needs.
 Ref Tracer::run_untraced(Interpreter&, const Ref&, CallArgs&) { return nullptr; }
+
+// torch.randn and the other random factories make fakes: tracing draws nothing from the
+// generator, so the compiled graph's draws are the ones eager code would have made.
+Ref Tracer::trace_random_factory(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  ops::FakeFactoryScope fakes;
+  return torch_function(interp, callee, args);
+}
 
 Ref Tracer::break_on_manual_seed(Interpreter& interp, const Ref&, CallArgs&) {
   break_graph(interp, unsupported(UnsupportedConstruct::ManualSeed));

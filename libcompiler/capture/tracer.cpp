@@ -264,6 +264,9 @@ Ref Tracer::read_global(Interpreter& interp, const DictObject& globals, const st
 }
 
 Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::string& name, const Ref& value) {
+  // Dynamo does not wrap RNN modules (config.allow_rnn is off): reading one breaks the graph.
+  if (value->kind == ObjectKind::Instance && value->type->is_subtype_of(&as<TypeObject>(rules_.rnn_type)))
+    break_graph(interp, GraphBreak(BreakKind::WrapRnn, {}, repr(interp, value)));
   // A constant attribute of an object the frame can reach (self.scale, config.depth) is guarded,
   // and so is a function read from a module the frame names (torch.abs). An object held by such an
   // object (self.act, a submodule) is guarded by its class, as Dynamo guards it: its own attributes

@@ -111,6 +111,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref torch_function(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref functional(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref run_untraced(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref trace_random_factory(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_manual_seed(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref record_grad_mode_switch(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref record_api_usage_log(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
