@@ -34,6 +34,13 @@ def _gru_step(input_gates, hidden, w_hh, b_hh):
     return (hidden - new_gate) * input_gate + new_gate
 
 
+def _uniform_by_hidden_size(module):
+    # Every parameter from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)), in registration order.
+    stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -stdv, stdv)
+
+
 class RNNBase(Module):
     _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
@@ -88,9 +95,7 @@ class RNNBase(Module):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
     def reset_parameters(self):
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _uniform_by_hidden_size(self)
 
     def _step(self):
         if self.mode == "LSTM":
@@ -216,9 +221,7 @@ class RNNCellBase(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _uniform_by_hidden_size(self)
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
