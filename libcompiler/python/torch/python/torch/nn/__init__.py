@@ -621,3 +621,5 @@ class HuberLoss(_Loss):
 
 
 from torch.nn.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, LSTMCell, GRUCell  # noqa: E402  (they subclass Module)
+from torch.nn.transformer import (MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,  # noqa: E402
+                                  NonDynamicallyQuantizableLinear)
