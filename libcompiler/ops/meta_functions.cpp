@@ -190,8 +190,9 @@ std::vector<TensorMeta> meta_flip(const Arguments& args) {
 }
 
 std::vector<TensorMeta> meta_native_dropout(const Arguments& args) {
-  const Tensor& input = args.tensor(0);
-  return {contiguous_meta(input.sizes(), input.dtype(), input.device()), contiguous_meta(input.sizes(), DType::Bool, input.device())};
+  TensorMeta out = meta_clone(args).at(0), mask = out;
+  mask.dtype = DType::Bool;
+  return {out, mask};
 }
 
 std::vector<TensorMeta> meta_multinomial(const Arguments& args) {

@@ -91,7 +91,7 @@ std::vector<TensorMeta> meta_multinomial(const Arguments& args);
 std::vector<TensorMeta> meta_cumulative(const Arguments& args);
 // flip: a contiguous copy; the dims in range.
 std::vector<TensorMeta> meta_flip(const Arguments& args);
-// native_dropout: the output and a bool mask, contiguous, of the input's sizes.
+// native_dropout: the output and a bool mask, both laid out as the input.
 std::vector<TensorMeta> meta_native_dropout(const Arguments& args);
 
 // Factories: sizes from the arguments, dtype from dtype= (or the fill value), device from device=.

@@ -1,6 +1,7 @@
 # nn.MultiheadAttention (weights returned or not, key padding and attention masks, batch_first)
 # and nn.TransformerEncoder(Layer) (post- and pre-norm, gelu) in training, as PyTorch's slow path
-# computes them; the encoder trained compiled by aot_eager.
+# computes them; the encoder trained compiled by aot_eager, whose dropout draws from the eager
+# generator.
 import torch
 import torch.nn as nn
 torch.manual_seed(0)
@@ -12,7 +13,7 @@ print(out[1, 0], weights[1, 2], weights.shape)
 causal = nn.Transformer.generate_square_subsequent_mask(5) if hasattr(nn, "Transformer") else torch.triu(torch.full((5, 5), float("-inf")), 1)
 out2, none = mha(x, x, x, attn_mask=causal, need_weights=False)
 print(out2[0, 4], none)
-layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.1, batch_first=True)
 encoder = nn.TransformerEncoder(layer, num_layers=2)
 print(encoder.layers[0].linear1.weight.sum().item() == encoder.layers[1].linear1.weight.sum().item())
 y = encoder(x, src_key_padding_mask=pad)

@@ -77,28 +77,31 @@ std::vector<Tensor> kernel_bernoulli_p(const Arguments& args) {
   return {out};
 }
 
-// ATen's native_dropout_cpu: a Bernoulli(1 - p) mask of its own (the same draws as dropout's),
-// the input times the mask, times 1 / (1 - p); out of training the input and an all-true mask.
+// ATen's native_dropout_cpu: a Bernoulli(1 - p) mask laid out as the input (filled in memory
+// order, the same draws as dropout's), the input times the mask, times 1 / (1 - p); out of
+// training the input and an all-true mask.
 std::vector<Tensor> kernel_native_dropout(const Arguments& args) {
-  const Tensor input = tensor::contiguous(args.tensor(0));
+  const Tensor& input = args.tensor(0);
   const double p = args.float_value(1);
   const std::optional<bool> train = args.optional_bool(2);
-  const Tensor out = Tensor::empty(input.sizes(), input.dtype()), mask = Tensor::empty(input.sizes(), DType::Bool);
+  const std::vector<Tensor> outs = allocate_outputs(meta_native_dropout(args));
+  const Tensor &out = outs[0], &mask = outs[1];
   const bool training = !train.has_value() || *train;
-  if (training) tensor::bernoulli_(mask, 1.0 - p, tensor::default_cpu_generator());
-  else tensor::fill_elements(mask, true);
-  const double scale = !training ? 1.0 : p == 1.0 ? 0.0 : 1.0 / (1.0 - p);
-  const bool* m = mask.data_ptr<bool>();
+  if (!training) {
+    tensor::fill_elements(mask, true);
+    tensor::copy_elements(out, input);
+    return outs;
+  }
+  tensor::bernoulli_(mask, 1.0 - p, tensor::default_cpu_generator());
+  const double scale = p == 1.0 ? 0.0 : 1.0 / (1.0 - p);
   tensor::visit_dtype(input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
-    const T* x = input.data_ptr<T>();
-    T* o = out.data_ptr<T>();
     const C s = static_cast<C>(scale);
-    for (int64_t i = 0; i < input.numel(); ++i)
-      o[i] = training ? static_cast<T>(static_cast<C>(static_cast<T>(static_cast<C>(x[i]) * C(m[i]))) * s) : x[i];
+    binary_loop<T, T>(out, input, tensor::to_dtype(mask, input.dtype()),
+                      [s](C x, C m) { return static_cast<C>(static_cast<T>(x * m)) * s; });
   });
-  return {out, mask};
+  return outs;
 }
 
 // grad * (mask * scale), in the gradient's dtype.
