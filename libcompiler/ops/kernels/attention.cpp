@@ -25,7 +25,9 @@ Tensor additive_mask(const Tensor& mask, DType dtype) {
 // softmax over the last dimension, with zeros for rows whose every score is -inf (_safe_softmax).
 Tensor safe_softmax(const Tensor& scores) {
   const Tensor out = softmax(scores, -1);
-  const Tensor fully_masked = eq(amax(scores, {-1}, /*keepdim=*/true), -std::numeric_limits<double>::infinity());
+  // Which rows are masked is no function of the scores' values to differentiate: the test reads
+  // them detached (ATen's _safe_softmax is one op; an amax node here only fed a comparison).
+  const Tensor fully_masked = eq(amax(detach(scores), {-1}, /*keepdim=*/true), -std::numeric_limits<double>::infinity());
   return where(fully_masked, scalar_tensor(0.0, out.dtype(), out.device()), out);
 }
 
