@@ -273,3 +273,90 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not is_batched:
         out = out.squeeze(1)
     return out, None
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() > 0:
+        if tensor.min().item() < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = tensor.max().item() + 1
+        elif tensor.max().item() >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    elif num_classes == -1:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    out = torch.zeros(*tensor.shape, num_classes, dtype=torch.int64)
+    return out.scatter(-1, tensor.unsqueeze(-1), 1)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if out is not None:
+        raise NotImplementedError("kiln's F.normalize does not take out=")
+    denom = torch.linalg.vector_norm(input, p, dim, True).clamp_min(eps).expand(input.shape)
+    return input / denom
+
+
+def _broadcast_shape(a, b):
+    a, b = [1] * (len(b) - len(a)) + a, [1] * (len(a) - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton dimension")
+        out.append(y if x == 1 else x)
+    return out
+
+
+def _crop(tensor, dim, start, length):
+    index = [slice(None)] * tensor.dim()
+    index[dim] = slice(start, start + length)
+    return tensor[tuple(index)]
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    # ATen's: each operand divided by its own (clamped) norm first, then the product summed.
+    shape = _broadcast_shape(list(x1.shape), list(x2.shape))
+    x1, x2 = x1.expand(shape), x2.expand(shape)
+    x1_norm = torch.linalg.vector_norm(x1, 2, dim, True)
+    x2_norm = torch.linalg.vector_norm(x2, 2, dim, True)
+    with torch.no_grad():
+        x1_clamped = x1_norm.clamp_min(eps)
+        x2_clamped = x2_norm.clamp_min(eps)
+    x1_norm = torch.where(x1_norm < eps, x1_clamped, x1_norm)
+    x2_norm = torch.where(x2_norm < eps, x2_clamped, x2_norm)
+    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+def pad(input, pad, mode="constant", value=None):
+    if mode != "constant":
+        raise NotImplementedError(f"kiln's F.pad implements mode='constant' only, not '{mode}'")
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    fill = 0 if value is None else value
+    out = input
+    for i in range(len(pad) // 2):
+        dim = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        if before < 0:
+            out = _crop(out, dim, -before, out.size(dim) + before)
+            before = 0
+        if after < 0:
+            out = _crop(out, dim, 0, out.size(dim) + after)
+            after = 0
+        pieces = []
+        if before > 0:
+            shape = list(out.shape)
+            shape[dim] = before
+            pieces.append(torch.full(shape, fill, dtype=out.dtype))
+        pieces.append(out)
+        if after > 0:
+            shape = list(out.shape)
+            shape[dim] = after
+            pieces.append(torch.full(shape, fill, dtype=out.dtype))
+        if len(pieces) > 1:
+            out = torch.cat(pieces, dim)
+    return out
