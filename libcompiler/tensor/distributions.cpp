@@ -213,6 +213,26 @@ const Tensor& random_(const Tensor& self, int64_t from, int64_t to, CpuGenerator
   return self;
 }
 
+const Tensor& random_(const Tensor& self, CpuGenerator& generator) {
+  std::lock_guard lock(generator.mutex());
+  visit_dtype(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    fill_serially<T>(self, [&] {
+      const bool wide = std::is_same_v<T, double> || std::is_same_v<T, int64_t>;
+      const uint64_t bits = wide ? generator.random64() : generator.random();
+      if constexpr (std::is_same_v<T, bool>) {
+        return static_cast<T>(bits & 1);
+      } else if constexpr (kIsFloatLike<T>) {
+        return cast_scalar<T>(static_cast<double>(bits % ((uint64_t{1} << kMantissaDigits<T>) + 1)));
+      } else {
+        return static_cast<T>(bits % (static_cast<uint64_t>(std::numeric_limits<T>::max()) + 1));
+      }
+    });
+  });
+  self.bump_version();
+  return self;
+}
+
 const Tensor& bernoulli_(const Tensor& self, double p, CpuGenerator& generator) {
   if (!(p >= 0.0 && p <= 1.0))
     throw_runtime_error("bernoulli_ expects p to be in [0, 1], but got p=" + number(p));

@@ -19,6 +19,9 @@ const Tensor& normal_(const Tensor& self, double mean, double std, CpuGenerator&
 const Tensor& exponential_(const Tensor& self, double lambd, CpuGenerator& generator);
 // Tensor.random_(from, to): integers in [from, to) for any dtype.
 const Tensor& random_(const Tensor& self, int64_t from, int64_t to, CpuGenerator& generator);
+// Tensor.random_() without bounds: integers in [0, max of the dtype], floats in [0, 2^digits]
+// (transformation::uniform_int; 64 bits for int64 and double).
+const Tensor& random_(const Tensor& self, CpuGenerator& generator);
 // Tensor.bernoulli_(p): 1 when a uniform double draw is below p, else 0 (PyTorch's portable
 // kernel). Builds of PyTorch that route bernoulli_ through MKL's own stream on Intel CPUs draw
 // other numbers; the PyTorch 2.11 x86 wheel matched this kernel on AMD and on Intel.

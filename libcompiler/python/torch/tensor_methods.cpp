@@ -11,11 +11,13 @@
 #include "libcompiler/python/interp/format_spec.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/generator_object.h"
 #include "libcompiler/python/torch/grad_fn_object.h"
 #include "libcompiler/python/torch/tensor_indexing.h"
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/distributions.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/tensor_printer.h"
 
@@ -232,6 +234,18 @@ void install_tensor_methods() {
   method("numel", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).numel()); });
   method("item", [](Interpreter&, CallArgs& c) { return from_scalar(tensor::item(self_of(c))); });
   method("tolist", [](Interpreter&, CallArgs& c) { return tolist(tensor::to_host(self_of(c))); });
+  // Tensor.random_(), random_(to), random_(from, to): integers drawn as PyTorch draws them, from
+  // generator= or the default generator.
+  method("random_", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("random_", c, {{"self"}, {"from", false}, {"to", false}, {"generator", false}});
+    const tensor::Tensor& t = static_cast<TensorObject&>(*a[0]).value;
+    tensor::CpuGenerator& generator = generator_of(a[3]);
+    const bool has_from = a[1] && !is_none(a[1]), has_to = a[2] && !is_none(a[2]);
+    if (!has_from && !has_to) tensor::random_(t, generator);
+    else if (!has_to) tensor::random_(t, 0, to_index(ip, a[1]), generator);
+    else tensor::random_(t, has_from ? to_index(ip, a[1]) : 0, to_index(ip, a[2]), generator);
+    return a[0];
+  });
   method("is_floating_point", [](Interpreter&, CallArgs& c) { return py_bool(tensor::is_floating_point(self_of(c).dtype())); });
   method("requires_grad_", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("requires_grad_", c, {{"self"}, {"requires_grad", false}});

@@ -7,6 +7,7 @@
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/embedded_sources.h"
+#include "libcompiler/python/torch/generator_object.h"
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/python/torch/torch_ops.h"
@@ -46,6 +47,8 @@ Ref take(CallArgs& c, const char* name) {
 struct FactoryOptions {
   std::optional<tensor::DType> dtype;
   bool requires_grad = false;
+  Ref generator_object;  // generator= (kept alive: it may be a temporary)
+  tensor::CpuGenerator* generator = nullptr;  // generator=: draw from it, untraced
 };
 FactoryOptions factory_options(Interpreter& ip, CallArgs& c, const char* function) {
   FactoryOptions options;
@@ -55,8 +58,10 @@ FactoryOptions factory_options(Interpreter& ip, CallArgs& c, const char* functio
   if (Ref r = take(c, "requires_grad")) options.requires_grad = truthy(ip, r);
   take(c, "layout");
   take(c, "pin_memory");
-  if (Ref g = take(c, "generator"); g && !is_none(g))
-    raise_error(ExcType::NotImplementedError, std::string(function) + "(generator=...) is not supported by kiln");
+  if (Ref g = take(c, "generator"); g && !is_none(g)) {
+    options.generator_object = g;
+    options.generator = &generator_of(g);
+  }
   if (!c.kwargs.empty())
     raise_error(ExcType::TypeError, std::string(function) + "() got an unexpected keyword argument '" + c.kwargs[0].first + "'");
   return options;
@@ -161,6 +166,7 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   auto& g = *m.globals;
   g.set("Tensor", builtin_type_ref(types.tensor));
   g.set("Parameter", builtin_type_ref(types.parameter));
+  g.set("Generator", generator_type());
   g.set("Size", builtin_type_ref(types.size));
   g.set("dtype", builtin_type_ref(types.dtype));
   g.set("device", builtin_type_ref(types.device));
@@ -176,7 +182,10 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     def(m, name, [name, op](Interpreter& ip, CallArgs& c) {
       FactoryOptions options = factory_options(ip, c, name);
       tensor::Shape shape = sizes_of(ip, c.args, 0, c.args.size());
-      return finish(ops::call_single(op, {std::vector<int64_t>(shape.begin(), shape.end()), options.dtype.value_or(tensor::DType::Float32)}), options);
+      const tensor::DType dtype = options.dtype.value_or(tensor::DType::Float32);
+      if (options.generator)
+        return finish(op == ops::OpId::randn ? tensor::randn(shape, dtype, *options.generator) : tensor::rand(shape, dtype, *options.generator), options);
+      return finish(ops::call_single(op, {std::vector<int64_t>(shape.begin(), shape.end()), dtype}), options);
     });
   };
   random_factory("randn", ops::OpId::randn);
@@ -188,13 +197,16 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     int64_t low = has_low ? to_index(ip, c.args[0]) : 0;
     int64_t high = to_index(ip, c.args[has_low ? 1 : 0]);
     tensor::Shape shape = sizes_of(ip, c.args, has_low ? 2 : 1, c.args.size());
+    const tensor::DType dtype = options.dtype.value_or(tensor::DType::Int64);
+    if (options.generator) return finish(tensor::randint(low, high, shape, dtype, *options.generator), options);
     std::vector<int64_t> sizes(shape.begin(), shape.end());
-    return finish(ops::call_single(ops::OpId::randint_low, {low, high, sizes, options.dtype.value_or(tensor::DType::Int64)}), options);
+    return finish(ops::call_single(ops::OpId::randint_low, {low, high, sizes, dtype}), options);
   });
   def(m, "randperm", [](Interpreter& ip, CallArgs& c) {
     FactoryOptions options = factory_options(ip, c, "randperm");
     auto a = bind_native("randperm", c, {{"n"}});
-    return finish(tensor::randperm(to_index(ip, a[0]), options.dtype.value_or(tensor::DType::Int64)), options);
+    return finish(tensor::randperm(to_index(ip, a[0]), options.dtype.value_or(tensor::DType::Int64),
+                                   options.generator ? *options.generator : tensor::default_cpu_generator()), options);
   });
   def(m, "manual_seed", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("manual_seed", c, {{"seed"}});

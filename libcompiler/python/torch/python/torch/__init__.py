@@ -105,6 +105,7 @@ import torch._tensor
 import torch.autograd
 import torch.nn
 import torch.linalg
+import torch.utils
 import torch._C
 import torch.optim
 import torch.compiler

@@ -1,0 +1,2 @@
+# torch.utils: data loading.
+import torch.utils.data as data
