@@ -1,6 +1,7 @@
 #include "libcompiler/repro/content_store.h"
 
 #include <openssl/evp.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -31,8 +32,10 @@ std::string write_storage(const std::filesystem::path& dir, std::string_view byt
   const std::filesystem::path path = storage_path(dir, hash);
   if (std::filesystem::exists(path)) return hash;
   std::filesystem::create_directories(path.parent_path());
-  // Written aside and renamed, so that a reader never sees half a storage.
-  const std::filesystem::path partial = path.string() + ".partial";
+  // Written aside and renamed, so that a reader never sees half a storage; the aside file is this
+  // process's own, as two minifier runs in one folder may write the same storage at once (the
+  // renames then replace one copy of the same bytes by another).
+  const std::filesystem::path partial = path.string() + "." + std::to_string(getpid()) + ".partial";
   {
     std::ofstream out(partial, std::ios::binary);
     out.write(bytes.data(), std::streamsize(bytes.size()));
