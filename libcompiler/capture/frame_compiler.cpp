@@ -312,6 +312,7 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
     return it != this->code.history.end() && it->second.dynamic_dims.count(dim) > 0;
   };
   std::map<std::string, Ref> stand_ins;  // float locals traced as graph inputs, by name
+  const TypeObject& module_type = as<TypeObject>(call_rules(interp).module_type);
   for (const auto& [name, value] : inputs.locals) {
     SourceRef source = Source::local(name);
     auto history = code.history.find(source->text());
@@ -322,8 +323,7 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
       // A module is guarded by its class (Dynamo inlines nn.Module calls): its parameters are
       // graph inputs and the attributes its code reads are guarded where they are read, so another
       // instance of the class runs the same graph.
-      const CallRules& rules = call_rules(interp);
-      if (value->kind == ObjectKind::Instance && value->type->is_subtype_of(&as<TypeObject>(rules.module_type))) {
+      if (value->kind == ObjectKind::Instance && value->type->is_subtype_of(&module_type)) {
         Guard type{GuardKind::TypeMatch, source, type_of(value)};
         type.value_type = value->type->qualified_name();
         entry->guards.add(std::move(type));

@@ -1,5 +1,5 @@
-// Copies, fills and casts (clone, copy_, fill_, zero_, _to_copy), bernoulli_ and the dropout
-// composite. The dispatcher bumps the version of in-place results, so these kernels use
+// Copies, fills and casts (clone, copy_, fill_, zero_, _to_copy) and dropout (the composite and
+// native_dropout). The dispatcher bumps the version of in-place results, so these kernels use
 // kiln_tensor's non-bumping element copies.
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
@@ -56,24 +56,6 @@ std::vector<Tensor> kernel_to_copy(const Arguments& args) {
 std::vector<Tensor> kernel_convert_element_type(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_convert_element_type(args))[0];
   tensor::copy_elements(out, args.tensor(0));
-  return {out};
-}
-
-std::vector<Tensor> kernel_bernoulli_(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  // distributions.h bumps the version of what it fills; fill a scratch tensor so self is bumped
-  // once, by the dispatcher.
-  const Tensor noise = Tensor::empty(self.sizes(), self.dtype());
-  tensor::bernoulli_(noise, args.float_value(1), tensor::default_cpu_generator());
-  tensor::copy_elements(self, noise);
-  return {self};
-}
-
-// Laid out as self (empty_like's preserve_format): the draws fill it in memory order, so a
-// transposed self gets PyTorch's mask.
-std::vector<Tensor> kernel_bernoulli_p(const Arguments& args) {
-  const Tensor out = allocate_outputs(meta_clone(args))[0];
-  tensor::bernoulli_(out, args.float_value(1), tensor::default_cpu_generator());
   return {out};
 }
 

@@ -83,6 +83,8 @@ std::vector<Tensor> kernel_randn(const Arguments& args);
 std::vector<Tensor> kernel_normal_(const Arguments& args);
 std::vector<Tensor> kernel_uniform_(const Arguments& args);
 std::vector<Tensor> kernel_exponential_(const Arguments& args);
+std::vector<Tensor> kernel_bernoulli_(const Arguments& args);
+std::vector<Tensor> kernel_bernoulli_p(const Arguments& args);
 
 // unary.cpp (continued)
 
@@ -143,7 +145,7 @@ std::vector<Tensor> kernel_cross_entropy_loss(const Arguments& args);
 std::vector<Tensor> kernel_mse_loss(const Arguments& args);
 std::vector<Tensor> kernel_mse_loss_backward(const Arguments& args);
 
-// copy.cpp: copies, fills, casts and random masks
+// copy.cpp: copies, fills, casts and dropout
 std::vector<Tensor> kernel_clone(const Arguments& args);
 std::vector<Tensor> kernel_copy(const Arguments& args);
 std::vector<Tensor> kernel_copy_(const Arguments& args);
@@ -151,8 +153,6 @@ std::vector<Tensor> kernel_fill_(const Arguments& args);
 std::vector<Tensor> kernel_zero_(const Arguments& args);
 std::vector<Tensor> kernel_to_copy(const Arguments& args);
 std::vector<Tensor> kernel_convert_element_type(const Arguments& args);
-std::vector<Tensor> kernel_bernoulli_(const Arguments& args);
-std::vector<Tensor> kernel_bernoulli_p(const Arguments& args);
 std::vector<Tensor> kernel_native_dropout(const Arguments& args);
 std::vector<Tensor> kernel_native_dropout_backward(const Arguments& args);
 std::vector<Tensor> kernel_dropout(const Arguments& args);

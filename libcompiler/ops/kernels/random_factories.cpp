@@ -1,6 +1,7 @@
-// rand, randn, randint and randint.low through the CPU generator (tensor/random_ops.h), multinomial, and
-// the in-place initialisers normal_, uniform_ and exponential_ (tensor/distributions.h,
-// tensor/random_ops.h), so seeded values equal PyTorch's.
+// rand, randn, randint and randint.low, multinomial, bernoulli.p and the in-place initialisers
+// normal_, uniform_, exponential_ and bernoulli_, through the CPU generator
+// (tensor/distributions.h, tensor/random_ops.h), so seeded values equal PyTorch's.
+#include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/tensor/copy.h"
@@ -55,6 +56,20 @@ std::vector<Tensor> kernel_uniform_(const Arguments& args) {
   return fill_in_place(args.tensor(0), [&](const Tensor& t) {
     tensor::uniform_(t, args.float_value(1), args.float_value(2), tensor::default_cpu_generator());
   });
+}
+
+std::vector<Tensor> kernel_bernoulli_(const Arguments& args) {
+  return fill_in_place(args.tensor(0), [&](const Tensor& t) {
+    tensor::bernoulli_(t, args.float_value(1), tensor::default_cpu_generator());
+  });
+}
+
+// Laid out as self (empty_like's preserve_format): the draws fill it in memory order, so a
+// transposed self gets PyTorch's mask.
+std::vector<Tensor> kernel_bernoulli_p(const Arguments& args) {
+  const Tensor out = allocate_outputs(meta_clone(args))[0];
+  tensor::bernoulli_(out, args.float_value(1), tensor::default_cpu_generator());
+  return {out};
 }
 
 std::vector<Tensor> kernel_exponential_(const Arguments& args) {

@@ -18,6 +18,9 @@ class LRScheduler:
         self.step()
         self._is_initial = False
 
+    def _current_lrs(self):
+        return [group["lr"] for group in self.optimizer.param_groups]
+
     def get_last_lr(self):
         return self._last_lr
 
@@ -27,7 +30,7 @@ class LRScheduler:
         values = self.get_lr()
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        self._last_lr = self._current_lrs()
 
 
 class ExponentialLR(LRScheduler):
@@ -37,7 +40,7 @@ class ExponentialLR(LRScheduler):
 
     def get_lr(self):
         if self.last_epoch == 0:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return self._current_lrs()
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
 
@@ -49,7 +52,7 @@ class StepLR(LRScheduler):
 
     def get_lr(self):
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return self._current_lrs()
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
 
@@ -75,7 +78,7 @@ class MultiStepLR(LRScheduler):
 
     def get_lr(self):
         if self.last_epoch not in self.milestones:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return self._current_lrs()
         return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
 
 
@@ -94,7 +97,7 @@ class LinearLR(LRScheduler):
         if self.last_epoch == 0:
             return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
         if self._is_initial or self.last_epoch > self.total_iters:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return self._current_lrs()
         return [group["lr"] * (1.0 + (self.end_factor - self.start_factor)
                                / (self.total_iters * self.start_factor
                                   + (self.last_epoch - 1) * (self.end_factor - self.start_factor)))
@@ -109,7 +112,7 @@ class CosineAnnealingLR(LRScheduler):
 
     def get_lr(self):
         if self._is_initial:
-            return [group["lr"] for group in self.optimizer.param_groups]
+            return self._current_lrs()
         if self._step_count == 1 and self.last_epoch > 0:
             return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
                     for base_lr in self.base_lrs]
