@@ -18,6 +18,17 @@ bool only_held_by_its_own_closures(const std::shared_ptr<Scope>& scope) {
 
 }  // namespace
 
+void Scope::traverse(const ReferenceVisitor& visit) const {
+  for (const Ref& value : slots) visit(value);
+  visit(parent);
+}
+
+void Scope::clear_references() {
+  std::vector<Ref> dropped;
+  dropped.swap(slots);
+  parent = nullptr;
+}
+
 Frame::~Frame() {
   if (!scope || !code || code->kind != CodeInfo::Kind::Function || scope.use_count() == 1) return;
   // Drop what a surviving closure cannot read, as CPython keeps only the cells: a nested function

@@ -10,9 +10,12 @@
 
 namespace kiln::python {
 
-struct Scope {
+struct Scope : CycleTracked {
   std::vector<Ref> slots;  // null: unbound
   std::shared_ptr<Scope> parent;  // the scope of the enclosing function (the closure)
+
+  void traverse(const ReferenceVisitor& visit) const override;
+  void clear_references() override;
 };
 
 class GeneratorObject;

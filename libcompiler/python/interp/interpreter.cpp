@@ -7,6 +7,7 @@
 
 #include "libcompiler/python/interp/builtin_setup.h"
 #include "libcompiler/python/interp/coroutine.h"
+#include "libcompiler/python/interp/cycle_collector.h"
 #include "libcompiler/python/interp/evaluator.h"
 #include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/generator.h"
@@ -148,19 +149,18 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
 #include "libcompiler/python/interp/standard_modules.def"
 }
 
-// Objects are reference counted and there is no cycle collector, so the cycles every program
-// makes (a function's globals hold the function; a class's methods hold the globals that hold
-// the class) are broken here, as CPython's finalization does: by clearing every module's globals.
+// The cycles every program makes (a function's globals hold the function; a class's methods hold
+// the globals that hold the class) are broken here, as CPython's finalization does: by clearing
+// every module's globals and every class's attributes. The cycles left (among lists, dicts,
+// instances, closures) are then unreachable, and the cycle collector frees them.
 Interpreter::~Interpreter() {
-  // Reference cycles are broken by hand (objects are reference-counted, with no cycle collector):
-  // module globals hold functions that hold the globals, and a class's attributes may hold its
-  // own instances (enum members, dataclass fields, a class-level registry).
   for (const auto& [name, module] : modules_)
     if (module->kind == ObjectKind::Module) as<ModuleObject>(module).globals->clear();
   for (const auto& globals : namespace_globals_) globals->clear();
   alive_.reset();  // what the cycles held goes without __del__, as at CPython's shutdown
   for (const auto& weak : classes_)
     if (TypeRef cls = weak.lock()) cls->attrs.clear();
+  collect_cycles();
 }
 
 std::shared_ptr<InstanceObject> Interpreter::new_instance(const TypeRef& type) {
@@ -168,19 +168,25 @@ std::shared_ptr<InstanceObject> Interpreter::new_instance(const TypeRef& type) {
   return std::shared_ptr<InstanceObject>(new InstanceObject(type), [alive = std::weak_ptr<Interpreter*>(alive_)](InstanceObject* raw) {
     std::shared_ptr<Interpreter*> owner = alive.lock();
     // The object is owned anew, without a finalizer: __del__ runs once even if it resurrects it.
-    Ref self(raw);
-    if (!owner) return;
-    Interpreter& interp = **owner;
-    Ref finalizer = raw->cls->lookup("__del__");
-    try {
-      call(interp, finalizer, std::vector<Ref>{self});
-    } catch (PyException& error) {
-      // As CPython: an exception in __del__ is reported and ignored.
-      interp.out->flush();
-      std::cerr << "Exception ignored in: " << repr(interp, finalizer) << "\n" << format_traceback(interp, error);
-    } catch (...) {
-    }
+    auto self = std::shared_ptr<InstanceObject>(raw);
+    if (owner) (*owner)->finalize(self);
   });
+}
+
+bool Interpreter::finalize(const std::shared_ptr<InstanceObject>& instance) {
+  if (instance->finalized) return false;
+  Ref finalizer = instance->cls->lookup("__del__");
+  if (!finalizer) return false;
+  instance->finalized = true;
+  try {
+    call(*this, finalizer, std::vector<Ref>{instance});
+  } catch (PyException& error) {
+    // As CPython: an exception in __del__ is reported and ignored.
+    out->flush();
+    std::cerr << "Exception ignored in: " << repr(*this, finalizer) << "\n" << format_traceback(*this, error);
+  } catch (...) {
+  }
+  return true;
 }
 
 std::shared_ptr<ModuleObject> Interpreter::new_namespace(const std::string& name) {

@@ -84,6 +84,8 @@ class Interpreter {
   // A new instance of a user class; one whose class defines __del__ calls it when its last
   // reference goes (CPython's tp_finalize), once, while this interpreter lives.
   std::shared_ptr<InstanceObject> new_instance(const TypeRef& type);
+  // Runs an instance's __del__ unless it has run (or its class has none); whether it ran.
+  bool finalize(const std::shared_ptr<InstanceObject>& instance);
 
   Frame* current_frame() const { return frame_; }
   void push_frame(Frame& frame);

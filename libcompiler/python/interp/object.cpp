@@ -108,6 +108,59 @@ InstanceObject::InstanceObject(TypeRef c) : Object(ObjectKind::Instance, c.get()
 IteratorObject::IteratorObject(std::function<Ref()> n)
     : Object(ObjectKind::Iterator, builtin_types().iterator), next(std::move(n)) {}
 
+// ---- the references each tracked object holds (for the cycle collector) ----
+namespace {
+void visit_all(const std::vector<Ref>& references, const CycleTracked::ReferenceVisitor& visit) {
+  for (const Ref& reference : references) visit(reference);
+}
+void visit_all(const AttrMap& attributes, const CycleTracked::ReferenceVisitor& visit) {
+  for (const auto& [name, value] : attributes) visit(value);
+}
+}  // namespace
+
+void ListObject::traverse(const ReferenceVisitor& visit) const { visit_all(items, visit); }
+void ListObject::clear_references() {
+  std::vector<Ref> dropped;  // the list is empty before its items go (their finalizers may read it)
+  dropped.swap(items);
+}
+void TupleObject::traverse(const ReferenceVisitor& visit) const { visit_all(items, visit); }
+void DictObject::traverse(const ReferenceVisitor& visit) const {
+  for (const Entry& entry : slots_) {
+    visit(entry.key);
+    visit(entry.value);
+  }
+}
+void FunctionObject::traverse(const ReferenceVisitor& visit) const {
+  visit_all(defaults, visit);
+  visit_all(kw_defaults, visit);
+  visit(closure);
+  visit(globals);
+  visit_all(attrs, visit);
+}
+void FunctionObject::clear_references() {
+  defaults.clear();
+  kw_defaults.clear();
+  closure = nullptr;
+  attrs.clear();
+}
+void BoundMethodObject::traverse(const ReferenceVisitor& visit) const {
+  visit(self);
+  visit(function);
+}
+void PropertyObject::traverse(const ReferenceVisitor& visit) const {
+  visit(getter);
+  visit(setter);
+}
+void PropertyObject::clear_references() {
+  getter = nullptr;
+  setter = nullptr;
+}
+void InstanceObject::traverse(const ReferenceVisitor& visit) const { visit_all(dict, visit); }
+void InstanceObject::clear_references() {
+  AttrMap dropped;
+  dropped.swap(dict);
+}
+
 namespace {
 BuiltinTypes make_builtin_types() {
   BuiltinTypes t{};

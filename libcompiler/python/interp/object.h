@@ -7,6 +7,10 @@
 //
 // `kind` gives fast dispatch on the C++ representation; `type` is the Python type (a user class
 // for instances, a builtin type otherwise).
+//
+// Reference counts alone never free a reference cycle (a child holding its parent, an instance
+// holding itself): the objects that can close one are CycleTracked, and cycle_collector.h finds
+// and frees those that only cycles hold, as CPython's gc module does.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -39,6 +43,31 @@ struct Object {
 
   const ObjectKind kind;
   TypeObject* type;  // kept alive by the builtin table, or by InstanceObject::cls
+};
+
+// An object that holds references which may lead back to it (a container, an instance, a
+// function's defaults and closure). Every one is listed while it lives, for the cycle collector.
+// It must be owned by a shared_ptr for the collector to consider it (a DictObject inside a
+// SetObject is reached through its owner).
+class CycleTracked : public std::enable_shared_from_this<CycleTracked> {
+ public:
+  using ReferenceVisitor = std::function<void(const std::shared_ptr<const void>&)>;
+  CycleTracked();
+  virtual ~CycleTracked();
+  CycleTracked(const CycleTracked&) = delete;
+  CycleTracked& operator=(const CycleTracked&) = delete;
+
+  // Calls `visit` on every strong reference this object holds (null ones included).
+  virtual void traverse(const ReferenceVisitor& visit) const = 0;
+  // Drops the references it can (CPython's tp_clear), so that a garbage cycle falls apart.
+  // Immutable objects (a tuple, a bound method) keep theirs: a cycle always runs through a
+  // mutable one.
+  virtual void clear_references() {}
+
+ private:
+  friend class CycleRegistry;
+  CycleTracked* previous_ = nullptr;
+  CycleTracked* next_ = nullptr;
 };
 
 // The positional and keyword arguments of one call.
@@ -87,18 +116,23 @@ struct StrObject : Object {
   explicit StrObject(std::string v);
   const std::string value;  // UTF-8
 };
-struct ListObject : Object {
+struct ListObject : Object, CycleTracked {
   explicit ListObject(std::vector<Ref> v = {});
+  void traverse(const ReferenceVisitor& visit) const override;
+  void clear_references() override;
   std::vector<Ref> items;
 };
-struct TupleObject : Object {
+struct TupleObject : Object, CycleTracked {
   explicit TupleObject(std::vector<Ref> v = {});
+  void traverse(const ReferenceVisitor& visit) const override;
   const std::vector<Ref> items;
 };
 
 // Insertion-ordered hash map with Python key semantics (1 == 1.0 == True).
-struct DictObject : Object {
+struct DictObject : Object, CycleTracked {
   DictObject();
+  void traverse(const ReferenceVisitor& visit) const override;
+  void clear_references() override { clear(); }
   struct Entry {
     Ref key;
     Ref value;
@@ -123,8 +157,10 @@ struct DictObject : Object {
   size_t live_ = 0;
 };
 
-struct SetObject : Object {
+struct SetObject : Object, CycleTracked {
   SetObject();
+  void traverse(const ReferenceVisitor& visit) const override { items.traverse(visit); }
+  void clear_references() override { items.clear(); }
   DictObject items;  // values unused
 };
 struct RangeObject : Object {
@@ -147,8 +183,10 @@ struct Scope;
 
 // A function made by `def` or `lambda`: its code, defaults, the globals it was defined in and
 // the scope of the enclosing function (its closure).
-struct FunctionObject : Object {
+struct FunctionObject : Object, CycleTracked {
   FunctionObject();
+  void traverse(const ReferenceVisitor& visit) const override;
+  void clear_references() override;
   std::string name;
   std::string qualname;
   const Arguments* params = nullptr;
@@ -177,24 +215,30 @@ struct NativeFunctionObject : Object {
   NativeFn fn;
 };
 
-struct BoundMethodObject : Object {
+struct BoundMethodObject : Object, CycleTracked {
   BoundMethodObject(Ref self, Ref function);
+  void traverse(const ReferenceVisitor& visit) const override;
   const Ref self;
   const Ref function;
 };
 
-struct PropertyObject : Object {
+struct PropertyObject : Object, CycleTracked {
   PropertyObject(Ref getter, Ref setter);
+  void traverse(const ReferenceVisitor& visit) const override;
+  void clear_references() override;
   Ref getter, setter;
 };
 // staticmethod(f) / classmethod(f) wrappers, unwrapped by attribute lookup.
-struct WrapperObject : Object {
+struct WrapperObject : Object, CycleTracked {
   WrapperObject(ObjectKind kind, Ref function);
+  void traverse(const ReferenceVisitor& visit) const override { visit(function); }
   const Ref function;
 };
 // super(): attribute lookup in the MRO of `self`'s type after `start`.
-struct SuperObject : Object {
+struct SuperObject : Object, CycleTracked {
   SuperObject(TypeObject* start, Ref self);
+  void traverse(const ReferenceVisitor& visit) const override { visit(self); }
+  void clear_references() override { self = nullptr; }
   TypeObject* start;
   Ref self;
 };
@@ -207,10 +251,13 @@ struct ModuleObject : Object {
   std::function<Ref(Interpreter&, const std::string&)> fallback;
 };
 
-struct InstanceObject : Object {
+struct InstanceObject : Object, CycleTracked {
   explicit InstanceObject(TypeRef cls);
+  void traverse(const ReferenceVisitor& visit) const override;
+  void clear_references() override;
   TypeRef cls;
   AttrMap dict;
+  bool finalized = false;  // its __del__ has run (it runs once)
 };
 
 // An iterator implemented in C++ (over a list, a range, dict keys, zip, ...): next() returns
