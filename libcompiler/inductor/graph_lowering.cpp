@@ -349,7 +349,11 @@ ExternArgument GraphLowering::extern_argument(const ir::Argument& argument) {
       if (!v) throw LoweringUnsupported("inductor: fallback argument " + argument.repr());
       items.push_back(*v);
     }
-    if (std::all_of(items.begin(), items.end(), [](const ops::IValue& v) { return v.is_int(); })) {
+    if (!items.empty() && std::all_of(items.begin(), items.end(), [](const ops::IValue& v) { return v.is_bool(); })) {
+      std::vector<bool> bools;  // output_mask of the *_backward ops
+      for (const ops::IValue& v : items) bools.push_back(v.to_bool());
+      out.value = ops::IValue(bools);
+    } else if (std::all_of(items.begin(), items.end(), [](const ops::IValue& v) { return v.is_int(); })) {
       ops::IValue::IntList ints;
       for (const ops::IValue& v : items) ints.push_back(v.to_int());
       out.value = ops::IValue(ints);

@@ -270,7 +270,8 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
     }
     for (size_t i = 0; i < e.outputs.size() && i < results.size(); ++i) {
       const int b = e.outputs[i];
-      if (b < 0) continue;
+      // An output the kernel was not asked for (a *_backward op's output_mask) stays unwritten.
+      if (b < 0 || !results[i].defined()) continue;
       const ConcreteLayout& layout = sizes.buffers[b];
       if (same_layout(results[i], layout)) {
         buffers[b] = results[i];

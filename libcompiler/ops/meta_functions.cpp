@@ -147,6 +147,14 @@ std::vector<TensorMeta> meta_bmm(const Arguments& args) { return size_generic::m
 
 std::vector<TensorMeta> meta_dot(const Arguments& args) { return size_generic::meta_dot(args); }
 
+std::vector<TensorMeta> meta_convolution(const Arguments& args) { return size_generic::meta_convolution(args); }
+std::vector<TensorMeta> meta_max_pool2d_with_indices(const Arguments& args) {
+  return size_generic::meta_max_pool2d_with_indices(args);
+}
+std::vector<TensorMeta> meta_avg_pool2d(const Arguments& args) { return size_generic::meta_avg_pool2d(args); }
+std::vector<TensorMeta> meta_adaptive_avg_pool2d(const Arguments& args) { return size_generic::meta_adaptive_avg_pool2d(args); }
+std::vector<TensorMeta> meta_pool2d_backward(const Arguments& args) { return size_generic::meta_pool2d_backward(args); }
+std::vector<TensorMeta> meta_convolution_backward(const Arguments& args) { return size_generic::meta_convolution_backward(args); }
 std::vector<TensorMeta> meta_native_layer_norm(const Arguments& args) { return size_generic::meta_native_layer_norm(args); }
 std::vector<TensorMeta> meta_native_layer_norm_backward(const Arguments& args) {
   return size_generic::meta_native_layer_norm_backward(args);

@@ -4,6 +4,7 @@
 // to validate and allocate; on meta tensors they are all that runs.
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -62,6 +63,12 @@ std::vector<TensorMeta> meta_addmm(const Arguments& args);
 std::vector<TensorMeta> meta_bmm(const Arguments& args);
 std::vector<TensorMeta> meta_dot(const Arguments& args);
 
+std::vector<TensorMeta> meta_convolution(const Arguments& args);
+std::vector<TensorMeta> meta_max_pool2d_with_indices(const Arguments& args);
+std::vector<TensorMeta> meta_avg_pool2d(const Arguments& args);
+std::vector<TensorMeta> meta_adaptive_avg_pool2d(const Arguments& args);
+std::vector<TensorMeta> meta_pool2d_backward(const Arguments& args);
+std::vector<TensorMeta> meta_convolution_backward(const Arguments& args);
 std::vector<TensorMeta> meta_native_layer_norm(const Arguments& args);
 std::vector<TensorMeta> meta_native_layer_norm_backward(const Arguments& args);
 std::vector<TensorMeta> meta_nll_loss_forward(const Arguments& args);
@@ -913,6 +920,180 @@ std::vector<MetaOf<Args>> meta_embedding(const Args& args) {
   auto out = indices.sizes();
   out.push_back(weight.sizes()[1]);
   return {contiguous(out, weight.dtype(), weight.device())};
+}
+
+// The output sizes of a 2d pooling of args.tensor(0) (N, C, H, W or C, H, W), by ATen's
+// pooling_output_shape: kernel_size, stride (empty: the kernel's), padding from argument
+// `first`, dilation after them when `dilation_at` is set, then ceil_mode at `ceil_at`.
+template <class Args>
+std::vector<SizeOf<Args>> pool2d_output_sizes(const Args& args, std::optional<size_t> dilation_at, size_t ceil_at,
+                                               const char* name) {
+  using Size = SizeOf<Args>;
+  using Traits = SizeTraits<Size>;
+  const auto& input = args.tensor(0);
+  const auto pair = [&](size_t at, int64_t fallback) -> std::array<int64_t, 2> {
+    const std::vector<int64_t>& v = args.int_list(at);
+    if (v.empty()) return {fallback, fallback};
+    return {v[0], v.size() > 1 ? v[1] : v[0]};
+  };
+  const auto kernel = pair(1, 1);
+  const auto given_stride = args.int_list(2);
+  const auto stride = given_stride.empty() ? kernel : pair(2, 1);
+  const auto padding = pair(3, 0);
+  const auto dilation = dilation_at ? pair(*dilation_at, 1) : std::array<int64_t, 2>{1, 1};
+  const bool ceil_mode = args.bool_value(ceil_at);
+  if (input.dim() != 3 && input.dim() != 4)
+    tensor::throw_runtime_error(std::string(name) + ": Expected 3D or 4D (batch mode) tensor for input, but got: " +
+                                sizes_text(input.sizes()));
+  for (int i = 0; i < 2; ++i) {
+    if (kernel[i] <= 0) tensor::throw_runtime_error(std::string(name) + ": kernel_size must be greater than zero");
+    if (stride[i] <= 0) tensor::throw_runtime_error(std::string(name) + ": stride must be greater than zero");
+    if (padding[i] * 2 > (kernel[i] - 1) * dilation[i] + 1)
+      tensor::throw_runtime_error("pad should be at most half of effective kernel size, but got pad=" +
+                                  std::to_string(padding[i]) + ", kernel_size=" + std::to_string(kernel[i]) +
+                                  " and dilation=" + std::to_string(dilation[i]));
+  }
+  std::vector<Size> out(input.sizes().begin(), input.sizes().end() - 2);
+  for (int i = 0; i < 2; ++i) {
+    const Size in = input.sizes()[input.dim() - 2 + i];
+    const int64_t extent = dilation[i] * (kernel[i] - 1) + 1;
+    const Size numerator = in + Traits::constant(2 * padding[i] - extent + (ceil_mode ? stride[i] - 1 : 0));
+    const Size step = Traits::constant(stride[i]);
+    // Floor division rounds down below zero too (the size is then at most 0, an error below).
+    Size size = Traits::less(numerator, Traits::constant(0))
+                    ? Traits::constant(1) - Traits::floor_divide(Traits::constant(0) - numerator + step - Traits::constant(1), step)
+                    : Traits::floor_divide(numerator, step) + Traits::constant(1);
+    // The last window must start inside the input or its left padding.
+    if (ceil_mode && !Traits::less((size - Traits::constant(1)) * Traits::constant(stride[i]), in + Traits::constant(padding[i])))
+      size = size - Traits::constant(1);
+    out.push_back(size);
+  }
+  for (int i = 0; i < 2; ++i)
+    if (Traits::less(out[out.size() - 2 + i], Traits::constant(1))) {
+      const auto& in = input.sizes();
+      const size_t d = in.size();
+      tensor::throw_runtime_error("Given input size: (" + Traits::text(in[d - 3]) + "x" + Traits::text(in[d - 2]) + "x" +
+                                  Traits::text(in[d - 1]) + "). Calculated output size: (" + Traits::text(in[d - 3]) +
+                                  "x" + Traits::text(out[d - 2]) + "x" + Traits::text(out[d - 1]) +
+                                  "). Output size is too small");
+    }
+  return out;
+}
+
+// max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode): the values and
+// their int64 indices within each plane.
+template <class Args>
+std::vector<MetaOf<Args>> meta_max_pool2d_with_indices(const Args& args) {
+  const auto& input = args.tensor(0);
+  const auto sizes = pool2d_output_sizes(args, size_t{4}, 5, "max_pool2d");
+  return {contiguous(sizes, input.dtype(), input.device()), contiguous(sizes, DType::Int64, input.device())};
+}
+
+// avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override).
+template <class Args>
+std::vector<MetaOf<Args>> meta_avg_pool2d(const Args& args) {
+  const auto& input = args.tensor(0);
+  const std::optional<int64_t> divisor = args.optional_int(6);
+  if (divisor && *divisor == 0) tensor::throw_runtime_error("divisor must be not zero");
+  return {contiguous(pool2d_output_sizes(args, std::nullopt, 4, "avg_pool2d"), input.dtype(), input.device())};
+}
+
+// _adaptive_avg_pool2d(self, output_size).
+template <class Args>
+std::vector<MetaOf<Args>> meta_adaptive_avg_pool2d(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& input = args.tensor(0);
+  const std::vector<int64_t>& size = args.int_list(1);
+  if (size.size() != 2) tensor::throw_runtime_error("adaptive_avg_pool2d: output_size must be 2");
+  if (input.dim() != 3 && input.dim() != 4)
+    tensor::throw_runtime_error("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got " + sizes_text(input.sizes()));
+  std::vector<Size> out(input.sizes().begin(), input.sizes().end() - 2);
+  for (int64_t s : size) out.push_back(SizeTraits<Size>::constant(s));
+  return {contiguous(out, input.dtype(), input.device())};
+}
+
+// A pooling's backward: the input's gradient, laid out contiguously like the input (argument 1).
+template <class Args>
+std::vector<MetaOf<Args>> meta_pool2d_backward(const Args& args) {
+  const auto& input = args.tensor(1);
+  return {contiguous(input.sizes(), input.dtype(), input.device())};
+}
+
+// convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+// the output of a convolution over the dims after batch and channels, with PyTorch's checks.
+template <class Args>
+std::vector<MetaOf<Args>> meta_convolution(const Args& args) {
+  using Size = SizeOf<Args>;
+  using Traits = SizeTraits<Size>;
+  const auto& input = args.tensor(0);
+  const auto& weight = args.tensor(1);
+  const std::vector<int64_t>& stride = args.int_list(3);
+  const std::vector<int64_t>& padding = args.int_list(4);
+  const std::vector<int64_t>& dilation = args.int_list(5);
+  const int64_t groups = args.int_value(8);
+  const int64_t spatial = weight.dim() - 2;
+  if (args.bool_value(6))
+    throw tensor::TorchError(tensor::PyErrorKind::NotImplementedError, "kiln: transposed convolution (ConvTranspose) is not implemented");
+  if (spatial < 1 || spatial > 3 || input.dim() != weight.dim())
+    tensor::throw_runtime_error("Expected " + std::to_string(weight.dim() - 1) + "D (unbatched) or " +
+                                std::to_string(weight.dim()) + "D (batched) input to conv" + std::to_string(spatial) +
+                                "d, but got input of size: " + sizes_text(input.sizes()));
+  const auto spatial_list = [&](const std::vector<int64_t>& values, const char* name) {
+    if (values.size() == 1) return std::vector<int64_t>(spatial, values[0]);
+    if (static_cast<int64_t>(values.size()) != spatial)
+      tensor::throw_runtime_error(std::string("expected ") + name + " to be a single integer value or a list of " +
+                                  std::to_string(spatial) + " values to match the convolution dimensions, but got " +
+                                  name + "=" + sizes_text(values));
+    return values;
+  };
+  const auto s = spatial_list(stride, "stride"), p = spatial_list(padding, "padding"), d = spatial_list(dilation, "dilation");
+  if (groups <= 0) tensor::throw_runtime_error("non-positive groups is not supported");
+  const Size in_channels = input.sizes()[1];
+  const Size expected_channels = weight.sizes()[1] * Traits::constant(groups);
+  if (!Traits::equal(in_channels, expected_channels))
+    tensor::throw_runtime_error("Given groups=" + std::to_string(groups) + ", weight of size " + sizes_text(weight.sizes()) +
+                                ", expected input" + sizes_text(input.sizes()) + " to have " +
+                                Traits::text(expected_channels) + " channels, but got " + Traits::text(in_channels) +
+                                " channels instead");
+  if (!args[2].is_none() && !(args.tensor(2).dim() == 1 && Traits::equal(args.tensor(2).sizes()[0], weight.sizes()[0])))
+    tensor::throw_runtime_error("Given weight of size " + sizes_text(weight.sizes()) + ", expected bias to be 1-dimensional with " +
+                                Traits::text(weight.sizes()[0]) + " elements, but got bias of size " +
+                                sizes_text(args.tensor(2).sizes()) + " instead");
+  std::vector<Size> out{input.sizes()[0], weight.sizes()[0]};
+  std::string padded_text, kernel_text;
+  bool too_small = false;
+  for (int64_t i = 0; i < spatial; ++i) {
+    const Size padded = input.sizes()[2 + i] + Traits::constant(2 * p[i]);
+    const Size extent = (weight.sizes()[2 + i] - Traits::constant(1)) * Traits::constant(d[i]) + Traits::constant(1);
+    padded_text += (i ? " x " : "") + Traits::text(padded);
+    kernel_text += (i ? " x " : "") + Traits::text(extent);
+    if (Traits::less(padded, extent)) too_small = true;
+    out.push_back(Traits::floor_divide(padded - extent, Traits::constant(s[i])) + Traits::constant(1));
+  }
+  if (too_small)
+    tensor::throw_runtime_error("Calculated padded input size per channel: (" + padded_text + "). Kernel size: (" +
+                                kernel_text + "). Kernel size can't be greater than actual input size");
+  if (input.dtype() != weight.dtype())
+    tensor::throw_runtime_error("Input type (" + std::string(tensor::scalar_type_name(input.dtype())) +
+                                ") and weight type (" + std::string(tensor::scalar_type_name(weight.dtype())) +
+                                ") should be the same");
+  return {contiguous(out, input.dtype(), input.device())};
+}
+
+// convolution_backward: the gradients of input, weight and bias (output_mask picks them),
+// contiguous, shaped as input, weight and bias_sizes.
+template <class Args>
+std::vector<MetaOf<Args>> meta_convolution_backward(const Args& args) {
+  using Size = SizeOf<Args>;
+  const auto& input = args.tensor(1);
+  const auto& weight = args.tensor(2);
+  const auto& mask = args[10].to_bool_list();
+  std::vector<MetaOf<Args>> metas(3);
+  for (auto& m : metas) m.defined = false;
+  if (mask[0]) metas[0] = contiguous(input.sizes(), input.dtype(), input.device());
+  if (mask[1]) metas[1] = contiguous(weight.sizes(), weight.dtype(), weight.device());
+  if (mask[2] && !args[3].is_none()) metas[2] = contiguous(std::vector<Size>{weight.sizes()[0]}, weight.dtype(), weight.device());
+  return metas;
 }
 
 template <class Args>

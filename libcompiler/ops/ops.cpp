@@ -192,6 +192,40 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   return call_single(OpId::linear, {input, weight, bias});
 }
 
+Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const std::vector<int64_t>& stride,
+                   const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, bool transposed,
+                   const std::vector<int64_t>& output_padding, int64_t groups) {
+  return call_single(OpId::convolution, {input, weight, bias, stride, padding, dilation, transposed, output_padding, groups});
+}
+std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_output, const Tensor& input, const Tensor& weight,
+                                                        const IValue& bias_sizes, const Arguments& convolution_args,
+                                                        const std::vector<bool>& output_mask) {
+  const Arguments& a = convolution_args;
+  return tuple_of<3>(call(OpId::convolution_backward, {grad_output, input, weight, bias_sizes, a[3], a[4], a[5], a[6],
+                                                       a[7], a[8], output_mask}));
+}
+
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, const std::vector<int64_t>& kernel_size,
+                                                   const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                                                   const std::vector<int64_t>& dilation, bool ceil_mode) {
+  return tuple_of<2>(call(OpId::max_pool2d_with_indices, {self, kernel_size, stride, padding, dilation, ceil_mode}));
+}
+Tensor adaptive_avg_pool2d_impl(const Tensor& self, const std::vector<int64_t>& output_size) {
+  return call_single(OpId::_adaptive_avg_pool2d, {self, output_size});
+}
+Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Arguments& pool_args, const Tensor& self,
+                                        const Tensor& indices) {
+  const Arguments& a = pool_args;
+  return call_single(OpId::max_pool2d_with_indices_backward, {grad_output, self, a[1], a[2], a[3], a[4], a[5], indices});
+}
+Tensor avg_pool2d_backward(const Tensor& grad_output, const Arguments& pool_args, const Tensor& self) {
+  const Arguments& a = pool_args;
+  return call_single(OpId::avg_pool2d_backward, {grad_output, self, a[1], a[2], a[3], a[4], a[5], a[6]});
+}
+Tensor adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self) {
+  return call_single(OpId::_adaptive_avg_pool2d_backward, {grad_output, self});
+}
+
 std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, const std::vector<int64_t>& normalized_shape,
                                                      const Tensor& weight, const Tensor& bias, double eps) {
   return tuple_of<3>(call(OpId::native_layer_norm, {input, normalized_shape, weight, bias, eps}));

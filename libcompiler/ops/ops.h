@@ -123,6 +123,26 @@ Tensor dot(const Tensor& self, const Tensor& other);
 Tensor matmul(const Tensor& self, const Tensor& other);
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = Tensor());
 
+// ---- convolutions
+Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const std::vector<int64_t>& stride,
+                   const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, bool transposed,
+                   const std::vector<int64_t>& output_padding, int64_t groups);
+// bias_sizes: null when the convolution had no bias.
+std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_output, const Tensor& input, const Tensor& weight,
+                                                        const IValue& bias_sizes, const Arguments& convolution_args,
+                                                        const std::vector<bool>& output_mask);
+
+// ---- pooling
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, const std::vector<int64_t>& kernel_size,
+                                                   const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                                                   const std::vector<int64_t>& dilation, bool ceil_mode);
+Tensor adaptive_avg_pool2d_impl(const Tensor& self, const std::vector<int64_t>& output_size);
+// The backward kernels of the pooling ops, called with the forward's arguments (pool_args).
+Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Arguments& pool_args, const Tensor& self,
+                                        const Tensor& indices);
+Tensor avg_pool2d_backward(const Tensor& grad_output, const Arguments& pool_args, const Tensor& self);
+Tensor adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self);
+
 // ---- normalisation and losses (reduction: the Reduction enum of schema.h)
 std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, const std::vector<int64_t>& normalized_shape,
                                                      const Tensor& weight, const Tensor& bias, double eps);

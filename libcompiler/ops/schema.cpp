@@ -186,7 +186,10 @@ class SchemaParser {
     const bool is_float_text = text.find_first_of(".eE") != std::string::npos && !std::isalpha(text.front());
     if (std::isdigit(static_cast<unsigned char>(text.front())) || text.front() == '-') {
       if (is_float_text || type.base == SchemaType::Base::Float) return IValue(std::stod(text));
-      return IValue(static_cast<int64_t>(std::stoll(text)));
+      const int64_t value = std::stoll(text);
+      // int[2] stride=1: the number for every element, as an argument given so is bound.
+      if (type.is_list && type.list_size) return IValue(std::vector<int64_t>(static_cast<size_t>(*type.list_size), value));
+      return IValue(value);
     }
     return IValue(text);  // enum names such as contiguous_format
   }

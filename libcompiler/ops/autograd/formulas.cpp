@@ -505,6 +505,27 @@ std::vector<Tensor> backward_dot(const BackwardContext& ctx, const std::vector<T
           ctx.needs_input_grad(1) ? mul(g, ctx.saved("self")) : Tensor()};
 }
 
+std::vector<Tensor> backward_max_pool2d_with_indices(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {max_pool2d_with_indices_backward(grads[0], ctx.args(), ctx.saved("self"), ctx.saved("result1"))};
+}
+
+std::vector<Tensor> backward_avg_pool2d(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {avg_pool2d_backward(grads[0], ctx.args(), ctx.saved("self"))};
+}
+
+std::vector<Tensor> backward_adaptive_avg_pool2d(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {adaptive_avg_pool2d_backward(grads[0], ctx.saved("self"))};
+}
+
+std::vector<Tensor> backward_convolution(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor weight = ctx.saved("weight");
+  const std::vector<bool> mask{ctx.needs_input_grad(0), ctx.needs_input_grad(1), ctx.needs_input_grad(2)};
+  const IValue bias_sizes = mask[2] ? IValue(std::vector<int64_t>{weight.sizes()[0]}) : IValue();
+  auto [input_grad, weight_grad, bias_grad] =
+      convolution_backward(grads[0], ctx.saved("input"), weight, bias_sizes, ctx.args(), mask);
+  return {input_grad, weight_grad, bias_grad};
+}
+
 std::vector<Tensor> backward_native_layer_norm(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   const std::vector<bool> mask{ctx.needs_input_grad(0), ctx.needs_input_grad(1), ctx.needs_input_grad(2)};
   auto [input_grad, weight_grad, bias_grad] = native_layer_norm_backward(

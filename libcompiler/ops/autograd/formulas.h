@@ -71,6 +71,10 @@ std::vector<Tensor> backward_mv(const BackwardContext& ctx, const std::vector<Te
 std::vector<Tensor> backward_addmm(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_bmm(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_dot(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_max_pool2d_with_indices(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_avg_pool2d(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_adaptive_avg_pool2d(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_convolution(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_native_layer_norm(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_nll_loss(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_mse_loss(const BackwardContext& ctx, const std::vector<Tensor>& grads);

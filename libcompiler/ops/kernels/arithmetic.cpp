@@ -22,11 +22,6 @@ namespace {
 using tensor::DType;
 using tensor::throw_runtime_error;
 
-[[noreturn]] void not_implemented(const char* kernel, DType dtype) {
-  throw_runtime_error(std::string("\"") + kernel + "\" not implemented for '" +
-                      std::string(tensor::scalar_type_name(dtype)) + "'");
-}
-
 // out (of the op's result dtype) = op(a, b), computed in `compute`. make_op(TypeTag<T>) returns
 // the elementwise function on opmath_t<T>.
 template <typename MakeOp>
@@ -184,7 +179,7 @@ std::vector<Tensor> kernel_div(const Arguments& args) {
 
 std::vector<Tensor> kernel_floor_divide(const Arguments& args) {
   const DType common = result_type({args[0], args[1]});
-  if (common == DType::Bool) not_implemented("div_floor_cpu", common);
+  if (common == DType::Bool) throw_not_implemented_for("div_floor_cpu", common);
   check_integer_divisor(args[1], common);
   return arithmetic(args, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
@@ -197,7 +192,7 @@ std::vector<Tensor> kernel_floor_divide(const Arguments& args) {
 
 std::vector<Tensor> kernel_remainder(const Arguments& args) {
   const DType common = result_type({args[0], args[1]});
-  if (common == DType::Bool) not_implemented("remainder_cpu", common);
+  if (common == DType::Bool) throw_not_implemented_for("remainder_cpu", common);
   check_integer_divisor(args[1], common);
   return arithmetic(args, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
@@ -374,7 +369,7 @@ std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args) {
 
 std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args) {
   const DType common = result_type({args[0], args[1]});
-  if (!tensor::is_floating_point(common)) not_implemented("leaky_relu_backward_cpu", common);
+  if (!tensor::is_floating_point(common)) throw_not_implemented_for("leaky_relu_backward_cpu", common);
   const double slope = args.scalar(2).to<double>();
   return arithmetic(args, [slope](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
@@ -387,7 +382,7 @@ std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args) {
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   const bool tanh_approximation = args[2].to_string() == "tanh";
   const DType common = result_type({args[0], args[1]});
-  if (!tensor::is_floating_point(common)) not_implemented("GeluBackwardKernelImpl", common);
+  if (!tensor::is_floating_point(common)) throw_not_implemented_for("GeluBackwardKernelImpl", common);
   return arithmetic(args, [tanh_approximation](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [tanh_approximation](C grad, C x) -> C {
@@ -447,7 +442,7 @@ std::vector<Tensor> kernel_lerp_(const Arguments& args) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     if constexpr (!std::is_floating_point_v<C>) {
-      not_implemented("lerp_kernel_scalar", self.dtype());
+      throw_not_implemented_for("lerp_kernel_scalar", self.dtype());
     } else {
       const C w = weight.to<C>();
       // ATen's lerp: the formula that is exact at the end closer to the weight.

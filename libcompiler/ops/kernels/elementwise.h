@@ -11,15 +11,33 @@
 #include "libcompiler/ops/ivalue.h"
 #include "libcompiler/ops/kernels/parallel.h"
 #include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/elementwise_loop.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/scalar_cast.h"
+#include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
 
 // The type arithmetic on T happens in.
 template <typename T>
 using opmath_t = std::conditional_t<tensor::kIsReducedFloat<T>, float, T>;
+
+// PyTorch's error for a kernel that has no loop for a dtype: "max_pool2d" not implemented for 'Long'.
+[[noreturn]] inline void throw_not_implemented_for(const char* kernel, tensor::DType dtype) {
+  tensor::throw_runtime_error(std::string("\"") + kernel + "\" not implemented for '" +
+                              std::string(tensor::scalar_type_name(dtype)) + "'");
+}
+
+// visit_dtype over the floating dtypes (half and bfloat16 included); the others raise that error.
+template <typename F>
+void visit_floating_dtype(tensor::DType dtype, const char* kernel, F&& f) {
+  if (!tensor::is_floating_point(dtype)) throw_not_implemented_for(kernel, dtype);
+  tensor::visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (tensor::kIsReducedFloat<T> || std::is_floating_point_v<T>) f(tag);
+  });
+}
 
 // Runs `run` over the whole walk, in parallel chunks when it is large.
 template <typename Run>

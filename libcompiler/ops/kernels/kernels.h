@@ -138,6 +138,7 @@ std::vector<Tensor> kernel_linear(const Arguments& args);
 std::vector<Tensor> kernel_native_layer_norm(const Arguments& args);
 std::vector<Tensor> kernel_native_layer_norm_backward(const Arguments& args);
 std::vector<Tensor> kernel_layer_norm(const Arguments& args);
+std::vector<Tensor> kernel_batch_norm(const Arguments& args);
 std::vector<Tensor> kernel_nll_loss_forward(const Arguments& args);
 std::vector<Tensor> kernel_nll_loss_backward(const Arguments& args);
 std::vector<Tensor> kernel_nll_loss(const Arguments& args);
@@ -185,6 +186,19 @@ std::vector<Tensor> kernel_cumsum(const Arguments& args);
 std::vector<Tensor> kernel_cumprod(const Arguments& args);
 std::vector<Tensor> kernel_flip(const Arguments& args);
 
+// convolution.cpp: convolution and its backward (oneDNN for float32), conv1d/2d/3d composites
+std::vector<Tensor> kernel_convolution(const Arguments& args);
+std::vector<Tensor> kernel_convolution_backward(const Arguments& args);
+std::vector<Tensor> kernel_convnd(const Arguments& args);
+// pooling.cpp: 2d max/avg/adaptive-avg pooling and their backward kernels
+std::vector<Tensor> kernel_max_pool2d_with_indices(const Arguments& args);
+std::vector<Tensor> kernel_max_pool2d_with_indices_backward(const Arguments& args);
+std::vector<Tensor> kernel_max_pool2d(const Arguments& args);
+std::vector<Tensor> kernel_avg_pool2d(const Arguments& args);
+std::vector<Tensor> kernel_avg_pool2d_backward(const Arguments& args);
+std::vector<Tensor> kernel_adaptive_avg_pool2d_impl(const Arguments& args);
+std::vector<Tensor> kernel_adaptive_avg_pool2d_backward(const Arguments& args);
+std::vector<Tensor> kernel_adaptive_avg_pool2d(const Arguments& args);
 // attention.cpp: scaled_dot_product_attention as ATen's math reference composes it
 std::vector<Tensor> kernel_scaled_dot_product_attention(const Arguments& args);
 

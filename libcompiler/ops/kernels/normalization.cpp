@@ -228,6 +228,55 @@ std::vector<Tensor> kernel_native_layer_norm_backward(const Arguments& args) {
   return {grad_input, grad_weight, grad_bias};
 }
 
+// batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+// statistics per channel (dim 1) over the batch and the spatial dims, composed of table ops (so
+// autograd and AOT record those). In training, the running statistics move toward the batch's:
+// the mean, and the unbiased variance, by `momentum`.
+std::vector<Tensor> kernel_batch_norm(const Arguments& args) {
+  const Tensor& input = args.tensor(0);
+  const Tensor weight = args.optional_tensor(1), bias = args.optional_tensor(2);
+  const Tensor running_mean = args.optional_tensor(3), running_var = args.optional_tensor(4);
+  const bool training = args.bool_value(5);
+  const double momentum = args.float_value(6), eps = args.float_value(7);
+  if (input.dim() < 2)
+    tensor::throw_runtime_error("batch_norm: expected a tensor with a channel dim (dim 1), but got input of size " +
+                                tensor::sizes_text(input.sizes()));
+  const int64_t channels = input.sizes()[1];
+  const std::pair<const char*, const Tensor*> per_channel_arguments[] = {
+      {"weight", &weight}, {"bias", &bias}, {"running_mean", &running_mean}, {"running_var", &running_var}};
+  for (const auto& [name, t] : per_channel_arguments)
+    if (t->defined() && t->numel() != channels)
+      tensor::throw_runtime_error(std::string(name) + " should contain " + std::to_string(channels) + " elements not " +
+                                  std::to_string(t->numel()));
+  // Per-channel values shaped to broadcast against the input: [C, 1, 1, ...].
+  std::vector<int64_t> channel_shape(input.dim() - 1, 1);
+  channel_shape[0] = channels;
+  const auto per_channel = [&](const Tensor& t) { return ops::view(t, channel_shape); };
+  std::vector<int64_t> reduced{0};
+  for (int64_t d = 2; d < input.dim(); ++d) reduced.push_back(d);
+  Tensor mean_value, var_value;
+  if (training || !running_mean.defined()) {
+    mean_value = ops::mean(input, reduced, true);
+    var_value = ops::var(input, reduced, Scalar(0), true);
+    if (training && running_mean.defined()) {
+      const int64_t count = input.numel() / std::max<int64_t>(channels, 1);
+      const Tensor batch_mean = ops::view(ops::detach(mean_value), {channels});
+      const Tensor batch_var = ops::view(ops::detach(var_value), {channels});
+      ops::mul_(running_mean, 1.0 - momentum);
+      ops::add_(running_mean, batch_mean, momentum);
+      ops::mul_(running_var, 1.0 - momentum);
+      ops::add_(running_var, batch_var, momentum * static_cast<double>(count) / static_cast<double>(std::max<int64_t>(count - 1, 1)));
+    }
+  } else {
+    mean_value = per_channel(running_mean);
+    var_value = per_channel(running_var);
+  }
+  Tensor out = ops::mul(ops::sub(input, mean_value), ops::rsqrt(ops::add(var_value, Scalar(eps))));
+  if (weight.defined()) out = ops::mul(out, per_channel(weight));
+  if (bias.defined()) out = ops::add(out, per_channel(bias));
+  return {out};
+}
+
 std::vector<Tensor> kernel_layer_norm(const Arguments& args) {
   return {std::get<0>(native_layer_norm(args.tensor(0), args.int_list(1), args.optional_tensor(2),
                                         args.optional_tensor(3), args.float_value(4)))};

@@ -46,11 +46,6 @@ std::vector<Tensor> predicate(const Arguments& args, const MakeOp& make_op) {
   return {out};
 }
 
-[[noreturn]] void not_implemented(const char* kernel, tensor::DType dtype) {
-  tensor::throw_runtime_error(std::string("\"") + kernel + "\" not implemented for '" +
-                              std::string(tensor::scalar_type_name(dtype)) + "'");
-}
-
 }  // namespace
 
 // Floating functions: `expression` of x, on float and double (half/bfloat16 compute in float).
@@ -109,7 +104,7 @@ std::vector<Tensor> kernel_sign(const Arguments& args) {
 }
 
 std::vector<Tensor> kernel_relu(const Arguments& args) {
-  if (args.tensor(0).dtype() == tensor::DType::Bool) not_implemented("clamp_min_cpu", tensor::DType::Bool);
+  if (args.tensor(0).dtype() == tensor::DType::Bool) throw_not_implemented_for("clamp_min_cpu", tensor::DType::Bool);
   return unary(args, meta_unary, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     // NaN stays NaN, as clamp_min(0) keeps it.
@@ -119,7 +114,7 @@ std::vector<Tensor> kernel_relu(const Arguments& args) {
 
 std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
-  if (!tensor::is_floating_point(dtype)) not_implemented("leaky_relu_cpu", dtype);
+  if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("leaky_relu_cpu", dtype);
   const double slope = args.scalar(1).to<double>();
   return unary(args, meta_unary, [slope](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
@@ -129,7 +124,7 @@ std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
 
 std::vector<Tensor> kernel_gelu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
-  if (!tensor::is_floating_point(dtype)) not_implemented("GeluKernelImpl", dtype);
+  if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("GeluKernelImpl", dtype);
   const bool tanh_approximation = args[1].to_string() == "tanh";
   return unary(args, meta_unary, [tanh_approximation](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;

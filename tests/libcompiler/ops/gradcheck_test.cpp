@@ -122,6 +122,17 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["dot"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::dot, {x[0], x[1]}); }); };
   s["native_layer_norm"] = [] { return sample({random({2, 3, 4}), random({4}), random({4})}, [](auto& x) {
     return call(OpId::native_layer_norm, {x[0], std::vector<int64_t>{4}, x[1], x[2], 1e-5}); }); };
+  s["convolution"] = [] { return sample({random({2, 4, 5, 4}), random({6, 2, 3, 2}), random({6})}, [](auto& x) {
+    return call(OpId::convolution, {x[0], x[1], x[2], std::vector<int64_t>{2, 1}, std::vector<int64_t>{1, 0},
+                                    std::vector<int64_t>{1, 2}, false, std::vector<int64_t>{0, 0}, 2}); }); };
+  s["max_pool2d_with_indices"] = [] { return sample({random({2, 5, 6})}, [](auto& x) {
+    return call(OpId::max_pool2d_with_indices, {x[0], std::vector<int64_t>{3, 2}, std::vector<int64_t>{2, 2},
+                                                std::vector<int64_t>{1, 0}, std::vector<int64_t>{1, 1}, true}); }); };
+  s["avg_pool2d"] = [] { return sample({random({1, 2, 5, 5})}, [](auto& x) {
+    return call(OpId::avg_pool2d, {x[0], std::vector<int64_t>{3, 3}, std::vector<int64_t>{2, 2},
+                                   std::vector<int64_t>{1, 1}, true, false, IValue()}); }); };
+  s["_adaptive_avg_pool2d"] = [] { return sample({random({1, 2, 5, 7})}, [](auto& x) {
+    return call(OpId::_adaptive_avg_pool2d, {x[0], std::vector<int64_t>{3, 4}}); }); };
   s["nll_loss_forward"] = [] { return sample({random({3, 4})}, [](auto& x) {
     return call(OpId::nll_loss_forward, {x[0], indices({1, 0, 3}, {3}), values({1, 2, 0.5, 1}, {4}, DType::Float64), 1, -100}); }); };
   s["mse_loss"] = [] { return sample({random({2, 3}), random({2, 3})}, [](auto& x) { return call(OpId::mse_loss, {x[0], x[1]}); }); };
@@ -249,6 +260,8 @@ TEST(Gradcheck, Composites) {
       {"cross_entropy", [] { return sample({random({3, 5})}, [](auto& x) { return std::vector<Tensor>{cross_entropy(x[0], indices({4, 0, 2}, {3}), Tensor(), 1, -100, 0.1)}; }); }},
       {"softmax", [] { return sample({random({2, 3})}, [](auto& x) { return std::vector<Tensor>{softmax(x[0], 1)}; }); }},
       {"scaled_dot_product_attention", [] { return sample({random({2, 3, 2}), random({2, 4, 2}), random({2, 4, 3})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::scaled_dot_product_attention, {x[0], x[1], x[2], IValue(), 0.0, true})}; }); }},
+      {"conv1d", [] { return sample({random({2, 3, 6}), random({4, 3, 3})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::conv1d, {x[0], x[1], IValue(), std::vector<int64_t>{1}, std::vector<int64_t>{1}})}; }); }},
+      {"batch_norm training", [] { return sample({random({3, 2, 4}), random({2}), random({2})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::batch_norm, {x[0], x[1], x[2], IValue(), IValue(), true, 0.1, 1e-5, false})}; }); }},
       {"chunk", [] { return sample({random({5})}, [](auto& x) { return chunk(x[0], 2); }); }},
       {"reshape of a transpose", [] { return sample({random({2, 3})}, [](auto& x) { return std::vector<Tensor>{reshape(transpose(x[0], 0, 1), {6})}; }); }},
   };

@@ -12,6 +12,11 @@ def _reduction(reduction):
     return _REDUCTIONS[reduction]
 
 
+conv1d = torch.conv1d
+conv2d = torch.conv2d
+conv3d = torch.conv3d
+
+
 def linear(input, weight, bias=None):
     return torch.linear(input, weight, bias)
 
@@ -52,6 +57,44 @@ def softmax(input, dim=None, dtype=None):
 
 def log_softmax(input, dim=None, dtype=None):
     return torch.log_softmax(input, dim, dtype=dtype)
+
+
+def _verify_batch_size(size):
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05):
+    if training:
+        _verify_batch_size(input.size())
+    return torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
+def _pair_or_empty(value):
+    return [] if value is None else value
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    stride = _pair_or_empty(stride)
+    if return_indices:
+        return torch.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return torch.avg_pool2d(input, kernel_size, _pair_or_empty(stride), padding, ceil_mode, count_include_pad,
+                            divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    if isinstance(output_size, int):
+        output_size = (output_size, output_size)
+    output_size = [input.size(-2 + i) if s is None else s for i, s in enumerate(output_size)]
+    return torch.adaptive_avg_pool2d(input, output_size)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):

@@ -1,0 +1,361 @@
+// Convolutions over 1 to 3 spatial dims: convolution and convolution_backward, and the conv1d,
+// conv2d and conv3d composites (unbatched inputs, padding="same"/"valid") that reach them.
+// float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn); other floating dtypes run
+// the direct loops below with opmath accumulation (PyTorch's slow_conv path, for float64).
+#include <dnnl.hpp>
+
+#include <array>
+
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/views.h"
+
+namespace kiln::ops {
+
+namespace {
+
+using tensor::DType;
+
+// One convolution's geometry, its spatial dims padded to three (a size-1 dim with stride 1 and
+// no padding in front of the real ones), so that one loop nest serves 1d, 2d and 3d.
+struct Geometry {
+  int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
+  int64_t spatial = 0;  // the real number of spatial dims
+  std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1};
+  std::array<int64_t, 3> stride{1, 1, 1}, padding{0, 0, 0}, dilation{1, 1, 1};
+
+  int64_t in_per_group() const { return in_channels / groups; }
+  int64_t out_per_group() const { return out_channels / groups; }
+  int64_t in_size() const { return in[0] * in[1] * in[2]; }
+  int64_t out_size() const { return out[0] * out[1] * out[2]; }
+  int64_t kernel_size() const { return kernel[0] * kernel[1] * kernel[2]; }
+};
+
+Geometry geometry_of(const std::vector<int64_t>& input_sizes, const std::vector<int64_t>& weight_sizes,
+                     const std::vector<int64_t>& output_sizes, const Arguments& args, size_t stride_at, size_t groups_at) {
+  Geometry g;
+  g.spatial = static_cast<int64_t>(weight_sizes.size()) - 2;
+  g.batch = input_sizes[0];
+  g.in_channels = input_sizes[1];
+  g.out_channels = weight_sizes[0];
+  g.groups = args.int_value(groups_at);
+  const auto per_dim = [&](size_t at, int64_t i) {
+    const std::vector<int64_t>& values = args.int_list(at);
+    return values.size() == 1 ? values[0] : values[i];
+  };
+  const int64_t offset = 3 - g.spatial;
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    g.in[offset + i] = input_sizes[2 + i];
+    g.out[offset + i] = output_sizes[2 + i];
+    g.kernel[offset + i] = weight_sizes[2 + i];
+    g.stride[offset + i] = per_dim(stride_at, i);
+    g.padding[offset + i] = per_dim(stride_at + 1, i);
+    g.dilation[offset + i] = per_dim(stride_at + 2, i);
+  }
+  return g;
+}
+
+// Calls body(output position, kernel position, input position) for every pair that reads inside
+// the input, over one output channel's positions.
+template <typename Body>
+void for_each_tap(const Geometry& g, Body&& body) {
+  for (int64_t od = 0; od < g.out[0]; ++od)
+    for (int64_t oh = 0; oh < g.out[1]; ++oh)
+      for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+        const int64_t o = (od * g.out[1] + oh) * g.out[2] + ow;
+        for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
+          const int64_t id = od * g.stride[0] - g.padding[0] + kd * g.dilation[0];
+          if (id < 0 || id >= g.in[0]) continue;
+          for (int64_t kh = 0; kh < g.kernel[1]; ++kh) {
+            const int64_t ih = oh * g.stride[1] - g.padding[1] + kh * g.dilation[1];
+            if (ih < 0 || ih >= g.in[1]) continue;
+            for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
+              const int64_t iw = ow * g.stride[2] - g.padding[2] + kw * g.dilation[2];
+              if (iw < 0 || iw >= g.in[2]) continue;
+              body(o, (kd * g.kernel[1] + kh) * g.kernel[2] + kw, (id * g.in[1] + ih) * g.in[2] + iw);
+            }
+          }
+        }
+      }
+}
+
+// ---- oneDNN (float32)
+
+dnnl::engine& cpu_engine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+struct DnnlDescs {
+  dnnl::memory::desc src, weights, bias, dst;
+  dnnl::memory::dims strides, dilates, padding_l, padding_r;
+};
+
+dnnl::memory::dims dims_of(const std::vector<int64_t>& sizes) { return dnnl::memory::dims(sizes.begin(), sizes.end()); }
+
+// Plain row-major descriptors of the (contiguous) tensors; the weights grouped when groups > 1.
+DnnlDescs dnnl_descs(const Geometry& g, const std::vector<int64_t>& input_sizes, const std::vector<int64_t>& weight_sizes,
+                     const std::vector<int64_t>& output_sizes) {
+  using tag = dnnl::memory::format_tag;
+  const auto f32 = dnnl::memory::data_type::f32;
+  static const tag activations[] = {tag::ncw, tag::nchw, tag::ncdhw};
+  static const tag plain_weights[] = {tag::oiw, tag::oihw, tag::oidhw};
+  static const tag grouped_weights[] = {tag::goiw, tag::goihw, tag::goidhw};
+  const int64_t k = g.spatial - 1;
+  DnnlDescs d;
+  d.src = dnnl::memory::desc(dims_of(input_sizes), f32, activations[k]);
+  d.dst = dnnl::memory::desc(dims_of(output_sizes), f32, activations[k]);
+  if (g.groups == 1) {
+    d.weights = dnnl::memory::desc(dims_of(weight_sizes), f32, plain_weights[k]);
+  } else {
+    std::vector<int64_t> grouped{g.groups, g.out_per_group()};
+    grouped.insert(grouped.end(), weight_sizes.begin() + 1, weight_sizes.end());
+    d.weights = dnnl::memory::desc(dims_of(grouped), f32, grouped_weights[k]);
+  }
+  d.bias = dnnl::memory::desc({g.out_channels}, f32, tag::x);
+  for (int64_t i = 3 - g.spatial; i < 3; ++i) {
+    d.strides.push_back(g.stride[i]);
+    d.dilates.push_back(g.dilation[i] - 1);  // oneDNN counts the gaps between taps
+    d.padding_l.push_back(g.padding[i]);
+    // The right padding that ends the last window where PyTorch's floor division ends it.
+    const int64_t extent = (g.kernel[i] - 1) * g.dilation[i] + 1;
+    d.padding_r.push_back((g.out[i] - 1) * g.stride[i] + extent - g.in[i] - g.padding[i]);
+  }
+  return d;
+}
+
+dnnl::memory dnnl_memory(const dnnl::memory::desc& desc, const Tensor& t) {
+  return dnnl::memory(desc, cpu_engine(), const_cast<void*>(t.data_ptr()));
+}
+
+dnnl::convolution_forward::primitive_desc forward_descriptor(const DnnlDescs& d, bool with_bias) {
+  const auto kind = dnnl::prop_kind::forward_training;
+  const auto algorithm = dnnl::algorithm::convolution_direct;
+  auto desc = with_bias ? dnnl::convolution_forward::desc(kind, algorithm, d.src, d.weights, d.bias, d.dst, d.strides,
+                                                          d.dilates, d.padding_l, d.padding_r)
+                        : dnnl::convolution_forward::desc(kind, algorithm, d.src, d.weights, d.dst, d.strides, d.dilates,
+                                                          d.padding_l, d.padding_r);
+  return dnnl::convolution_forward::primitive_desc(desc, cpu_engine());
+}
+
+void dnnl_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
+  const DnnlDescs d = dnnl_descs(g, input.sizes(), weight.sizes(), out.sizes());
+  const auto pd = forward_descriptor(d, bias.defined());
+  dnnl::stream stream(cpu_engine());
+  std::unordered_map<int, dnnl::memory> memories{{DNNL_ARG_SRC, dnnl_memory(d.src, input)},
+                                                 {DNNL_ARG_WEIGHTS, dnnl_memory(d.weights, weight)},
+                                                 {DNNL_ARG_DST, dnnl_memory(d.dst, out)}};
+  if (bias.defined()) memories.emplace(DNNL_ARG_BIAS, dnnl_memory(d.bias, bias));
+  dnnl::convolution_forward(pd).execute(stream, memories);
+  stream.wait();
+}
+
+void dnnl_backward_data(const Geometry& g, const Tensor& grad_out, const Tensor& weight, const Tensor& grad_input) {
+  const DnnlDescs d = dnnl_descs(g, grad_input.sizes(), weight.sizes(), grad_out.sizes());
+  const auto hint = forward_descriptor(d, false);
+  dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, d.src, d.weights, d.dst, d.strides,
+                                             d.dilates, d.padding_l, d.padding_r);
+  dnnl::convolution_backward_data::primitive_desc pd(desc, cpu_engine(), hint);
+  dnnl::stream stream(cpu_engine());
+  dnnl::convolution_backward_data(pd).execute(stream, {{DNNL_ARG_DIFF_DST, dnnl_memory(d.dst, grad_out)},
+                                                       {DNNL_ARG_WEIGHTS, dnnl_memory(d.weights, weight)},
+                                                       {DNNL_ARG_DIFF_SRC, dnnl_memory(d.src, grad_input)}});
+  stream.wait();
+}
+
+void dnnl_backward_weights(const Geometry& g, const Tensor& grad_out, const Tensor& input, const Tensor& grad_weight,
+                           const Tensor& grad_bias) {
+  const DnnlDescs d = dnnl_descs(g, input.sizes(), grad_weight.sizes(), grad_out.sizes());
+  const bool with_bias = grad_bias.defined();
+  const auto hint = forward_descriptor(d, with_bias);
+  const auto algorithm = dnnl::algorithm::convolution_direct;
+  auto desc = with_bias ? dnnl::convolution_backward_weights::desc(algorithm, d.src, d.weights, d.bias, d.dst, d.strides,
+                                                                   d.dilates, d.padding_l, d.padding_r)
+                        : dnnl::convolution_backward_weights::desc(algorithm, d.src, d.weights, d.dst, d.strides,
+                                                                   d.dilates, d.padding_l, d.padding_r);
+  dnnl::convolution_backward_weights::primitive_desc pd(desc, cpu_engine(), hint);
+  dnnl::stream stream(cpu_engine());
+  std::unordered_map<int, dnnl::memory> memories{{DNNL_ARG_SRC, dnnl_memory(d.src, input)},
+                                                 {DNNL_ARG_DIFF_DST, dnnl_memory(d.dst, grad_out)},
+                                                 {DNNL_ARG_DIFF_WEIGHTS, dnnl_memory(d.weights, grad_weight)}};
+  if (with_bias) memories.emplace(DNNL_ARG_DIFF_BIAS, dnnl_memory(d.bias, grad_bias));
+  dnnl::convolution_backward_weights(pd).execute(stream, memories);
+  stream.wait();
+}
+
+// ---- direct loops (other floating dtypes)
+
+template <typename T>
+void direct_forward(const Geometry& g, const T* x, const T* w, const T* b, T* y) {
+  using C = opmath_t<T>;
+  const int64_t ipg = g.in_per_group(), opg = g.out_per_group();
+  parallel_for(0, g.batch * g.out_channels, 1, [&](int64_t begin, int64_t end) {
+    std::vector<C> acc(g.out_size());
+    for (int64_t job = begin; job < end; ++job) {
+      const int64_t n = job / g.out_channels, oc = job % g.out_channels, group = oc / opg;
+      std::fill(acc.begin(), acc.end(), b ? static_cast<C>(b[oc]) : C(0));
+      for (int64_t ic = 0; ic < ipg; ++ic) {
+        const T* plane = x + (n * g.in_channels + group * ipg + ic) * g.in_size();
+        const T* taps = w + (oc * ipg + ic) * g.kernel_size();
+        for_each_tap(g, [&](int64_t o, int64_t k, int64_t i) { acc[o] += static_cast<C>(plane[i]) * static_cast<C>(taps[k]); });
+      }
+      T* out = y + job * g.out_size();
+      for (int64_t o = 0; o < g.out_size(); ++o) out[o] = static_cast<T>(acc[o]);
+    }
+  });
+}
+
+template <typename T>
+void direct_backward_data(const Geometry& g, const T* gy, const T* w, T* gx) {
+  using C = opmath_t<T>;
+  const int64_t ipg = g.in_per_group(), opg = g.out_per_group();
+  parallel_for(0, g.batch * g.in_channels, 1, [&](int64_t begin, int64_t end) {
+    std::vector<C> acc(g.in_size());
+    for (int64_t job = begin; job < end; ++job) {
+      const int64_t n = job / g.in_channels, c = job % g.in_channels, group = c / ipg, ic = c % ipg;
+      std::fill(acc.begin(), acc.end(), C(0));
+      for (int64_t oc = group * opg; oc < (group + 1) * opg; ++oc) {
+        const T* grad = gy + (n * g.out_channels + oc) * g.out_size();
+        const T* taps = w + (oc * ipg + ic) * g.kernel_size();
+        for_each_tap(g, [&](int64_t o, int64_t k, int64_t i) { acc[i] += static_cast<C>(grad[o]) * static_cast<C>(taps[k]); });
+      }
+      T* out = gx + job * g.in_size();
+      for (int64_t i = 0; i < g.in_size(); ++i) out[i] = static_cast<T>(acc[i]);
+    }
+  });
+}
+
+template <typename T>
+void direct_backward_weights(const Geometry& g, const T* gy, const T* x, T* gw, T* gb) {
+  using C = opmath_t<T>;
+  const int64_t ipg = g.in_per_group(), opg = g.out_per_group();
+  parallel_for(0, g.out_channels, 1, [&](int64_t begin, int64_t end) {
+    std::vector<C> acc(ipg * g.kernel_size());
+    for (int64_t oc = begin; oc < end; ++oc) {
+      const int64_t group = oc / opg;
+      std::fill(acc.begin(), acc.end(), C(0));
+      C bias_sum = 0;
+      for (int64_t n = 0; n < g.batch; ++n) {
+        const T* grad = gy + (n * g.out_channels + oc) * g.out_size();
+        for (int64_t o = 0; o < g.out_size(); ++o) bias_sum += static_cast<C>(grad[o]);
+        for (int64_t ic = 0; gw && ic < ipg; ++ic) {
+          const T* plane = x + (n * g.in_channels + group * ipg + ic) * g.in_size();
+          C* taps = acc.data() + ic * g.kernel_size();
+          for_each_tap(g, [&](int64_t o, int64_t k, int64_t i) { taps[k] += static_cast<C>(grad[o]) * static_cast<C>(plane[i]); });
+        }
+      }
+      if (gw)
+        for (int64_t k = 0; k < ipg * g.kernel_size(); ++k) gw[oc * ipg * g.kernel_size() + k] = static_cast<T>(acc[k]);
+      if (gb) gb[oc] = static_cast<T>(bias_sum);
+    }
+  });
+}
+
+}  // namespace
+
+std::vector<Tensor> kernel_convolution(const Arguments& args) {
+  std::vector<Tensor> outputs = allocate_outputs(meta_convolution(args));
+  const Tensor input = tensor::contiguous(args.tensor(0));
+  const Tensor weight = tensor::contiguous(args.tensor(1));
+  const Tensor bias = args.optional_tensor(2).defined() ? tensor::contiguous(args.optional_tensor(2)) : Tensor();
+  Tensor& out = outputs[0];
+  if (out.numel() == 0) return outputs;
+  const Geometry g = geometry_of(input.sizes(), weight.sizes(), out.sizes(), args, 3, 8);
+  if (input.dtype() == DType::Float32) {
+    dnnl_forward(g, input, weight, bias, out);
+    return outputs;
+  }
+  visit_floating_dtype(input.dtype(), "slow_conv2d_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    direct_forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,
+                      out.data_ptr<T>());
+  });
+  return outputs;
+}
+
+std::vector<Tensor> kernel_convolution_backward(const Arguments& args) {
+  std::vector<Tensor> grads = allocate_outputs(meta_convolution_backward(args));
+  const Tensor grad_out = tensor::contiguous(args.tensor(0));
+  const Tensor input = tensor::contiguous(args.tensor(1));
+  const Tensor weight = tensor::contiguous(args.tensor(2));
+  const Geometry g = geometry_of(input.sizes(), weight.sizes(), grad_out.sizes(), args, 4, 9);
+  Tensor &grad_input = grads[0], &grad_weight = grads[1], &grad_bias = grads[2];
+  if (grad_out.numel() == 0 || input.numel() == 0) {
+    for (Tensor* t : {&grad_input, &grad_weight, &grad_bias})
+      if (t->defined()) tensor::fill_(*t, Scalar(0.0));
+    return grads;
+  }
+  if (input.dtype() == DType::Float32) {
+    if (grad_input.defined()) dnnl_backward_data(g, grad_out, weight, grad_input);
+    if (grad_weight.defined()) {
+      dnnl_backward_weights(g, grad_out, input, grad_weight, grad_bias);
+      return grads;
+    }
+  }
+  visit_floating_dtype(input.dtype(), "slow_conv2d_backward_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (grad_input.defined() && input.dtype() != DType::Float32)
+      direct_backward_data<T>(g, grad_out.data_ptr<T>(), weight.data_ptr<T>(), grad_input.data_ptr<T>());
+    if (grad_weight.defined() || grad_bias.defined())
+      direct_backward_weights<T>(g, grad_out.data_ptr<T>(), input.data_ptr<T>(),
+                                 grad_weight.defined() ? grad_weight.data_ptr<T>() : nullptr,
+                                 grad_bias.defined() ? grad_bias.data_ptr<T>() : nullptr);
+  });
+  return grads;
+}
+
+// conv1d/conv2d/conv3d(input, weight, bias, stride, padding, dilation, groups), padding a list
+// or "valid"/"same": convolution on a batched input (an unbatched one gains a batch of 1).
+std::vector<Tensor> kernel_convnd(const Arguments& args) {
+  const Tensor& weight = args.tensor(1);
+  const int64_t spatial = weight.dim() - 2;
+  const Tensor& given = args.tensor(0);
+  const bool unbatched = given.dim() == spatial + 1;
+  if (given.dim() != spatial + 1 && given.dim() != spatial + 2)
+    tensor::throw_runtime_error("Expected " + std::to_string(spatial + 1) + "D (unbatched) or " +
+                                std::to_string(spatial + 2) + "D (batched) input to conv" + std::to_string(spatial) +
+                                "d, but got input of size: " + tensor::sizes_text(given.sizes()));
+  const Tensor input = unbatched ? ops::unsqueeze(given, 0) : given;
+  const auto expand = [&](const std::vector<int64_t>& values) {
+    return values.size() == 1 ? std::vector<int64_t>(spatial, values[0]) : values;
+  };
+  const std::vector<int64_t> stride = expand(args.int_list(3)), dilation = expand(args.int_list(5));
+  std::vector<int64_t> padding(spatial, 0);
+  Tensor padded_input = input;
+  if (args[4].is_string()) {
+    const std::string mode = args[4].to_string();
+    if (mode != "valid" && mode != "same")
+      tensor::throw_runtime_error("Invalid padding string: '" + mode + "'");
+    if (mode == "same") {
+      for (int64_t s : stride)
+        if (s != 1) tensor::throw_runtime_error("padding='same' is not supported for strided convolutions");
+      // Symmetric padding where the total is even; the odd element goes on the right, by a
+      // column of zeros appended to the input, as ATen's _convolution_mode pads it first.
+      std::vector<int64_t> extra;
+      for (int64_t i = 0; i < spatial; ++i) {
+        const int64_t total = dilation[i] * (weight.sizes()[2 + i] - 1);
+        padding[i] = total / 2;
+        extra.push_back(total % 2);
+      }
+      for (int64_t i = 0; i < spatial; ++i) {
+        if (extra[i] == 0) continue;
+        std::vector<int64_t> edge = padded_input.sizes();
+        edge[2 + i] = 1;
+        padded_input = ops::cat({padded_input, ops::full(edge, Scalar(0.0), std::optional<DType>(padded_input.dtype()))}, 2 + i);
+      }
+    }
+  } else {
+    padding = expand(args.int_list(4));
+  }
+  Tensor out = ops::convolution(padded_input, weight, args.optional_tensor(2), stride, padding, dilation, false,
+                           std::vector<int64_t>(spatial, 0), args.int_value(6));
+  return {unbatched ? ops::squeeze(out, 0) : out};
+}
+
+}  // namespace kiln::ops

@@ -1,0 +1,276 @@
+// 2d pooling over the last two dims of a (N, C, H, W) or (C, H, W) input: max_pool2d_with_indices
+// and avg_pool2d with their backward kernels, _adaptive_avg_pool2d and its backward, and the
+// max_pool2d / adaptive_avg_pool2d composites. Windows are taken as ATen's CPU kernels take them
+// (the same window bounds, the first maximum's flat index within the plane, NaN as a maximum).
+#include <cmath>
+
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/views.h"
+
+namespace kiln::ops {
+
+namespace {
+
+// The planes (N * C) and the input and output extents of one pooling.
+struct Planes {
+  int64_t count, in_h, in_w, out_h, out_w;
+};
+
+Planes planes_of(const Tensor& input, const Tensor& output) {
+  const int64_t d = input.dim();
+  return {input.numel() / std::max<int64_t>(1, input.sizes()[d - 2] * input.sizes()[d - 1]), input.sizes()[d - 2],
+          input.sizes()[d - 1], output.sizes()[d - 2], output.sizes()[d - 1]};
+}
+
+// kernel_size, stride (empty: the kernel size), padding and dilation of a 2d pooling.
+struct Window {
+  int64_t kh, kw, sh, sw, ph, pw, dh = 1, dw = 1;
+};
+
+Window window_of(const Arguments& args, bool with_dilation, size_t first = 1) {
+  const auto& k = args.int_list(first);
+  const auto& s = args.int_list(first + 1);
+  const auto& p = args.int_list(first + 2);
+  Window w{k[0], k.size() > 1 ? k[1] : k[0], 0, 0, p[0], p.size() > 1 ? p[1] : p[0]};
+  w.sh = s.empty() ? w.kh : s[0];
+  w.sw = s.empty() ? w.kw : (s.size() > 1 ? s[1] : s[0]);
+  if (with_dilation) {
+    const auto& d = args.int_list(first + 3);
+    w.dh = d[0];
+    w.dw = d.size() > 1 ? d[1] : d[0];
+  }
+  return w;
+}
+
+// The adaptive window of output index o over an input extent: [floor(o*in/out), ceil((o+1)*in/out)).
+int64_t adaptive_start(int64_t o, int64_t in, int64_t out) { return (o * in) / out; }
+int64_t adaptive_end(int64_t o, int64_t in, int64_t out) { return ((o + 1) * in + out - 1) / out; }
+
+}  // namespace
+
+std::vector<Tensor> kernel_max_pool2d_with_indices(const Arguments& args) {
+  std::vector<Tensor> outputs = allocate_outputs(meta_max_pool2d_with_indices(args));
+  const Tensor input = tensor::contiguous(args.tensor(0));
+  const Planes p = planes_of(input, outputs[0]);
+  const Window w = window_of(args, true);
+  int64_t* indices = outputs[1].data_ptr<int64_t>();
+  visit_floating_dtype(input.dtype(), "max_pool2d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* x = input.data_ptr<T>();
+    T* y = outputs[0].data_ptr<T>();
+    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) {
+        const T* in = x + plane * p.in_h * p.in_w;
+        for (int64_t oh = 0; oh < p.out_h; ++oh)
+          for (int64_t ow = 0; ow < p.out_w; ++ow) {
+            const int64_t h0 = oh * w.sh - w.ph, w0 = ow * w.sw - w.pw;
+            int64_t best_index = -1;
+            T best = -std::numeric_limits<T>::infinity();
+            for (int64_t i = 0; i < w.kh; ++i) {
+              const int64_t h = h0 + i * w.dh;
+              if (h < 0 || h >= p.in_h) continue;
+              for (int64_t j = 0; j < w.kw; ++j) {
+                const int64_t c = w0 + j * w.dw;
+                if (c < 0 || c >= p.in_w) continue;
+                const T v = in[h * p.in_w + c];
+                if (best_index < 0 || v > best || std::isnan(static_cast<double>(v))) {
+                  best = v;
+                  best_index = h * p.in_w + c;
+                }
+              }
+            }
+            const int64_t o = (plane * p.out_h + oh) * p.out_w + ow;
+            y[o] = best;
+            indices[o] = best_index;
+          }
+      }
+    });
+  });
+  return outputs;
+}
+
+// max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation,
+// ceil_mode, indices): each output's gradient goes to the input element it took.
+std::vector<Tensor> kernel_max_pool2d_with_indices_backward(const Arguments& args) {
+  const Tensor grad = tensor::contiguous(args.tensor(0));
+  const Tensor& input = args.tensor(1);
+  const Tensor indices = tensor::contiguous(args.tensor(7));
+  Tensor grad_input = Tensor::empty(input.sizes(), input.dtype());
+  tensor::fill_(grad_input, Scalar(0.0));
+  const Planes p = planes_of(input, grad);
+  const int64_t* index = indices.data_ptr<int64_t>();
+  visit_floating_dtype(input.dtype(), "max_pool2d_with_indices_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* g = grad.data_ptr<T>();
+    T* gx = grad_input.data_ptr<T>();
+    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane)
+        for (int64_t o = plane * p.out_h * p.out_w; o < (plane + 1) * p.out_h * p.out_w; ++o)
+          if (index[o] >= 0) {
+            T& into = gx[plane * p.in_h * p.in_w + index[o]];
+            into = static_cast<T>(static_cast<opmath_t<T>>(into) + static_cast<opmath_t<T>>(g[o]));
+          }
+    });
+  });
+  return {grad_input};
+}
+
+// avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override).
+std::vector<Tensor> kernel_avg_pool2d(const Arguments& args) {
+  std::vector<Tensor> outputs = allocate_outputs(meta_avg_pool2d(args));
+  const Tensor input = tensor::contiguous(args.tensor(0));
+  const Planes p = planes_of(input, outputs[0]);
+  const Window w = window_of(args, false);
+  const bool count_include_pad = args.bool_value(5);
+  const std::optional<int64_t> divisor_override = args.optional_int(6);
+  visit_floating_dtype(input.dtype(), "avg_pool2d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const T* x = input.data_ptr<T>();
+    T* y = outputs[0].data_ptr<T>();
+    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) {
+        const T* in = x + plane * p.in_h * p.in_w;
+        for (int64_t oh = 0; oh < p.out_h; ++oh)
+          for (int64_t ow = 0; ow < p.out_w; ++ow) {
+            int64_t h0 = oh * w.sh - w.ph, w0 = ow * w.sw - w.pw;
+            int64_t h1 = std::min(h0 + w.kh, p.in_h + w.ph), w1 = std::min(w0 + w.kw, p.in_w + w.pw);
+            const int64_t padded_area = (h1 - h0) * (w1 - w0);
+            h0 = std::max<int64_t>(h0, 0);
+            w0 = std::max<int64_t>(w0, 0);
+            h1 = std::min(h1, p.in_h);
+            w1 = std::min(w1, p.in_w);
+            C sum = 0;
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t c = w0; c < w1; ++c) sum += static_cast<C>(in[h * p.in_w + c]);
+            const int64_t divisor = divisor_override ? *divisor_override
+                                    : count_include_pad ? padded_area
+                                                        : (h1 - h0) * (w1 - w0);
+            y[(plane * p.out_h + oh) * p.out_w + ow] = static_cast<T>(sum / static_cast<C>(divisor));
+          }
+      }
+    });
+  });
+  return outputs;
+}
+
+// avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode,
+// count_include_pad, divisor_override): each output's gradient spread over its window.
+std::vector<Tensor> kernel_avg_pool2d_backward(const Arguments& args) {
+  const Tensor grad = tensor::contiguous(args.tensor(0));
+  const Tensor& input = args.tensor(1);
+  Tensor grad_input = Tensor::empty(input.sizes(), input.dtype());
+  tensor::fill_(grad_input, Scalar(0.0));
+  const Planes p = planes_of(input, grad);
+  const Window w = window_of(args, false, 2);
+  const bool count_include_pad = args.bool_value(6);
+  const std::optional<int64_t> divisor_override = args.optional_int(7);
+  visit_floating_dtype(input.dtype(), "avg_pool2d_backward_out_frame", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const T* g = grad.data_ptr<T>();
+    T* gx = grad_input.data_ptr<T>();
+    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) {
+        T* out = gx + plane * p.in_h * p.in_w;
+        for (int64_t oh = 0; oh < p.out_h; ++oh)
+          for (int64_t ow = 0; ow < p.out_w; ++ow) {
+            int64_t h0 = oh * w.sh - w.ph, w0 = ow * w.sw - w.pw;
+            int64_t h1 = std::min(h0 + w.kh, p.in_h + w.ph), w1 = std::min(w0 + w.kw, p.in_w + w.pw);
+            const int64_t padded_area = (h1 - h0) * (w1 - w0);
+            h0 = std::max<int64_t>(h0, 0);
+            w0 = std::max<int64_t>(w0, 0);
+            h1 = std::min(h1, p.in_h);
+            w1 = std::min(w1, p.in_w);
+            const int64_t divisor = divisor_override ? *divisor_override
+                                    : count_include_pad ? padded_area
+                                                        : (h1 - h0) * (w1 - w0);
+            const C share = static_cast<C>(g[(plane * p.out_h + oh) * p.out_w + ow]) / static_cast<C>(divisor);
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t c = w0; c < w1; ++c) out[h * p.in_w + c] = static_cast<T>(static_cast<C>(out[h * p.in_w + c]) + share);
+          }
+      }
+    });
+  });
+  return {grad_input};
+}
+
+std::vector<Tensor> kernel_adaptive_avg_pool2d_impl(const Arguments& args) {
+  std::vector<Tensor> outputs = allocate_outputs(meta_adaptive_avg_pool2d(args));
+  const Tensor input = tensor::contiguous(args.tensor(0));
+  const Planes p = planes_of(input, outputs[0]);
+  visit_floating_dtype(input.dtype(), "adaptive_avg_pool2d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const T* x = input.data_ptr<T>();
+    T* y = outputs[0].data_ptr<T>();
+    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) {
+        const T* in = x + plane * p.in_h * p.in_w;
+        for (int64_t oh = 0; oh < p.out_h; ++oh)
+          for (int64_t ow = 0; ow < p.out_w; ++ow) {
+            const int64_t h0 = adaptive_start(oh, p.in_h, p.out_h), h1 = adaptive_end(oh, p.in_h, p.out_h);
+            const int64_t w0 = adaptive_start(ow, p.in_w, p.out_w), w1 = adaptive_end(ow, p.in_w, p.out_w);
+            C sum = 0;
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t c = w0; c < w1; ++c) sum += static_cast<C>(in[h * p.in_w + c]);
+            y[(plane * p.out_h + oh) * p.out_w + ow] = static_cast<T>(sum / static_cast<C>((h1 - h0) * (w1 - w0)));
+          }
+      }
+    });
+  });
+  return outputs;
+}
+
+// _adaptive_avg_pool2d_backward(grad_output, self).
+std::vector<Tensor> kernel_adaptive_avg_pool2d_backward(const Arguments& args) {
+  const Tensor grad = tensor::contiguous(args.tensor(0));
+  const Tensor& input = args.tensor(1);
+  Tensor grad_input = Tensor::empty(input.sizes(), input.dtype());
+  tensor::fill_(grad_input, Scalar(0.0));
+  const Planes p = planes_of(input, grad);
+  visit_floating_dtype(input.dtype(), "adaptive_avg_pool2d_backward_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const T* g = grad.data_ptr<T>();
+    T* gx = grad_input.data_ptr<T>();
+    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) {
+        T* out = gx + plane * p.in_h * p.in_w;
+        for (int64_t oh = 0; oh < p.out_h; ++oh)
+          for (int64_t ow = 0; ow < p.out_w; ++ow) {
+            const int64_t h0 = adaptive_start(oh, p.in_h, p.out_h), h1 = adaptive_end(oh, p.in_h, p.out_h);
+            const int64_t w0 = adaptive_start(ow, p.in_w, p.out_w), w1 = adaptive_end(ow, p.in_w, p.out_w);
+            const C share = static_cast<C>(g[(plane * p.out_h + oh) * p.out_w + ow]) / static_cast<C>((h1 - h0) * (w1 - w0));
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t c = w0; c < w1; ++c) out[h * p.in_w + c] = static_cast<T>(static_cast<C>(out[h * p.in_w + c]) + share);
+          }
+      }
+    });
+  });
+  return {grad_input};
+}
+
+// max_pool2d: max_pool2d_with_indices' values (its grad_fn is that op's).
+std::vector<Tensor> kernel_max_pool2d(const Arguments& args) {
+  return {std::get<0>(ops::max_pool2d_with_indices(args.tensor(0), args.int_list(1), args.int_list(2), args.int_list(3),
+                                              args.int_list(4), args.bool_value(5)))};
+}
+
+// adaptive_avg_pool2d: a mean over the plane when the output is 1 x 1, as ATen composes it.
+std::vector<Tensor> kernel_adaptive_avg_pool2d(const Arguments& args) {
+  const Tensor& input = args.tensor(0);
+  const auto& size = args.int_list(1);
+  if (input.numel() > 0 && size.size() == 2 && size[0] == 1 && size[1] == 1 && input.dim() >= 3)
+    return {ops::mean(input, {-1, -2}, true)};
+  return {ops::adaptive_avg_pool2d_impl(input, size)};
+}
+
+}  // namespace kiln::ops
