@@ -6,9 +6,9 @@
 
 namespace kiln::aot {
 
-namespace {
+std::string python_bool(bool value) { return value ? "True" : "False"; }
 
-std::string python_bool(bool b) { return b ? "True" : "False"; }
+namespace {
 
 template <class Item>
 std::string python_list(size_t n, const Item& item) {

@@ -22,6 +22,9 @@ struct GraphMetadata {
   size_t saved_sizes = 0;
 };
 
+// "True" / "False", as Python prints a bool.
+std::string python_bool(bool value);
+
 std::string view_and_mutation_meta(const TracedGraph& traced, const GraphMetadata& facts);
 
 // Logs the message (aot_graphs) before the inference or forward graph is reported.

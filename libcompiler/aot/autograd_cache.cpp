@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kiln_config.h"
+#include "libcompiler/aot/aot_metadata.h"
 #include "libcompiler/aot/build_identity.h"
 #include "libcompiler/ir/readable_parser.h"
 #include "libcompiler/ir/readable_printer.h"
@@ -13,8 +14,6 @@
 namespace kiln::aot {
 
 namespace {
-
-std::string python_bool(bool value) { return value ? "True" : "False"; }
 
 std::string python_bools(const std::vector<bool>& values) {
   std::string out = "[";

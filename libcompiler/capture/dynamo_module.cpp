@@ -16,12 +16,12 @@ namespace kiln::capture {
 
 using namespace python;
 
-namespace {
-
 Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& message) {
   Ref module = interp.import_module("torch._dynamo.exc");
   return call(interp, getattr(interp, module, name), std::vector<Ref>{py_str(message)});
 }
+
+namespace {
 
 Ref optimize(Interpreter& interp, CallArgs& c) {
   auto a = bind_native("optimize", c, {{"model"}, {"backend"}, {"fullgraph"}, {"dynamic"}, {"mode"}, {"options", false}});

@@ -7,4 +7,7 @@ namespace kiln::capture {
 
 void install_capture(python::Interpreter& interp);
 
+// A new instance of torch._dynamo.exc.<name> (Unsupported, BackendCompilerFailed, ...) with `message`.
+python::Ref dynamo_exception(python::Interpreter& interp, const char* name, const std::string& message);
+
 }  // namespace kiln::capture

@@ -7,6 +7,7 @@
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/capture/explain.h"
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/capture/replay_record.h"
@@ -165,11 +166,6 @@ void update_history(CodeState& code, const FrameInputs& inputs) {
       else if (existing->second.float_value != v) existing->second.dynamic_float = true;
     }
   }
-}
-
-Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& message) {
-  Ref module = interp.import_module("torch._dynamo.exc");
-  return call(interp, getattr(interp, module, name), std::vector<Ref>{py_str(message)});
 }
 
 // The repro tools set minifier_path on the exception of a backend whose failure they dumped; the

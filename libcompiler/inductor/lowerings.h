@@ -31,6 +31,9 @@ ir::Dtype promoted_dtype(const std::vector<Operand>& operands);
 TensorBox elementwise(GraphLowering& lowering, const std::vector<Operand>& operands, const std::vector<SizeExpr>& sizes,
                       ir::Dtype compute, std::function<ExprRef(const std::vector<ExprRef>&)> fn);
 
+// The scalar op applied to its operands (Expr::apply, short for the lowerings' formulas).
+inline ExprRef op(ScalarOp o, std::vector<ExprRef> args) { return Expr::apply(o, std::move(args)); }
+
 // Normalizes a possibly negative dim against a rank.
 int64_t wrap_dim(int64_t dim, size_t rank);
 

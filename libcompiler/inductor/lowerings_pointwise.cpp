@@ -8,7 +8,6 @@ namespace kiln::inductor {
 namespace {
 
 ExprRef c(double value, const ExprRef& like) { return Expr::constant(value, like->dtype); }
-ExprRef op(ScalarOp o, std::vector<ExprRef> args) { return Expr::apply(o, std::move(args)); }
 
 TensorBox with_dtype(TensorBox box, ir::Dtype dtype) {
   if (box.dtype == dtype) return box;

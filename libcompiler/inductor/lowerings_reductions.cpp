@@ -11,8 +11,6 @@ namespace kiln::inductor {
 
 namespace {
 
-ExprRef op(ScalarOp o, std::vector<ExprRef> args) { return Expr::apply(o, std::move(args)); }
-
 // The reduced dims: the argument's list (all dims when absent, None or empty), sorted.
 std::vector<int64_t> reduced_dims(GraphLowering& lowering, const ir::Argument* dims_arg, size_t rank) {
   std::vector<int64_t> dims;

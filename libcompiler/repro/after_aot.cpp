@@ -21,7 +21,7 @@ std::string graph_name(const aot::AtenGraphContext& context) {
   return "model__" + std::to_string(context.aot_id) + "_" + kind + "_0";
 }
 
-struct Dumper {
+struct AotReproDumper {
   Interpreter* interp;
   std::string backend;
   std::string compile_id;
@@ -60,7 +60,7 @@ aot::AtenGraphCompiler wrap_after_aot(Interpreter& interp, const std::string& ba
   if (config.after != ReproAfter::Aot) return inner;
   Interpreter* ip = &interp;
   return [ip, backend, inner, config](std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context) -> aot::AtenFunction {
-    const Dumper dump{ip, backend, context.compile_id ? context.compile_id->pytorch_text() : ""};
+    const AotReproDumper dump{ip, backend, context.compile_id ? context.compile_id->pytorch_text() : ""};
     aot::AtenFunction compiled;
     try {
       compiled = inner(module, context);
@@ -75,7 +75,7 @@ aot::AtenGraphCompiler wrap_after_aot(Interpreter& interp, const std::string& ba
       throw;
     }
     // Runs happen outside the compile: their log lines carry no compile id, as PyTorch's.
-    Dumper run_dump = dump;
+    AotReproDumper run_dump = dump;
     run_dump.compile_id.clear();
     return [dump = run_dump, module, compiled, config, context](const std::vector<ops::IValue>& inputs) -> std::vector<ops::IValue> {
       if (SuspendReproWrappers::active()) return compiled(inputs);

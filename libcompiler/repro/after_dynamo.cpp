@@ -17,7 +17,7 @@ using namespace python;
 
 namespace {
 
-struct Dumper {
+struct DynamoReproDumper {
   Interpreter* interp;
   std::string backend;
   Ref spec;
@@ -57,7 +57,7 @@ fx::Backend wrap_after_dynamo(fx::Backend inner, const std::string& name, const 
     std::vector<ops::IValue> inputs;
     for (const Ref& value : example) inputs.push_back(to_ivalue(interp, value));
     const ReproState state{ir::copyGraphModule(*graph->module), inputs};
-    const Dumper dump{&interp, name, spec, graph->compile_id.pytorch_text()};
+    const DynamoReproDumper dump{&interp, name, spec, graph->compile_id.pytorch_text()};
 
     // A run of the graph on Python values (the eager one calls what the graph's targets name, as
     // the eager backend does).

@@ -1,5 +1,6 @@
 #include "libdiag/report/provenance_mapping.h"
 
+#include <cctype>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -119,9 +120,8 @@ NameToLines python_kernel_lines(std::string_view code, const std::vector<std::st
   return result;
 }
 
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 bool is_word_char(unsigned char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+  return std::isdigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
 }
 
 // A declaration such as "int64_t triton_poi_fused_0_xnumel_1 = 16;": a type word, whitespace, then
@@ -141,9 +141,9 @@ bool is_xnumel_declaration(std::string_view line) {
     };
     size_t k = at + 7;
     if (equals_after(k)) return true;
-    if (k < line.size() && line[k] == '_' && k + 1 < line.size() && is_digit(line[k + 1])) {
+    if (k < line.size() && line[k] == '_' && k + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[k + 1]))) {
       k += 1;
-      while (k < line.size() && is_digit(line[k])) ++k;
+      while (k < line.size() && std::isdigit(static_cast<unsigned char>(line[k]))) ++k;
       if (equals_after(k)) return true;
     }
   }

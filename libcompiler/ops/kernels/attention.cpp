@@ -47,7 +47,7 @@ std::vector<Tensor> kernel_scaled_dot_product_attention(const Arguments& args) {
     tensor::throw_runtime_error("kiln's scaled_dot_product_attention does not implement enable_gqa with fewer key/value heads");
   const double softmax_scale = scale ? scale->to<double>() : 1.0 / std::sqrt(static_cast<double>(query.size(-1)));
   const double factor = std::sqrt(softmax_scale);
-  Tensor scores = matmul(mul(query, Scalar(factor)), mul(transpose(key, -2, -1), Scalar(factor)));
+  Tensor scores = matmul(mul(query, Scalar(factor)), mul(ops::transpose(key, -2, -1), Scalar(factor)));
   if (mask.defined()) scores = add(scores, additive_mask(mask, scores.dtype()));
   // PyTorch's CPU kernel applies a causal mask on top of an explicit one (the math reference
   // refuses the pair).

@@ -21,7 +21,7 @@ namespace {
 
 // "<program> <compile id>" -> "missing: ...; extra: ..." (kinds PyTorch wrote that kiln did not,
 // and the reverse).
-const std::map<std::string, std::string>& known_differences() {
+const std::map<std::string, std::string>& known_trace_kind_differences() {
   static const std::map<std::string, std::string> differences = {
       // PyTorch's compile cache already held this graph (from an earlier program of its run; the
       // test starts kiln with an empty one): a hit writes provenance records instead of the
@@ -87,11 +87,11 @@ TEST(KilnTraceKinds, EachCompileWritesTheRecordKindsPyTorchWrote) {
       const std::string key = name + " " + id;
       const std::string got = difference(theirs.count(id) ? theirs.at(id) : std::set<std::string>{},
                                          ours.count(id) ? ours.at(id) : std::set<std::string>{});
-      const auto known = known_differences().find(key);
-      EXPECT_EQ(got, known == known_differences().end() ? "" : known->second) << key;
+      const auto known = known_trace_kind_differences().find(key);
+      EXPECT_EQ(got, known == known_trace_kind_differences().end() ? "" : known->second) << key;
       if (!got.empty()) seen_differences.insert(key);
     }
   }
-  for (const auto& [key, text] : known_differences())
-    EXPECT_TRUE(seen_differences.count(key)) << key << " no longer differs: remove it from known_differences";
+  for (const auto& [key, text] : known_trace_kind_differences())
+    EXPECT_TRUE(seen_differences.count(key)) << key << " no longer differs: remove it from known_trace_kind_differences";
 }

@@ -21,13 +21,12 @@
 #include "libdiag/bisect/subsystem_switch.h"
 #include "tests/libcompiler/inductor/float64_reference.h"
 #include "tests/support/shared_data.h"
+#include "tests/libcompiler/inductor/inductor_test_support.h"
 
 namespace {
 
 using namespace kiln;
 
-// Every test compiles: none reads or fills the user's compile cache.
-const int kCacheOff = setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
 
 // Two kernels, the extern matmul between them, each with loops LLVM vectorizes.
 const char* kTwoKernels = R"(class GraphModule(torch.nn.Module):
@@ -85,7 +84,7 @@ bool has_vector_math(const std::string& ir) {
   return std::regex_search(ir, vector_type);
 }
 
-std::vector<ops::IValue> random_inputs(const ir::GraphModule& module) {
+std::vector<ops::IValue> normal_inputs(const ir::GraphModule& module) {
   std::vector<ops::IValue> inputs;
   for (const ir::Node* node : module.graph.placeholders()) {
     tensor::Shape sizes;
@@ -97,7 +96,7 @@ std::vector<ops::IValue> random_inputs(const ir::GraphModule& module) {
 
 // The compiled graph's first output against the float64 reference, on random inputs.
 double output_error(const ir::GraphModule& module, const inductor::CompiledArtifacts& compiled) {
-  const std::vector<ops::IValue> inputs = random_inputs(module);
+  const std::vector<ops::IValue> inputs = normal_inputs(module);
   return test::relative_error(compiled.program->run(inputs).at(0).to_tensor(),
                               ir::GraphInterpreter(module, test::float64_reference()).run(inputs).at(0).to_tensor());
 }

@@ -13,6 +13,7 @@
 #include "libcompiler/tensor/random_ops.h"
 #include "tests/libcompiler/inductor/float64_reference.h"
 #include "libcompiler/tensor/torch_error.h"
+#include "tests/libcompiler/inductor/inductor_test_support.h"
 
 namespace {
 
@@ -20,8 +21,6 @@ using namespace kiln;
 using test::float64_reference;
 using test::relative_error;
 
-// Every test compiles: none reads or fills the user's compile cache.
-const int kCacheOff = setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
 using tensor::Tensor;
 
 const char* kSoftmax = R"(class GraphModule(torch.nn.Module):
@@ -92,7 +91,7 @@ const char* kMomentumStep = R"(class GraphModule(torch.nn.Module):
         return ()
 )";
 
-std::vector<ops::IValue> random_inputs(const ir::GraphModule& module) {
+std::vector<ops::IValue> positive_inputs(const ir::GraphModule& module) {
   std::vector<ops::IValue> inputs;
   for (const ir::Node* node : module.graph.nodes()) {
     if (node->op() != ir::OpCode::Placeholder) continue;
@@ -118,14 +117,8 @@ Compiled compile(const char* text, inductor::InductorConfig config = {}) {
   return c;
 }
 
-size_t kernel_count(const inductor::CompiledArtifacts& a) {
-  size_t n = 0;
-  for (const auto& step : a.program->schedule().steps) n += std::holds_alternative<inductor::FusedKernel>(step);
-  return n;
-}
-
 void expect_matches_reference(const Compiled& c) {
-  const std::vector<ops::IValue> inputs = random_inputs(*c.module);
+  const std::vector<ops::IValue> inputs = positive_inputs(*c.module);
   const std::vector<ops::IValue> got = c.artifacts.program->run(inputs);
   const std::vector<ops::IValue> want = ir::GraphInterpreter(*c.module, float64_reference()).run(inputs);
   ASSERT_EQ(got.size(), want.size());
@@ -139,20 +132,20 @@ void expect_matches_reference(const Compiled& c) {
 
 TEST(InductorCompile, SoftmaxIsOneKernelOfRowLoops) {
   Compiled c = compile(kSoftmax);
-  EXPECT_EQ(kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion;
+  EXPECT_EQ(test::fused_kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion;
   EXPECT_NE(c.artifacts.ir_post_fusion.find("FusedSchedulerNode(buf0, buf1, buf2, buf3)"), std::string::npos) << c.artifacts.ir_post_fusion;
   expect_matches_reference(c);
 }
 
 TEST(InductorCompile, PointwiseChainIsOneKernel) {
   Compiled c = compile(kPointwiseChain);
-  EXPECT_EQ(kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion;
+  EXPECT_EQ(test::fused_kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion;
   expect_matches_reference(c);
 }
 
 TEST(InductorCompile, LayerNormIsOneKernel) {
   Compiled c = compile(kLayerNormRelu);
-  EXPECT_EQ(kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion;
+  EXPECT_EQ(test::fused_kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion;
   expect_matches_reference(c);
 }
 
@@ -185,11 +178,11 @@ TEST(InductorCompile, InjectedReluBugsBreakRelu) {
 
   config.inject_relu_bug = "runtime_error";
   Compiled runtime = compile(kLayerNormRelu, config);
-  EXPECT_THROW(runtime.artifacts.program->run(random_inputs(*runtime.module)), tensor::TorchError);
+  EXPECT_THROW(runtime.artifacts.program->run(positive_inputs(*runtime.module)), tensor::TorchError);
 
   config.inject_relu_bug = "accuracy";
   Compiled wrong = compile(kLayerNormRelu, config);
-  const std::vector<ops::IValue> inputs = random_inputs(*wrong.module);
+  const std::vector<ops::IValue> inputs = positive_inputs(*wrong.module);
   const Tensor got = wrong.artifacts.program->run(inputs)[0].to_tensor();
   const Tensor want = ir::GraphInterpreter(*wrong.module, float64_reference()).run(inputs)[0].to_tensor();
   EXPECT_GT(relative_error(got, want), 0.1);
@@ -218,7 +211,7 @@ TEST(InductorCompile, AGraphAnnotatedOnlyAtItsInputsCompilesAtItsFirstCall) {
   inductor::InductorConfig config;
   config.inject_relu_bug = "compile_error";
   const aot::AtenFunction compiled = inductor::compile_fx_inner(module, {aot::AotGraphKind::Inference, 0, std::nullopt}, config);
-  EXPECT_THROW(compiled(random_inputs(*module)), inductor::InductorError);
+  EXPECT_THROW(compiled(positive_inputs(*module)), inductor::InductorError);
 }
 
 // The copies into mutated inputs run after every value the graph computes: the parameter's update
@@ -226,8 +219,8 @@ TEST(InductorCompile, AGraphAnnotatedOnlyAtItsInputsCompilesAtItsFirstCall) {
 // kernel, which a copy into the buffer done first would have overwritten.
 TEST(InductorCompile, InputWriteBacksComeAfterEveryValueThatReadsTheInputs) {
   Compiled c = compile(kMomentumStep);
-  EXPECT_EQ(kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion << c.artifacts.output_code;
-  const std::vector<ops::IValue> inputs = random_inputs(*c.module);
+  EXPECT_EQ(test::fused_kernel_count(c.artifacts), 1u) << c.artifacts.ir_post_fusion << c.artifacts.output_code;
+  const std::vector<ops::IValue> inputs = positive_inputs(*c.module);
   std::vector<ops::IValue> compiled_inputs, eager_inputs;
   for (const ops::IValue& v : inputs) {
     compiled_inputs.emplace_back(tensor::clone_contiguous(v.to_tensor()));

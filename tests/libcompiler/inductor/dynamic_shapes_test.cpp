@@ -14,6 +14,7 @@
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "tests/libcompiler/inductor/float64_reference.h"
+#include "tests/libcompiler/inductor/inductor_test_support.h"
 
 namespace {
 
@@ -22,8 +23,6 @@ using test::float64_reference;
 using test::relative_error;
 using tensor::Tensor;
 
-// Every test compiles: none reads or fills the user's compile cache.
-const int kCacheOff = setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
 
 // dynamic_true.py's graph: x + 1 over [s0, s0].
 const char* kSquareAdd = R"graph(class GraphModule(torch.nn.Module):
@@ -32,7 +31,7 @@ const char* kSquareAdd = R"graph(class GraphModule(torch.nn.Module):
         return (add,)
 )graph";
 
-const char* kSoftmax = R"graph(class GraphModule(torch.nn.Module):
+const char* kDynamicSoftmax = R"graph(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "Sym(s0)", arg1_1: "Sym(s1)", arg2_1: "f32[s0, s1][s1, 1]cpu"):
         amax: "f32[s0, 1][1, 1]cpu" = torch.ops.aten.amax.default(arg2_1, [-1], True)
         sub: "f32[s0, s1][s1, 1]cpu" = torch.ops.aten.sub.Tensor(arg2_1, amax);  arg2_1 = amax = None
@@ -103,12 +102,6 @@ inductor::CompiledArtifacts compile_and_check(const char* text, const std::vecto
   return artifacts;
 }
 
-size_t kernel_count(const inductor::CompiledArtifacts& a) {
-  size_t n = 0;
-  for (const auto& step : a.program->schedule().steps) n += std::holds_alternative<inductor::FusedKernel>(step);
-  return n;
-}
-
 }  // namespace
 
 TEST(InductorDynamicShapes, OneCompileServesEverySquareSize) {
@@ -122,8 +115,8 @@ TEST(InductorDynamicShapes, OneCompileServesEverySquareSize) {
 }
 
 TEST(InductorDynamicShapes, SymbolicSoftmaxIsStillOneKernel) {
-  const auto a = compile_and_check(kSoftmax, {{{"s0", 2}, {"s1", 3}}, {{"s0", 5}, {"s1", 100}}, {{"s0", 33}, {"s1", 7}}});
-  EXPECT_EQ(kernel_count(a), 1u) << a.ir_post_fusion;
+  const auto a = compile_and_check(kDynamicSoftmax, {{{"s0", 2}, {"s1", 3}}, {{"s0", 5}, {"s1", 100}}, {{"s0", 33}, {"s1", 7}}});
+  EXPECT_EQ(test::fused_kernel_count(a), 1u) << a.ir_post_fusion;
   EXPECT_NE(a.ir_post_fusion.find(".outer_range = s0\n"), std::string::npos) << a.ir_post_fusion;
 }
 
@@ -134,6 +127,6 @@ TEST(InductorDynamicShapes, ReductionsViewsAndSlicesOverSymbolicSizes) {
 TEST(InductorDynamicShapes, AFloatReadWithItemIsLoadedByTheKernel) {
   const auto a = compile_and_check(kFloatInput, {{{"s77", 2}}, {{"s77", 9}}, {{"s77", 1000}}});
   // As PyTorch's kernel reads in_ptr1[0]: no buffer and no kernel of its own.
-  EXPECT_EQ(kernel_count(a), 1u) << a.output_code;
+  EXPECT_EQ(test::fused_kernel_count(a), 1u) << a.output_code;
   EXPECT_NE(a.output_code.find("in_ptr1[0]"), std::string::npos) << a.output_code;
 }

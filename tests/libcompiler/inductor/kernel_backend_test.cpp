@@ -12,13 +12,13 @@
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/tensor_printer.h"
 #include "tests/support/host_memory_device.h"
+#include "tests/libcompiler/inductor/inductor_test_support.h"
 
 namespace {
 
 using namespace kiln;
 using tensor::Tensor;
 
-const int kCacheOff = setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
 
 const char* kAddRelu = R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[4][1]cuda:0"):

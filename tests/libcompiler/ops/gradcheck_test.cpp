@@ -193,7 +193,7 @@ Tensor projection(const std::vector<Tensor>& outputs, const std::vector<Tensor>&
   Tensor total;
   for (size_t k = 0; k < outputs.size(); ++k) {
     if (!weights[k].defined()) continue;
-    const Tensor term = sum(mul(to_dtype(outputs[k], DType::Float64), weights[k]));
+    const Tensor term = sum(mul(ops::to_dtype(outputs[k], DType::Float64), weights[k]));
     total = total.defined() ? add(total, term) : term;
   }
   return total;

@@ -66,13 +66,13 @@ TEST(Elementwise, DivisionModesAndRemainder) {
   expect_values(div(a, b, std::string("trunc")), {3, -3, -3, 3}, {4});
   expect_values(div(a, b, std::string("floor")), {3, -4, -4, 3}, {4});
   expect_values(remainder(a, b), {1, 1, -1, -1}, {4});
-  const Tensor ia = to_dtype(a, DType::Int64), ib = to_dtype(b, DType::Int64);
+  const Tensor ia = ops::to_dtype(a, DType::Int64), ib = ops::to_dtype(b, DType::Int64);
   expect_values(floor_divide(ia, ib), {3, -4, -4, 3}, {4});
   expect_values(remainder(ia, ib), {1, 1, -1, -1}, {4});
   EXPECT_EQ(floor_divide(ia, ib).dtype(), DType::Int64);
   EXPECT_EQ(error_of([&] { div(ia, ia, std::string("round")); }),
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'");
-  EXPECT_EQ(error_of([&] { floor_divide(ia, to_dtype(values({0, 1, 1, 1}, {4}), DType::Int64)); }), "ZeroDivisionError");
+  EXPECT_EQ(error_of([&] { floor_divide(ia, ops::to_dtype(values({0, 1, 1, 1}, {4}), DType::Int64)); }), "ZeroDivisionError");
   expect_values(pow(ia, Scalar(2)), {49, 49, 49, 49}, {4});
   EXPECT_EQ(error_of([&] { pow(ia, Scalar(-1)); }), "Integers to negative integer powers are not allowed.");
 }
@@ -183,7 +183,7 @@ TEST(MatrixProducts, AgainstHandComputedProducts) {
   const Tensor b = values({1, 0, 0, 1, 1, 1}, {3, 2});
   expect_values(mm(a, b), {4, 5, 10, 11}, {2, 2});
   expect_values(mm(tensor::t(b), tensor::t(a)), {4, 10, 5, 11}, {2, 2});  // transposed operands read in place
-  expect_values(mm(to_dtype(a, DType::Int64), to_dtype(b, DType::Int64)), {4, 5, 10, 11}, {2, 2});
+  expect_values(mm(ops::to_dtype(a, DType::Int64), ops::to_dtype(b, DType::Int64)), {4, 5, 10, 11}, {2, 2});
   expect_values(addmm(values({1, -1}, {2}), a, b, 2, 3), {14, 13, 32, 31}, {2, 2});
   expect_values(bmm(stack({a, a}), stack({b, b})), {4, 5, 10, 11, 4, 5, 10, 11}, {2, 2, 2});
   expect_values(dot(values({1, 2, 3}, {3}), values({4, 5, 6}, {3})), {32}, {});
@@ -195,7 +195,7 @@ TEST(MatrixProducts, AgainstHandComputedProducts) {
   EXPECT_EQ(error_of([&] { mm(a, values({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, {4, 5})); }),
             "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
   EXPECT_EQ(error_of([&] { mm(a, values({1, 2, 3}, {3})); }), "mat2 must be a matrix");
-  EXPECT_EQ(error_of([&] { mm(a, to_dtype(b, DType::Float64)); }),
+  EXPECT_EQ(error_of([&] { mm(a, ops::to_dtype(b, DType::Float64)); }),
             "expected m1 and m2 to have the same dtype, but got: float != double");
   EXPECT_EQ(error_of([&] { bmm(stack({a}), stack({a})); }),
             "Expected size for first two dimensions of batch2 tensor to be: [1, 3] but got: [1, 2].");
@@ -377,7 +377,7 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
 TEST(Meta, MetaTensorsGetShapesWithoutData) {
   const Tensor a = Tensor::empty({2, 3}, DType::Float32, tensor::Device::parse("meta"));
   const Tensor b = Tensor::empty({3, 4}, DType::Float64, tensor::Device::parse("meta"));
-  const Tensor product = mm(a, to_dtype(b, DType::Float32));
+  const Tensor product = mm(a, ops::to_dtype(b, DType::Float32));
   EXPECT_EQ(product.sizes(), (Shape{2, 4}));
   EXPECT_EQ(product.device().type, tensor::DeviceType::Meta);
   const Tensor summed = add(tensor::t(a), Scalar(1.5));

@@ -12,7 +12,7 @@ namespace kiln::tensor {
 namespace {
 
 // Host memory that counts its calls and can pretend to be out of memory.
-class CountingAllocator final : public Allocator {
+class FailingCountingAllocator final : public Allocator {
  public:
   void* allocate(size_t nbytes, const Device&) override {
     if (fail_next) {
@@ -43,7 +43,7 @@ TEST(CachingAllocator, BlocksAreRoundedToPowersOfTwo) {
 }
 
 TEST(CachingAllocator, AFreedBlockServesTheNextRequestOfItsBucket) {
-  CountingAllocator backing;
+  FailingCountingAllocator backing;
   CachingAllocator caching(backing, size_t{1} << 20);
   void* a = caching.allocate(3000, kCuda0);
   EXPECT_EQ(backing.sizes, std::vector<size_t>{4096});
@@ -65,7 +65,7 @@ TEST(CachingAllocator, AFreedBlockServesTheNextRequestOfItsBucket) {
 }
 
 TEST(CachingAllocator, KeepsNoMoreThanItsCap) {
-  CountingAllocator backing;
+  FailingCountingAllocator backing;
   CachingAllocator caching(backing, 8192);
   void* a = caching.allocate(8192, kCuda0);
   void* b = caching.allocate(8192, kCuda0);
@@ -76,7 +76,7 @@ TEST(CachingAllocator, KeepsNoMoreThanItsCap) {
 }
 
 TEST(CachingAllocator, OutOfMemoryGivesTheCacheBackAndRetries) {
-  CountingAllocator backing;
+  FailingCountingAllocator backing;
   CachingAllocator caching(backing, size_t{1} << 20);
   caching.deallocate(caching.allocate(1000, kCuda0), kCuda0);
   backing.fail_next = true;
@@ -87,7 +87,7 @@ TEST(CachingAllocator, OutOfMemoryGivesTheCacheBackAndRetries) {
 }
 
 TEST(CachingAllocator, DestructionReleasesEverything) {
-  CountingAllocator backing;
+  FailingCountingAllocator backing;
   {
     CachingAllocator caching(backing, size_t{1} << 20);
     caching.deallocate(caching.allocate(100, kCuda0), kCuda0);

@@ -35,7 +35,7 @@ std::string formatted(const std::string& format) {
   return PythonLogFormat::parse(format).format(sample_record());
 }
 
-std::string error_of(const std::string& format) {
+std::string format_error_of(const std::string& format) {
   try {
     PythonLogFormat::parse(format);
   } catch (const LogSettingsError& error) {
@@ -61,12 +61,12 @@ TEST(PythonLogFormat, ShortAndBasicAreLoggingsBasicFormat) {
 }
 
 TEST(PythonLogFormat, BadFormatsRaiseLikePython) {
-  EXPECT_EQ(error_of("no fields"), "Invalid format 'no fields' for '%' style");
-  EXPECT_EQ(error_of("%%"), "Invalid format '%%' for '%' style");
-  EXPECT_EQ(error_of("%(message)"), "Invalid format '%(message)' for '%' style");
-  EXPECT_EQ(error_of("%(message)d"), "Invalid format '%(message)d' for '%' style");
-  EXPECT_EQ(error_of("%(levelname)s %d"), "Invalid format '%(levelname)s %d' for '%' style");
-  EXPECT_EQ(error_of("%(color)s"), "Formatting field not found in record: 'color'");
+  EXPECT_EQ(format_error_of("no fields"), "Invalid format 'no fields' for '%' style");
+  EXPECT_EQ(format_error_of("%%"), "Invalid format '%%' for '%' style");
+  EXPECT_EQ(format_error_of("%(message)"), "Invalid format '%(message)' for '%' style");
+  EXPECT_EQ(format_error_of("%(message)d"), "Invalid format '%(message)d' for '%' style");
+  EXPECT_EQ(format_error_of("%(levelname)s %d"), "Invalid format '%(levelname)s %d' for '%' style");
+  EXPECT_EQ(format_error_of("%(color)s"), "Formatting field not found in record: 'color'");
 }
 
 }  // namespace

@@ -9,11 +9,10 @@
 #include "libdiag/log/log_environment.h"
 #include "libdiag/log/logger.h"
 #include "tests/libdiag/log/log_capture.h"
+#include "tests/libdiag/log/log_levels.h"
 
 namespace kiln::log {
 namespace {
-
-constexpr int kDebug = 10, kInfo = 20, kWarning = 30, kError = 40;
 
 std::string error_of(std::vector<SetLogsArgument> keywords,
                      std::vector<SetLogsArgument> modules = {}) {

@@ -5,10 +5,10 @@
 
 #include <string>
 
+#include "tests/libdiag/log/log_levels.h"
+
 namespace kiln::log {
 namespace {
-
-constexpr int kDebug = 10, kInfo = 20, kWarning = 30, kError = 40;
 
 // What PyTorch 2.11 raises for TORCH_LOGS="<settings>" when an item is not valid.
 std::string pytorch_invalid_message(const std::string& settings) {
