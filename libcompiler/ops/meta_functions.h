@@ -3,8 +3,9 @@
 // argument checks (and error texts) PyTorch makes before computing anything. Kernels call them
 // to validate and allocate; on meta tensors they are all that runs.
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cctype>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -1074,9 +1075,18 @@ std::vector<MetaOf<Args>> meta_convolution(const Args& args) {
     tensor::throw_runtime_error("Calculated padded input size per channel: (" + padded_text + "). Kernel size: (" +
                                 kernel_text + "). Kernel size can't be greater than actual input size");
   if (input.dtype() != weight.dtype())
-    tensor::throw_runtime_error("Input type (" + std::string(tensor::scalar_type_name(input.dtype())) +
-                                ") and weight type (" + std::string(tensor::scalar_type_name(weight.dtype())) +
-                                ") should be the same");
+    tensor::throw_runtime_error("expected scalar type " + std::string(tensor::scalar_type_name(input.dtype())) +
+                                " but found " + std::string(tensor::scalar_type_name(weight.dtype())));
+  if (!args[2].is_none() && args.tensor(2).dtype() != input.dtype()) {
+    // ATen names the C++ element types here: float, double, c10::Half.
+    const auto cpp_name = [](DType dtype) {
+      const std::string name(tensor::scalar_type_name(dtype));
+      return dtype == DType::Float32 || dtype == DType::Float64 ? std::string(1, static_cast<char>(std::tolower(name[0]))) + name.substr(1)
+                                                                : "c10::" + name;
+    };
+    tensor::throw_runtime_error("Input type (" + cpp_name(input.dtype()) + ") and bias type (" +
+                                cpp_name(args.tensor(2).dtype()) + ") should be the same");
+  }
   return {contiguous(out, input.dtype(), input.device())};
 }
 

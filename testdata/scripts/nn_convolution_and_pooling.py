@@ -39,6 +39,11 @@ for _ in range(2):
 print(bn1, bn1.running_mean, bn1.running_var, bn1.num_batches_tracked)
 print(F.batch_norm(torch.randn(4, 2, 3), torch.zeros(2), torch.ones(2), training=True)[0])
 
+gn = nn.GroupNorm(2, 4)
+g = gn(y.detach())
+g.pow(2).sum().backward()
+print(gn, g[1, 3, 0], [f"{v:.2f}" for v in gn.weight.grad.tolist()], F.group_norm(torch.randn(2, 6, 3), 3, eps=1e-3)[1, 4])
+
 p = torch.randn(1, 2, 5, 6, requires_grad=True)
 mp = nn.MaxPool2d(2)
 print(mp, mp(p))
@@ -56,7 +61,10 @@ print(nn.Flatten()(q).shape, nn.Flatten(0, 1)(q).shape)
 
 for bad in [lambda: conv(torch.randn(1, 2, 5, 5)),
             lambda: F.conv2d(torch.randn(1, 3, 2, 2), torch.randn(4, 3, 3, 3)),
+            lambda: F.conv2d(torch.randn(1, 2, 4, 4), torch.randn(3, 2, 3, 3, dtype=torch.float64)),
+            lambda: F.conv2d(torch.randn(1, 2, 4, 4), torch.randn(3, 2, 3, 3), torch.randn(3, dtype=torch.float64)),
             lambda: bn(torch.randn(3, 4)),
+            lambda: F.group_norm(torch.randn(2, 6, 4), 4),
             lambda: nn.BatchNorm1d(2)(torch.randn(1, 2)),
             lambda: F.max_pool2d(torch.randn(1, 1, 2, 2), 3, padding=2),
             lambda: F.max_pool2d(torch.randn(1, 1, 2, 2), 3)]:

@@ -277,6 +277,33 @@ std::vector<Tensor> kernel_batch_norm(const Arguments& args) {
   return {out};
 }
 
+// group_norm(input, num_groups, weight, bias, eps, cudnn_enabled): statistics over each sample's
+// group of channels (and their spatial dims), composed of table ops; weight and bias per channel.
+std::vector<Tensor> kernel_group_norm(const Arguments& args) {
+  const Tensor& input = args.tensor(0);
+  const int64_t groups = args.int_value(1);
+  const Tensor weight = args.optional_tensor(2), bias = args.optional_tensor(3);
+  const double eps = args.float_value(4);
+  if (input.dim() < 2 || groups <= 0 || input.sizes()[1] % groups != 0)
+    tensor::throw_runtime_error("Expected number of channels in input to be divisible by num_groups, but got input of shape " +
+                                tensor::sizes_text(input.sizes()) + " and num_groups=" + std::to_string(groups));
+  const int64_t batch = input.sizes()[0], channels = input.sizes()[1];
+  for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"weight", &weight}, {"bias", &bias}})
+    if (t->defined() && t->numel() != channels)
+      tensor::throw_runtime_error(std::string("Expected ") + name + " to be a vector of size equal to the number of channels in input, but got " +
+                                  name + " of shape " + tensor::sizes_text(t->sizes()) + " and input of shape " +
+                                  tensor::sizes_text(input.sizes()));
+  const Tensor grouped = ops::reshape(input, {batch, groups, -1});
+  const Tensor mean_value = ops::mean(grouped, {2}, true);
+  const Tensor var_value = ops::var(grouped, std::vector<int64_t>{2}, Scalar(0), true);
+  Tensor out = ops::reshape(ops::mul(ops::sub(grouped, mean_value), ops::rsqrt(ops::add(var_value, Scalar(eps)))), input.sizes());
+  std::vector<int64_t> channel_shape(input.dim() - 1, 1);
+  channel_shape[0] = channels;
+  if (weight.defined()) out = ops::mul(out, ops::view(weight, channel_shape));
+  if (bias.defined()) out = ops::add(out, ops::view(bias, channel_shape));
+  return {out};
+}
+
 std::vector<Tensor> kernel_layer_norm(const Arguments& args) {
   return {std::get<0>(native_layer_norm(args.tensor(0), args.int_list(1), args.optional_tensor(2),
                                         args.optional_tensor(3), args.float_value(4)))};

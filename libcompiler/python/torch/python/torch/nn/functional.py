@@ -97,6 +97,10 @@ def adaptive_avg_pool2d(input, output_size):
     return torch.adaptive_avg_pool2d(input, output_size)
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    return torch.group_norm(input, num_groups, weight, bias, eps)
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     return torch.layer_norm(input, normalized_shape, weight, bias, eps)
 
