@@ -49,9 +49,70 @@ Window window_of(const Arguments& args, bool with_dilation, size_t first = 1) {
   return w;
 }
 
-// The adaptive window of output index o over an input extent: [floor(o*in/out), ceil((o+1)*in/out)).
-int64_t adaptive_start(int64_t o, int64_t in, int64_t out) { return (o * in) / out; }
-int64_t adaptive_end(int64_t o, int64_t in, int64_t out) { return ((o + 1) * in + out - 1) / out; }
+// The input rows [h0, h1) and columns [w0, w1) one output averages, and what it divides by.
+struct AveragedWindow {
+  int64_t h0, h1, w0, w1, divisor;
+};
+
+// avg_pool2d's window of output (oh, ow): clipped to the input; the divisor counts the padding
+// inside it unless count_include_pad is off, and divisor_override replaces it.
+AveragedWindow average_window(const Planes& p, const Window& w, int64_t oh, int64_t ow, bool count_include_pad,
+                              std::optional<int64_t> divisor_override) {
+  int64_t h0 = oh * w.sh - w.ph, w0 = ow * w.sw - w.pw;
+  int64_t h1 = std::min(h0 + w.kh, p.in_h + w.ph), w1 = std::min(w0 + w.kw, p.in_w + w.pw);
+  const int64_t padded_area = (h1 - h0) * (w1 - w0);
+  h0 = std::max<int64_t>(h0, 0);
+  w0 = std::max<int64_t>(w0, 0);
+  h1 = std::min(h1, p.in_h);
+  w1 = std::min(w1, p.in_w);
+  const int64_t divisor = divisor_override ? *divisor_override : count_include_pad ? padded_area : (h1 - h0) * (w1 - w0);
+  return {h0, h1, w0, w1, divisor};
+}
+
+// The adaptive window of output (oh, ow): [floor(o*in/out), ceil((o+1)*in/out)) in each dim.
+AveragedWindow adaptive_window(const Planes& p, int64_t oh, int64_t ow) {
+  const int64_t h0 = (oh * p.in_h) / p.out_h, h1 = ((oh + 1) * p.in_h + p.out_h - 1) / p.out_h;
+  const int64_t w0 = (ow * p.in_w) / p.out_w, w1 = ((ow + 1) * p.in_w + p.out_w - 1) / p.out_w;
+  return {h0, h1, w0, w1, (h1 - h0) * (w1 - w0)};
+}
+
+// out[o] = mean of each output's window of `in` (one plane).
+template <typename T, typename WindowOf>
+void average_plane(const Planes& p, const T* in, T* out, const WindowOf& window_of_output) {
+  using C = opmath_t<T>;
+  for (int64_t oh = 0; oh < p.out_h; ++oh)
+    for (int64_t ow = 0; ow < p.out_w; ++ow) {
+      const AveragedWindow a = window_of_output(oh, ow);
+      C sum = 0;
+      for (int64_t h = a.h0; h < a.h1; ++h)
+        for (int64_t c = a.w0; c < a.w1; ++c) sum += static_cast<C>(in[h * p.in_w + c]);
+      out[oh * p.out_w + ow] = static_cast<T>(sum / static_cast<C>(a.divisor));
+    }
+}
+
+// The backward of average_plane: each output's gradient spread evenly over its window.
+template <typename T, typename WindowOf>
+void spread_plane(const Planes& p, const T* grad, T* grad_in, const WindowOf& window_of_output) {
+  using C = opmath_t<T>;
+  for (int64_t oh = 0; oh < p.out_h; ++oh)
+    for (int64_t ow = 0; ow < p.out_w; ++ow) {
+      const AveragedWindow a = window_of_output(oh, ow);
+      const C share = static_cast<C>(grad[oh * p.out_w + ow]) / static_cast<C>(a.divisor);
+      for (int64_t h = a.h0; h < a.h1; ++h)
+        for (int64_t c = a.w0; c < a.w1; ++c)
+          grad_in[h * p.in_w + c] = static_cast<T>(static_cast<C>(grad_in[h * p.in_w + c]) + share);
+    }
+}
+
+// Runs `body(plane, T tag)` over the planes in parallel, for the input's floating dtype.
+template <typename Body>
+void for_each_plane(const Planes& p, tensor::DType dtype, const char* kernel, const Body& body) {
+  visit_floating_dtype(dtype, kernel, [&](auto tag) {
+    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) body(plane, tag);
+    });
+  });
+}
 
 }  // namespace
 
@@ -130,33 +191,10 @@ std::vector<Tensor> kernel_avg_pool2d(const Arguments& args) {
   const Window w = window_of(args, false);
   const bool count_include_pad = args.bool_value(5);
   const std::optional<int64_t> divisor_override = args.optional_int(6);
-  visit_floating_dtype(input.dtype(), "avg_pool2d", [&](auto tag) {
+  for_each_plane(p, input.dtype(), "avg_pool2d", [&](int64_t plane, auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    const T* x = input.data_ptr<T>();
-    T* y = outputs[0].data_ptr<T>();
-    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t plane = begin; plane < end; ++plane) {
-        const T* in = x + plane * p.in_h * p.in_w;
-        for (int64_t oh = 0; oh < p.out_h; ++oh)
-          for (int64_t ow = 0; ow < p.out_w; ++ow) {
-            int64_t h0 = oh * w.sh - w.ph, w0 = ow * w.sw - w.pw;
-            int64_t h1 = std::min(h0 + w.kh, p.in_h + w.ph), w1 = std::min(w0 + w.kw, p.in_w + w.pw);
-            const int64_t padded_area = (h1 - h0) * (w1 - w0);
-            h0 = std::max<int64_t>(h0, 0);
-            w0 = std::max<int64_t>(w0, 0);
-            h1 = std::min(h1, p.in_h);
-            w1 = std::min(w1, p.in_w);
-            C sum = 0;
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t c = w0; c < w1; ++c) sum += static_cast<C>(in[h * p.in_w + c]);
-            const int64_t divisor = divisor_override ? *divisor_override
-                                    : count_include_pad ? padded_area
-                                                        : (h1 - h0) * (w1 - w0);
-            y[(plane * p.out_h + oh) * p.out_w + ow] = static_cast<T>(sum / static_cast<C>(divisor));
-          }
-      }
-    });
+    average_plane<T>(p, input.data_ptr<T>() + plane * p.in_h * p.in_w, outputs[0].data_ptr<T>() + plane * p.out_h * p.out_w,
+                     [&](int64_t oh, int64_t ow) { return average_window(p, w, oh, ow, count_include_pad, divisor_override); });
   });
   return outputs;
 }
@@ -172,32 +210,10 @@ std::vector<Tensor> kernel_avg_pool2d_backward(const Arguments& args) {
   const Window w = window_of(args, false, 2);
   const bool count_include_pad = args.bool_value(6);
   const std::optional<int64_t> divisor_override = args.optional_int(7);
-  visit_floating_dtype(input.dtype(), "avg_pool2d_backward_out_frame", [&](auto tag) {
+  for_each_plane(p, input.dtype(), "avg_pool2d_backward_out_frame", [&](int64_t plane, auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    const T* g = grad.data_ptr<T>();
-    T* gx = grad_input.data_ptr<T>();
-    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t plane = begin; plane < end; ++plane) {
-        T* out = gx + plane * p.in_h * p.in_w;
-        for (int64_t oh = 0; oh < p.out_h; ++oh)
-          for (int64_t ow = 0; ow < p.out_w; ++ow) {
-            int64_t h0 = oh * w.sh - w.ph, w0 = ow * w.sw - w.pw;
-            int64_t h1 = std::min(h0 + w.kh, p.in_h + w.ph), w1 = std::min(w0 + w.kw, p.in_w + w.pw);
-            const int64_t padded_area = (h1 - h0) * (w1 - w0);
-            h0 = std::max<int64_t>(h0, 0);
-            w0 = std::max<int64_t>(w0, 0);
-            h1 = std::min(h1, p.in_h);
-            w1 = std::min(w1, p.in_w);
-            const int64_t divisor = divisor_override ? *divisor_override
-                                    : count_include_pad ? padded_area
-                                                        : (h1 - h0) * (w1 - w0);
-            const C share = static_cast<C>(g[(plane * p.out_h + oh) * p.out_w + ow]) / static_cast<C>(divisor);
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t c = w0; c < w1; ++c) out[h * p.in_w + c] = static_cast<T>(static_cast<C>(out[h * p.in_w + c]) + share);
-          }
-      }
-    });
+    spread_plane<T>(p, grad.data_ptr<T>() + plane * p.out_h * p.out_w, grad_input.data_ptr<T>() + plane * p.in_h * p.in_w,
+                    [&](int64_t oh, int64_t ow) { return average_window(p, w, oh, ow, count_include_pad, divisor_override); });
   });
   return {grad_input};
 }
@@ -206,25 +222,10 @@ std::vector<Tensor> kernel_adaptive_avg_pool2d_impl(const Arguments& args) {
   std::vector<Tensor> outputs = allocate_outputs(meta_adaptive_avg_pool2d(args));
   const Tensor input = tensor::contiguous(args.tensor(0));
   const Planes p = planes_of(input, outputs[0]);
-  visit_floating_dtype(input.dtype(), "adaptive_avg_pool2d", [&](auto tag) {
+  for_each_plane(p, input.dtype(), "adaptive_avg_pool2d", [&](int64_t plane, auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    const T* x = input.data_ptr<T>();
-    T* y = outputs[0].data_ptr<T>();
-    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t plane = begin; plane < end; ++plane) {
-        const T* in = x + plane * p.in_h * p.in_w;
-        for (int64_t oh = 0; oh < p.out_h; ++oh)
-          for (int64_t ow = 0; ow < p.out_w; ++ow) {
-            const int64_t h0 = adaptive_start(oh, p.in_h, p.out_h), h1 = adaptive_end(oh, p.in_h, p.out_h);
-            const int64_t w0 = adaptive_start(ow, p.in_w, p.out_w), w1 = adaptive_end(ow, p.in_w, p.out_w);
-            C sum = 0;
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t c = w0; c < w1; ++c) sum += static_cast<C>(in[h * p.in_w + c]);
-            y[(plane * p.out_h + oh) * p.out_w + ow] = static_cast<T>(sum / static_cast<C>((h1 - h0) * (w1 - w0)));
-          }
-      }
-    });
+    average_plane<T>(p, input.data_ptr<T>() + plane * p.in_h * p.in_w, outputs[0].data_ptr<T>() + plane * p.out_h * p.out_w,
+                     [&](int64_t oh, int64_t ow) { return adaptive_window(p, oh, ow); });
   });
   return outputs;
 }
@@ -236,24 +237,10 @@ std::vector<Tensor> kernel_adaptive_avg_pool2d_backward(const Arguments& args) {
   Tensor grad_input = Tensor::empty(input.sizes(), input.dtype());
   tensor::fill_(grad_input, Scalar(0.0));
   const Planes p = planes_of(input, grad);
-  visit_floating_dtype(input.dtype(), "adaptive_avg_pool2d_backward_cpu", [&](auto tag) {
+  for_each_plane(p, input.dtype(), "adaptive_avg_pool2d_backward_cpu", [&](int64_t plane, auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    const T* g = grad.data_ptr<T>();
-    T* gx = grad_input.data_ptr<T>();
-    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t plane = begin; plane < end; ++plane) {
-        T* out = gx + plane * p.in_h * p.in_w;
-        for (int64_t oh = 0; oh < p.out_h; ++oh)
-          for (int64_t ow = 0; ow < p.out_w; ++ow) {
-            const int64_t h0 = adaptive_start(oh, p.in_h, p.out_h), h1 = adaptive_end(oh, p.in_h, p.out_h);
-            const int64_t w0 = adaptive_start(ow, p.in_w, p.out_w), w1 = adaptive_end(ow, p.in_w, p.out_w);
-            const C share = static_cast<C>(g[(plane * p.out_h + oh) * p.out_w + ow]) / static_cast<C>((h1 - h0) * (w1 - w0));
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t c = w0; c < w1; ++c) out[h * p.in_w + c] = static_cast<T>(static_cast<C>(out[h * p.in_w + c]) + share);
-          }
-      }
-    });
+    spread_plane<T>(p, grad.data_ptr<T>() + plane * p.out_h * p.out_w, grad_input.data_ptr<T>() + plane * p.in_h * p.in_w,
+                    [&](int64_t oh, int64_t ow) { return adaptive_window(p, oh, ow); });
   });
   return {grad_input};
 }
