@@ -1,6 +1,7 @@
 #include "libcompiler/ops/decompositions.h"
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "libcompiler/ops/ops.h"
@@ -66,15 +67,18 @@ std::vector<Tensor> decompose_clamp(const Arguments& args) {
   return {result};
 }
 
-std::vector<Tensor> decompose_addcmul_(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  return written(self, add(self, mul(mul(args.tensor(1), number(args.scalar(3))), args.tensor(2))));
-}
+namespace {
 
-std::vector<Tensor> decompose_addcdiv_(const Arguments& args) {
-  const Tensor& self = args.tensor(0);
-  return written(self, add(self, div(mul(args.tensor(1), number(args.scalar(3))), args.tensor(2))));
-}
+// self + value * tensor1 * tensor2 (or / tensor2), as torch._refs computes addcmul and addcdiv.
+Tensor addcmul_value(const Arguments& args) { return add(args.tensor(0), mul(mul(args.tensor(1), number(args.scalar(3))), args.tensor(2))); }
+Tensor addcdiv_value(const Arguments& args) { return add(args.tensor(0), div(mul(args.tensor(1), number(args.scalar(3))), args.tensor(2))); }
+
+}  // namespace
+
+std::vector<Tensor> decompose_addcmul(const Arguments& args) { return {addcmul_value(args)}; }
+std::vector<Tensor> decompose_addcdiv(const Arguments& args) { return {addcdiv_value(args)}; }
+std::vector<Tensor> decompose_addcmul_(const Arguments& args) { return written(args.tensor(0), addcmul_value(args)); }
+std::vector<Tensor> decompose_addcdiv_(const Arguments& args) { return written(args.tensor(0), addcdiv_value(args)); }
 
 std::vector<Tensor> decompose_lerp_(const Arguments& args) {
   // Two formulas, picked per element by |weight| < 0.5, for accuracy at both ends.
@@ -231,6 +235,37 @@ std::vector<Tensor> decompose_leaky_relu(const Arguments& args) {
 std::vector<Tensor> decompose_leaky_relu_backward(const Arguments& args) {
   const Tensor& grad = args.tensor(0);
   return {where(gt(args.tensor(1), Scalar(0)), grad, mul(grad, args.scalar(2)))};
+}
+
+// torch._decomp's: x where beta * x passes the threshold, else log1p(exp(beta * x)) / beta.
+std::vector<Tensor> decompose_softplus(const Arguments& args) {
+  const Tensor& x = args.tensor(0);
+  const Tensor scaled = mul(x, args.scalar(1));
+  const Tensor smooth = log1p(exp(scaled));
+  const Tensor divided = div(smooth, args.scalar(1));
+  const Tensor linear = gt(scaled, args.scalar(2));
+  return {where(linear, x, divided)};
+}
+
+std::vector<Tensor> decompose_softplus_backward(const Arguments& args) {
+  const Tensor& grad = args.tensor(0);
+  const Tensor scaled = mul(args.tensor(1), args.scalar(2));
+  const Tensor z = exp(scaled);
+  const Tensor numerator = mul(grad, z);
+  const Tensor smooth = div(numerator, add(z, Scalar(1)));
+  const Tensor linear = gt(scaled, args.scalar(3));
+  return {where(linear, grad, smooth)};
+}
+
+// torch._refs': NaN where other is NaN, 0 where self is 0, else self * log(other).
+std::vector<Tensor> decompose_xlogy(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  const Tensor& other = args.tensor(1);
+  const Tensor at_zero = eq(self, Scalar(0));
+  const Tensor product = mul(self, log(other));
+  const Tensor masked = where(at_zero, number(0), product);
+  const Tensor undefined = isnan(other);
+  return {where(undefined, number(std::numeric_limits<double>::quiet_NaN()), masked)};
 }
 
 std::vector<Tensor> decompose_gelu(const Arguments& args) {

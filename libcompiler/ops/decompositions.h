@@ -12,6 +12,8 @@ namespace kiln::ops {
 
 std::vector<Tensor> decompose_rsub(const Arguments& args);
 std::vector<Tensor> decompose_clamp(const Arguments& args);
+std::vector<Tensor> decompose_addcmul(const Arguments& args);
+std::vector<Tensor> decompose_addcdiv(const Arguments& args);
 std::vector<Tensor> decompose_addcmul_(const Arguments& args);
 std::vector<Tensor> decompose_addcdiv_(const Arguments& args);
 std::vector<Tensor> decompose_lerp_(const Arguments& args);
@@ -26,12 +28,15 @@ std::vector<Tensor> decompose_mse_loss_backward(const Arguments& args);
 std::vector<Tensor> decompose_gelu(const Arguments& args);
 std::vector<Tensor> decompose_gelu_backward(const Arguments& args);
 std::vector<Tensor> decompose_leaky_relu(const Arguments& args);
+std::vector<Tensor> decompose_softplus(const Arguments& args);
+std::vector<Tensor> decompose_xlogy(const Arguments& args);
 std::vector<Tensor> decompose_masked_fill(const Arguments& args);
 std::vector<Tensor> decompose_native_dropout(const Arguments& args);
 std::vector<Tensor> decompose_native_dropout_backward(const Arguments& args);
 std::vector<Tensor> decompose_tril(const Arguments& args);
 std::vector<Tensor> decompose_triu(const Arguments& args);
 std::vector<Tensor> decompose_leaky_relu_backward(const Arguments& args);
+std::vector<Tensor> decompose_softplus_backward(const Arguments& args);
 std::vector<Tensor> decompose_sigmoid_backward(const Arguments& args);
 std::vector<Tensor> decompose_tanh_backward(const Arguments& args);
 std::vector<Tensor> decompose_threshold_backward(const Arguments& args);

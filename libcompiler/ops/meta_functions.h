@@ -1020,6 +1020,24 @@ std::vector<MetaOf<Args>> meta_pool2d_backward(const Args& args) {
   return {contiguous(input.sizes(), input.dtype(), input.device())};
 }
 
+// "output_padding_height: 1 output_padding_width: 1 stride_height: 1 ...", as ATen's transposed
+// convolutions name the dims (a 1d one runs as 2d with a height of 1).
+inline std::string transposed_geometry_text(const std::vector<int64_t>& output_padding, const std::vector<int64_t>& stride,
+                                            const std::vector<int64_t>& dilation) {
+  static const char* const names[] = {"depth", "height", "width"};
+  const size_t spatial = stride.size();
+  std::string text;
+  for (const auto& [label, values, fill] : {std::tuple{"output_padding", &output_padding, 0}, std::tuple{"stride", &stride, 1},
+                                            std::tuple{"dilation", &dilation, 1}}) {
+    for (size_t i = spatial == 3 ? 0 : 1; i < 3; ++i) {
+      const size_t at = i + spatial - 3;  // 1d: the height is the added dim
+      const int64_t value = spatial == 1 && i == 1 ? fill : (*values)[spatial == 1 ? 0 : at];
+      text += std::string(text.empty() ? "" : " ") + label + "_" + names[i] + ": " + std::to_string(value);
+    }
+  }
+  return text;
+}
+
 // convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
 // the output of a convolution over the dims after batch and channels, with PyTorch's checks.
 template <class Args>
@@ -1033,8 +1051,7 @@ std::vector<MetaOf<Args>> meta_convolution(const Args& args) {
   const std::vector<int64_t>& dilation = args.int_list(5);
   const int64_t groups = args.int_value(8);
   const int64_t spatial = weight.dim() - 2;
-  if (args.bool_value(6))
-    throw tensor::TorchError(tensor::PyErrorKind::NotImplementedError, "kiln: transposed convolution (ConvTranspose) is not implemented");
+  const bool transposed = args.bool_value(6);
   if (spatial < 1 || spatial > 3 || input.dim() != weight.dim())
     tensor::throw_runtime_error("Expected " + std::to_string(weight.dim() - 1) + "D (unbatched) or " +
                                 std::to_string(weight.dim()) + "D (batched) input to conv" + std::to_string(spatial) +
@@ -1049,23 +1066,35 @@ std::vector<MetaOf<Args>> meta_convolution(const Args& args) {
   };
   const auto s = spatial_list(stride, "stride"), p = spatial_list(padding, "padding"), d = spatial_list(dilation, "dilation");
   if (groups <= 0) tensor::throw_runtime_error("non-positive groups is not supported");
+  // A transposed convolution's weight is (in_channels, out_channels / groups, kernel...).
   const Size in_channels = input.sizes()[1];
-  const Size expected_channels = weight.sizes()[1] * Traits::constant(groups);
+  const Size expected_channels = transposed ? weight.sizes()[0] : weight.sizes()[1] * Traits::constant(groups);
+  const Size out_channels = transposed ? weight.sizes()[1] * Traits::constant(groups) : weight.sizes()[0];
+  const std::string transposed_text = transposed ? "Given transposed=1, weight of size " : "Given weight of size ";
   if (!Traits::equal(in_channels, expected_channels))
-    tensor::throw_runtime_error("Given groups=" + std::to_string(groups) + ", weight of size " + sizes_text(weight.sizes()) +
-                                ", expected input" + sizes_text(input.sizes()) + " to have " +
+    tensor::throw_runtime_error((transposed ? transposed_text : "Given groups=" + std::to_string(groups) + ", weight of size ") +
+                                sizes_text(weight.sizes()) + ", expected input" + sizes_text(input.sizes()) + " to have " +
                                 Traits::text(expected_channels) + " channels, but got " + Traits::text(in_channels) +
                                 " channels instead");
-  if (!args[2].is_none() && !(args.tensor(2).dim() == 1 && Traits::equal(args.tensor(2).sizes()[0], weight.sizes()[0])))
-    tensor::throw_runtime_error("Given weight of size " + sizes_text(weight.sizes()) + ", expected bias to be 1-dimensional with " +
-                                Traits::text(weight.sizes()[0]) + " elements, but got bias of size " +
+  if (!args[2].is_none() && !(args.tensor(2).dim() == 1 && Traits::equal(args.tensor(2).sizes()[0], out_channels)))
+    tensor::throw_runtime_error(transposed_text + sizes_text(weight.sizes()) + ", expected bias to be 1-dimensional with " +
+                                Traits::text(out_channels) + " elements, but got bias of size " +
                                 sizes_text(args.tensor(2).sizes()) + " instead");
-  std::vector<Size> out{input.sizes()[0], weight.sizes()[0]};
+  std::vector<Size> out{input.sizes()[0], out_channels};
   std::string padded_text, kernel_text;
   bool too_small = false;
+  const auto output_padding = spatial_list(args.int_list(7), "output_padding");
   for (int64_t i = 0; i < spatial; ++i) {
-    const Size padded = input.sizes()[2 + i] + Traits::constant(2 * p[i]);
     const Size extent = (weight.sizes()[2 + i] - Traits::constant(1)) * Traits::constant(d[i]) + Traits::constant(1);
+    if (transposed) {
+      if (output_padding[i] >= s[i] && output_padding[i] >= d[i])
+        tensor::throw_runtime_error("output padding must be smaller than either stride or dilation, but got " +
+                                    transposed_geometry_text(output_padding, s, d));
+      out.push_back((input.sizes()[2 + i] - Traits::constant(1)) * Traits::constant(s[i]) - Traits::constant(2 * p[i]) +
+                    extent + Traits::constant(output_padding[i]));
+      continue;
+    }
+    const Size padded = input.sizes()[2 + i] + Traits::constant(2 * p[i]);
     padded_text += (i ? " x " : "") + Traits::text(padded);
     kernel_text += (i ? " x " : "") + Traits::text(extent);
     if (Traits::less(padded, extent)) too_small = true;
@@ -1102,7 +1131,10 @@ std::vector<MetaOf<Args>> meta_convolution_backward(const Args& args) {
   for (auto& m : metas) m.defined = false;
   if (mask[0]) metas[0] = contiguous(input.sizes(), input.dtype(), input.device());
   if (mask[1]) metas[1] = contiguous(weight.sizes(), weight.dtype(), weight.device());
-  if (mask[2] && !args[3].is_none()) metas[2] = contiguous(std::vector<Size>{weight.sizes()[0]}, weight.dtype(), weight.device());
+  if (mask[2] && !args[3].is_none()) {
+    const Size channels = args.bool_value(7) ? weight.sizes()[1] * SizeTraits<Size>::constant(args.int_value(9)) : weight.sizes()[0];
+    metas[2] = contiguous(std::vector<Size>{channels}, weight.dtype(), weight.device());
+  }
   return metas;
 }
 

@@ -76,6 +76,8 @@ Tensor abs(const Tensor& self) { return call_single(OpId::abs, {self}); }
 Tensor sign(const Tensor& self) { return call_single(OpId::sign, {self}); }
 Tensor exp(const Tensor& self) { return call_single(OpId::exp, {self}); }
 Tensor log(const Tensor& self) { return call_single(OpId::log, {self}); }
+Tensor log1p(const Tensor& self) { return call_single(OpId::log1p, {self}); }
+Tensor isnan(const Tensor& self) { return call_single(OpId::isnan, {self}); }
 Tensor sqrt(const Tensor& self) { return call_single(OpId::sqrt, {self}); }
 Tensor rsqrt(const Tensor& self) { return call_single(OpId::rsqrt, {self}); }
 Tensor sin(const Tensor& self) { return call_single(OpId::sin, {self}); }
@@ -94,6 +96,12 @@ Tensor tanh_backward(const Tensor& grad_output, const Tensor& output) {
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
   return call_single(OpId::sigmoid_backward, {grad_output, output});
 }
+Tensor xlogy(const Tensor& self, const Tensor& other) { return call_single(OpId::xlogy_Tensor, {self, other}); }
+
+Tensor softplus_backward(const Tensor& grad_output, const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  return call_single(OpId::softplus_backward, {grad_output, self, beta, threshold});
+}
+
 Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope, bool self_is_result) {
   return call_single(OpId::leaky_relu_backward, {grad_output, self, negative_slope, self_is_result});
 }

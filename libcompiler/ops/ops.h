@@ -21,6 +21,7 @@ Tensor mul(const Tensor& self, const Tensor& other);
 Tensor mul(const Tensor& self, const Scalar& other);
 Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string> rounding_mode = std::nullopt);
 Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string> rounding_mode = std::nullopt);
+Tensor xlogy(const Tensor& self, const Tensor& other);
 Tensor remainder(const Tensor& self, const Tensor& other);
 Tensor floor_divide(const Tensor& self, const Tensor& other);
 Tensor pow(const Tensor& self, const Tensor& exponent);
@@ -55,6 +56,8 @@ Tensor abs(const Tensor& self);
 Tensor sign(const Tensor& self);
 Tensor exp(const Tensor& self);
 Tensor log(const Tensor& self);
+Tensor log1p(const Tensor& self);
+Tensor isnan(const Tensor& self);
 Tensor sqrt(const Tensor& self);
 Tensor rsqrt(const Tensor& self);
 Tensor sin(const Tensor& self);
@@ -69,6 +72,7 @@ Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);
 Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope, bool self_is_result);
+Tensor softplus_backward(const Tensor& grad_output, const Tensor& self, const Scalar& beta, const Scalar& threshold);
 
 // ---- in-place (optimizer updates)
 const Tensor& add_(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);

@@ -299,6 +299,20 @@ std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<
   return {threshold_backward(grads[0], ctx.saved("result"), Scalar(0))};
 }
 
+std::vector<Tensor> backward_softplus(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {softplus_backward(grads[0], ctx.saved("self"), ctx.args().scalar(1), ctx.args().scalar(2))};
+}
+
+// derivatives.yaml: self: grad * xlogy(self != 0, other); other: grad * self / other.
+std::vector<Tensor> backward_xlogy(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  const Tensor self = ctx.saved("self"), other = ctx.saved("other");
+  Tensor self_grad, other_grad;
+  if (ctx.needs_input_grad(0)) self_grad = mul(g, xlogy(ne(self, Scalar(0)), other));
+  if (ctx.needs_input_grad(1)) other_grad = div(mul(g, self), other);
+  return {self_grad, other_grad};
+}
+
 std::vector<Tensor> backward_leaky_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   return {leaky_relu_backward(grads[0], ctx.saved("self"), ctx.args().scalar(1), false)};
 }
@@ -520,7 +534,9 @@ std::vector<Tensor> backward_adaptive_avg_pool2d(const BackwardContext& ctx, con
 std::vector<Tensor> backward_convolution(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   const Tensor weight = ctx.saved("weight");
   const std::vector<bool> mask{ctx.needs_input_grad(0), ctx.needs_input_grad(1), ctx.needs_input_grad(2)};
-  const IValue bias_sizes = mask[2] ? IValue(std::vector<int64_t>{weight.sizes()[0]}) : IValue();
+  // The bias has one value per output channel: a transposed weight is (in, out / groups, ...).
+  const int64_t out_channels = ctx.args().bool_value(6) ? weight.sizes()[1] * ctx.args().int_value(8) : weight.sizes()[0];
+  const IValue bias_sizes = mask[2] ? IValue(std::vector<int64_t>{out_channels}) : IValue();
   auto [input_grad, weight_grad, bias_grad] =
       convolution_backward(grads[0], ctx.saved("input"), weight, bias_sizes, ctx.args(), mask);
   return {input_grad, weight_grad, bias_grad};

@@ -48,6 +48,8 @@ std::vector<Tensor> backward_erf(const BackwardContext& ctx, const std::vector<T
 std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_gelu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_leaky_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_softplus(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_xlogy(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_leaky_relu_(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_leaky_relu_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_threshold_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -190,6 +190,25 @@ std::vector<Tensor> kernel_floor_divide(const Arguments& args) {
   });
 }
 
+// x * log(y), 0 where x is 0 (even for y 0 or inf), NaN where y is NaN.
+std::vector<Tensor> kernel_xlogy(const Arguments& args) {
+  const Tensor out = output_of(args, meta_binary_float);
+  const DType common = result_type({args[0], args[1]});
+  const DType compute = tensor::is_floating_point(common) ? common : tensor::default_float_dtype();
+  binary_into(out, args[0], args[1], compute, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x, C y) -> C {
+      if constexpr (std::is_floating_point_v<C>) {
+        if (std::isnan(y)) return y;
+        return x == C(0) ? C(0) : static_cast<C>(x * std::log(y));
+      } else {
+        return static_cast<C>(x == C(0) ? 0 : x * std::log(static_cast<double>(y)));
+      }
+    };
+  });
+  return {out};
+}
+
 std::vector<Tensor> kernel_remainder(const Arguments& args) {
   const DType common = result_type({args[0], args[1]});
   if (common == DType::Bool) throw_not_implemented_for("remainder_cpu", common);
@@ -379,6 +398,25 @@ std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args) {
   });
 }
 
+// The softplus derivative: the gradient where beta * x passes the threshold, else grad * z / (z + 1)
+// with z = exp(beta * x).
+std::vector<Tensor> kernel_softplus_backward(const Arguments& args) {
+  const DType common = result_type({args[0], args[1]});
+  if (!tensor::is_floating_point(common)) throw_not_implemented_for("softplus_backward_cpu", common);
+  const double beta_value = args.scalar(2).to<double>(), threshold_value = args.scalar(3).to<double>();
+  return arithmetic(args, [beta_value, threshold_value](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [beta = static_cast<C>(beta_value), threshold = static_cast<C>(threshold_value)](C grad, C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) {
+        const C z = std::exp(x * beta);
+        return x * beta > threshold ? grad : static_cast<C>(grad * z / (z + C(1)));
+      } else {
+        return grad;
+      }
+    };
+  });
+}
+
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   const bool tanh_approximation = args[2].to_string() == "tanh";
   const DType common = result_type({args[0], args[1]});
@@ -396,23 +434,30 @@ std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   });
 }
 
-std::vector<Tensor> kernel_addcmul_(const Arguments& args) {
-  meta_inplace_ternary(args);
-  const Tensor& self = args.tensor(0);
+// self + value * combine(tensor1, tensor2), into self (addcmul_/addcdiv_) or a new tensor of the
+// three operands' broadcast shape and promoted dtype (addcmul/addcdiv).
+template <typename Combine>
+std::vector<Tensor> pointwise_accumulate(const Arguments& args, const Combine& combine) {
+  const bool inplace = args.schema().is_inplace();
+  const Tensor out = inplace ? args.tensor(0) : allocate_outputs(meta_fma(args))[0];
+  if (inplace) meta_inplace_ternary(args);
   const Scalar value = args.scalar(3);
-  const Tensor t1 = operand_as(args[1], self.dtype()), t2 = operand_as(args[2], self.dtype());
-  tensor::visit_dtype(self.dtype(), [&](auto tag) {
+  const Tensor self = operand_as(args[0], out.dtype());
+  const Tensor t1 = operand_as(args[1], out.dtype()), t2 = operand_as(args[2], out.dtype());
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     const C v = value.to<C>();
-    ternary_loop<T, T, T>(self, self, t1, t2, [v](C s, C a, C b) -> C { return static_cast<C>(s + v * a * b); });
+    ternary_loop<T, T, T>(out, self, t1, t2, [v, &combine](C s, C a, C b) -> C { return static_cast<C>(s + v * combine(a, b)); });
   });
-  return {self};
+  return {out};
 }
 
-std::vector<Tensor> kernel_addcdiv_(const Arguments& args) {
-  meta_inplace_ternary(args);
-  const Tensor& self = args.tensor(0);
+std::vector<Tensor> kernel_addcmul(const Arguments& args) {
+  return pointwise_accumulate(args, [](auto a, auto b) { return a * b; });
+}
+
+std::vector<Tensor> kernel_addcdiv(const Arguments& args) {
   if (!tensor::is_floating_point(args.tensor(1).dtype()) && !tensor::is_floating_point(args.tensor(2).dtype()))
     throw_runtime_error(
         "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true "
@@ -420,15 +465,7 @@ std::vector<Tensor> kernel_addcdiv_(const Arguments& args) {
         "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
         "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
         "* tensor1 / tensor2), for all dtypes.");
-  const Scalar value = args.scalar(3);
-  const Tensor t1 = operand_as(args[1], self.dtype()), t2 = operand_as(args[2], self.dtype());
-  tensor::visit_dtype(self.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    const C v = value.to<C>();
-    ternary_loop<T, T, T>(self, self, t1, t2, [v](C s, C a, C b) -> C { return static_cast<C>(s + v * a / b); });
-  });
-  return {self};
+  return pointwise_accumulate(args, [](auto a, auto b) { return a / b; });
 }
 
 std::vector<Tensor> kernel_lerp_(const Arguments& args) {

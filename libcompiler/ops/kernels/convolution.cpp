@@ -257,6 +257,72 @@ void direct_backward_weights(const Geometry& g, const T* gy, const T* x, T* gw, 
   });
 }
 
+// The three computations of a convolution's geometry g, each on oneDNN for float32 and by direct
+// loops otherwise: the forward (input -> output), its backward-data (output -> input) and its
+// backward-weights. A transposed convolution is the same pair run the other way round.
+void run_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
+  if (input.dtype() == DType::Float32) return dnnl_forward(g, input, weight, bias, out);
+  visit_floating_dtype(input.dtype(), "slow_conv2d_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    direct_forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,
+                      out.data_ptr<T>());
+  });
+}
+
+void run_backward_data(const Geometry& g, const Tensor& grad_out, const Tensor& weight, const Tensor& grad_input) {
+  if (grad_out.dtype() == DType::Float32) return dnnl_backward_data(g, grad_out, weight, grad_input);
+  visit_floating_dtype(grad_out.dtype(), "slow_conv2d_backward_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    direct_backward_data<T>(g, grad_out.data_ptr<T>(), weight.data_ptr<T>(), grad_input.data_ptr<T>());
+  });
+}
+
+// grad_weight and grad_bias may each be undefined (not wanted).
+void run_backward_weights(const Geometry& g, const Tensor& grad_out, const Tensor& input, const Tensor& grad_weight,
+                          const Tensor& grad_bias) {
+  if (input.dtype() == DType::Float32 && grad_weight.defined())
+    return dnnl_backward_weights(g, grad_out, input, grad_weight, grad_bias);
+  visit_floating_dtype(input.dtype(), "slow_conv2d_backward_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    direct_backward_weights<T>(g, grad_out.data_ptr<T>(), input.data_ptr<T>(),
+                               grad_weight.defined() ? grad_weight.data_ptr<T>() : nullptr,
+                               grad_bias.defined() ? grad_bias.data_ptr<T>() : nullptr);
+  });
+}
+
+// Adds bias[c] to every element of channel c of a contiguous (N, C, ...) tensor.
+void add_channel_bias(const Tensor& out, const Tensor& bias) {
+  const int64_t channels = out.sizes()[1], plane = out.numel() / (out.sizes()[0] * channels);
+  visit_floating_dtype(out.dtype(), "slow_conv_transpose2d_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* y = out.data_ptr<T>();
+    const T* b = bias.data_ptr<T>();
+    parallel_for(0, out.sizes()[0] * channels, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t job = begin; job < end; ++job)
+        for (int64_t i = 0; i < plane; ++i) y[job * plane + i] = static_cast<T>(y[job * plane + i] + b[job % channels]);
+    });
+  });
+}
+
+// sums[c] = the sum of channel c of a contiguous (N, C, ...) tensor, accumulated in opmath.
+void sum_per_channel(const Tensor& t, const Tensor& sums) {
+  const int64_t batch = t.sizes()[0], channels = t.sizes()[1], plane = t.numel() / (batch * channels);
+  visit_floating_dtype(t.dtype(), "slow_conv_transpose2d_backward_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    const T* x = t.data_ptr<T>();
+    T* out = sums.data_ptr<T>();
+    parallel_for(0, channels, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        C total = 0;
+        for (int64_t n = 0; n < batch; ++n)
+          for (int64_t i = 0; i < plane; ++i) total += static_cast<C>(x[(n * channels + c) * plane + i]);
+        out[c] = static_cast<T>(total);
+      }
+    });
+  });
+}
+
 }  // namespace
 
 std::vector<Tensor> kernel_convolution(const Arguments& args) {
@@ -266,16 +332,14 @@ std::vector<Tensor> kernel_convolution(const Arguments& args) {
   const Tensor bias = args.optional_tensor(2).defined() ? tensor::contiguous(args.optional_tensor(2)) : Tensor();
   Tensor& out = outputs[0];
   if (out.numel() == 0) return outputs;
-  const Geometry g = geometry_of(input.sizes(), weight.sizes(), out.sizes(), args, 3, 8);
-  if (input.dtype() == DType::Float32) {
-    dnnl_forward(g, input, weight, bias, out);
+  if (!args.bool_value(6)) {
+    run_forward(geometry_of(input.sizes(), weight.sizes(), out.sizes(), args, 3, 8), input, weight, bias, out);
     return outputs;
   }
-  visit_floating_dtype(input.dtype(), "slow_conv2d_cpu", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    direct_forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,
-                      out.data_ptr<T>());
-  });
+  // Transposed: the backward-data of the convolution that maps out to input.
+  if (input.numel() == 0) tensor::fill_(out, Scalar(0.0));
+  else run_backward_data(geometry_of(out.sizes(), weight.sizes(), input.sizes(), args, 3, 8), input, weight, out);
+  if (bias.defined()) add_channel_bias(out, bias);
   return outputs;
 }
 
@@ -284,47 +348,55 @@ std::vector<Tensor> kernel_convolution_backward(const Arguments& args) {
   const Tensor grad_out = tensor::contiguous(args.tensor(0));
   const Tensor input = tensor::contiguous(args.tensor(1));
   const Tensor weight = tensor::contiguous(args.tensor(2));
-  const Geometry g = geometry_of(input.sizes(), weight.sizes(), grad_out.sizes(), args, 4, 9);
   Tensor &grad_input = grads[0], &grad_weight = grads[1], &grad_bias = grads[2];
   if (grad_out.numel() == 0 || input.numel() == 0) {
     for (Tensor* t : {&grad_input, &grad_weight, &grad_bias})
       if (t->defined()) tensor::fill_(*t, Scalar(0.0));
     return grads;
   }
-  if (input.dtype() == DType::Float32) {
-    if (grad_input.defined()) dnnl_backward_data(g, grad_out, weight, grad_input);
-    if (grad_weight.defined()) {
-      dnnl_backward_weights(g, grad_out, input, grad_weight, grad_bias);
-      return grads;
-    }
+  if (!args.bool_value(7)) {
+    const Geometry g = geometry_of(input.sizes(), weight.sizes(), grad_out.sizes(), args, 4, 9);
+    if (grad_input.defined()) run_backward_data(g, grad_out, weight, grad_input);
+    if (grad_weight.defined() || grad_bias.defined()) run_backward_weights(g, grad_out, input, grad_weight, grad_bias);
+    return grads;
   }
-  visit_floating_dtype(input.dtype(), "slow_conv2d_backward_cpu", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (grad_input.defined() && input.dtype() != DType::Float32)
-      direct_backward_data<T>(g, grad_out.data_ptr<T>(), weight.data_ptr<T>(), grad_input.data_ptr<T>());
-    if (grad_weight.defined() || grad_bias.defined())
-      direct_backward_weights<T>(g, grad_out.data_ptr<T>(), input.data_ptr<T>(),
-                                 grad_weight.defined() ? grad_weight.data_ptr<T>() : nullptr,
-                                 grad_bias.defined() ? grad_bias.data_ptr<T>() : nullptr);
-  });
+  // Transposed: the geometry runs from grad_out's sizes to input's; the input's gradient is its
+  // forward, the weight's its backward-weights with the roles of input and gradient swapped, and
+  // the bias's the gradient summed over all but the channels.
+  const Geometry g = geometry_of(grad_out.sizes(), weight.sizes(), input.sizes(), args, 4, 9);
+  if (grad_input.defined()) run_forward(g, grad_out, weight, Tensor(), grad_input);
+  if (grad_weight.defined()) run_backward_weights(g, input, grad_out, grad_weight, Tensor());
+  if (grad_bias.defined()) sum_per_channel(grad_out, grad_bias);
   return grads;
 }
 
 // conv1d/conv2d/conv3d(input, weight, bias, stride, padding, dilation, groups), padding a list
 // or "valid"/"same": convolution on a batched input (an unbatched one gains a batch of 1).
+namespace {
+
+// Whether the input of a conv<spatial>d-like op (named `op` in the error) lacks the batch dim.
+bool is_unbatched(const Tensor& given, int64_t spatial, const std::string& op) {
+  if (given.dim() != spatial + 1 && given.dim() != spatial + 2)
+    tensor::throw_runtime_error("Expected " + std::to_string(spatial + 1) + "D (unbatched) or " +
+                                std::to_string(spatial + 2) + "D (batched) input to " + op +
+                                ", but got input of size: " + tensor::sizes_text(given.sizes()));
+  return given.dim() == spatial + 1;
+}
+
+// A per-dim argument given as one value for every spatial dim, or as the list.
+std::vector<int64_t> per_spatial_dim(const std::vector<int64_t>& values, int64_t spatial) {
+  return values.size() == 1 ? std::vector<int64_t>(spatial, values[0]) : values;
+}
+
+}  // namespace
+
 std::vector<Tensor> kernel_convnd(const Arguments& args) {
   const Tensor& weight = args.tensor(1);
   const int64_t spatial = weight.dim() - 2;
   const Tensor& given = args.tensor(0);
-  const bool unbatched = given.dim() == spatial + 1;
-  if (given.dim() != spatial + 1 && given.dim() != spatial + 2)
-    tensor::throw_runtime_error("Expected " + std::to_string(spatial + 1) + "D (unbatched) or " +
-                                std::to_string(spatial + 2) + "D (batched) input to conv" + std::to_string(spatial) +
-                                "d, but got input of size: " + tensor::sizes_text(given.sizes()));
+  const bool unbatched = is_unbatched(given, spatial, "conv" + std::to_string(spatial) + "d");
   const Tensor input = unbatched ? ops::unsqueeze(given, 0) : given;
-  const auto expand = [&](const std::vector<int64_t>& values) {
-    return values.size() == 1 ? std::vector<int64_t>(spatial, values[0]) : values;
-  };
+  const auto expand = [&](const std::vector<int64_t>& values) { return per_spatial_dim(values, spatial); };
   const std::vector<int64_t> stride = expand(args.int_list(3)), dilation = expand(args.int_list(5));
   std::vector<int64_t> padding(spatial, 0);
   Tensor padded_input = input;
@@ -355,6 +427,20 @@ std::vector<Tensor> kernel_convnd(const Arguments& args) {
   }
   Tensor out = ops::convolution(padded_input, weight, args.optional_tensor(2), stride, padding, dilation, false,
                            std::vector<int64_t>(spatial, 0), args.int_value(6));
+  return {unbatched ? ops::squeeze(out, 0) : out};
+}
+
+// conv_transpose1d/2d/3d(input, weight, bias, stride, padding, output_padding, groups, dilation):
+// a transposed convolution on a batched input (an unbatched one gains a batch of 1).
+std::vector<Tensor> kernel_conv_transposend(const Arguments& args) {
+  const Tensor& weight = args.tensor(1);
+  const int64_t spatial = weight.dim() - 2;
+  const Tensor& given = args.tensor(0);
+  const bool unbatched = is_unbatched(given, spatial, "conv_transpose" + std::to_string(spatial) + "d");
+  const Tensor input = unbatched ? ops::unsqueeze(given, 0) : given;
+  Tensor out = ops::convolution(input, weight, args.optional_tensor(2), per_spatial_dim(args.int_list(3), spatial),
+                                per_spatial_dim(args.int_list(4), spatial), per_spatial_dim(args.int_list(7), spatial),
+                                true, per_spatial_dim(args.int_list(5), spatial), args.int_value(6));
   return {unbatched ? ops::squeeze(out, 0) : out};
 }
 

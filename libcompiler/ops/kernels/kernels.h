@@ -14,6 +14,7 @@ std::vector<Tensor> kernel_sub(const Arguments& args);
 std::vector<Tensor> kernel_rsub(const Arguments& args);
 std::vector<Tensor> kernel_mul(const Arguments& args);
 std::vector<Tensor> kernel_div(const Arguments& args);
+std::vector<Tensor> kernel_xlogy(const Arguments& args);
 std::vector<Tensor> kernel_remainder(const Arguments& args);
 std::vector<Tensor> kernel_floor_divide(const Arguments& args);
 std::vector<Tensor> kernel_pow(const Arguments& args);
@@ -39,8 +40,9 @@ std::vector<Tensor> kernel_tanh_backward(const Arguments& args);
 std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args);
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args);
 std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args);
-std::vector<Tensor> kernel_addcmul_(const Arguments& args);
-std::vector<Tensor> kernel_addcdiv_(const Arguments& args);
+std::vector<Tensor> kernel_softplus_backward(const Arguments& args);
+std::vector<Tensor> kernel_addcmul(const Arguments& args);
+std::vector<Tensor> kernel_addcdiv(const Arguments& args);
 std::vector<Tensor> kernel_lerp_(const Arguments& args);
 
 // unary.cpp: pointwise functions of one tensor
@@ -97,6 +99,7 @@ std::vector<Tensor> kernel_erf(const Arguments& args);
 std::vector<Tensor> kernel_relu(const Arguments& args);
 std::vector<Tensor> kernel_gelu(const Arguments& args);
 std::vector<Tensor> kernel_leaky_relu(const Arguments& args);
+std::vector<Tensor> kernel_softplus(const Arguments& args);
 
 // reduction.cpp: sums, means, products, extrema, variance
 std::vector<Tensor> kernel_sum(const Arguments& args);
@@ -145,6 +148,7 @@ std::vector<Tensor> kernel_nll_loss_backward(const Arguments& args);
 std::vector<Tensor> kernel_nll_loss(const Arguments& args);
 std::vector<Tensor> kernel_cross_entropy_loss(const Arguments& args);
 std::vector<Tensor> kernel_mse_loss(const Arguments& args);
+std::vector<Tensor> kernel_kl_div(const Arguments& args);
 std::vector<Tensor> kernel_mse_loss_backward(const Arguments& args);
 
 // copy.cpp: copies, fills, casts and dropout
@@ -191,6 +195,9 @@ std::vector<Tensor> kernel_flip(const Arguments& args);
 std::vector<Tensor> kernel_convolution(const Arguments& args);
 std::vector<Tensor> kernel_convolution_backward(const Arguments& args);
 std::vector<Tensor> kernel_convnd(const Arguments& args);
+std::vector<Tensor> kernel_conv_transposend(const Arguments& args);
+// einsum.cpp: einsum as permutes, sums and batched matrix products
+std::vector<Tensor> kernel_einsum(const Arguments& args);
 // pooling.cpp: 2d max/avg/adaptive-avg pooling and their backward kernels
 std::vector<Tensor> kernel_max_pool2d_with_indices(const Arguments& args);
 std::vector<Tensor> kernel_max_pool2d_with_indices_backward(const Arguments& args);

@@ -122,6 +122,21 @@ std::vector<Tensor> kernel_cross_entropy_loss(const Arguments& args) {
   return {add(mul(nll, 1.0 - label_smoothing), mul(reduced, label_smoothing / classes))};
 }
 
+// ATen's composite: the pointwise divergence target * (log target - input) (xlogy keeps 0 log 0 at
+// 0), or exp(target) * (target - input) for a log-space target, then the reduction.
+std::vector<Tensor> kernel_kl_div(const Arguments& args) {
+  const Tensor& input = args.tensor(0);
+  const Tensor& target = args.tensor(1);
+  const Tensor pointwise = args.bool_value(3) ? ops::mul(ops::exp(target), ops::sub(target, input))
+                                              : ops::sub(ops::xlogy(target, target), ops::mul(target, input));
+  switch (reduction_of(args.int_value(2))) {
+    case Reduction::Mean: return {ops::mean(pointwise)};
+    case Reduction::Sum: return {ops::sum(pointwise)};
+    case Reduction::None: break;
+  }
+  return {pointwise};
+}
+
 std::vector<Tensor> kernel_mse_loss(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_mse_loss(args))[0];
   const Reduction reduction = reduction_of(args.int_value(2));

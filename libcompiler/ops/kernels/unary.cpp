@@ -122,6 +122,23 @@ std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
   });
 }
 
+// log(1 + exp(beta * x)) / beta, or x itself where beta * x passes the threshold.
+std::vector<Tensor> kernel_softplus(const Arguments& args) {
+  const tensor::DType dtype = args.tensor(0).dtype();
+  if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("softplus_cpu", dtype);
+  const double beta_value = args.scalar(1).to<double>(), threshold_value = args.scalar(2).to<double>();
+  return unary(args, meta_unary, [beta_value, threshold_value](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [beta = static_cast<C>(beta_value), threshold = static_cast<C>(threshold_value)](C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) {
+        return x * beta > threshold ? x : static_cast<C>(std::log1p(std::exp(x * beta)) / beta);
+      } else {
+        return x;
+      }
+    };
+  });
+}
+
 std::vector<Tensor> kernel_gelu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
   if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("GeluKernelImpl", dtype);

@@ -56,6 +56,7 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["mul.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::mul_Scalar, {x[0], -1.5}); }); };
   s["mul_.Tensor"] = [] { return sample({random({2, 3}), random({3})}, [](auto& x) { return call(OpId::mul__Tensor, {writable(x[0]), x[1]}); }); };
   s["mul_.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::mul__Scalar, {writable(x[0]), 4}); }); };
+  s["xlogy.Tensor"] = [] { return sample({random({2, 3}), random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::xlogy_Tensor, {x[0], x[1]}); }); };
   s["div.Tensor"] = [] { return sample({random({2, 3}), random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::div_Tensor, {x[0], x[1]}); }); };
   s["div.Tensor_mode"] = [] { return sample({random({3}), random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::div_Tensor_mode, {x[0], x[1], "floor"}); }); };
   s["div.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::div_Scalar, {x[0], 4.0}); }); };
@@ -90,11 +91,14 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["gelu"] = [] { return sample({random({4}, -2, 2), random({4}, -2, 2)}, [](auto& x) {
     return std::vector<Tensor>{call_single(OpId::gelu, {x[0]}), call_single(OpId::gelu, {x[1], "tanh"})}; }); };
   s["leaky_relu"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::leaky_relu, {x[0], 0.2}); }); };
+  s["softplus"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::softplus, {x[0], 2.0, 1.0}); }); };
   s["leaky_relu_"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::leaky_relu_, {writable(x[0]), 0.3}); }); };
   s["leaky_relu_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::leaky_relu_backward, {x[0], x[1], 0.1, false}); }); };
   s["threshold_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::threshold_backward, {x[0], x[1], 0.1}); }); };
   s["tanh_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::tanh_backward, {x[0], x[1]}); }); };
   s["sigmoid_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::sigmoid_backward, {x[0], x[1]}); }); };
+  s["addcmul"] = [] { return sample({random({3}), random({2, 1}), random({2, 3})}, [](auto& x) { return call(OpId::addcmul, {x[0], x[1], x[2], 0.5}); }); };
+  s["addcdiv"] = [] { return sample({random({2, 3}), random({3}), random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::addcdiv, {x[0], x[1], x[2], -2}); }); };
   s["addcmul_"] = [] { return sample({random({2, 3}), random({3}), random({2, 3})}, [](auto& x) { return call(OpId::addcmul_, {writable(x[0]), x[1], x[2], 0.5}); }); };
   s["addcdiv_"] = [] { return sample({random({3}), random({3}), random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::addcdiv_, {writable(x[0]), x[1], x[2], -2}); }); };
   s["lerp_.Scalar"] = [] { return sample({random({3}), random({3})}, [](auto& x) { return call(OpId::lerp__Scalar, {writable(x[0]), x[1], 0.3}); }); };
@@ -261,6 +265,10 @@ TEST(Gradcheck, Composites) {
       {"softmax", [] { return sample({random({2, 3})}, [](auto& x) { return std::vector<Tensor>{softmax(x[0], 1)}; }); }},
       {"scaled_dot_product_attention", [] { return sample({random({2, 3, 2}), random({2, 4, 2}), random({2, 4, 3})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::scaled_dot_product_attention, {x[0], x[1], x[2], IValue(), 0.0, true})}; }); }},
       {"conv1d", [] { return sample({random({2, 3, 6}), random({4, 3, 3})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::conv1d, {x[0], x[1], IValue(), std::vector<int64_t>{1}, std::vector<int64_t>{1}})}; }); }},
+      {"conv_transpose2d", [] { return sample({random({2, 4, 3, 2}), random({4, 3, 3, 2}), random({6})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::conv_transpose2d_input, {x[0], x[1], x[2], std::vector<int64_t>{2, 1}, std::vector<int64_t>{1, 0}, std::vector<int64_t>{1, 0}, 2, std::vector<int64_t>{1, 2}})}; }); }},
+      {"kl_div", [] { return sample({random({2, 3}), random({2, 3}, 0.1, 1)}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::kl_div, {x[0], x[1], 1, false})}; }); }},
+      {"einsum bij,bjk->bik", [] { return sample({random({2, 3, 4}), random({2, 4, 2})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::einsum, {std::string("bij,bjk->bik"), std::vector<Tensor>{x[0], x[1]}})}; }); }},
+      {"einsum ...i,j,...j", [] { return sample({random({2, 3}), random({4}), random({3, 1, 4})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::einsum, {std::string("...i,j,...j"), std::vector<Tensor>{x[0], x[1], x[2]}})}; }); }},
       {"batch_norm training", [] { return sample({random({3, 2, 4}), random({2}), random({2})}, [](auto& x) { return std::vector<Tensor>{call_single(OpId::batch_norm, {x[0], x[1], x[2], IValue(), IValue(), true, 0.1, 1e-5, false})}; }); }},
       {"chunk", [] { return sample({random({5})}, [](auto& x) { return chunk(x[0], 2); }); }},
       {"reshape of a transpose", [] { return sample({random({2, 3})}, [](auto& x) { return std::vector<Tensor>{reshape(transpose(x[0], 0, 1), {6})}; }); }},

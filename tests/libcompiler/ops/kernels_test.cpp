@@ -302,6 +302,8 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
       case OpId::rsub_Tensor: args = {x, y, 2}; break;
       case OpId::rsub_Scalar: args = {x, 1.5, 2}; break;
       case OpId::clamp: args = {x, -0.5, 1.0}; break;
+      case OpId::addcmul:
+      case OpId::addcdiv:
       case OpId::addcmul_:
       case OpId::addcdiv_: args = {ops::clone(x), y, add(y, Scalar(3)), 0.5}; break;
       case OpId::lerp__Scalar: args = {ops::clone(x), y, 0.3}; break;
@@ -318,6 +320,9 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
       case OpId::mse_loss: args = {x, y, 1}; break;
       case OpId::mse_loss_backward: args = {values({0.7}, {}, DType::Float64), x, y, 1}; break;
       case OpId::gelu: args = {x, "tanh"}; break;
+      case OpId::softplus: args = {x, 2.0, 1.5}; break;
+      case OpId::softplus_backward: args = {y, x, 2.0, 1.5}; break;
+      case OpId::xlogy_Tensor: args = {ops::where(ops::gt(x, Scalar(0.5)), x, ops::zeros({}, DType::Float64)), ops::abs(y)}; break;
       case OpId::gelu_backward: args = {y, x, "none"}; break;
       case OpId::leaky_relu: args = {x, 0.2}; break;
       case OpId::masked_fill_Scalar: args = {x, values({1, 0, 1}, {3}, DType::Bool), -4.5}; break;
@@ -370,7 +375,7 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 46);
+  EXPECT_EQ(checked, 51);
   EXPECT_EQ(declined, 0);
 }
 

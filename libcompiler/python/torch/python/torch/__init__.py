@@ -95,6 +95,53 @@ def equal(input, other):
 
 
 # torch.cond runs the branch the predicate picks (what it computes, eagerly).
+import torch as _this_module  # the module being initialised: its attributes reach the table's ops
+
+_einsum_of_list = _this_module.einsum  # the table's op: the operands as one list
+
+
+def einsum(*args):
+    # torch.functional.einsum: the operands as arguments (or one list of them) after the equation.
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if isinstance(args[0], Tensor):
+        raise NotImplementedError("kiln: einsum's sublist format (operand, subscripts, ...) is not implemented")
+    equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = operands[0]
+    return _einsum_of_list(equation, list(operands))
+
+
+def meshgrid(*tensors, indexing=None):
+    # torch.functional.meshgrid: each 1-d input viewed along its own dim and expanded to the grid
+    # (indexing "ij"); "xy" swaps the roles of the first two inputs.
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.")
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but received: ' + str(indexing))
+    if len(tensors) == 0:
+        raise RuntimeError("torch.meshgrid: Expected at least one tensor")
+    for t in tensors:
+        if t.dim() > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: " + str(t))
+    swap = indexing == "xy" and len(tensors) >= 2
+    ordered = [tensors[1], tensors[0], *tensors[2:]] if swap else list(tensors)
+    shape = [t.numel() for t in ordered]
+    grids = []
+    for i, t in enumerate(ordered):
+        view_shape = [1] * len(ordered)
+        view_shape[i] = -1
+        grids.append(t.view(view_shape).expand(shape))
+    if swap:
+        grids = [g.transpose(0, 1) for g in [grids[1], grids[0], *grids[2:]]]
+    return tuple(grids)
+
+
 def cond(pred, true_fn, false_fn, operands=()):
     if pred:
         return true_fn(*operands)

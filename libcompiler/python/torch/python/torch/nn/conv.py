@@ -1,6 +1,6 @@
-# nn.Conv1d, nn.Conv2d and nn.Conv3d: the parameters and their initialisation as PyTorch's (so
-# that a seeded model starts from the same numbers), the forward through torch.convNd. Only
-# padding_mode="zeros" is implemented; transposed convolutions are not.
+# nn.Conv1d/2d/3d and nn.ConvTranspose1d/2d/3d: the parameters and their initialisation as
+# PyTorch's (so that a seeded model starts from the same numbers), the forward through
+# torch.convNd / torch.conv_transposeNd. Only padding_mode="zeros" is implemented.
 import math
 
 import torch
@@ -18,7 +18,7 @@ def _ntuple(value, n):
 
 class _ConvNd(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                 padding_mode, dims, dtype=None):
+                 padding_mode, dims, dtype=None, transposed=False, output_padding=0):
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -40,11 +40,13 @@ class _ConvNd(Module):
         self.stride = _ntuple(stride, dims)
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, dims)
         self.dilation = _ntuple(dilation, dims)
-        self.transposed = False
-        self.output_padding = _ntuple(0, dims)
+        self.transposed = transposed
+        self.output_padding = _ntuple(output_padding, dims)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(torch.empty((out_channels, in_channels // groups, *self.kernel_size), dtype=dtype))
+        # A transposed convolution's weight maps each input channel to its group's output channels.
+        weight_shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(torch.empty((*weight_shape, *self.kernel_size), dtype=dtype))
         if bias:
             self.bias = Parameter(torch.empty(out_channels, dtype=dtype))
         else:
@@ -65,12 +67,15 @@ class _ConvNd(Module):
             s += ", padding={padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += ", dilation={dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding={output_padding}"
         if self.groups != 1:
             s += ", groups={groups}"
         if self.bias is None:
             s += ", bias=False"
         return s.format(in_channels=self.in_channels, out_channels=self.out_channels, kernel_size=self.kernel_size,
-                        stride=self.stride, padding=self.padding, dilation=self.dilation, groups=self.groups)
+                        stride=self.stride, padding=self.padding, dilation=self.dilation, groups=self.groups,
+                        output_padding=self.output_padding)
 
 
 class Conv1d(_ConvNd):
@@ -101,3 +106,68 @@ class Conv3d(_ConvNd):
 
     def forward(self, input):
         return F.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                 padding_mode, dims, dtype):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {self.__class__.__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, dims, dtype, transposed=True, output_padding=output_padding)
+
+    def _output_padding(self, input, output_size, dims):
+        # The output_padding that makes the output output_size, within the sizes the stride allows.
+        if output_size is None:
+            return self.output_padding
+        non_spatial = 2 if input.dim() == dims + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == non_spatial + dims:
+            output_size = output_size[non_spatial:]
+        if len(output_size) != dims:
+            raise ValueError(f"ConvTranspose{dims}D: for {input.dim()}D input, output_size must have {dims} "
+                             f"or {non_spatial + dims} elements (got {len(output_size)})")
+        min_sizes = [(input.size(d + non_spatial) - 1) * self.stride[d] - 2 * self.padding[d]
+                     + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(dims)]
+        max_sizes = [min_sizes[d] + self.stride[d] - 1 for d in range(dims)]
+        for size, low, high in zip(output_size, min_sizes, max_sizes):
+            if size < low or size > high:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {min_sizes} "
+                                 f"to {max_sizes} (for an input of {input.size()[2:]})")
+        return [output_size[d] - min_sizes[d] for d in range(dims)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+                         dilation, padding_mode, 1, dtype)
+
+    def forward(self, input, output_size=None):
+        output_padding = self._output_padding(input, output_size, 1)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                  self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+                         dilation, padding_mode, 2, dtype)
+
+    def forward(self, input, output_size=None):
+        output_padding = self._output_padding(input, output_size, 2)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                  self.groups, self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+                         dilation, padding_mode, 3, dtype)
+
+    def forward(self, input, output_size=None):
+        output_padding = self._output_padding(input, output_size, 3)
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                  self.groups, self.dilation)

@@ -1,5 +1,6 @@
 # torch.nn.functional over the op table.
 import math
+import warnings
 
 import torch
 
@@ -15,6 +16,9 @@ def _reduction(reduction):
 conv1d = torch.conv1d
 conv2d = torch.conv2d
 conv3d = torch.conv3d
+conv_transpose1d = torch.conv_transpose1d
+conv_transpose2d = torch.conv_transpose2d
+conv_transpose3d = torch.conv_transpose3d
 
 
 def linear(input, weight, bias=None):
@@ -37,6 +41,10 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     if inplace:
         return torch.leaky_relu_(input, negative_slope)
     return torch.leaky_relu(input, negative_slope)
+
+
+def softplus(input, beta=1, threshold=20):
+    return torch.softplus(input, beta, threshold)
 
 
 def elu(input, alpha=1.0, inplace=False):
@@ -122,6 +130,19 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return torch.mse_loss(input, target, _reduction(reduction))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    # batchmean: the sum over the batch's size.
+    reduced = torch.kl_div(input, target, _reduction("sum" if reduction == "batchmean" else reduction),
+                           log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
