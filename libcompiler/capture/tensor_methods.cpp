@@ -3,6 +3,7 @@
 // graph; an operator is an operator.<name> node, any other method a call_method node.
 #include "libcompiler/capture/tracer.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 
 namespace kiln::capture {
@@ -50,6 +51,22 @@ Ref Tracer::break_on_autograd_state_change(Interpreter& interp, const std::strin
 Ref Tracer::break_on_truth_value(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
   site_.condition = args.args[0];
   break_graph(interp, GraphBreak(BreakKind::DataDependentBranch, {}, "attempted to jump with TensorVariable()"), true);
+}
+
+// Iterating a tensor (a for loop over its rows, `q, k, v = t` unpacking) reads its first size,
+// not its data: one operator.getitem node per row, as Dynamo unpacks a TensorVariable. A 0-d
+// tensor runs as it is, raising Python's error.
+Ref Tracer::iterate_rows(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
+  const tensor::Tensor& fake = to_tensor(graph_->fake_of(args.args[0]), "self");
+  if (fake.dim() == 0) return nullptr;
+  graph_->pin_dynamic_sizes();
+  const Ref getitem = getattr(interp, rules_.tensor_type, "__getitem__");
+  std::vector<Ref> rows;
+  for (int64_t i = 0; i < fake.sizes()[0]; ++i) {
+    CallArgs row{{args.args[0], py_int(i)}, {}};
+    rows.push_back(record_call(interp, {ir::OpCode::CallFunction, "operator.getitem"}, getitem, row, false));
+  }
+  return iter(interp, py_list(std::move(rows)));
 }
 
 Ref Tracer::break_on_data_read(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {

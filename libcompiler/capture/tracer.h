@@ -131,6 +131,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
                                              python::CallArgs& args);
   python::Ref break_on_truth_value(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                                    python::CallArgs& args);
+  python::Ref iterate_rows(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_data_read(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                                  python::CallArgs& args);
   // nn_modules.cpp

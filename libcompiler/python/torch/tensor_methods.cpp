@@ -230,6 +230,14 @@ void install_tensor_methods() {
     if (!a[1] || is_none(a[1])) return make_size(t.sizes());
     return py_int(t.size(to_index(ip, a[1])));
   });
+  method("stride", [](Interpreter& ip, CallArgs& c) -> Ref {
+    auto a = bind_native("stride", c, {{"self"}, {"dim", false}});
+    const auto& t = static_cast<TensorObject&>(*a[0]).value;
+    if (a[1] && !is_none(a[1])) return py_int(t.stride(to_index(ip, a[1])));
+    std::vector<Ref> strides;
+    for (int64_t stride : t.strides()) strides.push_back(py_int(stride));
+    return py_tuple(std::move(strides));
+  });
   method("dim", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).dim()); });
   method("numel", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).numel()); });
   method("item", [](Interpreter&, CallArgs& c) { return from_scalar(tensor::item(self_of(c))); });

@@ -115,7 +115,7 @@ def einsum(*args):
 
 def meshgrid(*tensors, indexing=None):
     # torch.functional.meshgrid: each 1-d input viewed along its own dim and expanded to the grid
-    # (indexing "ij"); "xy" swaps the roles of the first two inputs.
+    # (indexing "ij"); "xy" swaps the first two inputs, and the first two grids back.
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
@@ -127,8 +127,11 @@ def meshgrid(*tensors, indexing=None):
     if len(tensors) == 0:
         raise RuntimeError("torch.meshgrid: Expected at least one tensor")
     for t in tensors:
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
         if t.dim() > 1:
-            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: " + str(t))
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of "
+                               f"{t.dim()} dims")
     swap = indexing == "xy" and len(tensors) >= 2
     ordered = [tensors[1], tensors[0], *tensors[2:]] if swap else list(tensors)
     shape = [t.numel() for t in ordered]
@@ -138,7 +141,7 @@ def meshgrid(*tensors, indexing=None):
         view_shape[i] = -1
         grids.append(t.view(view_shape).expand(shape))
     if swap:
-        grids = [g.transpose(0, 1) for g in [grids[1], grids[0], *grids[2:]]]
+        grids = [grids[1], grids[0], *grids[2:]]
     return tuple(grids)
 
 
