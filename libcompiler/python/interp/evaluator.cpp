@@ -554,10 +554,24 @@ Flow Evaluator::visit_Import(const Import& node) {
   return Flow::Normal;
 }
 
+// The absolute name of `from <dots><module> import ...`: the dots climb from the importing module's
+// __package__ (one dot is the package itself).
+std::string Evaluator::absolute_import_name(const ImportFrom& node) {
+  if (node.level == 0) return *node.module;
+  Ref package = frame_.globals->get("__package__");
+  std::string base = package && package->kind == ObjectKind::Str ? as<StrObject>(package).value : "";
+  if (base.empty()) raise_error(ExcType::ImportError, "attempted relative import with no known parent package");
+  for (int64_t up = 1; up < node.level; ++up) {
+    const size_t dot = base.rfind('.');
+    if (dot == std::string::npos) raise_error(ExcType::ImportError, "attempted relative import beyond top-level package");
+    base = base.substr(0, dot);
+  }
+  return node.module ? base + "." + *node.module : base;
+}
+
 Flow Evaluator::visit_ImportFrom(const ImportFrom& node) {
-  if (node.level > 0 || !node.module)
-    raise_error(ExcType::ImportError, "attempted relative import with no known parent package");
-  Ref module = interp_.import_module(*node.module);
+  const std::string module_name = absolute_import_name(node);
+  Ref module = interp_.import_module(module_name);
   for (const auto& alias : node.names) {
     if (alias->name == "*") {
       for (const auto* entry : as<ModuleObject>(module).globals->entries()) {
@@ -569,10 +583,10 @@ Flow Evaluator::visit_ImportFrom(const ImportFrom& node) {
     Ref value = try_getattr(interp_, module, alias->name);
     if (!value) {
       try {
-        value = interp_.import_module(*node.module + "." + alias->name);
+        value = interp_.import_module(module_name + "." + alias->name);
       } catch (PyException&) {
         raise_error(ExcType::ImportError,
-                    "cannot import name '" + alias->name + "' from '" + *node.module + "' (unknown location)");
+                    "cannot import name '" + alias->name + "' from '" + module_name + "' (unknown location)");
       }
     }
     store_name(alias->asname ? *alias->asname : alias->name, value);

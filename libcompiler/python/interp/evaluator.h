@@ -53,6 +53,7 @@ class Evaluator : public ExpressionVisitor<Evaluator, Ref>, public StatementVisi
   Flow visit_Try(const Try& node);
   Flow visit_Assert(const Assert& node);
   Flow visit_Import(const Import& node);
+  std::string absolute_import_name(const ImportFrom& node);
   Flow visit_ImportFrom(const ImportFrom& node);
   Flow visit_Global(const Global&) { return Flow::Normal; }
   Flow visit_Nonlocal(const Nonlocal&) { return Flow::Normal; }

@@ -321,6 +321,9 @@ Ref Interpreter::find_module(const std::string& name) {
     text << in.rdbuf();
     const std::string filename = std::filesystem::absolute(*file).lexically_normal().string();
     module->globals->set("__file__", py_str(filename));
+    // The package relative imports start from: a package's own name, a module's parent.
+    const bool is_package = file->filename() == "__init__.py";
+    module->globals->set("__package__", py_str(is_package ? name : name.substr(0, std::min(name.rfind('.'), name.size()))));
     source = source_modules_.emplace(name, Source{text.str(), filename}).first;
   }
   modules_[name] = module;  // visible to imports made while it initialises, as in Python

@@ -131,18 +131,27 @@ TEST(KilnCli, ScriptsImportTheirNeighbours) {
   fs::create_directories(here / "proj" / "pkg");
   fs::create_directories(here / "extra");
   std::ofstream(here / "proj" / "helpers.py") << "SCALE = 3\ndef scaled(x):\n    return x * SCALE\n";
+  fs::create_directories(here / "proj" / "pkg" / "models");
   std::ofstream(here / "proj" / "pkg" / "__init__.py") << "from pkg.layers import depth\n";
   std::ofstream(here / "proj" / "pkg" / "layers.py") << "depth = 2\n";
+  // Relative imports, as a package such as torchvision's models writes them.
+  std::ofstream(here / "proj" / "pkg" / "models" / "__init__.py") << "from .net import *\nfrom . import utils\n";
+  std::ofstream(here / "proj" / "pkg" / "models" / "utils.py") << "from ..layers import depth as base_depth\nwidth = 4\n";
+  std::ofstream(here / "proj" / "pkg" / "models" / "net.py")
+      << "from .utils import width, base_depth\n__all__ = ['net']\ndef net():\n    return width * base_depth\n";
   std::ofstream(here / "extra" / "added.py") << "name = 'added'\n";
   std::ofstream(here / "proj" / "broken.py") << "x = 1\ny = undefined_name\n";
   std::ofstream(here / "proj" / "main.py")
       << "import sys, os\nimport helpers\nfrom pkg import depth\nimport pkg.layers\n"
          "print(helpers.scaled(2), depth, pkg.layers.depth, helpers.__file__.split('/')[-1])\n"
+         "from pkg.models import net, utils\nprint(net(), utils.width, utils.__package__, pkg.__package__)\n"
+         "try:\n    from . import helpers\nexcept ImportError as e:\n    print(e)\n"
          "sys.path.append(" << quoted(here / "extra") << ")\nimport added\nprint(added.name)\n"
          "try:\n    import missing_module\nexcept ModuleNotFoundError as e:\n    print(e)\nimport broken\n";
   RunResult result = run(kiln_binary(), "proj/main.py", here);
   EXPECT_EQ(result.status, 1);
-  EXPECT_EQ(result.out, "6 2 2 helpers.py\nadded\nNo module named 'missing_module'\n");
+  EXPECT_EQ(result.out, "6 2 2 helpers.py\n8 4 pkg.models pkg\nattempted relative import with no known parent package\n"
+                        "added\nNo module named 'missing_module'\n");
   EXPECT_NE(result.err.find("File \"" + (fs::canonical(here) / "proj" / "broken.py").string() + "\", line 2, in <module>"),
             std::string::npos)
       << result.err;
