@@ -1,6 +1,8 @@
 #include "libcompiler/python/torch/torch_module.h"
 
+#include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/engine.h"
+#include "libcompiler/ops/autograd/function_node.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/ops.h"
@@ -223,6 +225,33 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     for (const auto& t : to_vector(ip, a[0])) tensors.push_back(to_tensor(t, "tensors"));
     for (const auto& g : to_vector(ip, a[1])) grads.push_back(is_none(g) ? tensor::Tensor() : to_tensor(g, "gradient"));
     ops::backward(tensors, grads, truthy(ip, a[2]), truthy(ip, a[3]));
+    return none();
+  });
+  // torch.autograd.Function.apply's backward node: outputs (made under no_grad) get a node named
+  // `name` whose gradients come from backward(*grad_outputs) (None for an output no gradient
+  // reached), one per input; edges go to the tensor inputs that require grad.
+  def(m, "_record_custom_function", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_record_custom_function", c, {{"name"}, {"backward"}, {"inputs"}, {"outputs"}});
+    const std::vector<Ref> inputs = to_vector(ip, a[2]), outputs = to_vector(ip, a[3]);
+    Ref backward = a[1];
+    Interpreter* interp = &ip;
+    auto node = std::make_shared<ops::FunctionNode>(to_str(a[0], "name"), [interp, backward](const std::vector<tensor::Tensor>& grads) {
+      std::vector<Ref> args;
+      for (const tensor::Tensor& g : grads) args.push_back(g.defined() ? wrap_tensor(g) : none());
+      std::vector<tensor::Tensor> input_grads;
+      for (const Ref& g : to_vector(*interp, call(*interp, backward, std::move(args))))
+        input_grads.push_back(is_none(g) ? tensor::Tensor() : to_tensor(g, "gradient"));
+      return input_grads;
+    });
+    std::vector<ops::Edge> edges;
+    for (const Ref& input : inputs)
+      edges.push_back(is_tensor(input) && to_tensor(input, "input").requires_grad() ? ops::gradient_edge(to_tensor(input, "input"))
+                                                                                    : ops::Edge{});
+    node->set_next_edges(std::move(edges));
+    for (const Ref& output : outputs) {
+      const tensor::Tensor& out = to_tensor(output, "output");
+      ops::set_history(out, node, node->add_output(out));
+    }
     return none();
   });
   // Tensor methods that torch/_tensor.py writes in Python (the type is immutable to scripts).
