@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "libcompiler/tensor/mt19937.h"
+#include "libcompiler/tensor/tensor.h"
 
 namespace kiln::tensor {
 
@@ -26,6 +27,11 @@ class CpuGenerator {
   // The second sample of the last Box-Muller pair, once (at::normal_distribution<double>).
   std::optional<double> take_cached_normal();
   void set_cached_normal(double value) { cached_normal_ = value; }
+
+  // torch.get_rng_state / Generator.get_state: PyTorch's CPUGeneratorImplState, byte for byte
+  // (5056 bytes), so a state saved by either runs on in the other; errors as PyTorch's.
+  Tensor get_state() const;
+  void set_state(const Tensor& state);
 
   // Held by a kernel for the whole of one fill, so concurrent fills draw disjoint runs.
   std::mutex& mutex() { return mutex_; }

@@ -10,23 +10,28 @@ constexpr uint32_t kLowerMask = 0x7fffffffu;
 }  // namespace
 
 void Mt19937::seed_with(uint64_t seed) {
-  state_[0] = static_cast<uint32_t>(seed);
-  for (int i = 1; i < kStateSize; ++i)
-    state_[i] = 1812433253u * (state_[i - 1] ^ (state_[i - 1] >> 30)) + static_cast<uint32_t>(i);
-  next_ = kStateSize;
+  auto& mt = state_.words;
+  mt[0] = static_cast<uint32_t>(seed);
+  for (int i = 1; i < kStateSize; ++i) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + static_cast<uint32_t>(i);
+  state_.seed = seed;
+  state_.seeded = true;
+  state_.left = 1;
+  state_.next = 0;
 }
 
 void Mt19937::twist() {
+  auto& mt = state_.words;
   for (int i = 0; i < kStateSize; ++i) {
-    const uint32_t y = (state_[i] & kUpperMask) | (state_[(i + 1) % kStateSize] & kLowerMask);
-    state_[i] = state_[(i + kShift) % kStateSize] ^ (y >> 1) ^ ((y & 1u) ? kMatrixA : 0u);
+    const uint32_t y = (mt[i] & kUpperMask) | (mt[(i + 1) % kStateSize] & kLowerMask);
+    mt[i] = mt[(i + kShift) % kStateSize] ^ (y >> 1) ^ ((y & 1u) ? kMatrixA : 0u);
   }
-  next_ = 0;
+  state_.left = kStateSize;
+  state_.next = 0;
 }
 
 uint32_t Mt19937::operator()() {
-  if (next_ >= kStateSize) twist();
-  uint32_t y = state_[next_++];
+  if (--state_.left == 0) twist();
+  uint32_t y = state_.words[state_.next++];
   y ^= y >> 11;
   y ^= (y << 7) & 0x9d2c5680u;
   y ^= (y << 15) & 0xefc60000u;

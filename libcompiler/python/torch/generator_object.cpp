@@ -5,6 +5,7 @@
 #include "libcompiler/python/interp/builtin_setup.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_object.h"
 
 namespace kiln::python {
 
@@ -28,6 +29,14 @@ TypeObject* type_object() {
       auto& self = static_cast<TorchGeneratorObject&>(*c.args.at(0));
       self.generator->manual_seed(static_cast<uint64_t>(to_index(ip, c.args.at(1))));
       return c.args[0];
+    });
+    add_method(t, "get_state", [](Interpreter&, CallArgs& c) {
+      return wrap_tensor(static_cast<TorchGeneratorObject&>(*c.args.at(0)).generator->get_state());
+    });
+    add_method(t, "set_state", [](Interpreter&, CallArgs& c) {
+      auto a = bind_native("set_state", c, {{"self"}, {"new_state"}});
+      static_cast<TorchGeneratorObject&>(*a[0]).generator->set_state(to_tensor(a[1], "new_state"));
+      return a[0];
     });
     add_method(t, "initial_seed", [](Interpreter&, CallArgs& c) {
       return py_int(static_cast<int64_t>(static_cast<TorchGeneratorObject&>(*c.args.at(0)).generator->initial_seed()));

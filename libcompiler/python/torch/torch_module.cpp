@@ -215,6 +215,12 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     tensor::manual_seed(static_cast<uint64_t>(to_index(ip, a[0])));
     return none();
   });
+  def(m, "get_rng_state", [](Interpreter&, CallArgs&) { return wrap_tensor(tensor::default_cpu_generator().get_state()); });
+  def(m, "set_rng_state", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("set_rng_state", c, {{"new_state"}});
+    tensor::default_cpu_generator().set_state(to_tensor(a[0], "new_state"));
+    return none();
+  });
   def(m, "initial_seed", [](Interpreter&, CallArgs&) {
     return py_int(static_cast<int64_t>(tensor::default_cpu_generator().initial_seed()));
   });

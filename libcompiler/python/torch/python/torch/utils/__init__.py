@@ -1,2 +1,3 @@
-# torch.utils: data loading.
+# torch.utils: data loading and activation checkpointing.
 import torch.utils.data as data
+import torch.utils.checkpoint as checkpoint
