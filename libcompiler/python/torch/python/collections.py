@@ -111,7 +111,51 @@ class _DictLike:
         return self
 
 
+class _OrderedView:
+    # odict_keys/odict_values/odict_items: a live view of an OrderedDict, named as CPython's.
+    _kind = None
+
+    def __init__(self, data):
+        self._data = data
+
+    def __iter__(self):
+        return iter(getattr(self._data, self._kind)())
+
+    def __reversed__(self):
+        return reversed(list(self))
+
+    def __len__(self):
+        return len(self._data)
+
+    def __contains__(self, value):
+        return value in getattr(self._data, self._kind)()
+
+    def __repr__(self):
+        return type(self).__name__ + "(" + repr(list(self)) + ")"
+
+
+class odict_keys(_OrderedView):
+    _kind = "keys"
+
+
+class odict_values(_OrderedView):
+    _kind = "values"
+
+
+class odict_items(_OrderedView):
+    _kind = "items"
+
+
 class OrderedDict(_DictLike):
+    def keys(self):
+        return odict_keys(self._data)
+
+    def values(self):
+        return odict_values(self._data)
+
+    def items(self):
+        return odict_items(self._data)
+
     def __eq__(self, other):
         if isinstance(other, OrderedDict):
             return list(self._data.items()) == list(other._data.items())

@@ -22,3 +22,14 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 torch.norm = norm
 torch._add_tensor_method("norm", norm)
+
+
+def unflatten(self, dim, sizes):
+    # Tensor.unflatten: dim split into sizes (one of them may be -1), as a view.
+    if len(sizes) == 0:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    dim = dim + self.dim() if dim < 0 else dim
+    return self.view(*self.shape[:dim], *sizes, *self.shape[dim + 1:])
+
+
+torch._add_tensor_method("unflatten", unflatten)

@@ -1,4 +1,6 @@
 # torch.nn: Module and the layers of the subset, written as PyTorch writes them.
+from collections import OrderedDict
+
 import torch
 import torch.nn.functional as F
 import torch.nn.functional as functional
@@ -130,7 +132,7 @@ class Module:
 
     def state_dict(self, destination=None, prefix="", keep_vars=False):
         if destination is None:
-            destination = {}
+            destination = OrderedDict()
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -564,6 +566,127 @@ class ModuleDict(Module):
             self[key] = module
 
 
+def _parameter_line(key, value, type_name):
+    # "(0): Parameter containing: [torch.float32 of size 2x3]", as ParameterList/Dict list them
+    # (ParameterList names the dtype, ParameterDict the tensor type).
+    if isinstance(value, torch.Tensor):
+        size = "x".join(str(n) for n in value.size())
+        kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+        return f"  ({key}): {kind} containing: [{type_name(value)} of size {size}]"
+    return f"  ({key}): Object of type: {type(value).__name__}"
+
+
+class ParameterList(Module):
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(list(self)[idx])
+        if idx < 0:
+            idx += len(self)
+        if not 0 <= idx < len(self):
+            raise IndexError(f"index {idx} is out of range")
+        return getattr(self, str(idx))
+
+    def __setitem__(self, idx, param):
+        idx = idx + len(self) if idx < 0 else idx
+        if isinstance(param, torch.Tensor) and not isinstance(param, Parameter):
+            param = Parameter(param)
+        setattr(self, str(idx), param)
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def append(self, value):
+        index = len(self)
+        self._size += 1
+        self[index] = value
+        return self
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(_parameter_line(k, p, lambda t: t.dtype) for k, p in enumerate(self))
+
+
+class ParameterDict(Module):
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        if isinstance(value, torch.Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, key, value)
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        return (self[k] for k in self._keys)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def update(self, parameters):
+        items = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, value in items:
+            self[key] = value
+
+    def extra_repr(self):
+        return "\n".join(_parameter_line(k, p, torch.typename) for k, p in self.items())
+
+
+class CosineSimilarity(Module):
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
 class _Loss(Module):
     def __init__(self, reduction="mean"):
         super().__init__()
@@ -657,7 +780,7 @@ class HuberLoss(_Loss):
 from torch.nn.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402  (they subclass Module)
 from torch.nn.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: E402
 from torch.nn.normalization import GroupNorm  # noqa: E402
-from torch.nn.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, Flatten  # noqa: E402
+from torch.nn.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, Flatten, Unflatten  # noqa: E402
 from torch.nn.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, LSTMCell, GRUCell  # noqa: E402  (they subclass Module)
 from torch.nn.transformer import (MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,  # noqa: E402
                                   NonDynamicallyQuantizableLinear)

@@ -64,3 +64,20 @@ class Flatten(Module):
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        if isinstance(dim, str):
+            raise NotImplementedError("kiln: nn.Unflatten over a named dimension is not implemented")
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError("unflattened_size must be tuple of ints, but found type " + type(unflattened_size).__name__)
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
