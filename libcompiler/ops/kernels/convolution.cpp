@@ -374,13 +374,18 @@ std::vector<Tensor> kernel_convolution_backward(const Arguments& args) {
 // or "valid"/"same": convolution on a batched input (an unbatched one gains a batch of 1).
 namespace {
 
-// Whether the input of a conv<spatial>d-like op (named `op` in the error) lacks the batch dim.
-bool is_unbatched(const Tensor& given, int64_t spatial, const std::string& op) {
+// A conv<spatial>d-like op (named `op` in the error) on its input, args[0]: `run` gets the input
+// with a batch dim (an unbatched one gains a batch of 1, removed again from the result).
+template <typename Run>
+Tensor on_batched_input(const Arguments& args, const std::string& op, const Run& run) {
+  const Tensor& given = args.tensor(0);
+  const int64_t spatial = args.tensor(1).dim() - 2;
   if (given.dim() != spatial + 1 && given.dim() != spatial + 2)
     tensor::throw_runtime_error("Expected " + std::to_string(spatial + 1) + "D (unbatched) or " +
-                                std::to_string(spatial + 2) + "D (batched) input to " + op +
-                                ", but got input of size: " + tensor::sizes_text(given.sizes()));
-  return given.dim() == spatial + 1;
+                                std::to_string(spatial + 2) + "D (batched) input to " + op + std::to_string(spatial) +
+                                "d, but got input of size: " + tensor::sizes_text(given.sizes()));
+  if (given.dim() == spatial + 2) return run(given);
+  return ops::squeeze(run(ops::unsqueeze(given, 0)), 0);
 }
 
 // A per-dim argument given as one value for every spatial dim, or as the list.
@@ -391,57 +396,51 @@ std::vector<int64_t> per_spatial_dim(const std::vector<int64_t>& values, int64_t
 }  // namespace
 
 std::vector<Tensor> kernel_convnd(const Arguments& args) {
-  const Tensor& weight = args.tensor(1);
-  const int64_t spatial = weight.dim() - 2;
-  const Tensor& given = args.tensor(0);
-  const bool unbatched = is_unbatched(given, spatial, "conv" + std::to_string(spatial) + "d");
-  const Tensor input = unbatched ? ops::unsqueeze(given, 0) : given;
-  const auto expand = [&](const std::vector<int64_t>& values) { return per_spatial_dim(values, spatial); };
-  const std::vector<int64_t> stride = expand(args.int_list(3)), dilation = expand(args.int_list(5));
-  std::vector<int64_t> padding(spatial, 0);
-  Tensor padded_input = input;
-  if (args[4].is_string()) {
-    const std::string mode = args[4].to_string();
-    if (mode != "valid" && mode != "same")
-      tensor::throw_runtime_error("Invalid padding string: '" + mode + "'");
-    if (mode == "same") {
-      for (int64_t s : stride)
-        if (s != 1) tensor::throw_runtime_error("padding='same' is not supported for strided convolutions");
-      // Symmetric padding where the total is even; the odd element goes on the right, by a
-      // column of zeros appended to the input, as ATen's _convolution_mode pads it first.
-      std::vector<int64_t> extra;
-      for (int64_t i = 0; i < spatial; ++i) {
-        const int64_t total = dilation[i] * (weight.sizes()[2 + i] - 1);
-        padding[i] = total / 2;
-        extra.push_back(total % 2);
+  return {on_batched_input(args, "conv", [&](const Tensor& input) {
+    const Tensor& weight = args.tensor(1);
+    const int64_t spatial = weight.dim() - 2;
+    const std::vector<int64_t> stride = per_spatial_dim(args.int_list(3), spatial);
+    const std::vector<int64_t> dilation = per_spatial_dim(args.int_list(5), spatial);
+    std::vector<int64_t> padding(spatial, 0);
+    Tensor padded_input = input;
+    if (args[4].is_string()) {
+      const std::string mode = args[4].to_string();
+      if (mode != "valid" && mode != "same") tensor::throw_runtime_error("Invalid padding string: '" + mode + "'");
+      if (mode == "same") {
+        for (int64_t s : stride)
+          if (s != 1) tensor::throw_runtime_error("padding='same' is not supported for strided convolutions");
+        // Symmetric padding where the total is even; the odd element goes on the right, by a
+        // column of zeros appended to the input, as ATen's _convolution_mode pads it first.
+        std::vector<int64_t> extra;
+        for (int64_t i = 0; i < spatial; ++i) {
+          const int64_t total = dilation[i] * (weight.sizes()[2 + i] - 1);
+          padding[i] = total / 2;
+          extra.push_back(total % 2);
+        }
+        for (int64_t i = 0; i < spatial; ++i) {
+          if (extra[i] == 0) continue;
+          std::vector<int64_t> edge = padded_input.sizes();
+          edge[2 + i] = 1;
+          padded_input =
+              ops::cat({padded_input, ops::full(edge, Scalar(0.0), std::optional<DType>(padded_input.dtype()))}, 2 + i);
+        }
       }
-      for (int64_t i = 0; i < spatial; ++i) {
-        if (extra[i] == 0) continue;
-        std::vector<int64_t> edge = padded_input.sizes();
-        edge[2 + i] = 1;
-        padded_input = ops::cat({padded_input, ops::full(edge, Scalar(0.0), std::optional<DType>(padded_input.dtype()))}, 2 + i);
-      }
+    } else {
+      padding = per_spatial_dim(args.int_list(4), spatial);
     }
-  } else {
-    padding = expand(args.int_list(4));
-  }
-  Tensor out = ops::convolution(padded_input, weight, args.optional_tensor(2), stride, padding, dilation, false,
-                           std::vector<int64_t>(spatial, 0), args.int_value(6));
-  return {unbatched ? ops::squeeze(out, 0) : out};
+    return ops::convolution(padded_input, weight, args.optional_tensor(2), stride, padding, dilation, false,
+                            std::vector<int64_t>(spatial, 0), args.int_value(6));
+  })};
 }
 
-// conv_transpose1d/2d/3d(input, weight, bias, stride, padding, output_padding, groups, dilation):
-// a transposed convolution on a batched input (an unbatched one gains a batch of 1).
+// conv_transpose1d/2d/3d(input, weight, bias, stride, padding, output_padding, groups, dilation).
 std::vector<Tensor> kernel_conv_transposend(const Arguments& args) {
-  const Tensor& weight = args.tensor(1);
-  const int64_t spatial = weight.dim() - 2;
-  const Tensor& given = args.tensor(0);
-  const bool unbatched = is_unbatched(given, spatial, "conv_transpose" + std::to_string(spatial) + "d");
-  const Tensor input = unbatched ? ops::unsqueeze(given, 0) : given;
-  Tensor out = ops::convolution(input, weight, args.optional_tensor(2), per_spatial_dim(args.int_list(3), spatial),
-                                per_spatial_dim(args.int_list(4), spatial), per_spatial_dim(args.int_list(7), spatial),
-                                true, per_spatial_dim(args.int_list(5), spatial), args.int_value(6));
-  return {unbatched ? ops::squeeze(out, 0) : out};
+  return {on_batched_input(args, "conv_transpose", [&](const Tensor& input) {
+    const int64_t spatial = args.tensor(1).dim() - 2;
+    return ops::convolution(input, args.tensor(1), args.optional_tensor(2), per_spatial_dim(args.int_list(3), spatial),
+                            per_spatial_dim(args.int_list(4), spatial), per_spatial_dim(args.int_list(7), spatial),
+                            true, per_spatial_dim(args.int_list(5), spatial), args.int_value(6));
+  })};
 }
 
 }  // namespace kiln::ops
