@@ -46,11 +46,11 @@ Ref optimize(Interpreter& interp, CallArgs& c) {
 }
 
 Ref explain_native(Interpreter& interp, CallArgs& c) {
-  auto a = bind_native("explain", c, {{"f"}, {"args"}, {"kwargs"}});
+  auto a = bind_native("explain", c, {{"f"}, {"args"}, {"kwargs"}, {"backend"}});
   Runtime& runtime = Runtime::instance();
   runtime.clear_records();
   CompileOptions options;
-  options.backend = py_str("eager");
+  options.backend = a[3];  // explain's: it keeps each graph and runs it as it is
   CallArgs args;
   args.args = to_vector(interp, a[1]);
   for (const auto* e : as<DictObject>(a[2]).entries()) args.kwargs.emplace_back(to_str(e->key, "keyword"), e->value);

@@ -26,3 +26,5 @@ print(explanation.ops_per_graph[-1][-1] is torch.relu)
 print(len(explanation.out_guards) > 0, str(explanation.out_guards[0]).splitlines()[0])
 print(explanation.compile_times.splitlines()[0])
 print(str(explanation).splitlines()[:3])
+print(len(explanation.graphs), [type(g).__name__ for g in explanation.graphs],
+      [len([n for n in g.graph.nodes if n.op == "call_function"]) for g in explanation.graphs])

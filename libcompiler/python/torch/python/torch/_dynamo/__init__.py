@@ -74,7 +74,8 @@ class _Guard:
 
 class ExplainOutput:
     # What explain() returns: its fields, and its report as PyTorch prints it.
-    def __init__(self, report):
+    def __init__(self, report, graphs):
+        self.graphs = graphs
         self.graph_count = report["graph_count"]
         self.graph_break_count = report["graph_break_count"]
         self.op_count = report["op_count"]
@@ -111,7 +112,13 @@ class ExplainOutput:
 
 def explain(f, *extra_args, **extra_kwargs):
     def inner(*args, **kwargs):
-        return ExplainOutput(_kiln.explain(f, args, kwargs))
+        graphs = []
+
+        def accumulate_graphs(gm, example_inputs):
+            graphs.append(gm)
+            return gm.forward
+
+        return ExplainOutput(_kiln.explain(f, args, kwargs, accumulate_graphs), graphs)
     if extra_args or extra_kwargs:
         return inner(*extra_args, **extra_kwargs)
     return inner
