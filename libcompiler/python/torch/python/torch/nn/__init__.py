@@ -25,6 +25,8 @@ class Module:
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
 
     def __setattr__(self, name, value):
         params = getattr(self, "_parameters", None)
@@ -75,7 +77,50 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        forward_hooks = getattr(self, "_forward_hooks", None)
+        pre_hooks = getattr(self, "_forward_pre_hooks", None)
+        if not forward_hooks and not pre_hooks:
+            return self.forward(*args, **kwargs)
+        # As _call_impl: pre-hooks may replace the positional inputs, hooks the output.
+        for hook in list(pre_hooks.values()):
+            replaced = hook(self, args)
+            if replaced is not None:
+                args = replaced if isinstance(replaced, tuple) else (replaced,)
+        result = self.forward(*args, **kwargs)
+        for hook in list(forward_hooks.values()):
+            replaced = hook(self, args, result)
+            if replaced is not None:
+                result = replaced
+        return result
+
+    def _register_hook(self, hooks, hook, prepend):
+        handle = torch.utils.hooks.RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        if with_kwargs:
+            raise NotImplementedError("kiln: forward pre-hooks with_kwargs=True are not implemented")
+        return self._register_hook(self._forward_pre_hooks, hook, prepend)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        if with_kwargs or always_call:
+            raise NotImplementedError("kiln: forward hooks with_kwargs=True or always_call=True are not implemented")
+        return self._register_hook(self._forward_hooks, hook, prepend)
+
+    def get_submodule(self, target):
+        if target == "":
+            return self
+        module = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return module
 
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         if memo is None:
