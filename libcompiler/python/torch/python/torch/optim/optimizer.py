@@ -2,6 +2,7 @@
 # PyTorch's does: profile_hook_step (the frame Dynamo compiles when a compiled function calls
 # opt.step()) around _use_grad_for_differentiable (the grad mode of the update, after a graph
 # break that keeps the update out of the caller's graph).
+import copy
 import functools
 import torch
 import torch.autograd.profiler
@@ -109,7 +110,43 @@ class Optimizer:
                         p.grad.zero_()
 
     def state_dict(self):
-        return {"state": self.state, "param_groups": self.param_groups}
+        # As PyTorch packs it: parameters replaced by their index across the groups, in order.
+        index_of = {}
+        param_groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for p in group["params"]:
+                if id(p) not in index_of:
+                    index_of[id(p)] = len(index_of)
+            packed["params"] = [index_of[id(p)] for p in group["params"]]
+            param_groups.append(packed)
+        state = {(index_of[id(k)] if isinstance(k, torch.Tensor) else k): v for k, v in self.state.items()}
+        return {"state": state, "param_groups": param_groups}
+
+    def load_state_dict(self, state_dict):
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
+        param_of = {}
+        for group, saved in zip(groups, saved_groups):
+            for index, p in zip(saved["params"], group["params"]):
+                param_of[index] = p
+        state = {}
+        for key, value in state_dict["state"].items():
+            if key not in param_of:
+                state[key] = value
+                continue
+            param = param_of[key]
+            # Saved tensors take the parameter's dtype and device; a step count stays as it was.
+            state[param] = {name: (v.to(dtype=param.dtype) if isinstance(v, torch.Tensor) and name != "step"
+                                   and param.is_floating_point() else v) for name, v in value.items()}
+        for group, saved in zip(groups, saved_groups):
+            saved["params"] = group["params"]
+        self.state = state
+        self.param_groups = saved_groups
 
     def __repr__(self):
         format_string = self.__class__.__name__ + " ("
