@@ -115,10 +115,17 @@ void install_tensor_methods() {
            [](Interpreter&, const tensor::Tensor& t, const Ref& v) {
              ops::set_grad(t, is_none(v) ? tensor::Tensor() : to_tensor(v, "assigned grad"));
            });
+  // Assigning .data is PyTorch's set_data: the tensor takes the new data's storage, sizes,
+  // strides and dtype (Module.double() and friends rely on it), keeping its autograd identity.
   property("data", [](const tensor::Tensor& t) { return wrap_tensor(ops::detach(t)); },
            [](Interpreter&, const tensor::Tensor& t, const Ref& v) {
-             ops::NoGradGuard no_grad;
-             ops::copy_(t, to_tensor(v, "data"));
+             const tensor::TensorImpl& source = *to_tensor(v, "data").impl();
+             tensor::TensorImpl& target = *t.impl();
+             target.storage = source.storage;
+             target.sizes = source.sizes;
+             target.strides = source.strides;
+             target.storage_offset = source.storage_offset;
+             target.dtype = source.dtype;
            });
 
   method("__repr__", [](Interpreter&, CallArgs& c) {

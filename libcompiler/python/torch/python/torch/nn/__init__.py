@@ -50,6 +50,12 @@ class Module:
                 raise TypeError(f"cannot assign '{torch.typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = value
+        elif params is not None and name in self._buffers:
+            # A buffer assigned anew stays a buffer (state_dict, .to() see the new tensor).
+            if value is not None and not isinstance(value, torch.Tensor):
+                raise TypeError(f"cannot assign '{torch.typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            self._buffers[name] = value
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
@@ -229,12 +235,27 @@ class Module:
         fn(self)
         return self
 
+    def _cast_floating(self, dtype):
+        # Floating parameters (and their gradients) and buffers of every submodule take dtype.
+        with torch.no_grad():
+            for module in self.modules():
+                for p in module._parameters.values():
+                    if p is not None and p.is_floating_point():
+                        p.data = p.to(dtype)
+                        if p.grad is not None:
+                            p.grad = p.grad.to(dtype)
+                for name, b in list(module._buffers.items()):
+                    if b is not None and b.is_floating_point():
+                        setattr(module, name, b.to(dtype))
+        return self
+
     def to(self, *args, **kwargs):
         for a in list(args) + list(kwargs.values()):
             if isinstance(a, torch.dtype):
-                with torch.no_grad():
-                    for p in self.parameters():
-                        p.data = p.to(a)
+                if not a.is_floating_point:
+                    raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                                    f"dtype={a}")
+                self._cast_floating(a)
             elif a is not None and not isinstance(a, bool) and torch.device(a).type != "cpu":
                 raise RuntimeError("kiln runs tensors on the CPU only; cannot move to " + str(a))
         return self
@@ -243,7 +264,16 @@ class Module:
         return self
 
     def float(self):
-        return self
+        return self._cast_floating(torch.float32)
+
+    def double(self):
+        return self._cast_floating(torch.float64)
+
+    def half(self):
+        return self._cast_floating(torch.float16)
+
+    def bfloat16(self):
+        return self._cast_floating(torch.bfloat16)
 
     def extra_repr(self):
         return ""
