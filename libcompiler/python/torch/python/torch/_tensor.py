@@ -33,3 +33,30 @@ def unflatten(self, dim, sizes):
 
 
 torch._add_tensor_method("unflatten", unflatten)
+
+
+def _new_factory(factory):
+    # Tensor.new_zeros/new_ones/new_empty: a new tensor of the given size with self's dtype
+    # unless dtype= says otherwise.
+    def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        if len(size) == 1 and isinstance(size[0], (tuple, list, torch.Size)):
+            size = tuple(size[0])
+        return factory(size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return new
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    return torch.full(tuple(size), fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    if isinstance(data, torch.Tensor):
+        return data.detach().clone().to(dtype or self.dtype).requires_grad_(requires_grad)
+    return torch.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+torch._add_tensor_method("new_zeros", _new_factory(torch.zeros))
+torch._add_tensor_method("new_ones", _new_factory(torch.ones))
+torch._add_tensor_method("new_empty", _new_factory(torch.empty))
+torch._add_tensor_method("new_full", new_full)
+torch._add_tensor_method("new_tensor", new_tensor)
