@@ -389,9 +389,11 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
       }
       if (classes->kind != ObjectKind::Type)
         raise_error(ExcType::TypeError, "issubclass() arg 2 must be a class, a tuple of classes, or a union");
+      // A class's own __subclasscheck__ (a classmethod here, where CPython finds it on the metaclass) decides.
+      if (Ref hook = try_getattr(ip, classes, "__subclasscheck__"); hook && hook->kind == ObjectKind::BoundMethod)
+        return truthy(ip, call(ip, hook, std::vector<Ref>{c.args[0]}));
       return as<TypeObject>(c.args[0]).is_subtype_of(&as<TypeObject>(classes));
     };
-    (void)ip;
     return py_bool(check(c.args[1]));
   });
   def(b, "abs", [](Interpreter& ip, CallArgs& c) -> Ref {

@@ -74,6 +74,18 @@ TorchTypes make_types() {
   add_method(t.size, "numel", [](Interpreter&, CallArgs& c) {
     return py_int(tensor::numel_of(static_cast<SizeObject&>(*c.args.at(0)).sizes));
   });
+  t.size->constructor = [](Interpreter& ip, CallArgs& c) -> Ref {
+    if (c.args.size() > 1 || !c.kwargs.empty()) raise_error(ExcType::TypeError, "torch.Size() takes at most 1 argument");
+    tensor::Shape sizes;
+    if (!c.args.empty())
+      for (const Ref& item : to_vector(ip, c.args[0])) {
+        if (item->kind != ObjectKind::Int)
+          raise_error(ExcType::TypeError, "torch.Size() takes an iterable of 'int' (item " + std::to_string(sizes.size()) +
+                                              " is '" + item->type->name + "')");
+        sizes.push_back(as<IntObject>(item).value);
+      }
+    return make_size(sizes);
+  };
   add_method(t.dtype, "__repr__", [](Interpreter&, CallArgs& c) {
     return py_str(tensor::torch_name(static_cast<DTypeObject&>(*c.args.at(0)).dtype));
   });

@@ -18,6 +18,7 @@
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/nn_init.h"
 #include "libcompiler/tensor/random_ops.h"
+#include "libcompiler/tensor/type_promotion.h"
 #include "libdiag/log/log_environment.h"
 #include "libdiag/log/log_settings.h"
 
@@ -286,6 +287,10 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   def(m, "numel", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("numel", c, {{"input"}});
     return py_int(to_tensor(a[0], "input").numel());
+  });
+  def(m, "promote_types", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("promote_types", c, {{"type1"}, {"type2"}});
+    return make_dtype(tensor::promote_types(to_dtype(a[0]), to_dtype(a[1])));
   });
   def(m, "typename", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("typename", c, {{"obj"}});

@@ -33,7 +33,7 @@ TEST(KilnScripts, PrintWhatPyTorchPrinted) {
   }
 }
 
-TEST(KilnScripts, AgreeWithRealPyTorch) {
+TEST(KilnScripts, AgreeWithLivePyTorch) {
   if (!fs::exists(reference_python()))
     GTEST_SKIP() << ".reference/bin/python is absent: the scripts are compared with committed outputs only";
   for (const auto& script : scripts_in(kiln::test::testdataPath("scripts"))) {

@@ -162,3 +162,8 @@ import torch.compiler
 import torch._dynamo
 import torch._inductor
 import torch._higher_order_ops
+import torch.testing
+
+import collections.abc as _abc
+
+_abc.Sequence.register(Size)  # a tuple subclass in PyTorch
