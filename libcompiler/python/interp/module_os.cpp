@@ -1,8 +1,9 @@
 // The os module: os.environ (reads and writes the process environment, so settings made by a
 // script are seen by code that reads the environment later, as in CPython), getenv, getpid and
-// kill.
+// kill, remove.
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -70,6 +71,16 @@ void init_os_module(Interpreter&, ModuleObject& m) {
     return value ? py_str(value) : a[1] ? a[1] : none();
   }));
   m.globals->set("getpid", native_function("getpid", [](Interpreter&, CallArgs&) { return py_int(getpid()); }));
+  m.globals->set("remove", native_function("remove", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("remove", c, {{"path"}});
+    const std::string& path = to_str(a[0], "remove: path should be string");
+    if (::unlink(path.c_str()) != 0) {
+      int error = errno;
+      raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
+                  "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + path + "'");
+    }
+    return none();
+  }));
   m.globals->set("kill", native_function("kill", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("kill", c, {{"pid"}, {"signal"}});
     if (::kill(static_cast<pid_t>(to_index(ip, a[0])), static_cast<int>(to_index(ip, a[1]))) != 0)

@@ -237,6 +237,7 @@ void install_tensor_methods() {
     if (!a[1] || is_none(a[1])) return make_size(t.sizes());
     return py_int(t.size(to_index(ip, a[1])));
   });
+  method("storage_offset", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).storage_offset()); });
   method("stride", [](Interpreter& ip, CallArgs& c) -> Ref {
     auto a = bind_native("stride", c, {{"self"}, {"dim", false}});
     const auto& t = static_cast<TensorObject&>(*a[0]).value;

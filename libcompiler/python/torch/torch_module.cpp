@@ -10,6 +10,7 @@
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/embedded_sources.h"
 #include "libcompiler/python/torch/generator_object.h"
+#include "libcompiler/python/torch/serialization.h"
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/python/torch/torch_ops.h"
@@ -288,6 +289,7 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     auto a = bind_native("numel", c, {{"input"}});
     return py_int(to_tensor(a[0], "input").numel());
   });
+  install_serialization(m);
   def(m, "promote_types", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("promote_types", c, {{"type1"}, {"type2"}});
     return make_dtype(tensor::promote_types(to_dtype(a[0]), to_dtype(a[1])));

@@ -163,6 +163,7 @@ import torch._dynamo
 import torch._inductor
 import torch._higher_order_ops
 import torch.testing
+from torch.serialization import save, load
 
 import collections.abc as _abc
 

@@ -1,4 +1,5 @@
 # torch.nn: Module and the layers of the subset, written as PyTorch writes them.
+import collections
 from collections import OrderedDict
 
 import torch
@@ -16,6 +17,15 @@ def _addindent(s_, numSpaces):
     first = s.pop(0)
     s = [(numSpaces * " ") + line for line in s]
     return first + "\n" + "\n".join(s)
+
+
+class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
 
 
 class Module:
@@ -195,17 +205,29 @@ class Module:
                 module.state_dict(destination, prefix + name + ".", keep_vars)
         return destination
 
-    def load_state_dict(self, state_dict, strict=True):
+    def load_state_dict(self, state_dict, strict=True, assign=False):
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        if strict and (missing or unexpected):
-            raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}: "
-                               f"missing keys {missing}, unexpected keys {unexpected}")
+        unexpected = [k for k in state_dict if k not in own and k != "_metadata"]
+        errors = []
         with torch.no_grad():
             for k, v in state_dict.items():
-                if k in own:
-                    own[k].copy_(v)
+                if k not in own:
+                    continue
+                if own[k].shape != v.shape:
+                    errors.append(f"size mismatch for {k}: copying a param with shape {v.shape} from checkpoint, "
+                                  f"the shape in current model is {own[k].shape}.")
+                    continue
+                own[k].copy_(v)
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__,
+                                                                                  "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
 
     def train(self, mode=True):
         object.__setattr__(self, "training", mode)
