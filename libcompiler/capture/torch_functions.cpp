@@ -19,6 +19,9 @@ Ref Tracer::functional(Interpreter& interp, const Ref& callee, CallArgs& args) {
   if (f.name.empty() || f.name[0] == '_') return nullptr;  // its helpers are inlined
   auto printed = rules_.printed_targets.find(callee.get());
   std::string target = printed != rules_.printed_targets.end() ? printed->second : "torch.nn.functional." + f.name;
+  // The function runs on the fakes; tensors it makes itself (interpolate's index ranges, pad's
+  // fill) must be fakes too, as under Dynamo's fake tensor mode.
+  ops::FakeFactoryScope fakes;
   return record_call(interp, {ir::OpCode::CallFunction, target}, callee, args, false);
 }
 

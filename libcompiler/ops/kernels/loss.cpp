@@ -94,9 +94,40 @@ std::vector<Tensor> kernel_nll_loss_backward(const Arguments& args) {
   return {grad_input};
 }
 
+namespace {
+
+// ATen's nll_loss_nd: inputs of more than two dims (N, C, d1, ...) with targets (N, d1, ...) are
+// rows of C classes, one per position; per-position losses come back in the target's shape.
+Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                   int64_t ignore_index) {
+  if (self.dim() <= 2) return std::get<0>(nll_loss_forward(self, target, weight, reduction, ignore_index));
+  if (self.dim() == 4 && target.dim() != 3)  // ATen's nll_loss2d
+    tensor::throw_runtime_error("only batches of spatial targets supported (3D tensors) but got targets of dimension: " +
+                                std::to_string(target.dim()));
+  tensor::Shape expected = {self.size(0)};
+  for (int64_t d = 2; d < self.dim(); ++d) expected.push_back(self.size(d));
+  if (target.sizes() != expected) {
+    auto listed = [](const tensor::Shape& sizes) {
+      std::string text = "[";
+      for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
+      return text + "]";
+    };
+    tensor::throw_runtime_error("Expected target size " + listed(expected) + ", got " + listed(target.sizes()));
+  }
+  std::vector<int64_t> classes_last = {0};
+  for (int64_t d = 2; d < self.dim(); ++d) classes_last.push_back(d);
+  classes_last.push_back(1);
+  const Tensor rows = ops::reshape(ops::permute(self, classes_last), {-1, self.size(1)});
+  const Tensor flat_target = ops::reshape(target, {-1});
+  const Tensor loss = std::get<0>(nll_loss_forward(rows, flat_target, weight, reduction, ignore_index));
+  if (reduction != static_cast<int64_t>(Reduction::None)) return loss;
+  return ops::reshape(loss, target.sizes());
+}
+
+}  // namespace
+
 std::vector<Tensor> kernel_nll_loss(const Arguments& args) {
-  return {std::get<0>(nll_loss_forward(args.tensor(0), args.tensor(1), args.optional_tensor(2), args.int_value(3),
-                                       args.int_value(4)))};
+  return {nll_loss_nd(args.tensor(0), args.tensor(1), args.optional_tensor(2), args.int_value(3), args.int_value(4))};
 }
 
 std::vector<Tensor> kernel_cross_entropy_loss(const Arguments& args) {
@@ -107,7 +138,7 @@ std::vector<Tensor> kernel_cross_entropy_loss(const Arguments& args) {
   const double label_smoothing = args.float_value(5);
   const int64_t class_dim = self.dim() == 1 ? 0 : 1;
   const Tensor log_probabilities = log_softmax(self, class_dim);
-  const Tensor nll = nll_loss(log_probabilities, target, weight, reduction, ignore_index);
+  const Tensor nll = nll_loss_nd(log_probabilities, target, weight, reduction, ignore_index);
   if (label_smoothing <= 0.0) return {nll};
   if (weight.defined())
     tensor::throw_runtime_error("cross_entropy: label_smoothing with class weights is not supported by Kiln yet");

@@ -6,6 +6,7 @@
 
 #include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/instance_dict.h"
 #include "libcompiler/python/interp/function_attributes.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/interpreter.h"
@@ -380,11 +381,7 @@ Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
     auto& dict = as<InstanceObject>(obj).dict;
     auto it = dict.find(name);
     if (it != dict.end()) return it->second;
-    if (name == "__dict__") {
-      auto result = py_dict();
-      for (const auto& [k, v] : dict) result->set(k, v);
-      return result;
-    }
+    if (name == "__dict__") return instance_dict_view(obj);
   }
   if (attr) return bind_attribute(interp, attr, obj, owner);
   if (auto [hook, hook_owner] = special_method(*obj, "__getattr__"); hook) {

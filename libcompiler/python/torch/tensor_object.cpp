@@ -1,12 +1,14 @@
 #include "libcompiler/python/torch/tensor_object.h"
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 #include "libcompiler/ops/argument_binding.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/object_operators.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/tensor/tensor_printer.h"
 
@@ -42,7 +44,9 @@ TorchTypes make_types() {
   TorchTypes t{};
   t.tensor = make_builtin_type("Tensor", {}, "torch");
   t.parameter = make_builtin_type("Parameter", {t.tensor}, "torch.nn.parameter");
-  t.size = make_builtin_type("Size", {}, "torch");
+  // A tuple subclass, as in PyTorch (isinstance(x.shape, tuple)); tuple's own methods read a
+  // TupleObject, so Size overrides each of them below with the same method over its items.
+  t.size = make_builtin_type("Size", {builtin_types().tuple}, "torch");
   t.dtype = make_builtin_type("dtype", {}, "torch");
   t.device = make_builtin_type("device", {}, "torch");
   add_method(t.size, "__repr__", [](Interpreter&, CallArgs& c) {
@@ -71,6 +75,39 @@ TorchTypes make_types() {
   add_method(t.size, "__hash__", [](Interpreter& ip, CallArgs& c) {
     return py_int(static_cast<int64_t>(hash_value(ip, py_tuple(size_items(c.args.at(0))))));
   });
+  for (const char* name : {"index", "count"}) {
+    std::string method = name;
+    add_method(t.size, method, [method](Interpreter& ip, CallArgs& c) {
+      CallArgs on_tuple = c;
+      on_tuple.args.at(0) = py_tuple(size_items(c.args.at(0)));
+      return call(ip, getattr(ip, on_tuple.args[0], method), std::vector<Ref>(on_tuple.args.begin() + 1, on_tuple.args.end()));
+    });
+  }
+  // Concatenation, repetition and ordering as a tuple's, concatenations giving a Size.
+  auto as_tuple = [](const Ref& value) { return value->type == torch_types().size ? py_tuple(size_items(value)) : value; };
+  auto sized = [](const Ref& result) -> Ref {
+    if (result->kind != ObjectKind::Tuple) return result;
+    tensor::Shape sizes;
+    for (const auto& item : as<TupleObject>(result).items) {
+      if (item->kind != ObjectKind::Int) return result;
+      sizes.push_back(as<IntObject>(item).value);
+    }
+    return make_size(sizes);
+  };
+  for (auto [name, op, reflected] : {std::tuple{"__add__", BinaryOperator::Add, false}, {"__radd__", BinaryOperator::Add, true},
+                                     {"__mul__", BinaryOperator::Mult, false}, {"__rmul__", BinaryOperator::Mult, true}})
+    add_method(t.size, name, [op, reflected, as_tuple, sized](Interpreter& ip, CallArgs& c) -> Ref {
+      Ref self = as_tuple(c.args.at(0)), other = as_tuple(c.args.at(1));
+      if (other->kind != ObjectKind::Tuple && other->kind != ObjectKind::Int) return not_implemented();
+      return sized(reflected ? binary_op(ip, op, other, self) : binary_op(ip, op, self, other));
+    });
+  for (auto [name, op] : {std::pair{"__lt__", CompareOperator::Lt}, {"__le__", CompareOperator::LtE},
+                          {"__gt__", CompareOperator::Gt}, {"__ge__", CompareOperator::GtE}})
+    add_method(t.size, name, [op, as_tuple](Interpreter& ip, CallArgs& c) -> Ref {
+      Ref other = as_tuple(c.args.at(1));
+      if (other->kind != ObjectKind::Tuple) return not_implemented();
+      return compare_op(ip, op, as_tuple(c.args.at(0)), other);
+    });
   add_method(t.size, "numel", [](Interpreter&, CallArgs& c) {
     return py_int(tensor::numel_of(static_cast<SizeObject&>(*c.args.at(0)).sizes));
   });

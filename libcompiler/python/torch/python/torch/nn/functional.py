@@ -428,3 +428,141 @@ def pad(input, pad, mode="constant", value=None):
         if len(pieces) > 1:
             out = torch.cat(pieces, dim)
     return out
+
+
+# ---- interpolate: the index arithmetic of PyTorch's upsample decompositions (what AOT graphs and
+# Inductor compute), so eager and compiled code agree; the index computations run in float32.
+
+_INTERPOLATE_MODES = "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+_LINEAR_MODE_DIMS = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def _nearest_indices(input, output_size, scale_factors, exact):
+    spatial = len(output_size)
+    indices = []
+    for d in range(spatial):
+        in_size, out_size = input.shape[2 + d], output_size[d]
+        scale = scale_factors[d] if scale_factors is not None else None
+        step = in_size / (in_size * scale) if scale is not None and scale > 0 else in_size / out_size
+        positions = torch.arange(out_size, dtype=torch.float32)
+        if exact:
+            index = ((positions + 0.5) * step).to(torch.int64).clamp(max=in_size - 1)
+        else:
+            index = (positions * step).to(torch.int64)
+        for _ in range(spatial - 1 - d):
+            index = index.unsqueeze(-1)
+        indices.append(index)
+    return indices
+
+
+def _linear_interpolate(input, output_size, align_corners, scale_factors):
+    dtype = input.dtype if input.dtype.is_floating_point else torch.float32
+    spatial = len(output_size)
+    lows, highs, fractions = [], [], []
+    for d in range(spatial):
+        in_size, out_size = input.shape[2 + d], output_size[d]
+        scale = scale_factors[d] if scale_factors is not None else None
+        if align_corners:
+            step = (in_size - 1.0) / (out_size - 1.0) if out_size > 1 else 0
+            source = step * torch.arange(out_size).to(dtype)
+        else:
+            step = 1.0 / scale if scale is not None and scale > 0 else in_size / out_size
+            source = step * (torch.arange(out_size).to(dtype) + 0.5) - 0.5
+        source = source.clamp(min=0.0).reshape([out_size] + [1] * (spatial - 1 - d))
+        low = source.to(torch.int64)
+        lows.append(low)
+        highs.append((low + 1).clamp(max=in_size - 1))
+        fractions.append((source - low).clamp(0.0, 1.0).to(dtype))
+    corners = []
+    for corner in range(2 ** spatial):
+        picks = [highs[d] if (corner >> (spatial - 1 - d)) & 1 else lows[d] for d in range(spatial)]
+        corners.append(input[(slice(None), slice(None), *picks)].to(dtype))
+    for d in reversed(range(spatial)):
+        corners = [a + torch.mul(b - a, fractions[d]) for a, b in zip(corners[::2], corners[1::2])]
+    return corners[0].contiguous()
+
+
+def _output_size(input, size, scale_factor, recompute_scale_factor, mode):
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format.")
+            if not all(isinstance(s, int) for s in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                                f"Tuple[int, int, int], but got size with types {[type(s) for s in size]}")
+            return list(size), None
+        return [size] * dim, None
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dim:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but "
+                f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                f"scale_factor of shape {scale_factor}. "
+                "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                "scale_factor in (s1, s2, ...,sK) format.")
+        scale_factors = list(scale_factor)
+    else:
+        scale_factors = [scale_factor] * dim
+    output_size = [int(input.size(i + 2) * scale_factors[i]) for i in range(dim)]
+    if recompute_scale_factor or mode == "area":
+        return output_size, None
+    return output_size, [float(s) for s in scale_factors]
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the "
+                             "interpolating modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    output_size, scale_factors = _output_size(input, size, scale_factor, recompute_scale_factor, mode)
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input")
+    ndim = input.dim()
+    if ndim in (3, 4, 5) and mode in ("nearest", "nearest-exact"):
+        indices = _nearest_indices(input, output_size, scale_factors, mode == "nearest-exact")
+        return input[(slice(None), slice(None), *indices)].contiguous()
+    if ndim in (3, 4, 5) and mode == "area":
+        if ndim != 4:
+            raise NotImplementedError(f"kiln's F.interpolate implements mode='area' for 4-D input only, not {ndim}-D")
+        return adaptive_avg_pool2d(input, output_size)
+    if mode in _LINEAR_MODE_DIMS and ndim == _LINEAR_MODE_DIMS[mode]:
+        if antialias:
+            raise NotImplementedError("kiln's F.interpolate does not implement antialias=True")
+        return _linear_interpolate(input, output_size, align_corners, scale_factors)
+    if mode == "bicubic" and ndim == 4:
+        raise NotImplementedError("kiln's F.interpolate does not implement mode='bicubic'")
+    if mode in _LINEAR_MODE_DIMS and ndim in (3, 4, 5):
+        raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs {_LINEAR_MODE_DIMS[mode]}D input")
+    raise NotImplementedError("Input Error: Only 3D, 4D and 5D input Tensors supported"
+                              f" (got {ndim}D) for the modes: {_INTERPOLATE_MODES} (got {mode})")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
