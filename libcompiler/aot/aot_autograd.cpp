@@ -9,6 +9,7 @@
 #include "libcompiler/aot/trace_graph_module.h"
 #include "libcompiler/fx/backend_report.h"
 #include "libcompiler/ir/dead_code_elimination.h"
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -125,7 +126,7 @@ fx::CompiledGraph aot_compile(python::Interpreter& interp, const fx::BackendGrap
       report_aot_cache_bypass(*reason, compile_id);
     } else {
       cache_key = aot_cache_key({graph.module.get(), graph.input_sources, printed_options(options), facts.grad_enabled,
-                                 facts.input_requires_grad, facts.input_is_leaf});
+                                 facts.input_requires_grad, facts.input_is_leaf, ops::cpu_autocast()});
       if (std::optional<AotResult> cached = aot_cache_load(*options.cache, *cache_key)) {
         report_aot_cache_hit(*cache_key, compile_id);
         return compile_result(*cached, options, aot_id, compile_id);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "libcompiler/ir/graph_module.h"
+#include "libcompiler/ops/autocast.h"
 #include "libdiag/trace/compile_id.h"
 
 namespace kiln::aot {
@@ -47,6 +48,8 @@ struct AotCacheInputs {
   std::string options;  // the AOT options that change what is traced, printed
   bool grad_enabled;
   std::vector<bool> input_requires_grad, input_is_leaf;
+  // Autocast decides which casts the traced graph holds: a graph traced under it is another entry.
+  ops::AutocastState autocast;
 };
 AotCacheKey aot_cache_key(const AotCacheInputs& inputs);
 

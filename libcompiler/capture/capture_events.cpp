@@ -62,7 +62,7 @@ const char* guard_kind_name(GuardKind kind) {
     case GuardKind::TypeMatch: return "TYPE_MATCH";
     case GuardKind::LengthCheck: return "LENGTH_CHECK";
     case GuardKind::DictKeys: return "DICT_KEYS_MATCH";
-    case GuardKind::GradMode: return "GLOBAL_STATE";
+    case GuardKind::GlobalState: return "GLOBAL_STATE";
     default: return "LAMBDA_GUARD";
   }
 }

@@ -16,6 +16,7 @@
 #include "libcompiler/fx/backend_report.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/ir/symbolic_shape_propagation.h"
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/evaluator.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -345,9 +346,10 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
     replay.emplace_back(code.replayed[i], stand_in != stand_ins.end() ? stand_in->second : inputs.local(name));
   }
   tracer.set_replay(std::move(replay));
-  Guard grad{GuardKind::GradMode, nullptr};
-  grad.grad_mode = ops::GradMode::is_enabled();
-  entry->guards.add(std::move(grad));
+  Guard global_state{GuardKind::GlobalState, nullptr};
+  global_state.grad_mode = ops::GradMode::is_enabled();
+  global_state.autocast = ops::cpu_autocast();
+  entry->guards.add(std::move(global_state));
 }
 
 CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,

@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
@@ -97,7 +98,7 @@ std::string Guard::code() const {
     case GuardKind::SizeEquality: return size_text(source, dim) + " == " + size_text(other, other_dim);
     case GuardKind::StrideEquality:
       return source->text() + ".stride()[" + std::to_string(dim) + "] == " + size_text(other, other_dim);
-    case GuardKind::GradMode: return std::string("___check_global_state() grad_mode=") + (grad_mode ? "True" : "False");
+    case GuardKind::GlobalState: return std::string("___check_global_state() grad_mode=") + (grad_mode ? "True" : "False");
     case GuardKind::DuplicateInput: return source->text() + " is " + other->text();
     case GuardKind::ShapeRelation: {
       // As PyTorch prints a shape guard: the symbols spelled as the sizes they stand for.
@@ -143,8 +144,9 @@ bool GuardSet::has(GuardKind kind, const std::string& source_text) const {
 std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInputs& inputs, const Guard** failed) const {
   for (const Guard& g : guards_) {
     if (failed) *failed = &g;
-    if (g.kind == GuardKind::GradMode) {
-      if (ops::GradMode::is_enabled() != g.grad_mode) return std::string("___check_global_state()");
+    if (g.kind == GuardKind::GlobalState) {
+      if (ops::GradMode::is_enabled() != g.grad_mode || !(ops::cpu_autocast() == g.autocast))
+        return std::string("___check_global_state()");
       continue;
     }
     if (g.kind == GuardKind::ShapeRelation) {
@@ -185,7 +187,7 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
         holds = tensor_stride(value, g.dim) == tensor_size(g.other->fetch(interp, inputs), g.other_dim);
         break;
       case GuardKind::DuplicateInput: holds = value == g.other->fetch(interp, inputs); break;
-      case GuardKind::GradMode:
+      case GuardKind::GlobalState:
       case GuardKind::ShapeRelation: break;
     }
     if (!holds) {

@@ -10,6 +10,7 @@
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/capture/source.h"
 #include "libcompiler/ir/sym_size_traits.h"
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/tensor/device.h"
 #include "libcompiler/tensor/dtype.h"
 
@@ -26,7 +27,7 @@ enum class GuardKind {
   SizeValue,       // source.size()[dim] == length: a dynamic size that Python code read
   SizeEquality,    // source.size()[dim] == other.size()[other_dim] (duck sizing)
   StrideEquality,  // source.stride()[dim] == other.size()[other_dim] (contiguous dynamic tensors)
-  GradMode,        // torch.is_grad_enabled() as when compiled
+  GlobalState,     // torch.is_grad_enabled() and the autocast state as when compiled (___check_global_state)
   DuplicateInput,  // source is other: one tensor reached two ways is one graph input
   ShapeRelation,   // a comparison of dynamic sizes decided when captured (s0 < s1, Ne(s0, 2*s1))
 };
@@ -56,7 +57,9 @@ struct Guard {
   int64_t dim = 0;
   SourceRef other;
   int64_t other_dim = 0;
+  // GlobalState
   bool grad_mode = true;
+  ops::AutocastState autocast;
   // ShapeRelation: the comparison, and the sizes its symbols stand for.
   std::optional<ir::ShapeDecision> relation;
   std::vector<SymbolSource> relation_symbols;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/autograd/table_node.h"
@@ -132,6 +133,10 @@ CallRecorder* set_call_recorder(CallRecorder* recorder) { return std::exchange(a
 bool is_recording_calls() { return active_recorder != nullptr; }
 
 std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
+  if (std::optional<Arguments> cast = autocast_arguments(op, args)) {
+    AutocastExcluded inner_calls_are_not_cast;
+    return call(op, *cast);
+  }
   RecordedCall recorded(op);
   const std::vector<Tensor> slots = input_slots(args);
   const bool inplace = op.schema.is_inplace();

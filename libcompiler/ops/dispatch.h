@@ -1,7 +1,8 @@
 #pragma once
-// Calling an op of the table: the meta function for meta tensors, the kernel otherwise, then
-// autograd recording (a TableNode for Formula rows), version bumps of in-place ops, and the
-// in-place checks PyTorch makes. Every eager op call, from C++ or from the interpreter, goes here.
+// Calling an op of the table: autocast's casts of its inputs (autocast.h), the meta function for
+// meta tensors, the kernel otherwise, then autograd recording (a TableNode for Formula rows),
+// version bumps of in-place ops, and the in-place checks PyTorch makes. Every eager op call, from
+// C++ or from the interpreter, goes here.
 #include <vector>
 
 #include "libcompiler/ops/op_table.h"

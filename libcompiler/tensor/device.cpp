@@ -42,7 +42,15 @@ Device Device::parse(std::string_view text) {
   const std::string_view type_name = text.substr(0, text.find(':'));
   for (std::string_view known : kDeviceTypeNames)
     if (known == type_name) throw_runtime_error("Invalid device string: '" + std::string(text) + "'");
-  throw_runtime_error("Expected one of cpu, cuda, meta device type at start of device string: " +
+  // The device types PyTorch names (kiln makes tensors on cpu, cuda and meta only).
+  static constexpr std::string_view kPyTorchDeviceTypes[] = {
+      "cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+      "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone"};
+  for (std::string_view pytorch : kPyTorchDeviceTypes)
+    if (pytorch == type_name)
+      throw_runtime_error("kiln supports the cpu, cuda and meta device types, not '" + std::string(type_name) + "'");
+  throw_runtime_error("Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                      "lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: " +
                       std::string(text));
 }
 

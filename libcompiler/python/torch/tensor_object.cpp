@@ -10,6 +10,7 @@
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/object_operators.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/tensor/tensor_printer.h"
 
 namespace kiln::python {
@@ -132,14 +133,14 @@ TorchTypes make_types() {
   add_getter(t.dtype, "itemsize", [](Interpreter&, const Ref& d) {
     return py_int(static_cast<int64_t>(tensor::itemsize(static_cast<DTypeObject&>(*d).dtype)));
   });
-  t.device->constructor = [](Interpreter&, CallArgs& c) -> Ref {
+  t.device->constructor = torch_guard([](Interpreter&, CallArgs& c) -> Ref {
     auto a = bind_native("device", c, {{"type"}, {"index", false}});
     if (a[0]->type == torch_types().device) return a[0];
     std::string text = to_str(a[0], "device()");
     // append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
     if (a[1] && !is_none(a[1])) text.append(":").append(std::to_string(as<IntObject>(a[1]).value));
     return make_device(tensor::Device::parse(text));
-  };
+  });
   add_method(t.device, "__repr__", [](Interpreter&, CallArgs& c) {
     const auto& d = static_cast<DeviceObject&>(*c.args.at(0)).device;
     std::string out = "device(type='" + std::string(tensor::device_type_name(d.type)) + "'";

@@ -1,5 +1,6 @@
 #include "libcompiler/python/torch/torch_module.h"
 
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/function_node.h"
@@ -290,6 +291,18 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     return py_int(to_tensor(a[0], "input").numel());
   });
   install_serialization(m);
+  // torch.autocast's state on the CPU (python/torch/amp/autocast_mode.py keeps the public API).
+  def(m, "_cpu_autocast_state", [](Interpreter&, CallArgs&) {
+    const ops::AutocastState& state = ops::cpu_autocast();
+    return py_tuple({py_bool(state.enabled), make_dtype(state.dtype), py_bool(state.cache_enabled)});
+  });
+  def(m, "_set_cpu_autocast_state", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_set_cpu_autocast_state", c, {{"enabled"}, {"dtype"}, {"cache_enabled"}});
+    ops::set_cpu_autocast({truthy(ip, a[0]), to_dtype(a[1]), truthy(ip, a[2])});
+    return none();
+  });
+  def(m, "autocast_increment_nesting", [](Interpreter&, CallArgs&) { return py_int(ops::increment_autocast_nesting()); });
+  def(m, "autocast_decrement_nesting", [](Interpreter&, CallArgs&) { return py_int(ops::decrement_autocast_nesting()); });
   def(m, "promote_types", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("promote_types", c, {{"type1"}, {"type2"}});
     return make_dtype(tensor::promote_types(to_dtype(a[0]), to_dtype(a[1])));

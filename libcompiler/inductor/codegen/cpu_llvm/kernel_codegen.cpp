@@ -15,9 +15,12 @@ namespace kiln::inductor {
 
 namespace {
 
+// bfloat16 values are computed in float32 registers, as Inductor's CPU kernels compute them:
+// loads widen them exactly, and a conversion to bfloat16 (a store included) rounds to nearest even.
 llvm::Type* register_type(llvm::LLVMContext& ctx, ir::Dtype dtype) {
   switch (dtype) {
-    case ir::Dtype::Float32: return llvm::Type::getFloatTy(ctx);
+    case ir::Dtype::Float32:
+    case ir::Dtype::BFloat16: return llvm::Type::getFloatTy(ctx);
     case ir::Dtype::Float64: return llvm::Type::getDoubleTy(ctx);
     case ir::Dtype::Int64: return llvm::Type::getInt64Ty(ctx);
     case ir::Dtype::Int32: return llvm::Type::getInt32Ty(ctx);
@@ -26,9 +29,11 @@ llvm::Type* register_type(llvm::LLVMContext& ctx, ir::Dtype dtype) {
   }
 }
 
-// Bools are bytes in memory.
+// Bools are bytes in memory; bfloat16s the upper halves of float32s.
 llvm::Type* memory_type(llvm::LLVMContext& ctx, ir::Dtype dtype) {
-  return dtype == ir::Dtype::Bool ? llvm::Type::getInt8Ty(ctx) : register_type(ctx, dtype);
+  if (dtype == ir::Dtype::Bool) return llvm::Type::getInt8Ty(ctx);
+  if (dtype == ir::Dtype::BFloat16) return llvm::Type::getInt16Ty(ctx);
+  return register_type(ctx, dtype);
 }
 
 class KernelEmitter {
@@ -220,6 +225,8 @@ class KernelEmitter {
 
   llvm::Value* load(int buffer, ir::Dtype dtype, llvm::Value* index) {
     llvm::Value* v = b_.CreateLoad(memory_type(ctx_, dtype), address(buffer, dtype, index));
+    if (dtype == ir::Dtype::BFloat16)
+      return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16), b_.getFloatTy());
     return dtype == ir::Dtype::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
   }
 
@@ -227,7 +234,18 @@ class KernelEmitter {
     const ir::Dtype dtype = program_.buffers[buffer].layout.dtype;
     value = convert(value, dtype);
     if (dtype == ir::Dtype::Bool) value = b_.CreateZExt(value, b_.getInt8Ty());
+    // A rounded bfloat16 is exact in its float32's upper half.
+    if (dtype == ir::Dtype::BFloat16) value = b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(value, b_.getInt32Ty()), 16), b_.getInt16Ty());
     b_.CreateStore(value, address(buffer, dtype, index));
+  }
+
+  // c10::BFloat16's round to nearest even, kept in a float32 (NaN becomes the quiet NaN 0x7fc0).
+  llvm::Value* round_to_bfloat16(llvm::Value* v) {
+    llvm::Value* bits = b_.CreateBitCast(v, b_.getInt32Ty());
+    llvm::Value* lsb = b_.CreateAnd(b_.CreateLShr(bits, 16), b_.getInt32(1));
+    llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.CreateAdd(lsb, b_.getInt32(0x7fff))), b_.getInt32(0xffff0000u));
+    llvm::Value* is_nan = b_.CreateFCmpUNO(v, v);
+    return b_.CreateBitCast(b_.CreateSelect(is_nan, b_.getInt32(0x7fc00000), rounded), b_.getFloatTy());
   }
 
   // Python's floor division and modulo (the divisor is positive; the numerator may not be).
@@ -297,6 +315,7 @@ class KernelEmitter {
   }
 
   llvm::Value* convert(llvm::Value* v, ir::Dtype dtype) {
+    if (dtype == ir::Dtype::BFloat16) return round_to_bfloat16(convert(v, ir::Dtype::Float32));
     llvm::Type* to = register_type(ctx_, dtype);
     llvm::Type* from = v->getType();
     if (from == to) return v;

@@ -164,6 +164,12 @@ import torch._inductor
 import torch._higher_order_ops
 import torch.testing
 from torch.serialization import save, load
+import torch.amp
+import torch.cpu
+from torch.amp import autocast
+from torch.amp.autocast_mode import (clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype,
+                                     is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,
+                                     set_autocast_cache_enabled, set_autocast_dtype, set_autocast_enabled)
 
 import collections.abc as _abc
 

@@ -1,0 +1,166 @@
+# torch.autocast as PyTorch 2.11 defines it: a context manager and decorator that sets the
+# thread's autocast state for one device type. The CPU state is native (what the op dispatcher
+# casts by, libcompiler/ops/autocast.h); other device types exist only as state, since kiln has no
+# device of theirs (PyTorch on a CPU-only build disables CUDA autocast with a warning).
+import functools
+import warnings
+
+import torch
+
+_DEVICE_TYPES = ("cpu", "cuda")  # the device types kiln has (PyTorch has more; kiln's torch.device refuses them)
+_other_devices = {device: [False, torch.float16] for device in _DEVICE_TYPES if device != "cpu"}
+_cache_enabled = [True]
+
+
+def is_autocast_available(device_type):
+    return device_type in _DEVICE_TYPES
+
+
+def _check_device(device_type):
+    torch.device(device_type)  # PyTorch's error for a string that names no device type
+    if not is_autocast_available(device_type):
+        raise RuntimeError(f"User specified an unsupported autocast device_type '{device_type}'")
+
+
+def is_autocast_enabled(device_type=None):
+    if device_type is None:
+        device_type = "cuda"
+    _check_device(device_type)
+    if device_type == "cpu":
+        return torch._cpu_autocast_state()[0]
+    return _other_devices[device_type][0]
+
+
+def set_autocast_enabled(device_type, enabled=None):
+    if enabled is None:  # the deprecated one-argument form, for CUDA
+        device_type, enabled = "cuda", device_type
+    _check_device(device_type)
+    if device_type == "cpu":
+        _, dtype, cache = torch._cpu_autocast_state()
+        torch._set_cpu_autocast_state(enabled, dtype, cache)
+    else:
+        _other_devices[device_type][0] = enabled
+
+
+def get_autocast_dtype(device_type):
+    _check_device(device_type)
+    if device_type == "cpu":
+        return torch._cpu_autocast_state()[1]
+    return _other_devices[device_type][1]
+
+
+def set_autocast_dtype(device_type, dtype):
+    _check_device(device_type)
+    if device_type == "cpu":
+        enabled, _, cache = torch._cpu_autocast_state()
+        torch._set_cpu_autocast_state(enabled, dtype, cache)
+    else:
+        _other_devices[device_type][1] = dtype
+
+
+def is_autocast_cache_enabled():
+    return _cache_enabled[0]
+
+
+def set_autocast_cache_enabled(enabled):
+    _cache_enabled[0] = enabled
+    enabled_now, dtype, _ = torch._cpu_autocast_state()
+    torch._set_cpu_autocast_state(enabled_now, dtype, enabled)
+
+
+def clear_autocast_cache():
+    # Kiln keeps no cache of cast weights: each cast is made where it is needed.
+    pass
+
+
+def is_autocast_cpu_enabled():
+    warnings.warn("torch.is_autocast_cpu_enabled() is deprecated. Please use torch.is_autocast_enabled('cpu') instead.",
+                  FutureWarning, stacklevel=2)
+    return is_autocast_enabled("cpu")
+
+
+def get_autocast_cpu_dtype():
+    warnings.warn("torch.get_autocast_cpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cpu') instead.",
+                  FutureWarning, stacklevel=2)
+    return get_autocast_dtype("cpu")
+
+
+class autocast:
+    def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        if not isinstance(device_type, str):
+            raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+        self.fast_dtype = get_autocast_dtype(device_type) if dtype is None else dtype
+        self.device = device_type
+        _check_device(device_type)
+        self._cache_enabled = is_autocast_cache_enabled() if cache_enabled is None else cache_enabled
+        if enabled:
+            supported = [torch.bfloat16, torch.float16]
+            name = device_type.upper()
+            if device_type == "cuda":
+                warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
+                enabled = False
+            elif self.fast_dtype not in supported:
+                warnings.warn(f"In {name} autocast, but the target dtype is not supported. Disabling autocast.\n"
+                              f"{name} Autocast only supports dtypes of " + ", ".join(map(str, supported)) +
+                              " currently.", stacklevel=2)
+                enabled = False
+        self._enabled = enabled
+
+    def __enter__(self):
+        self.prev_cache_enabled = is_autocast_cache_enabled()
+        self.prev = is_autocast_enabled(self.device)
+        self.prev_fastdtype = get_autocast_dtype(self.device)
+        set_autocast_enabled(self.device, self._enabled)
+        set_autocast_dtype(self.device, self.fast_dtype)
+        torch.autocast_increment_nesting()
+        set_autocast_cache_enabled(self._cache_enabled)
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if torch.autocast_decrement_nesting() == 0:
+            clear_autocast_cache()
+        set_autocast_enabled(self.device, self.prev)
+        set_autocast_dtype(self.device, self.prev_fastdtype)
+        set_autocast_cache_enabled(self.prev_cache_enabled)
+        return False
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def decorate_autocast(*args, **kwargs):
+            with self:
+                return func(*args, **kwargs)
+        return decorate_autocast
+
+
+def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
+    # For autograd.Function.forward: runs it with autocast as at the call (or disabled, with its
+    # floating inputs cast to cast_inputs), and remembers that state for custom_bwd.
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorate_fwd(*args, **kwargs):
+        args[0]._dtype = get_autocast_dtype(device_type)
+        if cast_inputs is None:
+            args[0]._fwd_used_autocast = is_autocast_enabled(device_type)
+            return fwd(*args, **kwargs)
+        autocast_context = is_autocast_enabled(device_type)
+        args[0]._fwd_used_autocast = False
+        if autocast_context:
+            with autocast(device_type=device_type, enabled=False):
+                cast = [a.to(cast_inputs) if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                        for a in args[1:]]
+                return fwd(args[0], *cast, **kwargs)
+        return fwd(*args, **kwargs)
+    return decorate_fwd
+
+
+def custom_bwd(bwd=None, *, device_type):
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def decorate_bwd(*args, **kwargs):
+        with autocast(device_type=device_type, enabled=args[0]._fwd_used_autocast, dtype=args[0]._dtype):
+            return bwd(*args, **kwargs)
+    return decorate_bwd
