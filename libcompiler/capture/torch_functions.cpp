@@ -16,8 +16,10 @@ Ref Tracer::torch_function(Interpreter& interp, const Ref& callee, CallArgs& arg
 
 Ref Tracer::functional(Interpreter& interp, const Ref& callee, CallArgs& args) {
   const auto& f = as<FunctionObject>(callee);
-  if (f.name.empty() || f.name[0] == '_') return nullptr;  // its helpers are inlined
   auto printed = rules_.printed_targets.find(callee.get());
+  // Its private helpers are inlined (a private function that PyTorch implements in C++ has a
+  // printed target: torch._transformer_encoder_layer_fwd).
+  if ((f.name.empty() || f.name[0] == '_') && printed == rules_.printed_targets.end()) return nullptr;
   std::string target = printed != rules_.printed_targets.end() ? printed->second : "torch.nn.functional." + f.name;
   // The function runs on the fakes; tensors it makes itself (interpolate's index ranges, pad's
   // fill) must be fakes too, as under Dynamo's fake tensor mode.
@@ -41,6 +43,13 @@ Ref Tracer::break_on_manual_seed(Interpreter& interp, const Ref&, CallArgs&) {
 
 Ref Tracer::record_grad_mode_switch(Interpreter& interp, const Ref& callee, CallArgs& args) {
   return record_and_run(interp, {ir::OpCode::CallFunction, rules_.printed_targets.at(callee.get()), false}, callee, args);
+}
+
+// Entering or leaving an autocast region: a node, so that the graph switches autocast where the
+// code did, and done now, so that what follows is traced (and cast) under the new state.
+Ref Tracer::record_autocast_switch(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  const auto& f = as<FunctionObject>(callee);
+  return record_and_run(interp, {ir::OpCode::CallFunction, "torch.amp.autocast_mode." + f.name, true}, callee, args);
 }
 
 Ref Tracer::record_api_usage_log(Interpreter& interp, const Ref& callee, CallArgs& args) {

@@ -115,6 +115,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref break_on_manual_seed(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref record_grad_mode_switch(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref record_api_usage_log(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref record_autocast_switch(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref record_and_run(python::Interpreter& interp, NodeTarget target, const python::Ref& callee, python::CallArgs& args);
   python::Ref answer_is_compiling(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_user_request(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);

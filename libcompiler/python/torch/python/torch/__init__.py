@@ -165,6 +165,7 @@ import torch._higher_order_ops
 import torch.testing
 from torch.serialization import save, load
 import torch.amp
+from torch.nn.transformer import _transformer_encoder_layer_fwd
 import torch.cpu
 from torch.amp import autocast
 from torch.amp.autocast_mode import (clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype,

@@ -107,21 +107,11 @@ class autocast:
         self._enabled = enabled
 
     def __enter__(self):
-        self.prev_cache_enabled = is_autocast_cache_enabled()
-        self.prev = is_autocast_enabled(self.device)
-        self.prev_fastdtype = get_autocast_dtype(self.device)
-        set_autocast_enabled(self.device, self._enabled)
-        set_autocast_dtype(self.device, self.fast_dtype)
-        torch.autocast_increment_nesting()
-        set_autocast_cache_enabled(self._cache_enabled)
+        _enter_autocast(self.device, self.fast_dtype, self._enabled, self._cache_enabled)
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb):
-        if torch.autocast_decrement_nesting() == 0:
-            clear_autocast_cache()
-        set_autocast_enabled(self.device, self.prev)
-        set_autocast_dtype(self.device, self.prev_fastdtype)
-        set_autocast_cache_enabled(self.prev_cache_enabled)
+        _exit_autocast()
         return False
 
     def __call__(self, func):
@@ -130,6 +120,29 @@ class autocast:
             with self:
                 return func(*args, **kwargs)
         return decorate_autocast
+
+
+# Entering and leaving an autocast region, each one call: compiled code records them as graph
+# nodes (Dynamo's _enter_autocast/_exit_autocast), so a graph switches autocast as the code did.
+_saved_states = []
+
+
+def _enter_autocast(device_type, dtype, enabled, cache_enabled):
+    _saved_states.append((device_type, is_autocast_enabled(device_type), get_autocast_dtype(device_type),
+                          is_autocast_cache_enabled()))
+    set_autocast_enabled(device_type, enabled)
+    set_autocast_dtype(device_type, dtype)
+    torch.autocast_increment_nesting()
+    set_autocast_cache_enabled(is_autocast_cache_enabled() if cache_enabled is None else cache_enabled)
+
+
+def _exit_autocast():
+    device_type, enabled, dtype, cache_enabled = _saved_states.pop()
+    if torch.autocast_decrement_nesting() == 0:
+        clear_autocast_cache()
+    set_autocast_enabled(device_type, enabled)
+    set_autocast_dtype(device_type, dtype)
+    set_autocast_cache_enabled(cache_enabled)
 
 
 def custom_fwd(fwd=None, *, device_type, cast_inputs=None):

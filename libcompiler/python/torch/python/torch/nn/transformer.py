@@ -1,7 +1,8 @@
-# nn.MultiheadAttention, nn.TransformerEncoderLayer and nn.TransformerEncoder on PyTorch's slow
-# path (the one training takes): F.multi_head_attention_forward, post- or pre-norm residual
-# blocks. PyTorch's fused inference fast path (torch._transformer_encoder_layer_fwd) computes the
-# same function with another summation order; kiln always takes the slow path.
+# nn.MultiheadAttention, nn.TransformerEncoderLayer and nn.TransformerEncoder: PyTorch's slow path
+# (the one training takes: F.multi_head_attention_forward, post- or pre-norm residual blocks) and,
+# for an encoder layer in inference under PyTorch's conditions, its fast path: one call of
+# torch._transformer_encoder_layer_fwd (one graph node, as Dynamo records it), which here computes
+# the slow path's function from the layer's weights.
 import copy
 
 import torch
@@ -47,6 +48,24 @@ class MultiheadAttention(Module):
         self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
         self._reset_parameters()
+
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        # PyTorch's: the mask the fast path takes and its type (0: attn_mask, 1: key padding, 2: both,
+        # as one (N, num_heads, L, S) mask).
+        merged_mask, mask_type = None, None
+        if key_padding_mask is not None:
+            merged_mask, mask_type = key_padding_mask, 1
+        if attn_mask is not None:
+            batch_size, seq_len, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            else:
+                expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(batch_size, self.num_heads, -1, -1)
+            merged_mask = expanded
+            if key_padding_mask is not None:
+                merged_mask = expanded + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(-1, self.num_heads, -1, -1)
+        return merged_mask, mask_type
 
     def _reset_parameters(self):
         init.xavier_uniform_(self.in_proj_weight)
@@ -98,11 +117,41 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.activation = _activation(activation) if isinstance(activation, str) else activation
+        if activation is F.relu or activation == "relu":
+            self.activation_relu_or_gelu = 1
+        elif activation is F.gelu or activation == "gelu":
+            self.activation_relu_or_gelu = 2
+        else:
+            self.activation_relu_or_gelu = 0
+
+    def _takes_fast_path(self, src, src_mask, src_key_padding_mask):
+        # PyTorch's conditions for its fused inference kernel, in its order.
+        attn = self.self_attn
+        if src.dim() != 3 or self.training or not attn.batch_first or attn.in_proj_bias is None:
+            return False
+        if not attn._qkv_same_embed_dim or not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps:
+            return False
+        if attn.num_heads % 2 == 1 or torch.is_autocast_enabled():
+            return False
+        if any(len(m._forward_hooks) + len(m._forward_pre_hooks) for m in self.modules()):
+            return False
+        tensors = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
+                   self.norm1.weight, self.norm1.bias, self.norm2.weight, self.norm2.bias, self.linear1.weight,
+                   self.linear1.bias, self.linear2.weight, self.linear2.bias)
+        return not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors))
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                  None if src_mask is None else src_mask.dtype, "src_mask", src.dtype)
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
+        if self._takes_fast_path(src, src_mask, src_key_padding_mask):
+            merged_mask, mask_type = self.self_attn.merge_masks(src_mask, src_key_padding_mask, src)
+            return torch._transformer_encoder_layer_fwd(
+                src, self.self_attn.embed_dim, self.self_attn.num_heads, self.self_attn.in_proj_weight,
+                self.self_attn.in_proj_bias, self.self_attn.out_proj.weight, self.self_attn.out_proj.bias,
+                self.activation_relu_or_gelu == 2, self.norm_first, self.norm1.eps, self.norm1.weight, self.norm1.bias,
+                self.norm2.weight, self.norm2.bias, self.linear1.weight, self.linear1.bias, self.linear2.weight,
+                self.linear2.bias, merged_mask, mask_type)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -139,3 +188,34 @@ class TransformerEncoder(Module):
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+
+def _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight, proj_bias, use_gelu,
+                                   norm_first, eps, norm_weight_1, norm_bias_1, norm_weight_2, norm_bias_2,
+                                   ffn_weight_1, ffn_bias_1, ffn_weight_2, ffn_bias_2, mask=None, mask_type=None):
+    # The encoder layer of a batch-first (N, L, E) input in inference, from its weights.
+    attn_mask = key_padding_mask = None
+    if mask_type == 1:
+        key_padding_mask = mask
+    elif mask is not None:
+        attn_mask = mask.reshape(-1, mask.size(-2), mask.size(-1)) if mask.dim() == 4 else mask
+
+    def attention(x):
+        seq_first = x.transpose(1, 0)
+        out, _ = F.multi_head_attention_forward(
+            seq_first, seq_first, seq_first, embed_dim, num_heads, qkv_weight, qkv_bias, None, None, False, 0.0,
+            proj_weight, proj_bias, training=False, key_padding_mask=key_padding_mask, need_weights=False,
+            attn_mask=attn_mask)
+        return out.transpose(1, 0)
+
+    def feed_forward(x):
+        hidden = F.linear(x, ffn_weight_1, ffn_bias_1)
+        hidden = F.gelu(hidden) if use_gelu else F.relu(hidden)
+        return F.linear(hidden, ffn_weight_2, ffn_bias_2)
+
+    x = src
+    if norm_first:
+        x = x + attention(F.layer_norm(x, (embed_dim,), norm_weight_1, norm_bias_1, eps))
+        return x + feed_forward(F.layer_norm(x, (embed_dim,), norm_weight_2, norm_bias_2, eps))
+    x = F.layer_norm(x + attention(x), (embed_dim,), norm_weight_1, norm_bias_1, eps)
+    return F.layer_norm(x + feed_forward(x), (embed_dim,), norm_weight_2, norm_bias_2, eps)
