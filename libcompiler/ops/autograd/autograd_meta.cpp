@@ -61,6 +61,30 @@ void retain_grad(const Tensor& self) {
   meta.grad_fn->retain_output_grad(meta.output_nr, self.autograd_meta());
 }
 
+int64_t register_grad_hook(const Tensor& self, GradHook hook) {
+  static int64_t next_id = 0;
+  if (!self.requires_grad()) tensor::throw_runtime_error("cannot register a hook on a tensor that doesn't require gradient");
+  const int64_t id = next_id++;
+  auto& meta = materialize_meta(self);
+  if (is_leaf(self))
+    meta.grad_hooks.push_back({id, std::move(hook)});
+  else
+    meta.grad_fn->add_output_hook(meta.output_nr, {id, std::move(hook)});
+  return id;
+}
+
+void remove_grad_hook(const Tensor& self, int64_t id) {
+  const auto& meta = self.autograd_meta();
+  if (!meta) return;
+  auto& hooks = meta->grad_hooks;
+  for (auto it = hooks.begin(); it != hooks.end(); ++it)
+    if (it->id == id) {
+      hooks.erase(it);
+      return;
+    }
+  if (meta->grad_fn) meta->grad_fn->remove_output_hook(id);
+}
+
 bool retains_grad(const Tensor& self) {
   const auto& meta = self.autograd_meta();
   return meta && meta->retains_grad;

@@ -20,6 +20,8 @@ struct AutogradMeta {
   uint32_t view_version = 0;
   // detach(): a view of the data that never carries gradient back to its base.
   bool non_differentiable_view = false;
+  // A leaf's Tensor.register_hook hooks, run by its AccumulateGrad before it accumulates.
+  std::vector<ops::RegisteredGradHook> grad_hooks;
 };
 
 }  // namespace kiln::tensor
@@ -40,6 +42,11 @@ void set_grad(const Tensor& self, Tensor grad);
 // Tensor.retain_grad(): a no-op on leaves; RuntimeError on tensors that do not require grad.
 void retain_grad(const Tensor& self);
 bool retains_grad(const Tensor& self);
+
+// Tensor.register_hook: on a leaf, run before its gradient accumulates; on a non-leaf, run by its
+// grad_fn on the gradient of this output. Returns the id remove_grad_hook takes.
+int64_t register_grad_hook(const Tensor& self, GradHook hook);
+void remove_grad_hook(const Tensor& self, int64_t id);
 
 // Where a gradient for `self` goes: (grad_fn, output_nr), or the leaf's AccumulateGrad; an
 // invalid edge when self does not require grad.

@@ -126,6 +126,9 @@ std::vector<Tensor> run_graph(const std::vector<Tensor>& roots, const std::vecto
     std::vector<Tensor> inputs = std::move(buffers[node]);
     buffers.erase(node);
     inputs.resize(node->output_meta().size());
+    // Tensor hooks first: what is captured or retained is the hooked gradient.
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].defined()) inputs[i] = node->run_output_hooks(static_cast<uint32_t>(i), std::move(inputs[i]));
     for (size_t c = 0; c < captures.size(); ++c)
       if (captures[c].node == node) captured[c] = inputs[captures[c].input_nr];
     const auto& retained = node->retained_outputs();

@@ -27,6 +27,37 @@ void Node::retain_output_grad(uint32_t nr, const std::shared_ptr<tensor::Autogra
   retained_outputs_[nr] = meta;
 }
 
+Tensor run_grad_hooks(const std::vector<RegisteredGradHook>& hooks, Tensor grad) {
+  for (const RegisteredGradHook& registered : hooks) {
+    if (!grad.defined()) break;
+    Tensor replaced = registered.hook(grad);
+    if (replaced.defined()) grad = std::move(replaced);
+  }
+  return grad;
+}
+
+void Node::add_output_hook(uint32_t nr, RegisteredGradHook hook) {
+  if (output_hooks_.size() <= nr) output_hooks_.resize(nr + 1);
+  output_hooks_[nr].push_back(std::move(hook));
+}
+
+bool Node::remove_output_hook(int64_t id) {
+  for (auto& hooks : output_hooks_)
+    for (auto it = hooks.begin(); it != hooks.end(); ++it)
+      if (it->id == id) {
+        hooks.erase(it);
+        return true;
+      }
+  return false;
+}
+
+Tensor Node::run_output_hooks(uint32_t nr, Tensor grad) const {
+  if (nr >= output_hooks_.size()) return grad;
+  // A copy: a hook may register or remove hooks while it runs.
+  const std::vector<RegisteredGradHook> hooks = output_hooks_[nr];
+  return run_grad_hooks(hooks, std::move(grad));
+}
+
 AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {
   set_sequence_nr(std::numeric_limits<uint64_t>::max());
   add_output(variable_);
@@ -35,6 +66,10 @@ AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable))
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
   Tensor& incoming = grad_outputs.at(0);
   if (!incoming.defined()) return {};
+  if (const auto& meta = variable_.autograd_meta(); meta && !meta->grad_hooks.empty()) {
+    const std::vector<RegisteredGradHook> hooks = meta->grad_hooks;
+    incoming = run_grad_hooks(hooks, std::move(incoming));
+  }
   const Tensor existing = grad(variable_);
   if (!existing.defined()) {
     // A fresh tensor, so later in-place accumulation never writes into a gradient someone else holds;

@@ -3,6 +3,7 @@
 // (the node that produced an input, and which of its outputs). Subclasses are TableNode (an op
 // with a formula from ops.def) and AccumulateGrad (writes .grad of a leaf).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,16 @@ namespace kiln::ops {
 using tensor::Tensor;
 
 class Node;
+
+// Tensor.register_hook's function: given a gradient, the gradient to use instead, or an undefined
+// tensor to keep it.
+using GradHook = std::function<Tensor(const Tensor&)>;
+struct RegisteredGradHook {
+  int64_t id;
+  GradHook hook;
+};
+// Runs the hooks in registration order on a defined gradient.
+Tensor run_grad_hooks(const std::vector<RegisteredGradHook>& hooks, Tensor grad);
 
 struct Edge {
   std::shared_ptr<Node> function;
@@ -59,6 +70,11 @@ class Node : public std::enable_shared_from_this<Node> {
   // Held weakly (through the tensor's autograd state) so the graph does not keep them alive.
   void retain_output_grad(uint32_t output_nr, const std::shared_ptr<tensor::AutogradMeta>& meta);
   const std::vector<std::weak_ptr<tensor::AutogradMeta>>& retained_outputs() const { return retained_outputs_; }
+  // Hooks of a non-leaf output (Tensor.register_hook), kept by the node so that they run also when
+  // the tensor is gone; the engine runs them on the output's gradient before it is retained or used.
+  void add_output_hook(uint32_t output_nr, RegisteredGradHook hook);
+  bool remove_output_hook(int64_t id);
+  Tensor run_output_hooks(uint32_t output_nr, Tensor grad) const;
 
  protected:
   // AccumulateGrad runs as soon as it is ready, before every other node.
@@ -69,6 +85,7 @@ class Node : public std::enable_shared_from_this<Node> {
   uint64_t sequence_nr_;
   std::vector<OutputMeta> output_meta_;
   std::vector<std::weak_ptr<tensor::AutogradMeta>> retained_outputs_;
+  std::vector<std::vector<RegisteredGradHook>> output_hooks_;
 };
 
 // The sequence number the next node created will get: nodes created from now on have this one

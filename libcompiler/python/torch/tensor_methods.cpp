@@ -92,6 +92,7 @@ void install_tensor_methods() {
   add_getter(type, "ndim", [](Interpreter&, const Ref& t) { return py_int(static_cast<TensorObject&>(*t).value.dim()); });
   add_getter(type, "grad_fn", [](Interpreter&, const Ref& t) { return grad_fn_object(static_cast<TensorObject&>(*t).value); });
   add_getter(type, "is_leaf", [](Interpreter&, const Ref& t) { return py_bool(ops::is_leaf(static_cast<TensorObject&>(*t).value)); });
+  add_getter(type, "retains_grad", [](Interpreter&, const Ref& t) { return py_bool(ops::retains_grad(static_cast<TensorObject&>(*t).value)); });
   add_getter(type, "_base", [](Interpreter&, const Ref& t) { return wrap_tensor(static_cast<TensorObject&>(*t).value.base()); });
   add_getter(type, "is_cuda", [](Interpreter&, const Ref&) { return py_false(); });
   add_getter(type, "T", [](Interpreter&, const Ref& t) {

@@ -236,6 +236,36 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     ops::backward(tensors, grads, truthy(ip, a[2]), truthy(ip, a[3]));
     return none();
   });
+  // Tensor.register_hook's native half: the Python hook as a gradient hook (None keeps the gradient).
+  def(m, "_register_grad_hook", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_register_grad_hook", c, {{"tensor"}, {"hook"}});
+    Interpreter* interp = &ip;
+    Ref hook = a[1];
+    const int64_t id = ops::register_grad_hook(to_tensor(a[0], "tensor"), [interp, hook](const tensor::Tensor& grad) {
+      Ref result = call(*interp, hook, std::vector<Ref>{wrap_tensor(grad)});
+      return is_none(result) ? tensor::Tensor() : to_tensor(result, "hook result");
+    });
+    return py_int(id);
+  });
+  def(m, "_remove_grad_hook", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("_remove_grad_hook", c, {{"tensor"}, {"id"}});
+    ops::remove_grad_hook(to_tensor(a[0], "tensor"), as<IntObject>(a[1]).value);
+    return none();
+  });
+  // The engine behind torch.autograd.grad: the gradients of `outputs` with respect to `inputs`
+  // (None for an unused input when allow_unused).
+  def(m, "_run_grad", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_run_grad", c, {{"outputs"}, {"inputs"}, {"grad_outputs"}, {"retain_graph"}, {"create_graph"},
+                                          {"allow_unused"}});
+    std::vector<tensor::Tensor> outputs, inputs, grads;
+    for (const auto& t : to_vector(ip, a[0])) outputs.push_back(to_tensor(t, "outputs"));
+    for (const auto& t : to_vector(ip, a[1])) inputs.push_back(to_tensor(t, "inputs"));
+    for (const auto& g : to_vector(ip, a[2])) grads.push_back(is_none(g) ? tensor::Tensor() : to_tensor(g, "grad_outputs"));
+    std::vector<Ref> result;
+    for (const auto& g : ops::grad(outputs, inputs, grads, truthy(ip, a[3]), truthy(ip, a[4]), truthy(ip, a[5])))
+      result.push_back(wrap_tensor(g));
+    return py_tuple(std::move(result));
+  });
   // torch.autograd.Function.apply's backward node: outputs (made under no_grad) get a node named
   // `name` whose gradients come from backward(*grad_outputs) (None for an output no gradient
   // reached), one per input; edges go to the tensor inputs that require grad.

@@ -60,3 +60,27 @@ torch._add_tensor_method("new_ones", _new_factory(torch.ones))
 torch._add_tensor_method("new_empty", _new_factory(torch.empty))
 torch._add_tensor_method("new_full", new_full)
 torch._add_tensor_method("new_tensor", new_tensor)
+
+
+class _TensorHookHandle:
+    # What Tensor.register_hook returns (PyTorch's RemovableHandle): remove() takes the hook out.
+    def __init__(self, tensor, hook_id):
+        self._tensor, self.id = tensor, hook_id
+
+    def remove(self):
+        if self._tensor is not None:
+            torch._remove_grad_hook(self._tensor, self.id)
+            self._tensor = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, type, value, tb):
+        self.remove()
+
+
+def register_hook(self, hook):
+    return _TensorHookHandle(self, torch._register_grad_hook(self, hook))
+
+
+torch._add_tensor_method("register_hook", register_hook)
