@@ -55,6 +55,82 @@ def tanh(input):
     return torch.tanh(input)
 
 
+# Activations ATen computes in one kernel, written as the same arithmetic in the same order (the
+# values agree bit for bit; the grad_fn names are those of the pieces).
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return torch.clamp(input, min_val, max_val)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0)
+
+
+def hardsigmoid(input, inplace=False):
+    return torch.clamp(input + 3.0, 0.0, 6.0) / 6.0
+
+
+def hardswish(input, inplace=False):
+    return input * torch.clamp(input + 3.0, 0.0, 6.0) / 6.0
+
+
+def mish(input, inplace=False):
+    return input * torch.tanh(torch.log1p(torch.exp(input)))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    return torch.where(input > 0, input * _SELU_SCALE, (torch.exp(input) - 1) * (_SELU_ALPHA * _SELU_SCALE))
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return torch.where(input > 0, input, (torch.exp(input * (1.0 / alpha)) - 1) * alpha)
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    if input.size(dim) % 2 != 0:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {input.dim() + dim if dim < 0 else dim} "
+                           f"is size {input.size(dim)}")
+    first, second = input.chunk(2, dim)
+    return first * torch.sigmoid(second)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softshrink(input, lambd=0.5):
+    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, input * 0))
+
+
+def hardshrink(input, lambd=0.5):
+    return torch.where((input > lambd) | (input < -lambd), input, input * 0)
+
+
+def prelu(input, weight):
+    if weight.numel() != 1 and (input.dim() < 2 or weight.numel() != input.size(1)):
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{weight.numel()} and channel size = {input.size(1) if input.dim() >= 2 else 1}.")
+    shape = [1] * input.dim()
+    if input.dim() >= 2 and weight.numel() != 1:
+        shape[1] = weight.numel()
+    w = weight.reshape(shape) if input.dim() > 0 else weight.reshape(())
+    return torch.where(input > 0, input, w * input)
+
+
 def sigmoid(input):
     return torch.sigmoid(input)
 
