@@ -151,6 +151,10 @@ def cond(pred, true_fn, false_fn, operands=()):
     return false_fn(*operands)
 
 
+from torch._composites import (finfo, iinfo, floor, trunc, ceil, frac, narrow, movedim, roll, outer, sort, argsort,
+                               msort, logsumexp, lerp, nan_to_num, count_nonzero, aminmax, std_mean, median, kthvalue,
+                               diff, diag, trace, cdist, searchsorted, bucketize, nonzero, argwhere, unique, bincount,
+                               masked_select, where, scatter, index_fill, index_copy)
 import torch._tensor
 import torch.autograd
 import torch.nn

@@ -84,3 +84,28 @@ def register_hook(self, hook):
 
 
 torch._add_tensor_method("register_hook", register_hook)
+
+
+# Tensor methods of the functions torch._composites makes.
+for _name in ("floor", "trunc", "ceil", "frac", "narrow", "movedim", "roll", "outer", "sort", "argsort", "msort",
+              "logsumexp", "lerp", "nan_to_num", "count_nonzero", "aminmax", "median", "kthvalue", "diff", "diag",
+              "trace", "nonzero", "argwhere", "unique", "bincount", "masked_select"):
+    torch._add_tensor_method(_name, getattr(torch, _name))
+torch._add_tensor_method("moveaxis", torch.movedim)
+torch._add_tensor_method("fix", torch.trunc)
+
+
+def _in_place(function):
+    # The in-place method of an out-of-place function: the result copied into self (autograd sees a
+    # copy_ of the function's result, as it sees an in-place op's history).
+    def method(self, *args, **kwargs):
+        return self.copy_(function(self, *args, **kwargs))
+    return method
+
+
+torch._add_tensor_method("scatter", torch.scatter)
+torch._add_tensor_method("index_fill", torch.index_fill)
+torch._add_tensor_method("index_copy", torch.index_copy)
+for _name, _function in (("index_add_", torch.index_add), ("scatter_", torch.scatter), ("scatter_add_", torch.scatter_add),
+                         ("index_fill_", torch.index_fill), ("index_copy_", torch.index_copy)):
+    torch._add_tensor_method(_name, _in_place(_function))
