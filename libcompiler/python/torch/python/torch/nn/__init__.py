@@ -1025,7 +1025,8 @@ class HuberLoss(_Loss):
 from torch.nn.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402  (they subclass Module)
 from torch.nn.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: E402
 from torch.nn.normalization import GroupNorm  # noqa: E402
-from torch.nn.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, Flatten, Unflatten  # noqa: E402
+from torch.nn.pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,  # noqa: E402
+                             Flatten, Unflatten)
 from torch.nn.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, LSTMCell, GRUCell  # noqa: E402  (they subclass Module)
 from torch.nn.transformer import (MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,  # noqa: E402
                                   NonDynamicallyQuantizableLinear)

@@ -1,6 +1,7 @@
 # nn.Conv1d/2d/3d and nn.ConvTranspose1d/2d/3d: the parameters and their initialisation as
 # PyTorch's (so that a seeded model starts from the same numbers), the forward through
-# torch.convNd / torch.conv_transposeNd. Only padding_mode="zeros" is implemented.
+# torch.convNd / torch.conv_transposeNd; padding modes other than zeros pad with F.pad first, as
+# PyTorch does.
 import math
 
 import torch
@@ -32,8 +33,9 @@ class _ConvNd(Module):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {valid_padding_strings}")
             if padding == "same" and any(s != 1 for s in _ntuple(stride, dims)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"kiln's nn.Conv{dims}d implements padding_mode='zeros' only, not {padding_mode!r}")
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in valid_padding_modes:
+            raise ValueError(f"padding_mode must be one of {valid_padding_modes}, but got padding_mode='{padding_mode}'")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = _ntuple(kernel_size, dims)
@@ -44,6 +46,16 @@ class _ConvNd(Module):
         self.output_padding = _ntuple(output_padding, dims)
         self.groups = groups
         self.padding_mode = padding_mode
+        # What F.pad takes for a padding_mode other than zeros (last dimension first).
+        if isinstance(self.padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * dims
+            if self.padding == "same":
+                for d, k, i in zip(self.dilation, self.kernel_size, range(dims - 1, -1, -1)):
+                    total = d * (k - 1)
+                    self._reversed_padding_repeated_twice[2 * i] = total // 2
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total - total // 2
+        else:
+            self._reversed_padding_repeated_twice = [p for p in reversed(self.padding) for _ in range(2)]
         # A transposed convolution's weight maps each input channel to its group's output channels.
         weight_shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
         self.weight = Parameter(torch.empty((*weight_shape, *self.kernel_size), dtype=dtype))
@@ -73,7 +85,9 @@ class _ConvNd(Module):
             s += ", groups={groups}"
         if self.bias is None:
             s += ", bias=False"
-        return s.format(in_channels=self.in_channels, out_channels=self.out_channels, kernel_size=self.kernel_size,
+        if self.padding_mode != "zeros":
+            s += ", padding_mode={padding_mode}"
+        return s.format(padding_mode=self.padding_mode, in_channels=self.in_channels, out_channels=self.out_channels, kernel_size=self.kernel_size,
                         stride=self.stride, padding=self.padding, dilation=self.dilation, groups=self.groups,
                         output_padding=self.output_padding)
 
@@ -85,6 +99,9 @@ class Conv1d(_ConvNd):
                          padding_mode, 1, dtype)
 
     def forward(self, input):
+        if self.padding_mode != "zeros":
+            return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), self.weight,
+                             self.bias, self.stride, 0, self.dilation, self.groups)
         return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
@@ -95,6 +112,9 @@ class Conv2d(_ConvNd):
                          padding_mode, 2, dtype)
 
     def forward(self, input):
+        if self.padding_mode != "zeros":
+            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), self.weight,
+                             self.bias, self.stride, 0, self.dilation, self.groups)
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
@@ -105,6 +125,9 @@ class Conv3d(_ConvNd):
                          padding_mode, 3, dtype)
 
     def forward(self, input):
+        if self.padding_mode != "zeros":
+            return F.conv3d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), self.weight,
+                             self.bias, self.stride, 0, self.dilation, self.groups)
         return F.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 

@@ -181,6 +181,36 @@ def adaptive_avg_pool2d(input, output_size):
     return torch.adaptive_avg_pool2d(input, output_size)
 
 
+# 1-d pooling as the 2-d pooling of a height-1 image (the windows and their arithmetic are the same).
+def _single(value):
+    return value[0] if isinstance(value, (list, tuple)) else value
+
+
+def _over_height_one(pool, input, *args):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D input, but got {input.dim()}D input")
+    return pool(input.unsqueeze(-2), *args).squeeze(-2)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    stride = kernel_size if stride is None or stride == [] else stride
+    args = ((1, _single(kernel_size)), (1, _single(stride)), (0, _single(padding)), (1, _single(dilation)), ceil_mode)
+    if return_indices:
+        values, indices = torch.max_pool2d_with_indices(input.unsqueeze(-2), *args)
+        return values.squeeze(-2), indices.squeeze(-2)
+    return _over_height_one(torch.max_pool2d, input, *args)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    stride = kernel_size if stride is None or stride == [] else stride
+    return _over_height_one(torch.avg_pool2d, input, (1, _single(kernel_size)), (1, _single(stride)),
+                            (0, _single(padding)), ceil_mode, count_include_pad, None)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _over_height_one(adaptive_avg_pool2d, input, (1, _single(output_size)))
+
+
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     return torch.group_norm(input, num_groups, weight, bias, eps)
 
@@ -472,9 +502,47 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 
+def _padding_indices(size, before, after, mode):
+    # The source position of each output position along one padded dimension.
+    positions = range(-before, size + after)
+    if mode == "reflect":
+        return [-p if p < 0 else 2 * (size - 1) - p if p >= size else p for p in positions]
+    if mode == "replicate":
+        return [min(max(p, 0), size - 1) for p in positions]
+    return [p % size for p in positions]  # circular
+
+
+def _pad_by_index(input, pad, mode):
+    # reflect / replicate / circular: an index_select per padded dimension (what the gradient of
+    # ATen's padding kernels sums back, too).
+    count = len(pad) // 2
+    if len(pad) not in (2, 4, 6) or input.dim() not in (count + 1, count + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    out = input
+    for i in range(count):
+        dim = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        size = input.size(dim)
+        if mode == "reflect" and (before >= size or after >= size):
+            raise RuntimeError("Argument #4: Padding size should be less than the corresponding input dimension, but "
+                               f"got: padding ({before}, {after}) at dimension {dim} of input {list(input.shape)}")
+        if mode == "circular" and (before > size or after > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if before or after:
+            out = out.index_select(dim, torch.tensor(_padding_indices(size, before, after, mode)))
+    return out
+
+
 def pad(input, pad, mode="constant", value=None):
+    if mode in ("reflect", "replicate", "circular"):
+        return _pad_by_index(input, pad, mode)
     if mode != "constant":
-        raise NotImplementedError(f"kiln's F.pad implements mode='constant' only, not '{mode}'")
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2 != 0:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.dim():

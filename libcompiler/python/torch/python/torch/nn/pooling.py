@@ -1,4 +1,4 @@
-# nn.MaxPool2d, nn.AvgPool2d, nn.AdaptiveAvgPool2d and nn.Flatten over torch.nn.functional.
+# nn.MaxPool1d/2d, nn.AvgPool1d/2d, nn.AdaptiveAvgPool1d/2d and nn.Flatten over torch.nn.functional.
 import torch.nn.functional as F
 from torch.nn import Module
 
@@ -51,6 +51,34 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class MaxPool1d(MaxPool2d):
+    def forward(self, input):
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool1d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        single = lambda value: tuple(value) if isinstance(value, (list, tuple)) else (value,)
+        self.kernel_size = single(kernel_size)
+        self.stride = single(stride if stride is not None else kernel_size)
+        self.padding = single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size)
 
 
 class Flatten(Module):
