@@ -310,6 +310,46 @@ def bincount(input, weights=None, minlength=0):
     return torch.zeros(length, dtype=dtype).index_add(0, input, weights.to(dtype))
 
 
+def broadcast_shapes(*shapes):
+    from torch.nn.functional import _broadcast_shape
+    result = []
+    for i, shape in enumerate(shapes):
+        shape = [shape] if isinstance(shape, int) else list(shape)
+        try:
+            result = _broadcast_shape(result, shape)
+        except RuntimeError:
+            raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
+                               f"arg {max(i - 1, 0)} and arg {i}.") from None
+    return torch.Size(result)
+
+
+def broadcast_tensors(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = broadcast_shapes(*[t.shape for t in tensors])
+    return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
+
+
+_bernoulli = torch.bernoulli
+
+
+def bernoulli(input, p=None, *, generator=None):
+    # bernoulli(input): input holds the probabilities; each draw is one uniform of input's dtype
+    # compared with them, which is how ATen's CPU kernel draws too.
+    if p is not None:
+        return _bernoulli(input, p)
+    return (torch.rand(input.shape, dtype=input.dtype) < input).to(input.dtype)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None):
+    # ATen: a standard normal sample of the broadcast shape, then scaled by std and shifted by mean.
+    if not isinstance(mean, torch.Tensor) and not isinstance(std, torch.Tensor):
+        return torch.empty(size, dtype=dtype).normal_(mean, std)
+    shape = torch.broadcast_shapes(*[t.shape for t in (mean, std) if isinstance(t, torch.Tensor)])
+    like = mean if isinstance(mean, torch.Tensor) else std
+    return torch.empty(shape, dtype=like.dtype).normal_(0.0, 1.0).mul(std).add(mean)
+
+
 _where = torch.where
 
 
@@ -362,4 +402,4 @@ def masked_select(input, mask):
 __all__ = ["finfo", "iinfo", "floor", "trunc", "ceil", "frac", "narrow", "movedim", "roll", "outer", "sort", "argsort",
            "msort", "logsumexp", "lerp", "nan_to_num", "count_nonzero", "aminmax", "std_mean", "median", "kthvalue",
            "diff", "diag", "trace", "cdist", "searchsorted", "bucketize", "nonzero", "argwhere", "unique", "bincount",
-           "masked_select", "where", "scatter", "index_fill", "index_copy"]
+           "masked_select", "where", "scatter", "index_fill", "index_copy", "bernoulli", "normal", "broadcast_shapes", "broadcast_tensors"]

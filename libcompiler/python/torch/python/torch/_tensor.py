@@ -109,3 +109,10 @@ torch._add_tensor_method("index_copy", torch.index_copy)
 for _name, _function in (("index_add_", torch.index_add), ("scatter_", torch.scatter), ("scatter_add_", torch.scatter_add),
                          ("index_fill_", torch.index_fill), ("index_copy_", torch.index_copy)):
     torch._add_tensor_method(_name, _in_place(_function))
+
+
+def expand_as(self, other):
+    return self.expand(other.size())
+
+
+torch._add_tensor_method("expand_as", expand_as)
