@@ -14,7 +14,9 @@ def run(make_opt, steps=3):
         loss = ((model(x) - y) ** 2).mean()
         loss.backward()
         opt.step()
-    return " ".join(f"{v:.6f}" for v in model.weight.flatten().tolist() + model.bias.tolist())
+    # Five decimals: Adam's square roots go through PyTorch's vectorized sqrt, which is not correctly
+    # rounded (kiln's is), so a parameter may differ in its last float32 bit.
+    return " ".join(f"{v:.5f}" for v in model.weight.flatten().tolist() + model.bias.tolist())
 
 
 print("sgd", run(lambda p: torch.optim.SGD(p, lr=0.1)))

@@ -434,8 +434,9 @@ std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   });
 }
 
-// self + value * combine(tensor1, tensor2), into self (addcmul_/addcdiv_) or a new tensor of the
-// three operands' broadcast shape and promoted dtype (addcmul/addcdiv).
+// self + value * tensor1 (op) tensor2, into self (addcmul_/addcdiv_) or a new tensor of the three
+// operands' broadcast shape and promoted dtype (addcmul/addcdiv); `combine(self, value, t1, t2)`
+// rounds as ATen's kernel does.
 template <typename Combine>
 std::vector<Tensor> pointwise_accumulate(const Arguments& args, const Combine& combine) {
   const bool inplace = args.schema().is_inplace();
@@ -448,13 +449,17 @@ std::vector<Tensor> pointwise_accumulate(const Arguments& args, const Combine& c
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     const C v = value.to<C>();
-    ternary_loop<T, T, T>(out, self, t1, t2, [v, &combine](C s, C a, C b) -> C { return static_cast<C>(s + v * combine(a, b)); });
+    ternary_loop<T, T, T>(out, self, t1, t2, [v, &combine](C s, C a, C b) -> C { return static_cast<C>(combine(s, v, a, b)); });
   });
   return {out};
 }
 
+// ATen's vectorized kernel multiplies value by tensor1 and fuses the rest into one multiply-add.
 std::vector<Tensor> kernel_addcmul(const Arguments& args) {
-  return pointwise_accumulate(args, [](auto a, auto b) { return a * b; });
+  return pointwise_accumulate(args, [](auto s, auto v, auto a, auto b) {
+    if constexpr (std::is_floating_point_v<decltype(s)>) return std::fma(v * a, b, s);
+    else return s + v * a * b;
+  });
 }
 
 std::vector<Tensor> kernel_addcdiv(const Arguments& args) {
@@ -465,7 +470,7 @@ std::vector<Tensor> kernel_addcdiv(const Arguments& args) {
         "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
         "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
         "* tensor1 / tensor2), for all dtypes.");
-  return pointwise_accumulate(args, [](auto a, auto b) { return a / b; });
+  return pointwise_accumulate(args, [](auto s, auto v, auto a, auto b) { return s + v * a / b; });
 }
 
 std::vector<Tensor> kernel_lerp_(const Arguments& args) {
@@ -482,9 +487,12 @@ std::vector<Tensor> kernel_lerp_(const Arguments& args) {
       throw_not_implemented_for("lerp_kernel_scalar", self.dtype());
     } else {
       const C w = weight.to<C>();
-      // ATen's lerp: the formula that is exact at the end closer to the weight.
-      binary_loop<T, T>(self, self, args.tensor(1), [w](C start, C end) -> C {
-        return std::abs(w) < C(0.5) ? start + w * (end - start) : end - (end - start) * (C(1) - w);
+      // ATen's lerp: from the end closer to the weight, as one fused multiply-add (its vectorized
+      // kernel's fmadd): start + w (end - start), or end + (w - 1) (end - start).
+      const bool from_start = std::abs(w) < C(0.5);
+      const C coefficient = from_start ? w : w - C(1);
+      binary_loop<T, T>(self, self, args.tensor(1), [from_start, coefficient](C start, C end) -> C {
+        return std::fma(coefficient, end - start, from_start ? start : end);
       });
     }
   });

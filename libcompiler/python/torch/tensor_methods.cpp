@@ -220,7 +220,7 @@ void install_tensor_methods() {
   });
   // other / self is self.reciprocal() * other in PyTorch.
   method("__rtruediv__", [](Interpreter& ip, CallArgs& c) {
-    Ref reciprocal = call_op(ip, "pow", {c.args.at(0), py_int(-1)}, {});
+    Ref reciprocal = call_op(ip, "reciprocal", {c.args.at(0)}, {});
     return binary(ip, "mul", reciprocal, c.args.at(1));
   });
   inplace_method("__iadd__", "add_", "add");

@@ -6,3 +6,6 @@ from torch.optim.adam import Adam
 from torch.optim.adamw import AdamW
 from torch.optim.rmsprop import RMSprop
 from torch.optim.adagrad import Adagrad
+from torch.optim.adamax import Adamax
+from torch.optim.nadam import NAdam
+from torch.optim.radam import RAdam
