@@ -1,22 +1,13 @@
 # torch.optim.adamax: Adamax with PyTorch's single-tensor update rule (the CPU default), op for op:
 # the first moment by lerp, the infinity norm as a running maximum, a bias-corrected step size.
 import torch
-from torch.optim.optimizer import Optimizer, _evaluate_closure, _use_grad_for_differentiable
+from torch.optim.optimizer import (Optimizer, _evaluate_closure, _use_grad_for_differentiable, _check_adam_arguments)
 
 
 class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
                  maximize=False, differentiable=False, capturable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_arguments(lr, betas, eps, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach, maximize=maximize,
                         differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)

@@ -2,23 +2,15 @@
 # Adam's moments with the momentum schedule mu_t = beta1 (1 - 0.96^(t psi) / 2) and its running
 # product, optional decoupled weight decay.
 import torch
-from torch.optim.optimizer import Optimizer, _evaluate_closure, _use_grad_for_differentiable
+from torch.optim.optimizer import (Optimizer, _evaluate_closure, _use_grad_for_differentiable, _apply_weight_decay,
+                                   _check_adam_arguments)
 
 
 class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_arguments(lr, betas, eps, weight_decay)
         if not 0.0 <= momentum_decay:
             raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
@@ -46,11 +38,7 @@ class NAdam(Optimizer):
                 state["step"] += 1
                 step = state["step"].item()
                 bias_correction2 = 1 - beta2**step
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        p.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(p, alpha=weight_decay)
+                grad = _apply_weight_decay(p, grad, lr, weight_decay, group["decoupled_weight_decay"])
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
                 mu_product *= mu

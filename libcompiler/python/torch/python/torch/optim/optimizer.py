@@ -46,6 +46,30 @@ def _get_value(x):
     return x.item() if isinstance(x, torch.Tensor) else x
 
 
+def _check_adam_arguments(lr, betas, eps, weight_decay):
+    # The argument checks (and messages) of the Adam family's constructors.
+    if lr < 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if eps < 0.0:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if weight_decay < 0.0:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+def _apply_weight_decay(param, grad, lr, weight_decay, decoupled):
+    # L2 (added to the gradient) or decoupled (the parameter shrunk first), as NAdam/RAdam do.
+    if weight_decay == 0:
+        return grad
+    if decoupled:
+        param.mul_(1 - lr * weight_decay)
+        return grad
+    return grad.add(param, alpha=weight_decay)
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
