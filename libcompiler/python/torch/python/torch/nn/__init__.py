@@ -600,6 +600,166 @@ class PReLU(Module):
         return f"num_parameters={self.num_parameters}"
 
 
+class _Padding(Module):
+    # nn.ZeroPadNd / ConstantPadNd / ReflectionPadNd / ReplicationPadNd / CircularPadNd: F.pad with the
+    # padding an int expands to (2 * dims values).
+    mode = "constant"
+    dims = 1
+
+    def __init__(self, padding, value=0.0):
+        super().__init__()
+        self.padding = tuple(padding) if isinstance(padding, (list, tuple)) else (padding,) * (2 * self.dims)
+        self.value = value
+
+    def forward(self, input):
+        if self.mode == "constant":
+            return F.pad(input, self.padding, "constant", self.value)
+        return F.pad(input, self.padding, self.mode)
+
+    def extra_repr(self):
+        return f"{self.padding}"
+
+
+class _ConstantPadding(_Padding):
+    def extra_repr(self):
+        return f"padding={self.padding}, value={self.value}"
+
+
+class _ZeroPadding(_Padding):
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+
+class ZeroPad1d(_ZeroPadding):
+    dims = 1
+
+
+class ZeroPad2d(_ZeroPadding):
+    dims = 2
+
+
+class ZeroPad3d(_ZeroPadding):
+    dims = 3
+
+
+class ConstantPad1d(_ConstantPadding):
+    dims = 1
+
+
+class ConstantPad2d(_ConstantPadding):
+    dims = 2
+
+
+class ConstantPad3d(_ConstantPadding):
+    dims = 3
+
+
+class ReflectionPad1d(_Padding):
+    mode = "reflect"
+    dims = 1
+
+
+class ReflectionPad2d(_Padding):
+    mode = "reflect"
+    dims = 2
+
+
+class ReflectionPad3d(_Padding):
+    mode = "reflect"
+    dims = 3
+
+
+class ReplicationPad1d(_Padding):
+    mode = "replicate"
+    dims = 1
+
+
+class ReplicationPad2d(_Padding):
+    mode = "replicate"
+    dims = 2
+
+
+class ReplicationPad3d(_Padding):
+    mode = "replicate"
+    dims = 3
+
+
+class CircularPad1d(_Padding):
+    mode = "circular"
+    dims = 1
+
+
+class CircularPad2d(_Padding):
+    mode = "circular"
+    dims = 2
+
+
+class CircularPad3d(_Padding):
+    mode = "circular"
+    dims = 3
+
+
+class RMSNorm(Module):
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(torch.ones(self.normalized_shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class Dropout2d(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        self.p, self.inplace = p, inplace
+
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Softmin(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class LogSigmoid(Module):
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class Threshold(Module):
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value)
+
+    def extra_repr(self):
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
 class Tanh(Module):
     def forward(self, input):
         return torch.tanh(input)
@@ -1029,4 +1189,5 @@ from torch.nn.pooling import (MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, Adapti
                              Flatten, Unflatten)
 from torch.nn.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, LSTMCell, GRUCell  # noqa: E402  (they subclass Module)
 from torch.nn.transformer import (MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,  # noqa: E402
-                                  NonDynamicallyQuantizableLinear)
+                                  NonDynamicallyQuantizableLinear, TransformerDecoder, TransformerDecoderLayer,
+                                  Transformer)

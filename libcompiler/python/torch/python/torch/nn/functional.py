@@ -58,6 +58,38 @@ def tanh(input):
 # Activations ATen computes in one kernel, written as the same arithmetic in the same order (the
 # values agree bit for bit; the grad_fn names are those of the pieces).
 
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return torch.softmax(-input, dim, dtype=dtype) if dtype is not None else torch.softmax(-input, dim)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return torch.where(input > threshold, input, torch.full_like(input, value))
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    # ATen's composite: in the op-math dtype, x * rsqrt(mean(x^2) + eps), then the weight.
+    dims = list(range(-len(normalized_shape), 0))
+    eps = torch.finfo(input.dtype).eps if eps is None else eps
+    upcast = input.float() if input.dtype in (torch.float16, torch.bfloat16) else input
+    scale = torch.rsqrt(upcast.pow(2).mean(dims, keepdim=True).add_(eps))
+    result = upcast.mul(scale).to(input.dtype)
+    return result.mul(weight) if weight is not None else result
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    # ATen's feature dropout: one Bernoulli draw per (sample, channel), scaled by 1 / (1 - p).
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input * torch.zeros((), dtype=input.dtype)
+    batched = input.dim() == 4
+    shape = list(input.shape[:2] if batched else input.shape[:1]) + [1] * (input.dim() - (2 if batched else 1))
+    noise = torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p).div_(1 - p)
+    return input * noise
+
+
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
