@@ -30,6 +30,8 @@ thread_local AutocastState state;
 thread_local int nesting = 0;
 thread_local bool excluded = false;
 
+void update_may_cast() { detail::autocast_may_cast = state.enabled && !excluded; }
+
 // PyTorch's is_eligible: a defined floating CPU tensor that is not float64. Tracing fakes are
 // meta tensors standing for CPU ones (kiln has no other device to autocast yet).
 bool eligible(const Tensor& t) {
@@ -55,16 +57,26 @@ Tensor cast(const Tensor& t, DType dtype) { return eligible(t) && t.dtype() != d
 
 }  // namespace
 
+namespace detail {
+thread_local bool autocast_may_cast = false;
+}  // namespace detail
+
 const AutocastState& cpu_autocast() { return state; }
-void set_cpu_autocast(const AutocastState& next) { state = next; }
+void set_cpu_autocast(const AutocastState& next) {
+  state = next;
+  update_may_cast();
+}
 int increment_autocast_nesting() { return ++nesting; }
 int decrement_autocast_nesting() { return --nesting; }
 
-AutocastExcluded::AutocastExcluded() : previous_(std::exchange(excluded, true)) {}
-AutocastExcluded::~AutocastExcluded() { excluded = previous_; }
+AutocastExcluded::AutocastExcluded() : previous_(std::exchange(excluded, true)) { update_may_cast(); }
+AutocastExcluded::~AutocastExcluded() {
+  excluded = previous_;
+  update_may_cast();
+}
 
 std::optional<Arguments> autocast_arguments(const OpInfo& op, const Arguments& args) {
-  if (!state.enabled || excluded) return std::nullopt;
+  if (!autocast_may_cast()) return std::nullopt;
   const AutocastPolicy policy = policies()[static_cast<size_t>(op.id)];
   if (policy == AutocastPolicy::None) return std::nullopt;
   const DType target = policy == AutocastPolicy::LowerPrecision ? state.dtype

@@ -26,6 +26,13 @@ void set_cpu_autocast(const AutocastState& state);
 int increment_autocast_nesting();
 int decrement_autocast_nesting();
 
+namespace detail {
+// Autocast is enabled and no autocast-cast op is running: kept up to date by the setters, so that
+// every op call pays one thread-local load when autocast is off.
+extern thread_local bool autocast_may_cast;
+}  // namespace detail
+inline bool autocast_may_cast() { return detail::autocast_may_cast; }
+
 // The arguments `op` runs with under autocast now, or nullopt when it runs with its own (autocast
 // off, the op not in autocast.def, or a call made inside an autocast-cast op).
 std::optional<Arguments> autocast_arguments(const OpInfo& op, const Arguments& args);

@@ -133,10 +133,11 @@ CallRecorder* set_call_recorder(CallRecorder* recorder) { return std::exchange(a
 bool is_recording_calls() { return active_recorder != nullptr; }
 
 std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
-  if (std::optional<Arguments> cast = autocast_arguments(op, args)) {
-    AutocastExcluded inner_calls_are_not_cast;
-    return call(op, *cast);
-  }
+  if (autocast_may_cast())
+    if (std::optional<Arguments> cast = autocast_arguments(op, args)) {
+      AutocastExcluded inner_calls_are_not_cast;
+      return call(op, *cast);
+    }
   RecordedCall recorded(op);
   const std::vector<Tensor> slots = input_slots(args);
   const bool inplace = op.schema.is_inplace();
