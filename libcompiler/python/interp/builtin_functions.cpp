@@ -366,6 +366,7 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
   b.set("Ellipsis", ellipsis());
 
   def(b, "print", print);
+  def(b, "open", open_file);
   def(b, "repr", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("repr", c, {{"obj"}});
     return py_str(repr(ip, a[0]));

@@ -12,6 +12,8 @@ void install_sequence_methods();
 void install_mapping_methods();
 void install_generator_methods();
 
+// open(): file_object.cpp.
+Ref open_file(Interpreter& interp, CallArgs& args);
 #define KILN_PY_STANDARD_MODULE(name, init) void init(Interpreter& interp, ModuleObject& module);
 #include "libcompiler/python/interp/standard_modules.def"
 

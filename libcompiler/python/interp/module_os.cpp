@@ -1,9 +1,10 @@
 // The os module: os.environ (reads and writes the process environment, so settings made by a
-// script are seen by code that reads the environment later, as in CPython), getenv, getpid and
-// kill, remove.
+// script are seen by code that reads the environment later, as in CPython), getenv, getpid,
+// kill, remove, rmdir, getcwd, listdir, makedirs, and os.path (module_os_path.cpp).
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -63,7 +64,33 @@ TypeObject* environ_type() {
 
 }  // namespace
 
-void init_os_module(Interpreter&, ModuleObject& m) {
+void init_os_module(Interpreter& interp, ModuleObject& m) {
+  m.globals->set("path", interp.import_module("os.path"));
+  m.globals->set("sep", py_str("/"));
+  m.globals->set("getcwd", native_function("getcwd", [](Interpreter&, CallArgs&) {
+    return py_str(std::filesystem::current_path().string());
+  }));
+  m.globals->set("listdir", native_function("listdir", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("listdir", c, {{"path", false}});
+    const std::string path = a[0] && !is_none(a[0]) ? to_str(a[0], "listdir: path should be string") : ".";
+    std::error_code ec;
+    std::vector<Ref> names;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) names.push_back(py_str(entry.path().filename().string()));
+    if (ec) raise_error(ExcType::FileNotFoundError, "[Errno 2] No such file or directory: '" + path + "'");
+    return py_list(std::move(names));
+  }));
+  m.globals->set("makedirs", native_function("makedirs", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("makedirs", c, {{"name"}, {"mode", false}, {"exist_ok", false}});
+    const std::string path = to_str(a[0], "makedirs: path should be string");
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+      if (a[2] && truthy(ip, a[2])) return none();
+      raise_error(ExcType::FileExistsError, "[Errno 17] File exists: '" + path + "'");
+    }
+    std::filesystem::create_directories(path, ec);
+    if (ec) raise_error(ExcType::OSError, "[Errno " + std::to_string(ec.value()) + "] " + ec.message() + ": '" + path + "'");
+    return none();
+  }));
   m.globals->set("environ", std::make_shared<NativeObject>(environ_type()));
   m.globals->set("getenv", native_function("getenv", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("getenv", c, {{"key"}, {"default", false}});
@@ -75,6 +102,16 @@ void init_os_module(Interpreter&, ModuleObject& m) {
     auto a = bind_native("remove", c, {{"path"}});
     const std::string& path = to_str(a[0], "remove: path should be string");
     if (::unlink(path.c_str()) != 0) {
+      int error = errno;
+      raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
+                  "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + path + "'");
+    }
+    return none();
+  }));
+  m.globals->set("rmdir", native_function("rmdir", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("rmdir", c, {{"path"}});
+    const std::string& path = to_str(a[0], "rmdir: path should be string");
+    if (::rmdir(path.c_str()) != 0) {
       int error = errno;
       raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
                   "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + path + "'");

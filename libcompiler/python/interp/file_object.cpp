@@ -1,0 +1,149 @@
+// open(): text files, read and written through a buffer the object owns (modes r, w, a, x and
+// their '+' forms). Binary modes need bytes, which the subset does not have: they are refused with
+// a NotImplementedError. Errors are CPython's: FileNotFoundError, "I/O operation on closed file.",
+// "not readable"/"not writable".
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "libcompiler/python/interp/builtin_setup.h"
+#include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/protocols.h"
+
+namespace kiln::python {
+namespace {
+
+struct FileObject : NativeObject {
+  FileObject(TypeObject* type, std::string name, std::string mode, std::fstream stream, bool readable, bool writable)
+      : NativeObject(type), name(std::move(name)), mode(std::move(mode)), stream(std::move(stream)),
+        readable(readable), writable(writable) {}
+  std::string name, mode;
+  std::fstream stream;
+  bool readable, writable, closed = false;
+};
+
+FileObject& file_of(const CallArgs& c) { return static_cast<FileObject&>(*c.args.at(0)); }
+
+FileObject& open_file(const CallArgs& c, bool for_reading) {
+  FileObject& f = file_of(c);
+  if (f.closed) raise_error(ExcType::ValueError, "I/O operation on closed file.");
+  if (for_reading && !f.readable) raise_error(ExcType::OSError, "not readable");
+  if (!for_reading && !f.writable) raise_error(ExcType::OSError, "not writable");
+  return f;
+}
+
+std::string read_line(FileObject& f) {
+  std::string line;
+  if (!std::getline(f.stream, line)) return "";
+  if (!f.stream.eof()) line += '\n';
+  return line;
+}
+
+TypeObject* file_type() {
+  static TypeObject* type = [] {
+    TypeObject* t = make_builtin_type("TextIOWrapper", {}, "_io");
+    add_method(t, "read", [](Interpreter& ip, CallArgs& c) {
+      FileObject& f = open_file(c, true);
+      int64_t size = c.args.size() > 1 && !is_none(c.args[1]) ? to_index(ip, c.args[1]) : -1;
+      if (size < 0) {
+        std::ostringstream rest;
+        rest << f.stream.rdbuf();
+        f.stream.clear();
+        return py_str(rest.str());
+      }
+      std::string chunk(static_cast<size_t>(size), '\0');
+      f.stream.read(chunk.data(), size);
+      chunk.resize(static_cast<size_t>(f.stream.gcount()));
+      f.stream.clear();
+      return py_str(chunk);
+    });
+    add_method(t, "readline", [](Interpreter&, CallArgs& c) { return py_str(read_line(open_file(c, true))); });
+    add_method(t, "readlines", [](Interpreter&, CallArgs& c) {
+      FileObject& f = open_file(c, true);
+      std::vector<Ref> lines;
+      for (std::string line; !(line = read_line(f)).empty();) lines.push_back(py_str(line));
+      return py_list(std::move(lines));
+    });
+    add_method(t, "__iter__", [](Interpreter&, CallArgs& c) {
+      open_file(c, true);
+      return c.args[0];
+    });
+    add_method(t, "__next__", [](Interpreter&, CallArgs& c) -> Ref {
+      std::string line = read_line(open_file(c, true));
+      if (line.empty()) raise_bare(ExcType::StopIteration);
+      return py_str(line);
+    });
+    add_method(t, "write", [](Interpreter&, CallArgs& c) {
+      FileObject& f = open_file(c, false);
+      const std::string& text = to_str(c.args.at(1), "write() argument");
+      f.stream << text;
+      return py_int(static_cast<int64_t>(text.size()));
+    });
+    add_method(t, "writelines", [](Interpreter& ip, CallArgs& c) {
+      FileObject& f = open_file(c, false);
+      for (const Ref& line : to_vector(ip, c.args.at(1))) f.stream << to_str(line, "writelines() argument");
+      return none();
+    });
+    add_method(t, "flush", [](Interpreter&, CallArgs& c) {
+      if (!file_of(c).closed) file_of(c).stream.flush();
+      return none();
+    });
+    add_method(t, "close", [](Interpreter&, CallArgs& c) {
+      FileObject& f = file_of(c);
+      if (!f.closed) f.stream.close();
+      f.closed = true;
+      return none();
+    });
+    add_method(t, "__enter__", [](Interpreter&, CallArgs& c) {
+      open_file(c, file_of(c).readable);
+      return c.args[0];
+    });
+    add_method(t, "__exit__", [](Interpreter&, CallArgs& c) {
+      FileObject& f = file_of(c);
+      if (!f.closed) f.stream.close();
+      f.closed = true;
+      return none();
+    });
+    add_getter(t, "closed", [](Interpreter&, const Ref& self) { return py_bool(static_cast<FileObject&>(*self).closed); });
+    add_getter(t, "name", [](Interpreter&, const Ref& self) { return py_str(static_cast<FileObject&>(*self).name); });
+    add_getter(t, "mode", [](Interpreter&, const Ref& self) { return py_str(static_cast<FileObject&>(*self).mode); });
+    add_method(t, "__repr__", [](Interpreter&, CallArgs& c) {
+      FileObject& f = file_of(c);
+      return py_str("<_io.TextIOWrapper name='" + f.name + "' mode='" + f.mode + "' encoding='UTF-8'>");
+    });
+    return t;
+  }();
+  return type;
+}
+
+}  // namespace
+
+Ref open_file(Interpreter& ip, CallArgs& c) {
+  auto a = bind_native("open", c, {{"file"}, {"mode", false}, {"buffering", false}, {"encoding", false},
+                                   {"errors", false}, {"newline", false}});
+  const std::string name = to_str(a[0], "open() argument 'file'");
+  const std::string mode = a[1] && !is_none(a[1]) ? to_str(a[1], "open() argument 'mode'") : "r";
+  (void)ip;
+  if (mode.find('b') != std::string::npos)
+    raise_error(ExcType::NotImplementedError, "kiln's open() reads and writes text files; mode '" + mode +
+                                                  "' (binary) needs bytes objects, which kiln does not have");
+  const char kind = mode.empty() ? 'r' : mode[0];
+  const bool plus = mode.find('+') != std::string::npos;
+  if (mode.find_first_not_of("rwaxt+") != std::string::npos || std::string("rwax").find(kind) == std::string::npos)
+    raise_error(ExcType::ValueError, "invalid mode: '" + mode + "'");
+  std::ios::openmode flags = std::ios::binary;  // newlines stay as written, as on POSIX
+  if (kind == 'r') flags |= std::ios::in | (plus ? std::ios::out : std::ios::openmode{});
+  if (kind == 'w' || kind == 'x') flags |= std::ios::out | std::ios::trunc | (plus ? std::ios::in : std::ios::openmode{});
+  if (kind == 'a') flags |= std::ios::out | std::ios::app | (plus ? std::ios::in : std::ios::openmode{});
+  if (kind == 'x' && std::ifstream(name).good()) raise_error(ExcType::FileExistsError, "[Errno 17] File exists: '" + name + "'");
+  std::fstream stream(name, flags);
+  if (!stream.is_open()) {
+    int error = errno ? errno : ENOENT;
+    raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
+                "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + name + "'");
+  }
+  return std::make_shared<FileObject>(file_type(), name, mode, std::move(stream), kind == 'r' || plus, kind != 'r' || plus);
+}
+
+}  // namespace kiln::python
