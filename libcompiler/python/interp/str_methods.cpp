@@ -232,8 +232,16 @@ void install_str_methods() {
   method("lstrip", [](Interpreter&, CallArgs& c) { return py_str(strip_chars(self_str(c), arg(c, 1), true, false)); });
   method("rstrip", [](Interpreter&, CallArgs& c) { return py_str(strip_chars(self_str(c), arg(c, 1), false, true)); });
   auto affix = [](bool prefix) {
-    return [prefix](Interpreter&, CallArgs& c) {
-      const std::string& s = self_str(c);
+    return [prefix](Interpreter& ip, CallArgs& c) {
+      const std::string& whole = self_str(c);
+      // start/end as in find: code-point offsets (negative from the end), clamped.
+      size_t begin = c.args.size() > 2 && !is_none(c.args[2]) ? byte_offset(whole, to_index(ip, c.args[2])) : 0;
+      size_t end = c.args.size() > 3 && !is_none(c.args[3]) ? byte_offset(whole, to_index(ip, c.args[3])) : whole.size();
+      if (begin > end) return py_false();
+      // CPython: a start past the end matches nothing, not even "".
+      if (c.args.size() > 2 && !is_none(c.args[2]) && to_index(ip, c.args[2]) > static_cast<int64_t>(utf8_length(whole)))
+        return py_false();
+      std::string_view s(whole.data() + begin, end - begin);
       auto check = [&](const Ref& candidate) {
         const std::string& p = to_str(candidate, prefix ? "startswith first arg" : "endswith first arg");
         if (p.size() > s.size()) return false;
