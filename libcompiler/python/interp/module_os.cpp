@@ -98,26 +98,17 @@ void init_os_module(Interpreter& interp, ModuleObject& m) {
     return value ? py_str(value) : a[1] ? a[1] : none();
   }));
   m.globals->set("getpid", native_function("getpid", [](Interpreter&, CallArgs&) { return py_int(getpid()); }));
-  m.globals->set("remove", native_function("remove", [](Interpreter&, CallArgs& c) {
-    auto a = bind_native("remove", c, {{"path"}});
-    const std::string& path = to_str(a[0], "remove: path should be string");
-    if (::unlink(path.c_str()) != 0) {
-      int error = errno;
-      raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
-                  "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + path + "'");
-    }
-    return none();
-  }));
-  m.globals->set("rmdir", native_function("rmdir", [](Interpreter&, CallArgs& c) {
-    auto a = bind_native("rmdir", c, {{"path"}});
-    const std::string& path = to_str(a[0], "rmdir: path should be string");
-    if (::rmdir(path.c_str()) != 0) {
-      int error = errno;
-      raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
-                  "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + path + "'");
-    }
-    return none();
-  }));
+  for (auto [name, unlink_path] : {std::pair{"remove", &::unlink}, {"rmdir", &::rmdir}})
+    m.globals->set(name, native_function(name, [name, unlink_path](Interpreter&, CallArgs& c) {
+      auto a = bind_native(name, c, {{"path"}});
+      const std::string& path = to_str(a[0], (std::string(name) + ": path should be string").c_str());
+      if (unlink_path(path.c_str()) != 0) {
+        int error = errno;
+        raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
+                    "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + path + "'");
+      }
+      return none();
+    }));
   m.globals->set("kill", native_function("kill", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("kill", c, {{"pid"}, {"signal"}});
     if (::kill(static_cast<pid_t>(to_index(ip, a[0])), static_cast<int>(to_index(ip, a[1]))) != 0)
