@@ -395,7 +395,7 @@ def index_copy(input, dim, index, source):
 
 
 def masked_select(input, mask):
-    shape = torch.broadcast_shapes(input.shape, mask.shape) if hasattr(torch, "broadcast_shapes") else input.shape
+    shape = broadcast_shapes(input.shape, mask.shape)
     return input.expand(shape)[mask.expand(shape)]
 
 
