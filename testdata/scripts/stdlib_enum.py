@@ -1,5 +1,7 @@
 # enum: Enum, IntEnum, auto and unique, with the metaclass machinery they rest on
-# (metaclass=..., type.__new__ through super(), a metaclass's __call__/__iter__/__len__/__repr__).
+# (metaclass=..., type.__new__ through super(), a metaclass's __call__/__iter__/__len__/__repr__);
+# Flag and IntFlag: bit members, combinations as pseudo-members, in, ~ and iteration.
+import enum
 from enum import Enum, IntEnum, auto, unique
 
 
@@ -73,3 +75,15 @@ try:
         B = 1
 except ValueError as e:
     print("ValueError", e)
+class Perm(enum.Flag):
+    R = enum.auto()
+    W = enum.auto()
+    X = enum.auto()
+class Mode(enum.IntFlag):
+    A = 1
+    B = 2
+    C = 4
+rw = Perm.R | Perm.W
+print(repr(rw), rw, Perm.R in rw, Perm.X in rw, bool(Perm.R & Perm.X), repr(Perm.R & Perm.X), [m.value for m in Perm])
+print(repr(Mode.A | Mode.C), int(Mode.A | 2), Mode.A | Mode.B == 3, str(Mode.B), list(rw), repr(~Perm.R))
+print(Perm(3) is rw, Mode(6).name, Perm.W.value)

@@ -1,4 +1,4 @@
-# enum: Enum, IntEnum and auto. EnumType, the metaclass, turns the class body's plain
+# enum: Enum, IntEnum, Flag, IntFlag and auto. EnumType, the metaclass, turns the class body's plain
 # attributes into members when the class is made, and gives the class its container protocol
 # (iteration, len, `in`, Color['RED']) and value lookup (Color(1)).
 
@@ -48,7 +48,10 @@ class EnumType(type):
         try:
             return cls._value2member_map_[value]
         except (KeyError, TypeError):
-            raise ValueError(repr(value) + " is not a valid " + cls.__qualname__) from None
+            member = cls._missing_(value)
+            if member is None:
+                raise ValueError(repr(value) + " is not a valid " + cls.__qualname__) from None
+            return member
 
     def __getitem__(cls, name):
         return cls._member_map_[name]
@@ -81,6 +84,10 @@ class Enum(metaclass=EnumType):
         if not last_values:
             return start
         return last_values[-1] + 1
+
+    @classmethod
+    def _missing_(cls, value):
+        return None
 
     @property
     def name(self):
@@ -175,6 +182,83 @@ class IntEnum(Enum):
 
     def __neg__(self):
         return -self._value_
+
+
+class Flag(Enum):
+    # Members are bits; a combination of them is a pseudo-member made on first use, named by its
+    # bits in ascending order ("RED|BLUE").
+
+    @staticmethod
+    def _generate_next_value_(name, start, count, last_values):
+        high = 1
+        while last_values and high <= max(last_values):
+            high *= 2
+        return high
+
+    @classmethod
+    def _missing_(cls, value):
+        if not isinstance(value, int):
+            return None
+        bits = sorted((m for m in cls._member_map_.values() if m._value_ and m._value_ & (m._value_ - 1) == 0),
+                      key=lambda m: m._value_)
+        names = []
+        for m in bits:
+            if value & m._value_ and m._name_ not in names:
+                names.append(m._name_)
+        member = object.__new__(cls)
+        object.__setattr__(member, "_name_", "|".join(names) if value else None)
+        object.__setattr__(member, "_value_", value)
+        cls._value2member_map_[value] = member
+        return member
+
+    def _combine(self, other, op):
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return type(self)(op(self._value_, other._value_))
+
+    def __or__(self, other):
+        return self._combine(other, lambda a, b: a | b)
+
+    def __and__(self, other):
+        return self._combine(other, lambda a, b: a & b)
+
+    def __xor__(self, other):
+        return self._combine(other, lambda a, b: a ^ b)
+
+    __ror__ = __or__
+    __rand__ = __and__
+    __rxor__ = __xor__
+
+    def __invert__(self):
+        all_bits = 0
+        for m in type(self)._member_map_.values():
+            all_bits |= m._value_
+        return type(self)(all_bits & ~self._value_)
+
+    def __contains__(self, other):
+        return other._value_ & self._value_ == other._value_
+
+    def __bool__(self):
+        return bool(self._value_)
+
+    def __iter__(self):
+        return iter([m for m in type(self) if m._value_ & self._value_ and m._value_ & (m._value_ - 1) == 0])
+
+    def __repr__(self):
+        if self._name_ is None:
+            return "<" + type(self).__qualname__ + ": " + repr(self._value_) + ">"
+        return "<" + type(self).__qualname__ + "." + self._name_ + ": " + repr(self._value_) + ">"
+
+    def __str__(self):
+        if self._name_ is None:
+            return type(self).__qualname__ + "(" + repr(self._value_) + ")"
+        return type(self).__qualname__ + "." + self._name_
+
+
+class IntFlag(IntEnum, Flag):
+    # Flag's bit operations on IntEnum's int stand-in; an int operand is accepted (re.I | 8).
+    def _combine(self, other, op):
+        return type(self)(op(self._value_, _int_value(other)))
 
 
 def _int_value(value):
