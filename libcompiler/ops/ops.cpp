@@ -85,6 +85,8 @@ Tensor cos(const Tensor& self) { return call_single(OpId::cos, {self}); }
 Tensor tanh(const Tensor& self) { return call_single(OpId::tanh, {self}); }
 Tensor sigmoid(const Tensor& self) { return call_single(OpId::sigmoid, {self}); }
 Tensor erf(const Tensor& self) { return call_single(OpId::erf, {self}); }
+Tensor sinh(const Tensor& self) { return call_single(OpId::sinh, {self}); }
+Tensor cosh(const Tensor& self) { return call_single(OpId::cosh, {self}); }
 Tensor relu(const Tensor& self) { return call_single(OpId::relu, {self}); }
 Tensor gelu(const Tensor& self, const std::string& approximate) { return call_single(OpId::gelu, {self, approximate}); }
 Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {

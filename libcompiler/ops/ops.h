@@ -65,6 +65,8 @@ Tensor cos(const Tensor& self);
 Tensor tanh(const Tensor& self);
 Tensor sigmoid(const Tensor& self);
 Tensor erf(const Tensor& self);
+Tensor sinh(const Tensor& self);
+Tensor cosh(const Tensor& self);
 Tensor relu(const Tensor& self);
 Tensor gelu(const Tensor& self, const std::string& approximate = "none");
 Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold);

@@ -295,6 +295,64 @@ std::vector<Tensor> backward_erf(const BackwardContext& ctx, const std::vector<T
   return {mul(mul(grads[0], exp(neg(mul(self, self)))), Scalar(M_2_SQRTPI))};
 }
 
+std::vector<Tensor> backward_expm1(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(grads[0], add(ctx.saved("result"), Scalar(1)))};
+}
+
+std::vector<Tensor> backward_log2(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {div(grads[0], mul(ctx.saved("self"), Scalar(M_LN2)))};
+}
+
+std::vector<Tensor> backward_log10(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {div(grads[0], mul(ctx.saved("self"), Scalar(M_LN10)))};
+}
+
+// d/dx asin x = 1/sqrt(1 - x²), acos its negation.
+std::vector<Tensor> backward_asin(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor self = ctx.saved("self");
+  return {mul(grads[0], rsqrt(add(neg(mul(self, self)), Scalar(1))))};
+}
+
+std::vector<Tensor> backward_acos(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor self = ctx.saved("self");
+  return {mul(grads[0], neg(rsqrt(add(neg(mul(self, self)), Scalar(1)))))};
+}
+
+std::vector<Tensor> backward_atan(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor self = ctx.saved("self");
+  return {div(grads[0], add(mul(self, self), Scalar(1)))};
+}
+
+std::vector<Tensor> backward_sinh(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(grads[0], cosh(ctx.saved("self")))};
+}
+
+std::vector<Tensor> backward_cosh(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {mul(grads[0], sinh(ctx.saved("self")))};
+}
+
+std::vector<Tensor> backward_erfc(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor self = ctx.saved("self");
+  return {mul(mul(grads[0], exp(neg(mul(self, self)))), Scalar(-M_2_SQRTPI))};
+}
+
+// fmod(x, y) = x - trunc(x / y) * y.
+std::vector<Tensor> backward_fmod(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  if (is_number(ctx, 1)) return {g};
+  Tensor other_grad;
+  if (ctx.needs_input_grad(1))
+    other_grad = mul(neg(g), div(ctx.saved("self"), ctx.saved("other"), std::string("trunc")));
+  return {g, other_grad};
+}
+
+// atan2(y, x): ∂/∂y = x / (x² + y²), ∂/∂x = -y / (x² + y²).
+std::vector<Tensor> backward_atan2(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor y = ctx.saved("self"), x = ctx.saved("other");
+  const Tensor scale = div(grads[0], add(mul(x, x), mul(y, y)));
+  return {mul(scale, x), mul(scale, neg(y))};
+}
+
 std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   return {threshold_backward(grads[0], ctx.saved("result"), Scalar(0))};
 }

@@ -45,6 +45,17 @@ std::vector<Tensor> backward_tan(const BackwardContext& ctx, const std::vector<T
 std::vector<Tensor> backward_tanh(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_sigmoid(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_erf(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_expm1(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_log2(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_log10(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_asin(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_acos(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_atan(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_sinh(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_cosh(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_erfc(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_fmod(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_atan2(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_gelu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_leaky_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -231,6 +231,35 @@ std::vector<Tensor> kernel_remainder(const Arguments& args) {
   });
 }
 
+// C's fmod: the remainder has the sign of the dividend (remainder's has the divisor's).
+std::vector<Tensor> kernel_fmod(const Arguments& args) {
+  const DType common = result_type({args[0], args[1]});
+  if (common == DType::Bool) throw_not_implemented_for("fmod_cpu", common);
+  check_integer_divisor(args[1], common);
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x, C y) -> C {
+      if constexpr (std::is_same_v<C, bool>) return x;
+      else if constexpr (std::is_floating_point_v<C>) return std::fmod(x, y);
+      else return static_cast<C>(x % y);
+    };
+  });
+}
+
+std::vector<Tensor> kernel_atan2(const Arguments& args) {
+  const Tensor out = output_of(args, meta_binary_float);
+  const DType common = result_type({args[0], args[1]});
+  const DType compute = tensor::is_floating_point(common) ? common : tensor::default_float_dtype();
+  binary_into(out, args[0], args[1], compute, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C y, C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) return std::atan2(y, x);
+      else return static_cast<C>(std::atan2(static_cast<double>(y), static_cast<double>(x)));
+    };
+  });
+  return {out};
+}
+
 std::vector<Tensor> kernel_pow(const Arguments& args) {
   const DType common = result_type({args[0], args[1]});
   if (!tensor::is_floating_point(common) && common != DType::Bool &&

@@ -71,6 +71,15 @@ KILN_FLOAT_UNARY_KERNEL(tan, std::tan(x))
 KILN_FLOAT_UNARY_KERNEL(tanh, std::tanh(x))
 KILN_FLOAT_UNARY_KERNEL(sigmoid, C(1) / (C(1) + std::exp(-x)))
 KILN_FLOAT_UNARY_KERNEL(erf, std::erf(x))
+KILN_FLOAT_UNARY_KERNEL(expm1, std::expm1(x))
+KILN_FLOAT_UNARY_KERNEL(log2, std::log2(x))
+KILN_FLOAT_UNARY_KERNEL(log10, std::log10(x))
+KILN_FLOAT_UNARY_KERNEL(asin, std::asin(x))
+KILN_FLOAT_UNARY_KERNEL(acos, std::acos(x))
+KILN_FLOAT_UNARY_KERNEL(atan, std::atan(x))
+KILN_FLOAT_UNARY_KERNEL(sinh, std::sinh(x))
+KILN_FLOAT_UNARY_KERNEL(cosh, std::cosh(x))
+KILN_FLOAT_UNARY_KERNEL(erfc, std::erfc(x))
 #undef KILN_FLOAT_UNARY_KERNEL
 
 // CompositeImplicitAutograd in ATen: its grad_fn is pow's.

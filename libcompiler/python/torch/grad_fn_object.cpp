@@ -1,6 +1,7 @@
 #include "libcompiler/python/torch/grad_fn_object.h"
 
 #include <cstdio>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "libcompiler/ops/autograd/autograd_meta.h"
@@ -29,9 +30,19 @@ std::string qualified_name(const ops::Node& node) {
 
 TypeObject* node_type();
 
+// Each node name is a class of its own, as PyTorch's generated node classes are
+// (type(t.grad_fn).__name__ == "AddBackward0"), all subclasses of torch.autograd.graph.Node.
+TypeObject* node_class(const std::string& name) {
+  static std::unordered_map<std::string, TypeObject*> classes;
+  TypeObject*& type = classes[name];
+  if (!type) type = make_builtin_type(name, {node_type()});
+  return type;
+}
+
 Ref wrap_node(std::shared_ptr<ops::Node> node) {
   if (!node) return none();
-  return std::make_shared<NodeObject>(node_type(), std::move(node));
+  TypeObject* type = node_class(node->name());
+  return std::make_shared<NodeObject>(type, std::move(node));
 }
 
 TypeObject* node_type() {

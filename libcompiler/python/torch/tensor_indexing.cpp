@@ -140,8 +140,17 @@ std::vector<AdvancedIndex> expand_mask(const AdvancedIndex& mask, const Tensor& 
 
 // ATen's index: the index tensors broadcast together; the result has their shape in place of the
 // indexed dimensions, at the first of them when they are adjacent, in front otherwise. Computed
-// as one index_select of the indexed dimensions moved to the front and merged.
-Tensor gather_advanced(const Tensor& view, std::vector<AdvancedIndex> advanced) {
+// on the indexed dimensions moved to the front and merged into one: index_put_ writes through the
+// same layout that index reads.
+struct MergedLayout {
+  std::vector<int64_t> order;       // the view's dimensions: the indexed ones first, then the rest
+  std::vector<int64_t> flat_sizes;  // {product of the indexed sizes, rest...}
+  std::vector<int64_t> out_sizes;   // {broadcast index shape..., rest...}
+  std::vector<int64_t> back;        // out_sizes' order to the result's (empty: already in order)
+  Tensor linear;                    // the flat position of each indexed element, (count,) int64
+};
+
+MergedLayout merge_indexed_dims(const Tensor& view, const std::vector<AdvancedIndex>& advanced) {
   std::vector<AdvancedIndex> indices;
   for (const AdvancedIndex& a : advanced) {
     if (a.index.dtype() == DType::Bool) {
@@ -154,16 +163,16 @@ Tensor gather_advanced(const Tensor& view, std::vector<AdvancedIndex> advanced) 
   for (const AdvancedIndex& a : indices) broadcast = tensor::broadcast_shapes(broadcast, a.index.sizes());
   bool adjacent = true;
   for (size_t i = 1; i < indices.size(); ++i) adjacent = adjacent && indices[i].dim == indices[i - 1].dim + 1;
-  std::vector<int64_t> order, rest_sizes;
-  for (const AdvancedIndex& a : indices) order.push_back(a.dim);
+  MergedLayout layout;
+  std::vector<int64_t> rest_sizes;
+  for (const AdvancedIndex& a : indices) layout.order.push_back(a.dim);
   for (int64_t d = 0; d < view.dim(); ++d)
-    if (std::find(order.begin(), order.end(), d) == order.end()) {
-      order.push_back(d);
+    if (std::find(layout.order.begin(), layout.order.end(), d) == layout.order.end()) {
+      layout.order.push_back(d);
       rest_sizes.push_back(view.size(d));
     }
   // The flat position in the merged dimensions: each index wrapped and bounds-checked, times the
   // stride of its dimension among them.
-  Tensor linear;
   int64_t merged = 1;
   for (size_t i = indices.size(); i-- > 0;) {
     const int64_t size = view.size(indices[i].dim);
@@ -178,25 +187,76 @@ Tensor gather_advanced(const Tensor& view, std::vector<AdvancedIndex> advanced) 
     }
     index = ops::where(ops::lt(index, tensor::Scalar(0)), ops::add(index, tensor::Scalar(size)), index);
     const Tensor term = merged == 1 ? index : ops::mul(index, tensor::Scalar(merged));
-    linear = linear.defined() ? ops::add(linear, term) : term;
+    layout.linear = layout.linear.defined() ? ops::add(layout.linear, term) : term;
     merged *= size;
   }
-  std::vector<int64_t> flat_sizes{merged};
-  flat_sizes.insert(flat_sizes.end(), rest_sizes.begin(), rest_sizes.end());
-  const Tensor flat = ops::reshape(ops::permute(view, order), flat_sizes);
-  const int64_t count = tensor::numel_of(broadcast);
-  Tensor out = ops::index_select(flat, 0, ops::reshape(linear, {count}));
-  std::vector<int64_t> out_sizes(broadcast.begin(), broadcast.end());
-  out_sizes.insert(out_sizes.end(), rest_sizes.begin(), rest_sizes.end());
-  out = ops::reshape(out, out_sizes);
+  layout.linear = ops::reshape(layout.linear, {tensor::numel_of(broadcast)});
+  layout.flat_sizes = {merged};
+  layout.flat_sizes.insert(layout.flat_sizes.end(), rest_sizes.begin(), rest_sizes.end());
+  layout.out_sizes.assign(broadcast.begin(), broadcast.end());
+  layout.out_sizes.insert(layout.out_sizes.end(), rest_sizes.begin(), rest_sizes.end());
   const int64_t first = indices.front().dim, b = static_cast<int64_t>(broadcast.size());
-  if (!adjacent || first == 0) return out;
-  // Adjacent indices keep their place: the broadcast dimensions move back after the leading rest.
-  std::vector<int64_t> back;
-  for (int64_t d = 0; d < first; ++d) back.push_back(b + d);
-  for (int64_t d = 0; d < b; ++d) back.push_back(d);
-  for (int64_t d = b + first; d < out.dim(); ++d) back.push_back(d);
-  return ops::permute(out, back);
+  if (adjacent && first != 0) {
+    // Adjacent indices keep their place: the broadcast dimensions move back after the leading rest.
+    for (int64_t d = 0; d < first; ++d) layout.back.push_back(b + d);
+    for (int64_t d = 0; d < b; ++d) layout.back.push_back(d);
+    for (int64_t d = b + first; d < static_cast<int64_t>(layout.out_sizes.size()); ++d) layout.back.push_back(d);
+  }
+  return layout;
+}
+
+// The value of an assignment as a tensor: a number becomes a 0-dim tensor of the target's dtype.
+Tensor value_tensor(Interpreter& ip, const Ref& value, const Tensor& target) {
+  if (is_tensor(value)) return static_cast<TensorObject&>(*value).value;
+  return ops::full({}, to_ivalue(ip, value).to_scalar(), target.dtype(), target.device());
+}
+
+std::vector<int64_t> inverse_permutation(const std::vector<int64_t>& permutation) {
+  std::vector<int64_t> inverse(permutation.size());
+  for (size_t i = 0; i < permutation.size(); ++i) inverse[static_cast<size_t>(permutation[i])] = static_cast<int64_t>(i);
+  return inverse;
+}
+
+Tensor gather_advanced(const Tensor& view, const std::vector<AdvancedIndex>& advanced) {
+  const MergedLayout layout = merge_indexed_dims(view, advanced);
+  const Tensor flat = ops::reshape(ops::permute(view, layout.order), layout.flat_sizes);
+  const Tensor out = ops::reshape(ops::index_select(flat, 0, layout.linear), layout.out_sizes);
+  return layout.back.empty() ? out : ops::permute(out, layout.back);
+}
+
+// index_put_: values (broadcast to what index would return) written at the indexed places, or
+// added with accumulate. Written as where(written, scattered values, view) over the merged layout
+// and copied back, so autograd and capture see table ops. Without accumulate, a place indexed twice
+// takes the sum of its values where PyTorch keeps one of them (an order it leaves undefined);
+// a single value is exact.
+void put_advanced(const Tensor& view, const std::vector<AdvancedIndex>& advanced, Tensor values, bool accumulate) {
+  const MergedLayout layout = merge_indexed_dims(view, advanced);
+  const Tensor flat = ops::reshape(ops::permute(view, layout.order), layout.flat_sizes);
+  std::vector<int64_t> result_sizes = layout.out_sizes;
+  if (!layout.back.empty())
+    for (size_t i = 0; i < layout.back.size(); ++i) result_sizes[i] = layout.out_sizes[static_cast<size_t>(layout.back[i])];
+  values = ops::to_dtype(values, view.dtype());
+  const Tensor single_value = values.dim() == 0 ? values : Tensor();
+  values = ops::expand(values, result_sizes);
+  if (!layout.back.empty()) values = ops::permute(values, inverse_permutation(layout.back));
+  std::vector<int64_t> rows_sizes{layout.linear.size(0)};
+  rows_sizes.insert(rows_sizes.end(), layout.flat_sizes.begin() + 1, layout.flat_sizes.end());
+  values = ops::reshape(values, rows_sizes);
+  Tensor updated;
+  if (accumulate) {
+    updated = ops::index_add(flat, 0, layout.linear, values);
+  } else {
+    std::vector<int64_t> mask_sizes(layout.flat_sizes.size(), 1);
+    mask_sizes[0] = layout.flat_sizes[0];
+    const Tensor hits = ops::index_add(ops::full({layout.flat_sizes[0]}, tensor::Scalar(0), DType::Int64, view.device()), 0,
+                                       layout.linear, ops::ones_like(layout.linear));
+    const Tensor written = ops::reshape(ops::gt(hits, tensor::Scalar(0)), mask_sizes);
+    const Tensor scattered = single_value.defined() ? single_value : ops::index_add(ops::zeros_like(flat), 0, layout.linear, values);
+    updated = ops::where(written, scattered, flat);
+  }
+  std::vector<int64_t> permuted_sizes;
+  for (int64_t d : layout.order) permuted_sizes.push_back(view.size(d));
+  ops::copy_(view, ops::permute(ops::reshape(updated, permuted_sizes), inverse_permutation(layout.order)));
 }
 
 }  // namespace
@@ -215,7 +275,7 @@ void assign_index(Interpreter& ip, const Tensor& self, const Ref& key, const Ref
     return;
   }
   // One boolean mask with a single value: masked_fill_ of the mask broadcast over the dimensions
-  // after it (index_put_ computes the same).
+  // after it (index_put_ computes the same; it also works on fake tensors, whose masks have no data).
   const bool single_value = !is_tensor(value) || static_cast<TensorObject&>(*value).value.dim() == 0;
   if (indexed.advanced.size() == 1 && indexed.advanced[0].index.dtype() == DType::Bool && single_value) {
     const AdvancedIndex& mask = indexed.advanced[0];
@@ -225,9 +285,24 @@ void assign_index(Interpreter& ip, const Tensor& self, const Ref& key, const Ref
     call_op(ip, "masked_fill_", std::move(args), {});
     return;
   }
-  raise_error(ExcType::NotImplementedError,
-              "kiln supports assigning through advanced indexing only as one boolean mask with a single value "
-              "(index_put_ with integer indices is not implemented)");
+  put_advanced(indexed.view, indexed.advanced, value_tensor(ip, value, indexed.view), false);
+}
+
+void index_put(Interpreter& ip, const Tensor& self, const Ref& indices, const Ref& values, bool accumulate) {
+  if (indices->kind != ObjectKind::Tuple && indices->kind != ObjectKind::List)
+    raise_error(ExcType::TypeError, "index_put_(): argument 'indices' must be tuple of Tensors, not " + type_name(indices));
+  std::vector<AdvancedIndex> advanced;
+  int64_t dim = 0;
+  for (const Ref& index : sequence_items(indices)) {
+    if (!is_tensor(index))
+      raise_error(ExcType::TypeError, "index_put_(): argument 'indices' must be tuple of Tensors, not " + type_name(index));
+    const Tensor& t = static_cast<TensorObject&>(*index).value;
+    advanced.push_back({dim, t});
+    dim += t.dtype() == DType::Bool ? t.dim() : 1;
+  }
+  if (dim > self.dim()) raise_error(ExcType::IndexError, "too many indices for tensor of dimension " + std::to_string(self.dim()));
+  if (advanced.empty()) return;
+  put_advanced(self, advanced, value_tensor(ip, values, self), accumulate);
 }
 
 }  // namespace kiln::python

@@ -9,5 +9,7 @@ namespace kiln::python {
 
 tensor::Tensor index_tensor(Interpreter& ip, const tensor::Tensor& self, const Ref& key);
 void assign_index(Interpreter& ip, const tensor::Tensor& self, const Ref& key, const Ref& value);
+// Tensor.index_put_(indices, values, accumulate): indices a tuple of index tensors (masks allowed).
+void index_put(Interpreter& ip, const tensor::Tensor& self, const Ref& indices, const Ref& values, bool accumulate);
 
 }  // namespace kiln::python

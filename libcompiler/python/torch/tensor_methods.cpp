@@ -160,6 +160,11 @@ void install_tensor_methods() {
     assign_index(ip, self_of(c), c.args.at(1), c.args.at(2));
     return none();
   });
+  method("index_put_", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("index_put_", c, {{"self"}, {"indices"}, {"values"}, {"accumulate", false}});
+    index_put(ip, self_of(c), a[1], a[2], a[3] && truthy(ip, a[3]));
+    return c.args.at(0);
+  });
   method("__bool__", [](Interpreter&, CallArgs& c) {
     const auto& t = self_of(c);
     if (t.numel() != 1)

@@ -77,11 +77,18 @@ std::map<std::string, std::function<GradSample()>> samples() {
   for (const auto& [name, id] : std::vector<std::pair<std::string, OpId>>{
            {"neg", OpId::neg}, {"abs", OpId::abs}, {"sign", OpId::sign}, {"exp", OpId::exp}, {"sin", OpId::sin},
            {"cos", OpId::cos}, {"tan", OpId::tan}, {"tanh", OpId::tanh}, {"sigmoid", OpId::sigmoid},
-           {"erf", OpId::erf}, {"relu", OpId::relu}})
+           {"erf", OpId::erf}, {"relu", OpId::relu}, {"expm1", OpId::expm1}, {"atan", OpId::atan},
+           {"sinh", OpId::sinh}, {"cosh", OpId::cosh}, {"erfc", OpId::erfc}})
     s[name] = [id, one] { return sample({random({2, 3})}, one(id)); };
   for (const auto& [name, id] : std::vector<std::pair<std::string, OpId>>{
-           {"log", OpId::log}, {"log1p", OpId::log1p}, {"sqrt", OpId::sqrt}, {"rsqrt", OpId::rsqrt}})
+           {"log", OpId::log}, {"log1p", OpId::log1p}, {"sqrt", OpId::sqrt}, {"rsqrt", OpId::rsqrt},
+           {"log2", OpId::log2}, {"log10", OpId::log10}})
     s[name] = [id, one] { return sample({random({2, 3}, 0.5, 2)}, one(id)); };
+  s["asin"] = [one] { return sample({random({2, 3}, -0.9, 0.9)}, one(OpId::asin)); };
+  s["acos"] = [one] { return sample({random({2, 3}, -0.9, 0.9)}, one(OpId::acos)); };
+  s["fmod.Tensor"] = [] { return sample({random({4}, 0.1, 0.9), random({4}, 1.1, 1.5)}, [](auto& x) { return call(OpId::fmod_Tensor, {mul(x[0], -3.0), x[1]}); }); };
+  s["fmod.Scalar"] = [] { return sample({random({4}, 0.1, 0.9)}, [](auto& x) { return call(OpId::fmod_Scalar, {x[0], 0.35}); }); };
+  s["atan2"] = [] { return sample({random({2, 3}), random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::atan2, {x[0], x[1]}); }); };
   s["reciprocal"] = [one] { return sample({random({2, 3}, 0.5, 2)}, one(OpId::reciprocal)); };
   s["round"] = [one] { return sample({random({2, 3})}, one(OpId::round)); };
   s["round.decimals"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::round_decimals, {x[0], 2}); }); };

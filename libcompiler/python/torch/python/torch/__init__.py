@@ -154,7 +154,7 @@ def cond(pred, true_fn, false_fn, operands=()):
 from torch._composites import (finfo, iinfo, floor, trunc, ceil, frac, narrow, movedim, roll, outer, sort, argsort,
                                msort, logsumexp, lerp, nan_to_num, count_nonzero, aminmax, std_mean, median, kthvalue,
                                diff, diag, trace, cdist, searchsorted, bucketize, nonzero, argwhere, unique, bincount,
-                               masked_select, where, scatter, index_fill, index_copy, bernoulli, normal,
+                               masked_select, where, scatter, scatter_reduce, baddbmm, addbmm, addmv, index_put, any, all, index_fill, index_copy, bernoulli, normal,
                                broadcast_shapes, broadcast_tensors)
 import torch._tensor
 import torch.autograd
@@ -169,6 +169,7 @@ import torch._inductor
 import torch._higher_order_ops
 import torch.testing
 import torch.distributions
+import torch.special
 from torch.serialization import save, load
 import torch.amp
 from torch.nn.transformer import _transformer_encoder_layer_fwd

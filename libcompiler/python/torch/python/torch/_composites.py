@@ -365,13 +365,124 @@ def _written(self, dim, index):
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
-    if reduce is not None:
-        raise NotImplementedError("kiln's scatter does not implement reduce=")
     if src is None:
         src = value
+    if reduce is not None:
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        if not isinstance(src, torch.Tensor):
+            src = torch.full(index.shape, src, dtype=input.dtype)
+        return scatter_reduce(input, dim, index, src, "sum" if reduce == "add" else "prod")
     if not isinstance(src, torch.Tensor):
         return _scatter_value(input, dim, index, src)
     return torch.where(_written(input, dim, index), torch.zeros_like(input), input).scatter_add(dim, index, src)
+
+
+_SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+def _scatter_reduce_dense(input, dim, index, src, reduce, include_self):
+    # prod, amax and amin have no scatter kernel: each target slot k reduces the sources whose index
+    # is k, over a (..., K, M) comparison of the index (moved last) with every slot (moved last).
+    slots = input.size(dim)
+    index_last = index.movedim(dim, -1)
+    src_last = src
+    for d in range(src.dim()):
+        src_last = src_last.narrow(d, 0, index.size(d))
+    src_last = src_last.movedim(dim, -1)
+    hits = index_last.unsqueeze(-2) == torch.arange(slots).view(slots, 1)
+    neutral = {"prod": 1, "amax": -math.inf, "amin": math.inf}[reduce]
+    if not input.dtype.is_floating_point and reduce != "prod":
+        neutral = iinfo(input.dtype).min if reduce == "amax" else iinfo(input.dtype).max
+    candidates = torch.where(hits, src_last.unsqueeze(-2), torch.full((), neutral, dtype=input.dtype))
+    reduced = {"prod": lambda t: t.prod(-1), "amax": lambda t: t.amax(-1), "amin": lambda t: t.amin(-1)}[reduce](candidates)
+    target = input
+    for d in range(input.dim()):
+        if d != dim:
+            target = target.narrow(d, 0, index.size(d))
+    target = target.movedim(dim, -1)
+    if include_self:
+        combined = {"prod": torch.mul, "amax": torch.maximum, "amin": torch.minimum}[reduce](reduced, target)
+    else:
+        combined = reduced
+    updated = torch.where(hits.any(-1), combined, target).movedim(-1, dim)
+    out = input.clone()
+    region = out
+    for d in range(input.dim()):
+        if d != dim:
+            region = region.narrow(d, 0, index.size(d))
+    region.copy_(updated)
+    return out
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    if reduce not in _SCATTER_REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    dim = dim + input.dim() if dim < 0 else dim
+    if reduce in ("sum", "mean"):
+        base = input if include_self else torch.where(_written(input, dim, index), torch.zeros_like(input), input)
+        total = base.scatter_add(dim, index, src)
+        if reduce == "sum":
+            return total
+        counts = torch.ones_like(input) if include_self else torch.zeros_like(input)
+        counts = counts.scatter_add(dim, index, torch.ones_like(src))
+        counts = torch.where(counts == 0, torch.ones_like(counts), counts)
+        if input.dtype.is_floating_point:
+            return total / counts
+        return torch.div(total, counts, rounding_mode="floor")
+    return _scatter_reduce_dense(input, dim, index, src, reduce, include_self)
+
+
+_any_of_all = torch.any
+_all_of_all = torch.all
+
+
+def _reduce_bool(full, input, dim, keepdim, test):
+    if dim is None:
+        return full(input)
+    return test((input != 0).sum(dim, keepdim=keepdim))
+
+
+def any(input, dim=None, keepdim=False):
+    return _reduce_bool(_any_of_all, input, dim, keepdim, lambda set_count: set_count > 0)
+
+
+def all(input, dim=None, keepdim=False):
+    size = 1
+    for d in ([dim] if isinstance(dim, int) else (dim or [])):
+        size *= input.size(d)
+    return _reduce_bool(_all_of_all, input, dim, keepdim, lambda set_count: set_count == size)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    product = torch.bmm(batch1, batch2)
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return (input if beta == 1 else input * beta) + product
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    product = torch.bmm(batch1, batch2).sum(0)
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return (input if beta == 1 else input * beta) + product
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    product = torch.mv(mat, vec)
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return (input if beta == 1 else input * beta) + product
+
+
+def index_put(input, indices, values, accumulate=False):
+    return input.clone().index_put_(indices, values, accumulate)
 
 
 _scatter_value = torch.scatter
@@ -402,4 +513,4 @@ def masked_select(input, mask):
 __all__ = ["finfo", "iinfo", "floor", "trunc", "ceil", "frac", "narrow", "movedim", "roll", "outer", "sort", "argsort",
            "msort", "logsumexp", "lerp", "nan_to_num", "count_nonzero", "aminmax", "std_mean", "median", "kthvalue",
            "diff", "diag", "trace", "cdist", "searchsorted", "bucketize", "nonzero", "argwhere", "unique", "bincount",
-           "masked_select", "where", "scatter", "index_fill", "index_copy", "bernoulli", "normal", "broadcast_shapes", "broadcast_tensors"]
+           "masked_select", "where", "scatter", "scatter_reduce", "baddbmm", "addbmm", "addmv", "index_put", "any", "all", "index_fill", "index_copy", "bernoulli", "normal", "broadcast_shapes", "broadcast_tensors"]

@@ -104,10 +104,14 @@ def _in_place(function):
 
 
 torch._add_tensor_method("scatter", torch.scatter)
+for _name in ("scatter_reduce", "baddbmm", "addbmm", "addmv", "index_put", "any", "all"):
+    torch._add_tensor_method(_name, getattr(torch, _name))
 torch._add_tensor_method("index_fill", torch.index_fill)
 torch._add_tensor_method("index_copy", torch.index_copy)
 for _name, _function in (("index_add_", torch.index_add), ("scatter_", torch.scatter), ("scatter_add_", torch.scatter_add),
-                         ("index_fill_", torch.index_fill), ("index_copy_", torch.index_copy)):
+                         ("index_fill_", torch.index_fill), ("index_copy_", torch.index_copy),
+                         ("scatter_reduce_", torch.scatter_reduce), ("baddbmm_", torch.baddbmm), ("addbmm_", torch.addbmm),
+                         ("addmv_", torch.addmv)):
     torch._add_tensor_method(_name, _in_place(_function))
 
 
