@@ -194,6 +194,7 @@ Ref print(Interpreter& interp, CallArgs& c) {
     text += str(interp, c.args[i]);
   }
   text += ending;
+  if (!file || is_none(file)) file = redirected_stdout(interp);
   if (file && !is_none(file)) {
     call(interp, getattr(interp, file, "write"), std::vector<Ref>{py_str(std::move(text))});
     if (flush && truthy(interp, flush)) call(interp, getattr(interp, file, "flush"), std::vector<Ref>{});

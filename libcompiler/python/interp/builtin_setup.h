@@ -12,6 +12,12 @@ void install_sequence_methods();
 void install_mapping_methods();
 void install_generator_methods();
 
+// print()'s destination: interp.out while sys.stdout is the interpreter's own stream, else
+// whatever a script put in sys.stdout (a StringIO, redirect_stdout's target): module_sys.cpp.
+Ref redirected_stdout(Interpreter& interp);
+// os.fspath: a str path as it is, else what the object's __fspath__ returns (pathlib.Path);
+// TypeError as CPython words it otherwise. `function` names the caller in the message.
+std::string fspath(Interpreter& interp, const Ref& path, const std::string& function);
 // open(): file_object.cpp.
 Ref open_file(Interpreter& interp, CallArgs& args);
 #define KILN_PY_STANDARD_MODULE(name, init) void init(Interpreter& interp, ModuleObject& module);

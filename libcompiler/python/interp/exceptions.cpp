@@ -1,5 +1,6 @@
 #include "libcompiler/python/interp/exceptions.h"
 
+#include <cerrno>
 #include <cstring>
 
 #include "libcompiler/python/ast.h"
@@ -54,6 +55,47 @@ std::vector<TypeObject*> make_exception_types() {
   base->attrs["__cause__"] = std::make_shared<PropertyObject>(cause_getter, cause_setter);
   base->attrs["__context__"] = none();
   base->attrs["__suppress_context__"] = py_false();
+  // SystemExit(code): the code sys.exit was given (None without one, the tuple with several).
+  add_method(types[static_cast<size_t>(ExcType::SystemExit)], "__init__", [](Interpreter&, CallArgs& c) {
+    std::vector<Ref> args(c.args.begin() + 1, c.args.end());
+    auto& dict = as<InstanceObject>(c.args[0]).dict;
+    dict["code"] = args.empty() ? none() : args.size() == 1 ? args[0] : py_tuple(args);
+    dict["args"] = py_tuple(std::move(args));
+    return none();
+  });
+  // OSError(errno, strerror[, filename]) names its parts and prints "[Errno 2] No such file or
+  // directory: 'x'"; errors kiln raises natively carry the whole text as their one argument.
+  TypeObject* os_error = types[static_cast<size_t>(ExcType::OSError)];
+  for (const char* field : {"errno", "strerror", "filename", "filename2"}) os_error->attrs[field] = none();
+  add_method(os_error, "__init__", [](Interpreter&, CallArgs& c) {
+    std::vector<Ref> args(c.args.begin() + 1, c.args.end());
+    auto& dict = as<InstanceObject>(c.args[0]).dict;
+    if (args.size() >= 2 && args.size() <= 5 && args[0]->kind == ObjectKind::Int) {
+      dict["errno"] = args[0];
+      dict["strerror"] = args[1];
+      if (args.size() >= 3) dict["filename"] = args[2];
+      if (args.size() >= 5) dict["filename2"] = args[4];
+      args.resize(2);  // CPython keeps (errno, strerror) as args
+    }
+    dict["args"] = py_tuple(std::move(args));
+    return none();
+  });
+  add_method(os_error, "__str__", [](Interpreter& interp, CallArgs& c) {
+    const Ref& self = c.args[0];
+    Ref errno_value = try_getattr(interp, self, "errno"), strerror = try_getattr(interp, self, "strerror");
+    if (!errno_value || is_none(errno_value) || !strerror || is_none(strerror)) {
+      Ref args = try_getattr(interp, self, "args");
+      if (!args || args->kind != ObjectKind::Tuple || as<TupleObject>(args).items.empty()) return py_str("");
+      const auto& items = as<TupleObject>(args).items;
+      return py_str(items.size() == 1 ? str(interp, items[0]) : repr(interp, args));
+    }
+    std::string text = "[Errno " + str(interp, errno_value) + "] " + str(interp, strerror);
+    Ref filename = try_getattr(interp, self, "filename");
+    if (filename && !is_none(filename)) text += ": " + repr(interp, filename);
+    Ref filename2 = try_getattr(interp, self, "filename2");
+    if (filename2 && !is_none(filename2)) text += " -> " + repr(interp, filename2);
+    return py_str(text);
+  });
   // KeyError shows the missing key's repr.
   add_method(types[static_cast<size_t>(ExcType::KeyError)], "__str__", [](Interpreter& interp, CallArgs& c) {
     Ref args = try_getattr(interp, c.args[0], "args");
@@ -113,6 +155,25 @@ void raise_error(ExcType type, std::string message) { throw PyException(make_exc
 
 void raise_os_error(int error_number) {
   raise_error(ExcType::OSError, "[Errno " + std::to_string(error_number) + "] " + std::strerror(error_number));
+}
+
+void raise_os_error(int error_number, const std::string& filename) {
+  ExcType type = ExcType::OSError;
+  switch (error_number) {
+    case ENOENT: type = ExcType::FileNotFoundError; break;
+    case EEXIST: type = ExcType::FileExistsError; break;
+    case EISDIR: type = ExcType::IsADirectoryError; break;
+    case ENOTDIR: type = ExcType::NotADirectoryError; break;
+    case EACCES: case EPERM: type = ExcType::PermissionError; break;
+    default: break;
+  }
+  auto instance = std::make_shared<InstanceObject>(builtin_type_ref(exception_type(type)));
+  Ref strerror = py_str(std::strerror(error_number));
+  instance->dict["args"] = py_tuple({py_int(error_number), strerror});
+  instance->dict["errno"] = py_int(error_number);
+  instance->dict["strerror"] = strerror;
+  instance->dict["filename"] = py_str(filename);
+  throw PyException(instance);
 }
 
 void raise_bare(ExcType type) {

@@ -51,6 +51,9 @@ Ref make_exception(ExcType type, std::string message);
 [[noreturn]] void raise_error(ExcType type, std::string message);
 // OSError for a failed system call: "[Errno 22] Invalid argument" from errno.
 [[noreturn]] void raise_os_error(int error_number);
+// The OSError of a failed call on `filename`: the subclass CPython picks for the errno
+// (FileNotFoundError for ENOENT, ...), with errno, strerror and filename set.
+[[noreturn]] void raise_os_error(int error_number, const std::string& filename);
 // Raises an exception of `type` with no arguments (CPython's bare MemoryError, KeyboardInterrupt).
 [[noreturn]] void raise_bare(ExcType type);
 // Kiln's int is 64-bit: a result that needs more is an unsupported construct, not a Python

@@ -122,9 +122,8 @@ TypeObject* file_type() {
 Ref open_file(Interpreter& ip, CallArgs& c) {
   auto a = bind_native("open", c, {{"file"}, {"mode", false}, {"buffering", false}, {"encoding", false},
                                    {"errors", false}, {"newline", false}});
-  const std::string name = to_str(a[0], "open() argument 'file'");
+  const std::string name = fspath(ip, a[0], "open");
   const std::string mode = a[1] && !is_none(a[1]) ? to_str(a[1], "open() argument 'mode'") : "r";
-  (void)ip;
   if (mode.find('b') != std::string::npos)
     raise_error(ExcType::NotImplementedError, "kiln's open() reads and writes text files; mode '" + mode +
                                                   "' (binary) needs bytes objects, which kiln does not have");
@@ -136,13 +135,10 @@ Ref open_file(Interpreter& ip, CallArgs& c) {
   if (kind == 'r') flags |= std::ios::in | (plus ? std::ios::out : std::ios::openmode{});
   if (kind == 'w' || kind == 'x') flags |= std::ios::out | std::ios::trunc | (plus ? std::ios::in : std::ios::openmode{});
   if (kind == 'a') flags |= std::ios::out | std::ios::app | (plus ? std::ios::in : std::ios::openmode{});
-  if (kind == 'x' && std::ifstream(name).good()) raise_error(ExcType::FileExistsError, "[Errno 17] File exists: '" + name + "'");
+  if (kind == 'x' && std::ifstream(name).good()) raise_os_error(EEXIST, name);
+  errno = 0;
   std::fstream stream(name, flags);
-  if (!stream.is_open()) {
-    int error = errno ? errno : ENOENT;
-    raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
-                "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + name + "'");
-  }
+  if (!stream.is_open()) raise_os_error(errno ? errno : ENOENT, name);
   return std::make_shared<FileObject>(file_type(), name, mode, std::move(stream), kind == 'r' || plus, kind != 'r' || plus);
 }
 

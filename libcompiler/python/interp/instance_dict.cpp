@@ -104,10 +104,18 @@ TypeObject* instance_dict_type() {
     });
     add_method(t, "__eq__", [](Interpreter& ip, CallArgs& c) -> Ref {
       const Ref& other = c.args.at(1);
+      if (other->type == c.args[0]->type) return py_bool(equals(ip, view_snapshot(c), view_snapshot(CallArgs{{other}, {}})));
       if (other->kind != ObjectKind::Dict) return not_implemented();
       return py_bool(equals(ip, view_snapshot(c), other));
     });
-    for (const char* name : {"keys", "values", "items", "copy", "__iter__", "__repr__"}) add_snapshot_method(t, name);
+    // The builtin dict answers these by its kind, not by methods a snapshot could lend.
+    add_method(t, "__iter__", [](Interpreter& ip, CallArgs& c) {
+      std::vector<Ref> names;
+      for (const auto& [name, value] : view_attributes(c)) names.push_back(py_str(name));
+      return iter(ip, py_list(std::move(names)));
+    });
+    add_method(t, "__repr__", [](Interpreter& ip, CallArgs& c) { return py_str(repr(ip, view_snapshot(c))); });
+    for (const char* name : {"keys", "values", "items", "copy"}) add_snapshot_method(t, name);
     return t;
   }();
   return type;

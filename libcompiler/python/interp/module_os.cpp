@@ -1,11 +1,13 @@
 // The os module: os.environ (reads and writes the process environment, so settings made by a
 // script are seen by code that reads the environment later, as in CPython), getenv, getpid,
-// kill, remove, rmdir, getcwd, listdir, makedirs, and os.path (module_os_path.cpp).
+// kill, remove, rmdir, mkdir, makedirs, rename, replace, fspath, chdir, getcwd, listdir, and os.path
+// (module_os_path.cpp).
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <cstdlib>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libcompiler/python/interp/builtin_setup.h"
@@ -64,33 +66,66 @@ TypeObject* environ_type() {
 
 }  // namespace
 
+std::string fspath(Interpreter& interp, const Ref& path, const std::string& function) {
+  if (path->kind == ObjectKind::Str) return as<StrObject>(path).value;
+  if (path->kind == ObjectKind::Instance) {
+    if (Ref method = try_getattr(interp, path, "__fspath__")) {
+      Ref text = call(interp, method, std::vector<Ref>{});
+      if (text->kind == ObjectKind::Str) return as<StrObject>(text).value;
+      raise_error(ExcType::TypeError, "expected " + type_name(path) + ".__fspath__() to return str or bytes, not " + type_name(text));
+    }
+  }
+  raise_error(ExcType::TypeError, function + ": path should be string, bytes or os.PathLike, not " + type_name(path));
+}
+
 void init_os_module(Interpreter& interp, ModuleObject& m) {
   m.globals->set("path", interp.import_module("os.path"));
   m.globals->set("sep", py_str("/"));
   m.globals->set("getcwd", native_function("getcwd", [](Interpreter&, CallArgs&) {
     return py_str(std::filesystem::current_path().string());
   }));
-  m.globals->set("listdir", native_function("listdir", [](Interpreter&, CallArgs& c) {
+  m.globals->set("fspath", native_function("fspath", [](Interpreter& ip, CallArgs& c) {
+    return py_str(fspath(ip, bind_native("fspath", c, {{"path"}})[0], "fspath"));
+  }));
+  m.globals->set("listdir", native_function("listdir", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("listdir", c, {{"path", false}});
-    const std::string path = a[0] && !is_none(a[0]) ? to_str(a[0], "listdir: path should be string") : ".";
+    const std::string path = a[0] && !is_none(a[0]) ? fspath(ip, a[0], "listdir") : ".";
     std::error_code ec;
     std::vector<Ref> names;
     for (const auto& entry : std::filesystem::directory_iterator(path, ec)) names.push_back(py_str(entry.path().filename().string()));
-    if (ec) raise_error(ExcType::FileNotFoundError, "[Errno 2] No such file or directory: '" + path + "'");
+    if (ec) raise_os_error(ec.value(), path);
     return py_list(std::move(names));
   }));
   m.globals->set("makedirs", native_function("makedirs", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("makedirs", c, {{"name"}, {"mode", false}, {"exist_ok", false}});
-    const std::string path = to_str(a[0], "makedirs: path should be string");
+    const std::string path = fspath(ip, a[0], "makedirs");
     std::error_code ec;
     if (std::filesystem::exists(path, ec)) {
       if (a[2] && truthy(ip, a[2])) return none();
-      raise_error(ExcType::FileExistsError, "[Errno 17] File exists: '" + path + "'");
+      raise_os_error(EEXIST, path);
     }
     std::filesystem::create_directories(path, ec);
-    if (ec) raise_error(ExcType::OSError, "[Errno " + std::to_string(ec.value()) + "] " + ec.message() + ": '" + path + "'");
+    if (ec) raise_os_error(ec.value(), path);
     return none();
   }));
+  m.globals->set("chdir", native_function("chdir", [](Interpreter& ip, CallArgs& c) {
+    const std::string path = fspath(ip, bind_native("chdir", c, {{"path"}})[0], "chdir");
+    if (::chdir(path.c_str()) != 0) raise_os_error(errno, path);
+    return none();
+  }));
+  m.globals->set("mkdir", native_function("mkdir", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("mkdir", c, {{"path"}, {"mode", false}});
+    const std::string path = fspath(ip, a[0], "mkdir");
+    if (::mkdir(path.c_str(), 0777) != 0) raise_os_error(errno, path);
+    return none();
+  }));
+  for (const char* name : {"rename", "replace"})
+    m.globals->set(name, native_function(name, [name](Interpreter& ip, CallArgs& c) {
+      auto a = bind_native(name, c, {{"src"}, {"dst"}});
+      const std::string from = fspath(ip, a[0], name), to = fspath(ip, a[1], name);
+      if (std::rename(from.c_str(), to.c_str()) != 0) raise_os_error(errno, from);
+      return none();
+    }));
   m.globals->set("environ", std::make_shared<NativeObject>(environ_type()));
   m.globals->set("getenv", native_function("getenv", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("getenv", c, {{"key"}, {"default", false}});
@@ -99,14 +134,10 @@ void init_os_module(Interpreter& interp, ModuleObject& m) {
   }));
   m.globals->set("getpid", native_function("getpid", [](Interpreter&, CallArgs&) { return py_int(getpid()); }));
   for (auto [name, unlink_path] : {std::pair{"remove", &::unlink}, {"rmdir", &::rmdir}})
-    m.globals->set(name, native_function(name, [name, unlink_path](Interpreter&, CallArgs& c) {
+    m.globals->set(name, native_function(name, [name, unlink_path](Interpreter& ip, CallArgs& c) {
       auto a = bind_native(name, c, {{"path"}});
-      const std::string& path = to_str(a[0], (std::string(name) + ": path should be string").c_str());
-      if (unlink_path(path.c_str()) != 0) {
-        int error = errno;
-        raise_error(error == ENOENT ? ExcType::FileNotFoundError : ExcType::OSError,
-                    "[Errno " + std::to_string(error) + "] " + std::strerror(error) + ": '" + path + "'");
-      }
+      const std::string path = fspath(ip, a[0], name);
+      if (unlink_path(path.c_str()) != 0) raise_os_error(errno, path);
       return none();
     }));
   m.globals->set("kill", native_function("kill", [](Interpreter& ip, CallArgs& c) {

@@ -14,16 +14,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string path_arg(const Ref& value, const char* function) {
+std::string path_arg(Interpreter& ip, const Ref& value, const char* function) {
+  if (value->kind == ObjectKind::Instance) return fspath(ip, value, function);
   if (value->kind != ObjectKind::Str)
     raise_error(ExcType::TypeError, std::string(function) + "() argument must be str, not " + type_name(value));
   return as<StrObject>(value).value;
 }
 
-std::string join(const std::vector<Ref>& parts) {
-  std::string path = path_arg(parts.at(0), "join");
+std::string join(Interpreter& ip, const std::vector<Ref>& parts) {
+  std::string path = path_arg(ip, parts.at(0), "join");
   for (size_t i = 1; i < parts.size(); ++i) {
-    std::string b = path_arg(parts[i], "join");
+    std::string b = path_arg(ip, parts[i], "join");
     if (!b.empty() && b[0] == '/') path = b;
     else if (path.empty() || path.back() == '/') path += b;
     else path += "/" + b;
@@ -79,10 +80,10 @@ void def(ModuleObject& m, const std::string& name, NativeFn fn) { m.globals->set
 // A file-system question about one path: false (not an error) when the path cannot be looked at.
 template <typename Test>
 void def_test(ModuleObject& m, const std::string& name, Test test) {
-  def(m, name, [name, test](Interpreter&, CallArgs& c) {
+  def(m, name, [name, test](Interpreter& ip, CallArgs& c) {
     auto a = bind_native(name.c_str(), c, {{"path"}});
     std::error_code ec;
-    return py_bool(test(fs::path(path_arg(a[0], name.c_str())), ec) && !ec);
+    return py_bool(test(fs::path(path_arg(ip, a[0], name.c_str())), ec) && !ec);
   });
 }
 
@@ -90,34 +91,34 @@ void def_test(ModuleObject& m, const std::string& name, Test test) {
 
 void init_os_path_module(Interpreter&, ModuleObject& m) {
   m.globals->set("sep", py_str("/"));
-  def(m, "join", [](Interpreter&, CallArgs& c) {
+  def(m, "join", [](Interpreter& ip, CallArgs& c) {
     if (c.args.empty()) raise_error(ExcType::TypeError, "join() missing 1 required positional argument: 'a'");
-    return py_str(join(c.args));
+    return py_str(join(ip, c.args));
   });
-  def(m, "split", [](Interpreter&, CallArgs& c) { return str_pair(split(path_arg(bind_native("split", c, {{"p"}})[0], "split"))); });
-  def(m, "splitext", [](Interpreter&, CallArgs& c) {
-    return str_pair(splitext(path_arg(bind_native("splitext", c, {{"p"}})[0], "splitext")));
+  def(m, "split", [](Interpreter& ip, CallArgs& c) { return str_pair(split(path_arg(ip, bind_native("split", c, {{"p"}})[0], "split"))); });
+  def(m, "splitext", [](Interpreter& ip, CallArgs& c) {
+    return str_pair(splitext(path_arg(ip, bind_native("splitext", c, {{"p"}})[0], "splitext")));
   });
-  def(m, "basename", [](Interpreter&, CallArgs& c) {
-    return py_str(split(path_arg(bind_native("basename", c, {{"p"}})[0], "basename")).second);
+  def(m, "basename", [](Interpreter& ip, CallArgs& c) {
+    return py_str(split(path_arg(ip, bind_native("basename", c, {{"p"}})[0], "basename")).second);
   });
-  def(m, "dirname", [](Interpreter&, CallArgs& c) {
-    return py_str(split(path_arg(bind_native("dirname", c, {{"p"}})[0], "dirname")).first);
+  def(m, "dirname", [](Interpreter& ip, CallArgs& c) {
+    return py_str(split(path_arg(ip, bind_native("dirname", c, {{"p"}})[0], "dirname")).first);
   });
-  def(m, "normpath", [](Interpreter&, CallArgs& c) {
-    return py_str(normpath(path_arg(bind_native("normpath", c, {{"path"}})[0], "normpath")));
+  def(m, "normpath", [](Interpreter& ip, CallArgs& c) {
+    return py_str(normpath(path_arg(ip, bind_native("normpath", c, {{"path"}})[0], "normpath")));
   });
-  def(m, "isabs", [](Interpreter&, CallArgs& c) {
-    const std::string p = path_arg(bind_native("isabs", c, {{"s"}})[0], "isabs");
+  def(m, "isabs", [](Interpreter& ip, CallArgs& c) {
+    const std::string p = path_arg(ip, bind_native("isabs", c, {{"s"}})[0], "isabs");
     return py_bool(!p.empty() && p[0] == '/');
   });
-  def(m, "abspath", [](Interpreter&, CallArgs& c) {
-    std::string p = path_arg(bind_native("abspath", c, {{"path"}})[0], "abspath");
+  def(m, "abspath", [](Interpreter& ip, CallArgs& c) {
+    std::string p = path_arg(ip, bind_native("abspath", c, {{"path"}})[0], "abspath");
     if (p.empty() || p[0] != '/') p = fs::current_path().string() + "/" + p;
     return py_str(normpath(p));
   });
-  def(m, "expanduser", [](Interpreter&, CallArgs& c) {
-    std::string p = path_arg(bind_native("expanduser", c, {{"path"}})[0], "expanduser");
+  def(m, "expanduser", [](Interpreter& ip, CallArgs& c) {
+    std::string p = path_arg(ip, bind_native("expanduser", c, {{"path"}})[0], "expanduser");
     const char* home = std::getenv("HOME");
     if (home && !p.empty() && p[0] == '~' && (p.size() == 1 || p[1] == '/')) p = home + p.substr(1);
     return py_str(p);
@@ -125,11 +126,11 @@ void init_os_path_module(Interpreter&, ModuleObject& m) {
   def_test(m, "exists", [](const fs::path& p, std::error_code& ec) { return fs::exists(p, ec); });
   def_test(m, "isfile", [](const fs::path& p, std::error_code& ec) { return fs::is_regular_file(p, ec); });
   def_test(m, "isdir", [](const fs::path& p, std::error_code& ec) { return fs::is_directory(p, ec); });
-  def(m, "getsize", [](Interpreter&, CallArgs& c) {
-    const std::string p = path_arg(bind_native("getsize", c, {{"filename"}})[0], "getsize");
+  def(m, "getsize", [](Interpreter& ip, CallArgs& c) {
+    const std::string p = path_arg(ip, bind_native("getsize", c, {{"filename"}})[0], "getsize");
     std::error_code ec;
     auto size = fs::file_size(p, ec);
-    if (ec) raise_error(ExcType::FileNotFoundError, "[Errno 2] No such file or directory: '" + p + "'");
+    if (ec) raise_os_error(ENOENT, p);
     return py_int(static_cast<int64_t>(size));
   });
 }

@@ -4,6 +4,7 @@
 
 #include "libcompiler/python/interp/builtin_setup.h"
 #include "libcompiler/python/interp/exceptions.h"
+#include "libcompiler/python/interp/frame.h"
 #include "libcompiler/python/interp/protocols.h"
 
 namespace kiln::python {
@@ -37,7 +38,21 @@ TypeObject* stream_type() {
   return type;
 }
 
+// The exception an enclosing `except` block of this or a calling frame is handling; null if none.
+Ref handled_exception(Interpreter& interp) {
+  for (Frame* frame = interp.current_frame(); frame; frame = frame->back)
+    if (!frame->handling.empty()) return frame->handling.back()->exception;
+  return nullptr;
+}
+
 }  // namespace
+
+Ref redirected_stdout(Interpreter& interp) {
+  Ref sys = interp.import_module("sys");
+  Ref stdout_object = as<ModuleObject>(sys).globals->get("stdout");
+  if (stdout_object && stdout_object->type == stream_type() && !static_cast<TextStream&>(*stdout_object).is_stderr) return nullptr;
+  return stdout_object;
+}
 
 void init_sys_module(Interpreter& interp, ModuleObject& m) {
   auto& g = *m.globals;
@@ -49,6 +64,16 @@ void init_sys_module(Interpreter& interp, ModuleObject& m) {
   g.set("path", py_list(std::move(path)));
   g.set("stdout", std::make_shared<TextStream>(stream_type(), false));
   g.set("stderr", std::make_shared<TextStream>(stream_type(), true));
+  // Without traceback objects: the third item is None.
+  g.set("exc_info", native_function("exc_info", [](Interpreter& ip, CallArgs&) {
+    Ref handled = handled_exception(ip);
+    if (!handled) return py_tuple({none(), none(), none()});
+    return py_tuple({type_of(handled), handled, none()});
+  }));
+  g.set("exception", native_function("exception", [](Interpreter& ip, CallArgs&) {
+    Ref handled = handled_exception(ip);
+    return handled ? handled : none();
+  }));
   g.set("maxsize", py_int(INT64_MAX));
   g.set("platform", py_str("linux"));
   g.set("version", py_str("3.11.7 (kiln)"));

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include <tsl/ordered_map.h>
+
 namespace kiln::python {
 
 struct Object;
@@ -27,7 +29,9 @@ struct TypeObject;
 class Interpreter;
 using Ref = std::shared_ptr<Object>;
 using TypeRef = std::shared_ptr<TypeObject>;
-using AttrMap = std::unordered_map<std::string, Ref>;
+// Insertion-ordered, as Python's dicts are: vars(obj), __dict__ and class bodies list names in the
+// order they were set.
+using AttrMap = tsl::ordered_map<std::string, Ref>;
 
 enum class ObjectKind : uint8_t {
   None, Ellipsis, NotImplemented, Bool, Int, Float, Str, List, Tuple, Dict, Set, Range, Slice,

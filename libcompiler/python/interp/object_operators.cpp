@@ -237,6 +237,12 @@ Ref builtin_binary(Interpreter& interp, BinaryOperator op, const Ref& left, cons
 
 bool has_dunders(const Ref& v) { return v->kind == ObjectKind::Instance || v->kind == ObjectKind::Native; }
 
+// Builtin operands are computed here; objects with dunders ask them first, except that
+// str.__mod__ formats any right operand ("%s" % obj) before obj's __rmod__ is asked.
+bool builtin_first(BinaryOperator op, const Ref& left, const Ref& right) {
+  return (!has_dunders(left) && !has_dunders(right)) || (op == BinaryOperator::Mod && left->kind == ObjectKind::Str);
+}
+
 [[noreturn]] void unsupported(BinaryOperator op, const Ref& left, const Ref& right, bool inplace) {
   if (op == BinaryOperator::Add && (left->kind == ObjectKind::Str || left->kind == ObjectKind::List ||
                                     left->kind == ObjectKind::Tuple) && left->kind != right->kind)
@@ -365,7 +371,7 @@ Ref builtin_compare(Interpreter& interp, CompareOperator op, const Ref& left, co
 }  // namespace
 
 Ref binary_op(Interpreter& interp, BinaryOperator op, const Ref& left, const Ref& right) {
-  if (!has_dunders(left) && !has_dunders(right))
+  if (builtin_first(op, left, right))
     if (Ref r = builtin_binary(interp, op, left, right)) return r;
   if (Ref r = dunder_binary(interp, op, left, right)) return r;
   unsupported(op, left, right, false);
@@ -381,7 +387,7 @@ Ref inplace_op(Interpreter& interp, BinaryOperator op, const Ref& left, const Re
   if (has_dunders(left))
     if (Ref r = call_dunder(interp, left, dunders_of(op).inplace, {right}); r && r.get() != not_implemented().get())
       return r;
-  if (!has_dunders(left) && !has_dunders(right))
+  if (builtin_first(op, left, right))
     if (Ref r = builtin_binary(interp, op, left, right)) return r;
   if (Ref r = dunder_binary(interp, op, left, right)) return r;
   unsupported(op, left, right, true);

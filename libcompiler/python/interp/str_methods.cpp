@@ -390,14 +390,17 @@ void install_str_methods() {
     int64_t missing = width - static_cast<int64_t>(utf8_length(sign + s));
     return py_str(sign + std::string(static_cast<size_t>(std::max<int64_t>(missing, 0)), '0') + s);
   });
-  method("splitlines", [](Interpreter&, CallArgs& c) {
+  method("splitlines", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("splitlines", c, {{"self"}, {"keepends", false}});
+    const bool keepends = a[1] && truthy(ip, a[1]);
     std::vector<Ref> out;
     const std::string& s = self_str(c);
     size_t start = 0;
     for (size_t i = 0; i < s.size(); ++i) {
       if (s[i] == '\n' || s[i] == '\r') {
-        out.push_back(py_str(s.substr(start, i - start)));
+        const size_t line_end = i;
         if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
+        out.push_back(py_str(s.substr(start, (keepends ? i + 1 : line_end) - start)));
         start = i + 1;
       }
     }

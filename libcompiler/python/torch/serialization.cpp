@@ -279,7 +279,7 @@ class CheckpointReader {
 
 Ref load_checkpoint(Interpreter& interp, const std::string& path, bool weights_only) {
   if (!std::filesystem::exists(path))
-    raise_error(ExcType::FileNotFoundError, "[Errno 2] No such file or directory: '" + path + "'");
+    raise_os_error(ENOENT, path);
   if (!is_zip_file(path))
     raise_error(ExcType::RuntimeError, "kiln's torch.load reads PyTorch's zip checkpoints (torch.save since PyTorch 1.6); '" +
                                            path + "' is not a zip archive");

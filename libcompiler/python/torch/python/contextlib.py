@@ -64,6 +64,33 @@ class suppress:
         return exc_type is not None and issubclass(exc_type, self._exceptions)
 
 
+class _RedirectStream:
+    # Swaps sys.<stream> for the target while the block runs (print() writes to sys.stdout).
+    _stream = None
+
+    def __init__(self, new_target):
+        self._new_target = new_target
+        self._old_targets = []
+
+    def __enter__(self):
+        import sys
+        self._old_targets.append(getattr(sys, self._stream))
+        setattr(sys, self._stream, self._new_target)
+        return self._new_target
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        import sys
+        setattr(sys, self._stream, self._old_targets.pop())
+
+
+class redirect_stdout(_RedirectStream):
+    _stream = "stdout"
+
+
+class redirect_stderr(_RedirectStream):
+    _stream = "stderr"
+
+
 class ExitStack:
     # Exit callbacks, run last-in first-out; each sees the exception the previous ones left.
 

@@ -1,0 +1,18 @@
+import argparse
+
+ns = argparse.Namespace(a=1, b="x")
+print(ns)
+print(repr(argparse.Namespace()))
+print(ns == argparse.Namespace(a=1, b="x"), ns == argparse.Namespace(a=1), ns != argparse.Namespace(a=2, b="x"))
+print(ns == 5)
+setattr(ns, "with-dash", 3)
+print(ns)
+p = argparse.ArgumentParser(prog="p")
+p.add_argument("--lr", type=float, default=0.1)
+p.add_argument("--name", default="run")
+print(p.parse_args([]))
+existing = argparse.Namespace(name="preset")
+print(p.parse_args(["--lr", "2"], namespace=existing))
+print(vars(p.parse_args([]))["lr"])
+print(repr(p))
+print(repr(p.add_argument("--z", nargs="+", choices=[1, 2])))
