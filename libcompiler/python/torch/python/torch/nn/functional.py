@@ -742,3 +742,169 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
                   stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def pixel_shuffle(input, upscale_factor):
+    # (*, C·r², H, W) -> (*, C, H·r, W·r): each r×r block of channels becomes a spatial block.
+    r = upscale_factor
+    *batch, channels, height, width = input.shape
+    if channels % (r * r) != 0:
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={channels} is not divisible by {r * r}")
+    out_channels = channels // (r * r)
+    x = input.reshape(-1, out_channels, r, r, height, width).permute(0, 1, 4, 2, 5, 3)
+    return x.reshape(*batch, out_channels, height * r, width * r)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    r = downscale_factor
+    *batch, channels, height, width = input.shape
+    if height % r != 0 or width % r != 0:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but got "
+                           f"height={height}, width={width}, downscale_factor={r}")
+    x = input.reshape(-1, channels, height // r, r, width // r, r).permute(0, 1, 3, 5, 2, 4)
+    return x.reshape(*batch, channels * r * r, height // r, width // r)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-05):
+    # ATen's: batch_norm over (1, N·C, *spatial), each instance's channel a batch_norm channel; the
+    # running statistics are the average over the instances.
+    n, c = input.shape[0], input.shape[1]
+    repeat = (lambda t: None if t is None else t.repeat(n))
+    mean, var = repeat(running_mean), repeat(running_var)
+    out = torch.batch_norm(input.reshape(1, n * c, *input.shape[2:]), repeat(weight), repeat(bias), mean, var,
+                           use_input_stats, momentum, eps, False)
+    if use_input_stats:
+        with torch.no_grad():
+            if running_mean is not None:
+                running_mean.copy_(mean.view(n, c).mean(0))
+            if running_var is not None:
+                running_var.copy_(var.view(n, c).mean(0))
+    return out.view(input.shape)
+
+
+def _sliding_positions(padded_size, kernel_size, dilation, stride):
+    # im2col's gather index: for each kernel offset (row-major), each output position (row-major),
+    # the flat position in the padded plane it reads.
+    (ph, pw), (kh, kw), (dh, dw), (sh, sw) = padded_size, kernel_size, dilation, stride
+    out_h = (ph - dh * (kh - 1) - 1) // sh + 1
+    out_w = (pw - dw * (kw - 1) - 1) // sw + 1
+    if out_h <= 0 or out_w <= 0:
+        raise RuntimeError(f"Given input with spatial size ({ph}, {pw}), kernel_size=({kh}, {kw}), dilation=({dh}, {dw}), "
+                           f"calculated shape of the array of sliding blocks as ({out_h}, {out_w}), but its components "
+                           "must be at least one.")
+    rows = (torch.arange(kh) * dh).view(kh, 1, 1, 1) + (torch.arange(out_h) * sh).view(1, 1, out_h, 1)
+    cols = (torch.arange(kw) * dw).view(1, kw, 1, 1) + (torch.arange(out_w) * sw).view(1, 1, 1, out_w)
+    return (rows * pw + cols).reshape(-1), out_h * out_w
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    kernel, dilation, padding, stride = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    batched = input.dim() == 4
+    x = input if batched else input.unsqueeze(0)
+    n, c = x.shape[0], x.shape[1]
+    x = pad(x, (padding[1], padding[1], padding[0], padding[0]))
+    positions, blocks = _sliding_positions((x.shape[2], x.shape[3]), kernel, dilation, stride)
+    out = x.reshape(n, c, -1).index_select(2, positions).reshape(n, c * kernel[0] * kernel[1], blocks)
+    return out if batched else out.squeeze(0)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    # col2im: each block's values added back at the places unfold read them from.
+    size, kernel, dilation, padding, stride = (_pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding),
+                                               _pair(stride))
+    batched = input.dim() == 3
+    x = input if batched else input.unsqueeze(0)
+    n = x.shape[0]
+    c = x.shape[1] // (kernel[0] * kernel[1])
+    padded = (size[0] + 2 * padding[0], size[1] + 2 * padding[1])
+    positions, blocks = _sliding_positions(padded, kernel, dilation, stride)
+    if x.shape[2] != blocks:
+        raise RuntimeError(f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, {kernel[1]}), "
+                           f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), "
+                           f"stride=({stride[0]}, {stride[1]}), expected size of input's dimension 2 to match the "
+                           f"calculated number of sliding blocks {blocks}, but got input.size(2)={x.shape[2]}.")
+    out = x.new_zeros(n, c, padded[0] * padded[1]).index_add(2, positions, x.reshape(n, c, -1))
+    out = out.view(n, c, padded[0], padded[1])[:, :, padding[0]:padding[0] + size[0], padding[1]:padding[1] + size[1]]
+    return out if batched else out.squeeze(0)
+
+
+def _pair(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else (value, value)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    # y[..., o] = Σ_ij x1[..., i] W[o, i, j] x2[..., j] + b[o]: x1 against W first, then x2.
+    out_features, in1, in2 = weight.shape
+    lead = input1.shape[:-1]
+    x1 = input1.reshape(-1, in1)
+    x2 = input2.reshape(-1, in2)
+    partial = (x1 @ weight.permute(1, 0, 2).reshape(in1, out_features * in2)).view(-1, out_features, in2)
+    out = (partial * x2.unsqueeze(1)).sum(-1).view(*lead, out_features)
+    return out if bias is None else out + bias
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError(f"mode has to be one of sum, mean or max, but got {mode}")
+    if max_norm is not None:
+        raise NotImplementedError("kiln's F.embedding_bag does not implement max_norm")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on GitHub.")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+                             "length sequences. However, found offsets of type Tensor")
+        bags, length = input.shape
+        offsets = torch.arange(0, bags * length, length)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if include_last_offset:
+        offsets = offsets[:-1]
+    bags = offsets.shape[0]
+    # The bag of each index: the number of bag starts at or before it, less one.
+    starts = torch.zeros(input.shape[0], dtype=torch.int64).index_add(0, offsets[1:], torch.ones_like(offsets[1:]))
+    bag_of = starts.cumsum(0)
+    keep = None
+    if padding_idx is not None:
+        keep = input != (padding_idx if padding_idx >= 0 else weight.shape[0] + padding_idx)
+    rows = weight.index_select(0, input)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.unsqueeze(1)
+    if keep is not None:
+        rows = rows * keep.unsqueeze(1).to(rows.dtype)
+    if mode == "max":
+        if keep is not None:
+            rows = torch.where(keep.unsqueeze(1), rows, torch.full_like(rows, -math.inf))
+        out = torch.zeros(bags, weight.shape[1], dtype=weight.dtype).scatter_reduce(
+            0, bag_of.unsqueeze(1).expand(rows.shape), rows, "amax", include_self=False)
+        return out
+    out = torch.zeros(bags, weight.shape[1], dtype=weight.dtype).index_add(0, bag_of, rows)
+    if mode == "mean":
+        counted = keep.to(torch.int64) if keep is not None else torch.ones_like(input)
+        counts = torch.zeros(bags, dtype=torch.int64).index_add(0, bag_of, counted)
+        out = out / counts.clamp_min(1).unsqueeze(1).to(out.dtype)
+    return out
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
+    return torch.linalg.vector_norm(x1 - x2 + eps, p, -1, keepdim)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)

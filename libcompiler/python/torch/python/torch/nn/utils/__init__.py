@@ -65,3 +65,57 @@ def vector_to_parameters(vec, parameters):
             num_param = param.numel()
             param.copy_(vec[pointer:pointer + num_param].view(param.shape))
             pointer += num_param
+
+
+def _norm_except_dim(v, dim):
+    # The 2-norm of each slice along dim, shaped to broadcast against v (all of v when dim is -1).
+    if dim == -1:
+        return v.norm()
+    shape = [1] * v.dim()
+    shape[dim] = v.size(dim)
+    return v.transpose(0, dim).reshape(v.size(dim), -1).norm(dim=1).view(shape)
+
+
+class _WeightNorm:
+    # The forward pre-hook of weight_norm: name = name_g * name_v / ||name_v||, recomputed before
+    # each forward from the two parameters that replace the original one.
+    def __init__(self, name, dim):
+        self.name = name
+        self.dim = dim
+
+    def compute_weight(self, module):
+        g = getattr(module, self.name + "_g")
+        v = getattr(module, self.name + "_v")
+        return v * (g / _norm_except_dim(v, self.dim))
+
+    def __call__(self, module, inputs):
+        setattr(module, self.name, self.compute_weight(module))
+
+
+def weight_norm(module, name="weight", dim=0):
+    if dim is None:
+        dim = -1
+    for hook in module._forward_pre_hooks.values():
+        if isinstance(hook, _WeightNorm) and hook.name == name:
+            raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
+    weight = getattr(module, name)
+    del module._parameters[name]
+    module.register_parameter(name + "_g", torch.nn.Parameter(_norm_except_dim(weight, dim).detach()))
+    module.register_parameter(name + "_v", torch.nn.Parameter(weight.detach()))
+    norm = _WeightNorm(name, dim)
+    setattr(module, name, norm.compute_weight(module))
+    module.register_forward_pre_hook(norm)
+    return module
+
+
+def remove_weight_norm(module, name="weight"):
+    for key, hook in list(module._forward_pre_hooks.items()):
+        if isinstance(hook, _WeightNorm) and hook.name == name:
+            weight = hook.compute_weight(module)
+            delattr(module, name)
+            del module._parameters[name + "_g"]
+            del module._parameters[name + "_v"]
+            module.register_parameter(name, torch.nn.Parameter(weight.detach()))
+            del module._forward_pre_hooks[key]
+            return module
+    raise ValueError(f"weight_norm of '{name}' not found in {module}")
