@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "libcompiler/python/interp/builtin_setup.h"
+#include "libcompiler/python/interp/bytes_object.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/format_spec.h"
 #include "libcompiler/python/interp/frame.h"
@@ -293,6 +294,7 @@ void def(DictObject& builtins, const std::string& name, NativeFn fn) {
 }  // namespace
 
 void install_builtin_functions(Interpreter& interp, DictObject& b) {
+  install_bytes_type(b);
   const BuiltinTypes& t = builtin_types();
   static const bool constructors = [&] {
     t.int_->constructor = make_int;

@@ -2,6 +2,7 @@
 
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/format_spec.h"
+#include "libcompiler/python/interp/bytes_object.h"
 #include "libcompiler/python/interp/class_builder.h"
 #include "libcompiler/python/interp/generator.h"
 #include "libcompiler/python/interp/object_operators.h"
@@ -22,7 +23,7 @@ Ref constant_object(const ConstantValue& value) {
         else if constexpr (std::is_same_v<T, double>) return py_float(v);
         else if constexpr (std::is_same_v<T, std::string>) return py_str(v);
         else if constexpr (std::is_same_v<T, EllipsisValue>) return ellipsis();
-        else raise_error(ExcType::NotImplementedError, "kiln does not support bytes objects");
+        else return py_bytes(v.bytes);
       },
       value);
 }
