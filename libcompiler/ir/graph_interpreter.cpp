@@ -164,16 +164,19 @@ IValue getitem(const IValue& container, const Argument& index, const std::functi
 
 // f(2, 3) for an op whose first parameter is int[] (torch.ones(2, 3)): packed, as Python binding
 // of *size does.
-void packSizeArguments(std::string_view name, std::vector<IValue>& args) {
+// Sizes given as separate ints (torch.zeros(2, 3), x.view(2, -1), x.view(-1)) packed into the one
+// int list the op's schema takes at `at` (0 for a function, 1 for a method after self).
+void packSizeArguments(std::string_view name, std::vector<IValue>& args, size_t at) {
   const auto overloads = ops::overloads_of(name);
-  if (overloads.empty() || args.size() < 2) return;
+  if (overloads.empty() || args.size() < at + (at == 0 ? 2 : 1)) return;
   const auto& params = overloads.front()->schema.arguments;
-  if (params.empty() || !params[0].type.is_list || params[0].type.base == ops::SchemaType::Base::Tensor) return;
-  for (const IValue& a : args)
-    if (!a.is_int()) return;
+  if (params.size() <= at || !params[at].type.is_list || params[at].type.base == ops::SchemaType::Base::Tensor) return;
+  for (size_t i = at; i < args.size(); ++i)
+    if (!args[i].is_int()) return;
   IValue::IntList sizes;
-  for (const IValue& a : args) sizes.push_back(a.to_int());
-  args = {IValue(std::move(sizes))};
+  for (size_t i = at; i < args.size(); ++i) sizes.push_back(args[i].to_int());
+  args.resize(at);
+  args.emplace_back(std::move(sizes));
 }
 
 // torch.nn.functional.cross_entropy(input, target, weight, size_average, ignore_index, reduce,
@@ -336,7 +339,7 @@ class Run {
       return kw.name == "inplace" && kw.value.is_bool() && !kw.value.to_bool();
     });
     if (node.is(BuiltinTarget::CrossEntropy)) crossEntropyArguments(args, kwargs);
-    packSizeArguments(name, args);
+    packSizeArguments(name, args, 0);
     return callByName(name, args, kwargs);
   }
 
@@ -359,9 +362,10 @@ class Run {
   }
 
   IValue callMethod(const Node& node) {
-    const std::vector<IValue> args = positional(node);
+    std::vector<IValue> args = positional(node);
     if (args.empty() || !args[0].is_tensor()) unsupported(node, "a method call on something other than a tensor");
     if (auto result = tensorMethod(node.target(), args)) return *result;
+    packSizeArguments(node.target(), args, 1);
     return callByName(node.target(), args, keywords(node));
   }
 

@@ -29,6 +29,13 @@ std::string format(const char* pattern, auto... args) {
   return buffer;
 }
 
+// Python's "%.5f" % x: nan and inf without glibc's sign of a NaN ("-nan").
+std::string fixed5(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  return format("%.5f", x);
+}
+
 std::string torch_size(const tensor::Shape& sizes) {
   std::string text = "torch.Size([";
   for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
@@ -119,9 +126,9 @@ bool same_tensor(Tensor ref, Tensor res, Tensor fp64_ref, const SameOptions& opt
     bool passes = res_error <= multiplier * ref_error + options.tol / 10.0;
     if (!passes && options.equal_nan && std::isnan(ref_error) && std::isnan(res_error)) passes = true;
     if (!passes)
-      log.error(format("RMSE (res-fp64): %.5f, (ref-fp64): %.5f and shape=%s. res.dtype: %s, multiplier: %f, tol: %f, "
+      log.error(format("RMSE (res-fp64): %s, (ref-fp64): %s and shape=%s. res.dtype: %s, multiplier: %f, tol: %f, "
                        "use_larger_multiplier_for_smaller_tensor: %d",
-                       res_error, ref_error, torch_size(res.sizes()).c_str(), tensor::torch_name(res.dtype()).c_str(),
+                       fixed5(res_error).c_str(), fixed5(ref_error).c_str(), torch_size(res.sizes()).c_str(), tensor::torch_name(res.dtype()).c_str(),
                        multiplier, options.tol, int(options.use_larger_multiplier_for_smaller_tensor)));
     return passes;
   }

@@ -23,10 +23,6 @@ Failure internal_failure(const std::exception& error) {
   return {Failure::Kind::Exception, "InternalError", error.what()};
 }
 
-Failure accuracy_verdict(bool matches) {
-  return matches ? Failure{} : Failure{Failure::Kind::Accuracy, "AccuracyError", "Bad accuracy detected"};
-}
-
 Failure invalid(Failure failure) {
   failure.kind = Failure::Kind::Invalid;
   return failure;
@@ -51,7 +47,7 @@ Failure run_after_aot(Interpreter& interp, const ReproState& state, const ReproT
     return target.accuracy == AccuracyMode::None ? internal_failure(error) : Failure{};
   }
   if (target.accuracy == AccuracyMode::None) return {};
-  return accuracy_verdict(same_two_models(*state.module, state.inputs, already_computed(std::move(compiled)), accuracy_options(target)));
+  return accuracy_verdict(accuracy_site(*state.module, state.inputs, already_computed(std::move(compiled)), accuracy_options(target)));
 }
 
 std::vector<ops::IValue> ivalues(Interpreter& interp, const std::vector<Ref>& values) {
@@ -106,7 +102,7 @@ Failure run_after_dynamo(Interpreter& interp, const ReproState& state, const Rep
       return {};
     }
     try {
-      return accuracy_verdict(same_two_models(*state.module, state.inputs, compiled, accuracy_options(target), eager));
+      return accuracy_verdict(accuracy_site(*state.module, state.inputs, compiled, accuracy_options(target), eager));
     } catch (const std::exception&) {
       // As PyTorch's backend_accuracy_fails: whatever raised (the compiled run, the backward, no
       // float64 reference) is "likely an unrelated issue", not an accuracy failure.
@@ -118,6 +114,15 @@ Failure run_after_dynamo(Interpreter& interp, const ReproState& state, const Rep
 }
 
 }  // namespace
+
+Failure accuracy_verdict(AccuracySite site) {
+  switch (site) {
+    case AccuracySite::None: return {};
+    case AccuracySite::Outputs: return {Failure::Kind::Accuracy, "AccuracyError", "Bad accuracy detected in the outputs"};
+    case AccuracySite::Gradients: return {Failure::Kind::Accuracy, "AccuracyError", "Bad accuracy detected in the gradients"};
+  }
+  return {};
+}
 
 GraphAccuracyOptions accuracy_options(const ReproTarget& target) {
   GraphAccuracyOptions options;

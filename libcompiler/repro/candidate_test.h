@@ -47,6 +47,9 @@ GraphForward compiled_forward(python::Interpreter& interp, const ReproState& sta
 // The accuracy rules of the target's mode (--accuracy requires float64 and ignores non-floating
 // outputs; --strict-accuracy neither).
 GraphAccuracyOptions accuracy_options(const ReproTarget& target);
+// An accuracy comparison's verdict: no failure, or an accuracy failure that names its site, so
+// that same_failure keeps a candidate only when it fails where the original did.
+Failure accuracy_verdict(AccuracySite site);
 
 // The state's graph as a Python Repro module instance (after-Dynamo repros run it through
 // torch.compile).

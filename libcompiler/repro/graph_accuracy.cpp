@@ -1,5 +1,6 @@
 #include "libcompiler/repro/graph_accuracy.h"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -44,8 +45,8 @@ GraphForward interpreted(const ir::GraphModule& module, bool float64) {
   };
 }
 
-bool same_two_models(const ir::GraphModule& module, const std::vector<ops::IValue>& inputs, const GraphForward& compiled,
-                     const GraphAccuracyOptions& options, const GraphForward& eager, const SameLog& log) {
+AccuracySite accuracy_site(const ir::GraphModule& module, const std::vector<ops::IValue>& inputs, const GraphForward& compiled,
+                           const GraphAccuracyOptions& options, const GraphForward& eager, const SameLog& log) {
   // Forward only, nothing is to be differentiated: no autograd history is recorded.
   std::optional<ops::NoGradGuard> no_grad;
   if (options.only_fwd) no_grad.emplace();
@@ -65,7 +66,26 @@ bool same_two_models(const ir::GraphModule& module, const std::vector<ops::IValu
   same_options.tol = options.tolerance;
   same_options.equal_nan = true;
   same_options.ignore_non_fp = options.ignore_non_fp;
-  return same(ref, res, fp64, same_options, log);
+  if (ref.size() != res.size()) return same(ref, res, fp64, same_options, log) ? AccuracySite::None : AccuracySite::Outputs;
+  // run_fwd_maybe_bwd's results: the outputs, then (unless only_fwd) one gradient per tensor input.
+  size_t gradients = 0;
+  if (!options.only_fwd)
+    for (const ops::IValue& input : inputs) gradients += input.is_tensor() ? 1 : 0;
+  const size_t outputs = ref.size() >= gradients ? ref.size() - gradients : ref.size();
+  auto part = [](const std::vector<ops::IValue>& all, size_t begin, size_t end) {
+    return std::vector<ops::IValue>(all.begin() + std::ptrdiff_t(std::min(begin, all.size())),
+                                    all.begin() + std::ptrdiff_t(std::min(end, all.size())));
+  };
+  const std::vector<ops::IValue>& fp64_all = fp64.size() == ref.size() ? fp64 : ref;
+  if (!same(part(ref, 0, outputs), part(res, 0, outputs), part(fp64_all, 0, outputs), same_options, log)) return AccuracySite::Outputs;
+  if (!same(part(ref, outputs, ref.size()), part(res, outputs, res.size()), part(fp64_all, outputs, fp64_all.size()), same_options, log))
+    return AccuracySite::Gradients;
+  return AccuracySite::None;
+}
+
+bool same_two_models(const ir::GraphModule& module, const std::vector<ops::IValue>& inputs, const GraphForward& compiled,
+                     const GraphAccuracyOptions& options, const GraphForward& eager, const SameLog& log) {
+  return accuracy_site(module, inputs, compiled, options, eager, log) == AccuracySite::None;
 }
 
 GraphForward already_computed(std::vector<ops::IValue> outputs) {

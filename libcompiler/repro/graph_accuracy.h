@@ -37,6 +37,15 @@ bool same_two_models(const ir::GraphModule& module, const std::vector<ops::IValu
                      const GraphAccuracyOptions& options, const GraphForward& eager = {},
                      const SameLog& log = SameLog::to_dynamo_log());
 
+// Where a comparison failed: the forward outputs, or the gradients the backward left (after the
+// outputs in run_fwd_maybe_bwd's results). The minifier keeps an accuracy failure only where it
+// was first seen, so that a candidate whose outputs match but whose gradients differ (or the
+// reverse) is a different failure, not the one being reduced.
+enum class AccuracySite { None, Outputs, Gradients };
+AccuracySite accuracy_site(const ir::GraphModule& module, const std::vector<ops::IValue>& inputs, const GraphForward& compiled,
+                           const GraphAccuracyOptions& options, const GraphForward& eager = {},
+                           const SameLog& log = SameLog::to_dynamo_log());
+
 // The outputs a caller already has, as a run (after AOT, where the check is forward only).
 GraphForward already_computed(std::vector<ops::IValue> outputs);
 

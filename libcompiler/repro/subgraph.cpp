@@ -46,11 +46,29 @@ ir::FakeValue fake_of(const ops::IValue& value) {
 NodeValues node_values(const ReproState& state) {
   NodeValues values;
   ir::InterpreterOptions options;
+  // Run in grad mode, as PyTorch's ConcreteProp runs: a cut node's value requires grad where the
+  // node's did (it depends on an input that requires grad), so the backward check still reaches
+  // the nodes after a cut (PyTorch's clone_inputs_retaining_gradness makes a leaf of it). Under
+  // no_grad every cut input lost its gradness and a candidate's gradients stopped at its cuts.
   options.onNodeValue = [&](const ir::Node& node, const ops::IValue& value) {
-    values[node.name()] = value.is_tensor() ? ops::IValue(ops::detach(value.to_tensor())) : value;
+    if (!value.is_tensor()) {
+      values[node.name()] = value;
+      return;
+    }
+    const ops::Tensor& t = value.to_tensor();
+    ops::Tensor kept = ops::detach(t);
+    if (t.requires_grad() && tensor::is_floating_point(t.dtype())) kept.set_requires_grad(true);
+    values[node.name()] = kept;
   };
-  ops::NoGradGuard no_grad;
-  ir::GraphInterpreter(*state.module, options).run(state.inputs);
+  try {
+    ir::GraphInterpreter(*state.module, options).run(state.inputs);
+  } catch (const std::exception&) {
+    // A graph that only runs without autograd (an in-place write to a leaf that requires grad):
+    // its values as before, without gradness.
+    values.clear();
+    ops::NoGradGuard no_grad;
+    ir::GraphInterpreter(*state.module, options).run(state.inputs);
+  }
   return values;
 }
 

@@ -13,7 +13,9 @@ namespace kiln::repro::passes::consolidate_inputs {
 namespace {
 
 bool equal_tensors(const ops::Tensor& a, const ops::Tensor& b) {
-  if (a.dtype() != b.dtype() || a.sizes() != b.sizes() || a.strides() != b.strides() || a.device() != b.device()) return false;
+  if (a.dtype() != b.dtype() || a.sizes() != b.sizes() || a.strides() != b.strides() || a.device() != b.device() ||
+      a.requires_grad() != b.requires_grad())
+    return false;
   const ops::Tensor x = ops::contiguous(tensor::to_host(a)), y = ops::contiguous(tensor::to_host(b));
   return std::memcmp(x.data_ptr(), y.data_ptr(), size_t(x.numel()) * x.itemsize()) == 0;
 }

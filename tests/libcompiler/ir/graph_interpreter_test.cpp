@@ -91,6 +91,28 @@ TEST(GraphInterpreter, RunsDynamoTargetsOperatorsAndMethods) {
   EXPECT_EQ(maxAbsDifference(out[5].to_tensor(), ops::relu(a)), 0.0);
 }
 
+// x.view(-1), x.view(2, -1), x.permute(1, 0): sizes as separate ints, as Dynamo records them.
+TEST(GraphInterpreter, MethodsTakeSizesAsSeparateInts) {
+  const std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, L_a_: \"f32[6, 4][4, 1]cpu\"):\n"
+      "        l_a_ = L_a_\n"
+      "        flat: \"f32[24][1]cpu\" = l_a_.view(-1)\n"
+      "        two: \"f32[2, 12][12, 1]cpu\" = l_a_.view(2, -1)\n"
+      "        swapped: \"f32[4, 6][1, 4]cpu\" = l_a_.permute(1, 0);  l_a_ = None\n"
+      "        return (flat, two, swapped)\n";
+  const Tensor a = tensor::randn({6, 4});
+  for (bool float64 : {false, true}) {
+    InterpreterOptions options;
+    options.float64 = float64;
+    const auto out = runText(text, {a}, options);
+    ASSERT_EQ(out.size(), 3u);
+    EXPECT_EQ(maxAbsDifference(out[0].to_tensor(), ops::reshape(a, {24})), 0.0);
+    EXPECT_EQ(out[1].to_tensor().sizes(), (tensor::Shape{2, 12}));
+    EXPECT_EQ(maxAbsDifference(out[2].to_tensor(), ops::t(a)), 0.0);
+  }
+}
+
 TEST(GraphInterpreter, Float64ModeUpcastsInputsAttributesAndCasts) {
   const std::string text =
       "class GraphModule(torch.nn.Module):\n"

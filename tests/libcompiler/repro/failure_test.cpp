@@ -1,6 +1,7 @@
 // When two failures are the same failure.
 #include <gtest/gtest.h>
 
+#include "libcompiler/repro/candidate_test.h"
 #include "libcompiler/repro/failure.h"
 
 namespace kiln::repro {
@@ -31,6 +32,17 @@ TEST(Failure, AccuracyCrashAndHangAreTheirOwnKinds) {
   EXPECT_FALSE(same_failure({Failure::Kind::Exception, "AccuracyError", "Bad accuracy detected"}, accuracy));
   EXPECT_TRUE(same_failure({Failure::Kind::Crash, "Crash", ""}, {Failure::Kind::Crash, "Crash", ""}));
   EXPECT_FALSE(same_failure({Failure::Kind::Hang, "Hang", ""}, {Failure::Kind::Crash, "Crash", ""}));
+}
+
+// A candidate whose outputs match but whose gradients do not is another failure than a forward
+// accuracy bug: keeping it let the minifier trade the relu for the first node of the graph.
+TEST(Failure, AccuracyFailuresAreTheSameOnlyAtTheSameSite) {
+  const Failure outputs = accuracy_verdict(AccuracySite::Outputs), gradients = accuracy_verdict(AccuracySite::Gradients);
+  EXPECT_TRUE(same_failure(outputs, outputs, "Bad accuracy detected"));
+  EXPECT_TRUE(same_failure(gradients, gradients));
+  EXPECT_FALSE(same_failure(gradients, outputs));
+  EXPECT_FALSE(same_failure(outputs, gradients));
+  EXPECT_FALSE(accuracy_verdict(AccuracySite::None).failed());
 }
 
 TEST(Failure, CheckStrMustOccur) {
