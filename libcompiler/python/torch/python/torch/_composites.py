@@ -454,31 +454,26 @@ def all(input, dim=None, keepdim=False):
     return _reduce_bool(_all_of_all, input, dim, keepdim, lambda set_count: set_count == size)
 
 
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    product = torch.bmm(batch1, batch2)
+def _scaled_sum(input, product, beta, alpha):
+    # beta * input + alpha * product, the scalings skipped where they are one (and input where
+    # beta is zero), as the BLAS-backed ops do.
     if alpha != 1:
         product = product * alpha
     if beta == 0:
         return product
     return (input if beta == 1 else input * beta) + product
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    return _scaled_sum(input, torch.bmm(batch1, batch2), beta, alpha)
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    product = torch.bmm(batch1, batch2).sum(0)
-    if alpha != 1:
-        product = product * alpha
-    if beta == 0:
-        return product
-    return (input if beta == 1 else input * beta) + product
+    return _scaled_sum(input, torch.bmm(batch1, batch2).sum(0), beta, alpha)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
-    product = torch.mv(mat, vec)
-    if alpha != 1:
-        product = product * alpha
-    if beta == 0:
-        return product
-    return (input if beta == 1 else input * beta) + product
+    return _scaled_sum(input, torch.mv(mat, vec), beta, alpha)
 
 
 def index_put(input, indices, values, accumulate=False):

@@ -4,6 +4,7 @@ import torch
 import torch.nn.functional as F
 from torch import Parameter
 from torch.nn import Module
+from torch.nn.batchnorm import _BatchNorm
 import torch.nn.init as init
 
 
@@ -32,31 +33,13 @@ class GroupNorm(Module):
         return "{num_groups}, {num_channels}, eps={eps}, affine={affine}".format(**self.__dict__)
 
 
-class _InstanceNorm(Module):
+class _InstanceNorm(_BatchNorm):
+    # BatchNorm's parameters and buffers (PyTorch's _NormBase), without them by default.
     _expected_dim = None  # the batched input's dimensions
 
     def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=False, track_running_stats=False, device=None,
                  dtype=None):
-        super().__init__()
-        self.num_features = num_features
-        self.eps = eps
-        self.momentum = momentum
-        self.affine = affine
-        self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(torch.ones(num_features, dtype=dtype))
-            self.bias = Parameter(torch.zeros(num_features, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if track_running_stats:
-            self.register_buffer("running_mean", torch.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", torch.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def forward(self, input):
         if input.dim() not in (self._expected_dim - 1, self._expected_dim):
@@ -67,10 +50,6 @@ class _InstanceNorm(Module):
         out = F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
                               self.training or not self.track_running_stats, self.momentum, self.eps)
         return out.squeeze(0) if unbatched else out
-
-    def extra_repr(self):
-        return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "
-                "track_running_stats={track_running_stats}".format(**self.__dict__))
 
 
 class InstanceNorm1d(_InstanceNorm):
