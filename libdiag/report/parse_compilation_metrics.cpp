@@ -17,14 +17,12 @@ namespace {
 std::string number_text(simdjson::dom::element metadata, std::string_view field) {
   auto value = element_field(metadata, field);
   if (!value) return "";
-  std::string text;
-  if (value->is_double()) {
-    append_json_double(text, value->get_double().value_unsafe());
-    return text;
-  }
+  // Integers first: simdjson's is_double() holds for every number, and tlparse prints 94, not 94.0.
   if (value->is_int64()) return std::to_string(value->get_int64().value_unsafe());
   if (value->is_uint64()) return std::to_string(value->get_uint64().value_unsafe());
-  return "";
+  std::string text;
+  if (value->is_double()) append_json_double(text, value->get_double().value_unsafe());
+  return text;
 }
 
 // A field shown only when non-zero (tlparse's `if` on a number).

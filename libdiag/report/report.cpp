@@ -55,6 +55,9 @@ std::string format_stats(const ReportResult& result) {
 ReportResult run_report(const std::filesystem::path& input, const std::filesystem::path& out_dir,
                         const ReportOptions& options) {
   std::error_code error;
+  if (std::filesystem::is_directory(input, error))
+    throw ReportError(input.string() + " is a directory: pass one of its logs, --latest for the newest log in it, "
+                                       "or --all-ranks-html for one log per rank");
   if (!std::filesystem::is_regular_file(input, error)) throw ReportError(input.string() + " is not a file");
   const uint64_t input_bytes = std::filesystem::file_size(input, error);
 

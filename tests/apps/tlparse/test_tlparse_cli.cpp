@@ -41,6 +41,11 @@ TEST(TlparseCli, WritesTheReportAndPrintsStats) {
   EXPECT_EQ(result.err, "Stats { ok: 2 }\n");
   EXPECT_TRUE(fs::exists(dir / "out" / "-_0_0_0" / "dynamo_output_graph_0.txt"));
   EXPECT_TRUE(fs::exists(dir / "out" / "-_0_0_0" / "compilation_metrics_1.html"));
+  // JSON integers print as integers, as tlparse prints them ("Graph Ops: 2", not "2.0").
+  std::ifstream page(dir / "out" / "-_0_0_0" / "compilation_metrics_1.html");
+  const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("Graph Ops: 2<"), std::string::npos) << html;
+  EXPECT_EQ(html.find("Graph Ops: 2.0"), std::string::npos) << html;
 }
 
 TEST(TlparseCli, MissingInputIsAnError) {
@@ -49,6 +54,16 @@ TEST(TlparseCli, MissingInputIsAnError) {
       tlparse({(dir / "nope.log").string(), "-o", (dir / "out").string(), "--no-browser"}, dir);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "Error: " + (dir / "nope.log").string() + " is not a file\n");
+}
+
+// A folder of logs is the usual first try (TORCH_TRACE names a folder): say what to pass instead.
+TEST(TlparseCli, AFolderInputSuggestsLatest) {
+  const fs::path dir = scratchDir("cli_folder");
+  write_log(dir, "t.log", kGoodLog);
+  const CommandResult result = tlparse({dir.string(), "-o", (dir / "out").string(), "--no-browser"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("is a directory"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("--latest"), std::string::npos) << result.err;
 }
 
 TEST(TlparseCli, ExistingOutputNeedsOverwrite) {
