@@ -1,8 +1,10 @@
 #include "libcompiler/capture/capture_events.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "libcompiler/ir/readable_printer.h"
@@ -180,22 +182,42 @@ std::string guard_tree(const GuardSet& guards) {
   return out;
 }
 
+// The "Graph Break Reason: ..." text of the log and the trace payload.
+std::string graph_break_reason(const GraphBreak& b) {
+  if (b.kind == BreakKind::DataDependentBranch) return b.message();
+  return "Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):\n\n" + b.message();
+}
+
 std::string graph_break_report(const GraphBreak& b) {
   std::string out;
   if (!b.user_stack.empty())
     out += "Graph break in user code at " + b.user_stack.back().filename + ":" + std::to_string(b.user_stack.back().line) + "\n";
-  if (b.kind == BreakKind::DataDependentBranch) {
-    std::string message = b.message();
-    out += "Graph Break Reason: " + message + "\n";
-  } else {
-    out += "Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):\n\n" +
-           b.message() + "\n";
-  }
+  out += "Graph Break Reason: " + graph_break_reason(b) + "\n";
   out += "\nUser code traceback:\n";
   for (const UserFrame& f : b.user_stack)
     out += "  File \"" + f.filename + "\", line " + std::to_string(f.line) + ", in " + f.function + "\n    " + f.code + "\n";
   return out;
 }
+
+namespace {
+
+// PyTorch's graph_break_dup_warning_checker: the breaks logged since torch.compile made its
+// callback, by kind and the frames being compiled (not the callers outside them).
+std::set<std::string>& seen_graph_breaks() {
+  static std::set<std::string> seen;
+  return seen;
+}
+
+bool first_report_of(const GraphBreak& b) {
+  const char* verbose = std::getenv("TORCHDYNAMO_VERBOSE");
+  if (verbose && std::string(verbose) == "1") return true;
+  std::string key = std::to_string(static_cast<int>(b.kind));
+  for (const UserFrame& f : b.user_stack)
+    if (f.compiled) key += "|" + f.filename + ":" + std::to_string(f.line);
+  return seen_graph_breaks().insert(key).second;
+}
+
+}  // namespace
 
 namespace events {
 
@@ -229,8 +251,19 @@ void graph_break(const CompileIds& ids, const CodeState&, const GraphBreak& b) {
   std::string report = graph_break_report(b);
   TraceWriter& writer = TraceWriter::from_environment();
   if (writer.enabled()) writer.artifact("dynamo_graph_break_reason", trace::ArtifactEncoding::String, report, context(ids));
-  log_lines(log::Artifact::graph_breaks, {"torch/_dynamo/symbolic_convert.py", 5127}, ids.text(), report);
+  if (first_report_of(b)) {
+    log_lines(log::Artifact::graph_breaks, {"torch/_dynamo/symbolic_convert.py", 5127}, ids.text(), report);
+    return;
+  }
+  // The same break again (a recompile reaching it): its stack once is enough, as in PyTorch.
+  const UserFrame* at = b.user_stack.empty() ? nullptr : &b.user_stack.back();
+  log_lines(log::Artifact::graph_breaks, {"torch/_dynamo/symbolic_convert.py", 5134}, ids.text(),
+            "Graph break (user stack suppressed due to duplicate graph break) in user code at " +
+                (at ? at->filename + ":" + std::to_string(at->line) : std::string(":")) + "\nGraph Break Reason: " +
+                graph_break_reason(b));
 }
+
+void reset_duplicate_graph_breaks() { seen_graph_breaks().clear(); }
 
 void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures) {
   std::string reasons;

@@ -41,6 +41,9 @@ namespace events {
 
 void compile_start(python::Interpreter& interp, const CompileIds& ids, const CodeState& code);
 void graph_break(const CompileIds& ids, const CodeState& code, const GraphBreak& graph_break);
+// Forgets the graph breaks logged so far (torch.compile making a new callback does this): the
+// next of each is logged with its user stack again.
+void reset_duplicate_graph_breaks();
 void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures);
 // `setting`: the limit hit, recompile_limit or accumulated_recompile_limit.
 void cache_limit_hit(const CompileIds& ids, const CodeState& code, const std::string& setting, int64_t limit,

@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/explain.h"
 #include "libcompiler/capture/profiler_report.h"
@@ -25,6 +26,7 @@ namespace {
 
 Ref optimize(Interpreter& interp, CallArgs& c) {
   auto a = bind_native("optimize", c, {{"model"}, {"backend"}, {"fullgraph"}, {"dynamic"}, {"mode"}, {"options", false}});
+  events::reset_duplicate_graph_breaks();
   auto options = std::make_shared<CompileOptions>();
   options->backend = a[1];
   options->fullgraph = truthy(interp, a[2]);

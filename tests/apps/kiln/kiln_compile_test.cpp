@@ -141,6 +141,30 @@ TEST(KilnCompile, GraphBreakAndRecompileLogsMatchPyTorch) {
   }
 }
 
+// A break reached again by a recompile logs its stack once: then PyTorch's "user stack suppressed"
+// line, with the same reason (checked line for line against PyTorch 2.11's log of this program).
+TEST(KilnCompile, RepeatedGraphBreakSuppressesItsStack) {
+  fs::path dir = scratchDir("duplicate_graph_break");
+  std::ofstream(dir / "repeat.py") << "import torch\n\ndef f(x):\n    y = x * 2\n    print('break')\n    return y + 1\n\n"
+                                      "g = torch.compile(f, backend='eager')\ng(torch.randn(3))\ng(torch.randn(4, 2))\n"
+                                      "g(torch.randn(5, 3, 1))\n";
+  RunResult r = run(kiln_binary(), "repeat.py", dir, "TORCH_LOGS=graph_breaks ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (const auto& line : lines_of(r.err)) n += line.find(needle) != std::string::npos;
+    return n;
+  };
+  EXPECT_EQ(count("] [0/0] [__graph_breaks] Graph break in user code at "), 1u) << r.err;
+  EXPECT_EQ(count("] [__graph_breaks] Graph break in user code at "), 1u) << r.err;
+  EXPECT_EQ(count("] [__graph_breaks] User code traceback:"), 1u) << r.err;
+  EXPECT_EQ(count("symbolic_convert.py:5134] [0/1] [__graph_breaks] Graph break (user stack suppressed due to duplicate "
+                  "graph break) in user code at "), 1u) << r.err;
+  EXPECT_EQ(count("[0/2] [__graph_breaks] Graph break (user stack suppressed due to duplicate graph break)"), 1u) << r.err;
+  EXPECT_EQ(count("[0/2] [__graph_breaks] Graph Break Reason: Encountered graph break when attempting to trace CALL"), 1u)
+      << r.err;
+}
+
 // The error a failing backend raises ends the program with PyTorch's last lines.
 TEST(KilnCompile, BackendFailureEndsAsInPyTorch) {
   KILN_REQUIRE_SHARED();
