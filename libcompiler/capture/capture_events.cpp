@@ -377,12 +377,16 @@ void create_symbol(python::Interpreter& interp, const CompileIds& ids, const std
                 symbol + "\" or to suppress this message run with TORCHDYNAMO_EXTENDED_ADVICE=\"0\"");
 }
 
-void guards(const CompileIds& ids, const GuardSet& guards) {
+void guards(const CompileIds& ids, const GuardSet& guards, double latency_us) {
   produce_guards(ids);
   std::string tree = guard_tree(guards);
+  char latency[32];
+  std::snprintf(latency, sizeof latency, "%.2f", latency_us);
   TraceWriter& writer = TraceWriter::from_environment();
-  if (writer.enabled()) writer.record("dynamo_cpp_guards_str", TraceJson::object(), context(ids), tree + "\nGuard latency = 1.00 us");
+  if (writer.enabled())
+    writer.record("dynamo_cpp_guards_str", TraceJson::object(), context(ids), tree + "\nGuard latency = " + latency + " us");
   log_lines(log::Artifact::guards, {"torch/_dynamo/guards.py", 3911}, ids.text(), "GUARDS:\n" + tree);
+  log_lines(log::Artifact::guards, {"torch/_dynamo/guards.py", 3947}, ids.text(), std::string("Guard eval latency = ") + latency + " us");
 }
 
 void dynamo_error(const CompileIds& ids, const std::string& traceback) {

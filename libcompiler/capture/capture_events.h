@@ -58,7 +58,8 @@ void produce_guards(const CompileIds& ids);
 void tracing(const CompileIds& ids, const CodeState& code, const std::string& phase);  // "start" or "done"
 void restart(const CompileIds& ids, const GraphBreak& graph_break);
 void backend(const CompileIds& ids, const std::string& backend, const std::string& phase);  // "calling" or "done"
-void guards(const CompileIds& ids, const GuardSet& guards);
+// latency_us: one evaluation of the guards on the frame that made them (PyTorch profiles it).
+void guards(const CompileIds& ids, const GuardSet& guards, double latency_us);
 // The dynamo_error artifact: the traceback of an error a compile raises to the script.
 void dynamo_error(const CompileIds& ids, const std::string& traceback);
 void compilation_metrics(const CompileMetrics& metrics, const CodeState& code);

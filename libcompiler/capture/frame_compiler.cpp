@@ -609,7 +609,11 @@ CacheEntry* Runtime::store_entry(FrameCompile& c) {
   entry->mode = c.options.mode;
   entry->options = c.options.options;
   metrics.guard_count = static_cast<int64_t>(entry->guards.size());
-  events::guards(metrics.ids, entry->guards);
+  // One evaluation on the frame that made them, timed, as PyTorch's profile_guard_manager does.
+  const auto guard_start = std::chrono::steady_clock::now();
+  (void)entry->guards.check(c.interp, c.inputs);
+  const double guard_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - guard_start).count();
+  events::guards(metrics.ids, entry->guards, guard_us);
   events::compilation_metrics(metrics, c.code);
   compile_times().add("_compile.compile_inner", std::chrono::duration<double>(std::chrono::system_clock::now() - metrics.start).count());
   records_.push_back({metrics.ids.text(), c.code.co_name, metrics.graph_op_count, c.op_targets, {}, {},

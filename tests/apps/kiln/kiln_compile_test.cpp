@@ -165,6 +165,17 @@ TEST(KilnCompile, RepeatedGraphBreakSuppressesItsStack) {
       << r.err;
 }
 
+// TORCH_LOGS=guards ends each guard tree with the measured latency of one evaluation.
+TEST(KilnCompile, GuardsLogTheirEvalLatency) {
+  fs::path dir = scratchDir("guard_latency");
+  std::ofstream(dir / "guarded.py") << "import torch\n\n@torch.compile(backend='eager')\ndef f(x, k):\n    return x * k\n\n"
+                                       "f(torch.randn(3), 2)\n";
+  RunResult r = run(kiln_binary(), "guarded.py", dir, "TORCH_LOGS=guards ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  static const std::regex latency(R"(guards\.py:3947\] \[0/0\] \[__guards\] Guard eval latency = \d+\.\d\d us)");
+  EXPECT_TRUE(std::regex_search(r.err, latency)) << r.err;
+}
+
 // The error a failing backend raises ends the program with PyTorch's last lines.
 TEST(KilnCompile, BackendFailureEndsAsInPyTorch) {
   KILN_REQUIRE_SHARED();
