@@ -39,14 +39,6 @@ size_t code_points_before(std::string_view text, size_t byte_offset) {
   return n;
 }
 
-size_t byte_offset_of(std::string_view text, int64_t code_points) {
-  size_t i = 0;
-  for (int64_t seen = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && seen++ == code_points) return i;
-  }
-  return text.size();
-}
-
 // Python spellings PCRE2 reads differently: \Z (end of string only: PCRE's \z) and \uXXXX /
 // \UXXXXXXXX (PCRE's \x{...}). Everything else is passed through, escapes kept whole.
 std::string to_pcre_syntax(const std::string& pattern) {
@@ -185,42 +177,133 @@ Ref compile_info(Interpreter&, CallArgs& c) {
   return py_tuple({py_int(compiled->groups), py_list(std::move(names))});
 }
 
-// match(pattern, flags, string, pos, endpos, how, must_advance) -> [start0, end0, start1, ...]
-// with -1 for groups that did not take part, or None. how: 0 search, 1 match, 2 fullmatch.
-// must_advance refuses an empty match at pos (re's rule after an empty match while iterating).
-Ref match(Interpreter& interp, CallArgs& c) {
-  auto a = bind_native("match", c, {{"pattern"}, {"flags"}, {"string"}, {"pos"}, {"endpos"}, {"how"}, {"must_advance"}});
-  auto compiled = compiled_arg(a);
-  const std::string& subject = str_arg(a[2]);
-  const bool ascii = std::all_of(subject.begin(), subject.end(), [](char ch) { return !(ch & 0x80); });
-  auto to_bytes = [&](int64_t cp) { return ascii ? std::min<size_t>(cp, subject.size()) : byte_offset_of(subject, cp); };
-  const size_t start = to_bytes(int_arg(a[3])), end = to_bytes(int_arg(a[4]));
-  if (start > end) return none();
-  const int64_t how = int_arg(a[5]);
-  uint32_t options = how == 1 ? PCRE2_ANCHORED : how == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
-  if (truthy(interp, a[6])) options |= PCRE2_NOTEMPTY_ATSTART;
+// The subject string with its code-point offsets: str indexes code points, PCRE2 UTF-8 bytes.
+// Built once per call, so that iterating over every match of a long string stays linear.
+class Subject {
+ public:
+  explicit Subject(const std::string& text) : text_(text) {
+    ascii_ = std::all_of(text.begin(), text.end(), [](char ch) { return !(ch & 0x80); });
+    if (ascii_) return;
+    for (size_t i = 0; i < text.size(); ++i)
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts_.push_back(i);
+    starts_.push_back(text.size());
+  }
+  const std::string& text() const { return text_; }
+  int64_t length() const { return static_cast<int64_t>(ascii_ ? text_.size() : starts_.size() - 1); }
+  // pos/endpos as re clamps them, in bytes.
+  size_t byte_of(int64_t code_point) const {
+    code_point = std::clamp<int64_t>(code_point, 0, length());
+    return ascii_ ? static_cast<size_t>(code_point) : starts_[static_cast<size_t>(code_point)];
+  }
+  int64_t code_point_of(size_t byte) const {
+    if (ascii_) return static_cast<int64_t>(byte);
+    return std::lower_bound(starts_.begin(), starts_.end(), byte) - starts_.begin();
+  }
 
-  std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data*)> data(
-      pcre2_match_data_create_from_pattern(compiled->code.get(), nullptr), pcre2_match_data_free);
-  int rc = pcre2_match(compiled->code.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()), end, start, options,
-                       data.get(), nullptr);
-  if (rc == PCRE2_ERROR_NOMATCH) return none();
-  if (rc < 0) {
-    PCRE2_UCHAR message[256];
-    pcre2_get_error_message(rc, message, sizeof message);
-    raise_error(ExcType::RuntimeError, std::string("regular expression matching failed: ") +
-                                           reinterpret_cast<const char*>(message));
-  }
-  const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data.get());
-  std::vector<Ref> spans;
-  for (uint32_t g = 0; g <= compiled->groups; ++g) {
-    for (int side = 0; side < 2; ++side) {
-      PCRE2_SIZE at = g < static_cast<uint32_t>(rc) ? ovector[2 * g + side] : PCRE2_UNSET;
-      spans.push_back(py_int(at == PCRE2_UNSET ? -1
-                                               : static_cast<int64_t>(ascii ? at : code_points_before(subject, at))));
+ private:
+  const std::string& text_;
+  bool ascii_ = true;
+  std::vector<size_t> starts_;
+};
+
+// One compiled pattern matched repeatedly against one subject.
+class Matcher {
+ public:
+  Matcher(std::shared_ptr<const Compiled> compiled, const Subject& subject)
+      : compiled_(std::move(compiled)), subject_(subject),
+        data_(pcre2_match_data_create_from_pattern(compiled_->code.get(), nullptr), pcre2_match_data_free) {}
+
+  // The match at or after `start` bytes, ending by `end`, or null: ([start0, end0, start1, ...] in
+  // code points, -1 for groups that took no part; [text0, text1, ...], None for those). The texts
+  // come from the bytes here: slicing a str by code points would cost a pass over it per group.
+  // how: 0 search, 1 match, 2 fullmatch.
+  Ref find(size_t start, size_t end, int64_t how, bool must_advance, size_t* match_end = nullptr) {
+    uint32_t options = how == 1 ? PCRE2_ANCHORED : how == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
+    if (must_advance) options |= PCRE2_NOTEMPTY_ATSTART;
+    // PCRE2 checks the whole subject is UTF-8 on every call unless told not to: once is enough.
+    if (utf_checked_) options |= PCRE2_NO_UTF_CHECK;
+    utf_checked_ = true;
+    const int rc = pcre2_match(compiled_->code.get(), reinterpret_cast<PCRE2_SPTR>(subject_.text().data()), end, start,
+                               options, data_.get(), nullptr);
+    if (rc == PCRE2_ERROR_NOMATCH) return nullptr;
+    if (rc < 0) {
+      PCRE2_UCHAR message[256];
+      pcre2_get_error_message(rc, message, sizeof message);
+      raise_error(ExcType::RuntimeError, std::string("regular expression matching failed: ") +
+                                             reinterpret_cast<const char*>(message));
     }
+    const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data_.get());
+    std::vector<Ref> spans, texts;
+    for (uint32_t g = 0; g <= compiled_->groups; ++g) {
+      const bool took_part = g < static_cast<uint32_t>(rc) && ovector[2 * g] != PCRE2_UNSET;
+      for (int side = 0; side < 2; ++side)
+        spans.push_back(py_int(took_part ? subject_.code_point_of(ovector[2 * g + side]) : -1));
+      texts.push_back(took_part ? py_str(subject_.text().substr(ovector[2 * g], ovector[2 * g + 1] - ovector[2 * g])) : none());
+    }
+    if (match_end) *match_end = ovector[1];
+    return py_tuple({py_list(std::move(spans)), py_list(std::move(texts))});
   }
-  return py_list(std::move(spans));
+
+ private:
+  std::shared_ptr<const Compiled> compiled_;
+  const Subject& subject_;
+  std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data*)> data_;
+  bool utf_checked_ = false;
+};
+
+size_t end_byte(const Subject& subject, const Ref& endpos) {
+  return is_none(endpos) ? subject.text().size() : subject.byte_of(int_arg(endpos));
+}
+
+// match(pattern, flags, string, pos, endpos, how) -> spans or None (endpos None: the end).
+Ref match(Interpreter&, CallArgs& c) {
+  auto a = bind_native("match", c, {{"pattern"}, {"flags"}, {"string"}, {"pos"}, {"endpos"}, {"how"}});
+  const Subject subject(str_arg(a[2]));
+  const size_t start = subject.byte_of(int_arg(a[3])), end = end_byte(subject, a[4]);
+  if (start > end) return none();
+  Ref spans = Matcher(compiled_arg(a), subject).find(start, end, int_arg(a[5]), false);
+  return spans ? spans : none();
+}
+
+// match_all(pattern, flags, string, pos, endpos, limit) -> [spans, ...]: the successive matches of
+// a search (at most `limit` when it is positive); after an empty match the next one must not be
+// empty at the same place (re's rule since 3.7).
+Ref match_all(Interpreter&, CallArgs& c) {
+  auto a = bind_native("match_all", c, {{"pattern"}, {"flags"}, {"string"}, {"pos"}, {"endpos"}, {"limit"}});
+  const Subject subject(str_arg(a[2]));
+  size_t start = subject.byte_of(int_arg(a[3]));
+  const size_t end = end_byte(subject, a[4]);
+  const int64_t limit = int_arg(a[5]);
+  Matcher matcher(compiled_arg(a), subject);
+  std::vector<Ref> found;
+  bool must_advance = false;
+  while (start <= end && (limit <= 0 || static_cast<int64_t>(found.size()) < limit)) {
+    size_t match_end = 0;
+    Ref spans = matcher.find(start, end, 0, must_advance, &match_end);
+    if (!spans) break;
+    const auto& items = as<ListObject>(as<TupleObject>(spans).items[0]).items;
+    must_advance = as<IntObject>(items[0]).value == as<IntObject>(items[1]).value;
+    found.push_back(std::move(spans));
+    start = match_end;
+  }
+  return py_list(std::move(found));
+}
+
+// segments(string, matches) -> the text before the first match, between each two, and after the
+// last (matches as match_all returns them): what sub and split keep, cut in one pass.
+Ref segments(Interpreter& ip, CallArgs& c) {
+  auto a = bind_native("segments", c, {{"string"}, {"matches"}});
+  const Subject subject(str_arg(a[0]));
+  std::vector<Ref> out;
+  size_t last = 0;
+  for (const Ref& found : to_vector(ip, a[1])) {
+    const auto& spans = as<ListObject>(as<TupleObject>(found).items.at(0)).items;
+    const size_t start = subject.byte_of(int_arg(spans.at(0))), end = subject.byte_of(int_arg(spans.at(1)));
+    out.push_back(py_str(subject.text().substr(last, start - last)));
+    last = end;
+  }
+  out.push_back(py_str(subject.text().substr(last)));
+  return py_list(std::move(out));
 }
 
 }  // namespace
@@ -228,6 +311,8 @@ Ref match(Interpreter& interp, CallArgs& c) {
 void init_regex_module(Interpreter&, ModuleObject& m) {
   m.globals->set("compile", native_function("compile", compile_info));
   m.globals->set("match", native_function("match", match));
+  m.globals->set("match_all", native_function("match_all", match_all));
+  m.globals->set("segments", native_function("segments", segments));
 }
 
 }  // namespace kiln::python

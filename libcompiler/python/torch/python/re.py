@@ -48,12 +48,13 @@ PatternError = error
 
 
 class Match:
-    def __init__(self, pattern, string, pos, endpos, spans):
+    def __init__(self, pattern, string, pos, endpos, found):
         self.re = pattern
         self.string = string
-        self.pos = pos
-        self.endpos = endpos
-        self._spans = spans
+        self._pos = pos
+        self._endpos = endpos
+        self._spans, self._texts = found
+        spans = self._spans
         # lastindex: the matched group that closed last: the one ending furthest right, the
         # enclosing one of two ending together.
         last = None
@@ -66,6 +67,17 @@ class Match:
             for name, index in pattern.groupindex.items():
                 if index == last:
                     self.lastgroup = name
+
+    # pos and endpos as the search used them (clamped to the string), computed when asked: a
+    # string's length costs a pass over it.
+    @property
+    def pos(self):
+        return min(max(self._pos, 0), len(self.string))
+
+    @property
+    def endpos(self):
+        n = len(self.string)
+        return n if self._endpos is None else min(max(self._endpos, 0), n)
 
     def _index(self, group):
         if isinstance(group, int) and not isinstance(group, bool):
@@ -86,8 +98,8 @@ class Match:
         return self.span(group)[1]
 
     def _group(self, group, default=None):
-        start, end = self.span(group)
-        return default if start < 0 else self.string[start:end]
+        text = self._texts[self._index(group)]
+        return default if text is None else text
 
     def group(self, *groups):
         if not groups:
@@ -106,7 +118,7 @@ class Match:
         return {name: self._group(index, default) for name, index in self.re.groupindex.items()}
 
     def expand(self, template):
-        return "".join(part if isinstance(part, str) else (self._group(part) or "") for part in _parse_template(self.re, template))
+        return "".join(part if isinstance(part, str) else (self._texts[part] or "") for part in _parse_template(self.re, template))
 
     def __bool__(self):
         return True
@@ -125,14 +137,17 @@ class Pattern:
         self.groups = info[0]
         self.groupindex = {name: index for name, index in info[1]}
 
-    def _match(self, string, pos, endpos, how, must_advance=False):
+    def _check(self, string):
         if not isinstance(string, str):
             raise TypeError("expected string or bytes-like object, got '%s'" % type(string).__name__)
-        n = len(string)
-        pos = min(max(pos, 0), n)
-        endpos = n if endpos is None else min(max(endpos, 0), n)
-        spans = _kiln_regex.match(self.pattern, self.flags, string, pos, endpos, how, must_advance)
-        return None if spans is None else Match(self, string, pos, endpos, spans)
+
+    def _match(self, string, pos, endpos, how):
+        self._check(string)
+        found = _kiln_regex.match(self.pattern, self.flags, string, pos, endpos, how)
+        return None if found is None else Match(self, string, pos, endpos, found)
+
+    def finditer(self, string, pos=0, endpos=None):
+        return iter([Match(self, string, pos, endpos, found) for found in self._found(string, pos, endpos)])
 
     def match(self, string, pos=0, endpos=None):
         return self._match(string, pos, endpos, _MATCH)
@@ -143,62 +158,45 @@ class Pattern:
     def search(self, string, pos=0, endpos=None):
         return self._match(string, pos, endpos, _SEARCH)
 
-    def finditer(self, string, pos=0, endpos=None):
-        # After an empty match the next one must not be empty at the same place (CPython 3.7+).
-        must_advance = False
-        while True:
-            m = self._match(string, pos, endpos, _SEARCH, must_advance)
-            if m is None:
-                return
-            yield m
-            must_advance = m.end() == m.start()
-            pos = m.end()
+    def _found(self, string, pos=0, endpos=None, limit=0):
+        # The engine's (spans, texts) of each match, without Match objects (findall, sub, split).
+        self._check(string)
+        return _kiln_regex.match_all(self.pattern, self.flags, string, pos, endpos, limit)
 
     def findall(self, string, pos=0, endpos=None):
-        found = []
-        for m in self.finditer(string, pos, endpos):
-            if self.groups == 0:
-                found.append(m.group())
-            elif self.groups == 1:
-                found.append(m.group(1) or "")
-            else:
-                found.append(m.groups(""))
-        return found
+        found = self._found(string, pos, endpos)
+        if self.groups == 0:
+            return [texts[0] for _, texts in found]
+        if self.groups == 1:
+            return [texts[1] or "" for _, texts in found]
+        return [tuple(text or "" for text in texts[1:]) for _, texts in found]
 
     def subn(self, repl, string, count=0):
+        found = self._found(string, limit=count)
+        between = _kiln_regex.segments(string, found)
         if callable(repl):
-            expand = repl
+            replacements = [repl(Match(self, string, 0, None, f)) for f in found]
         else:
             template = _parse_template(self, repl)
-            expand = lambda m: "".join(p if isinstance(p, str) else (m._group(p) or "") for p in template)
-        pieces = []
-        last = 0
-        n = 0
-        for m in self.finditer(string):
-            if count and n >= count:
-                break
-            pieces.append(string[last:m.start()])
-            pieces.append(expand(m))
-            last = m.end()
-            n += 1
-        pieces.append(string[last:])
-        return "".join(pieces), n
+            if len(template) == 1 and isinstance(template[0], str):
+                return template[0].join(between), len(found)
+            replacements = ["".join(p if isinstance(p, str) else (texts[p] or "") for p in template) for _, texts in found]
+        pieces = [between[0]]
+        for replacement, text in zip(replacements, between[1:]):
+            pieces.append(replacement)
+            pieces.append(text)
+        return "".join(pieces), len(found)
 
     def sub(self, repl, string, count=0):
         return self.subn(repl, string, count)[0]
 
     def split(self, string, maxsplit=0):
-        pieces = []
-        last = 0
-        n = 0
-        for m in self.finditer(string):
-            if maxsplit and n >= maxsplit:
-                break
-            pieces.append(string[last:m.start()])
-            pieces.extend(m.groups())
-            last = m.end()
-            n += 1
-        pieces.append(string[last:])
+        found = self._found(string, limit=maxsplit)
+        between = _kiln_regex.segments(string, found)
+        pieces = [between[0]]
+        for (_, texts), text in zip(found, between[1:]):
+            pieces.extend(texts[1:])
+            pieces.append(text)
         return pieces
 
     def __eq__(self, other):
