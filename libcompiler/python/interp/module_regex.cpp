@@ -8,7 +8,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "libcompiler/python/interp/builtin_setup.h"
 #include "libcompiler/python/interp/exceptions.h"
