@@ -25,6 +25,29 @@ def _lr_lambdas(optimizer, lr_lambda):
     return list(lr_lambda)
 
 
+def _set_momentum(group, use_beta1, momentum):
+    # The momentum a cycling scheduler sets: SGD's momentum, or Adam's beta1.
+    if use_beta1:
+        group["betas"] = (momentum, *group["betas"][1:])
+    else:
+        group["momentum"] = momentum
+
+
+def _check_schedulers(owner, schedulers, optimizer):
+    # What SequentialLR and ChainedScheduler require of the schedulers they drive.
+    for index, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{owner} at index {index} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(f"{owner} does not support `ReduceLROnPlateau` scheduler as it "
+                             "requires additional kwargs to be specified when calling `step`, "
+                             f"but got one at index {index} in the given schedulers sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(f"{owner} expects all schedulers to belong to the same optimizer, "
+                             f"but got scheduler {scheduler.__class__.__name__} at index {index} has "
+                             f"{scheduler.optimizer}, which is different from {optimizer.__class__.__name__}.")
+
+
 class LRScheduler:
     def __init__(self, optimizer, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):
@@ -331,10 +354,7 @@ class OneCycleLR(LRScheduler):
             base_momentums = _format_param("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:
                 for m_momentum, b_momentum, group in zip(max_momentums, base_momentums, optimizer.param_groups):
-                    if self.use_beta1:
-                        group["betas"] = (m_momentum, *group["betas"][1:])
-                    else:
-                        group["momentum"] = m_momentum
+                    _set_momentum(group, self.use_beta1, m_momentum)
                     group["max_momentum"] = m_momentum
                     group["base_momentum"] = b_momentum
         super().__init__(optimizer, last_epoch)
@@ -365,10 +385,7 @@ class OneCycleLR(LRScheduler):
                 start_step = end_step
             lrs.append(computed_lr)
             if self.cycle_momentum:
-                if self.use_beta1:
-                    group["betas"] = (computed_momentum, *group["betas"][1:])
-                else:
-                    group["momentum"] = computed_momentum
+                _set_momentum(group, self.use_beta1, computed_momentum)
         return lrs
 
 
@@ -407,10 +424,7 @@ class CyclicLR(LRScheduler):
             self.max_momentums = _format_param("max_momentum", optimizer, max_momentum)
             if last_epoch == -1:
                 for m_momentum, b_momentum, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups):
-                    if self.use_beta1:
-                        group["betas"] = (m_momentum, *group["betas"][1:])
-                    else:
-                        group["momentum"] = m_momentum
+                    _set_momentum(group, self.use_beta1, m_momentum)
                     group["max_momentum"] = m_momentum
                     group["base_momentum"] = b_momentum
         super().__init__(optimizer, last_epoch)
@@ -437,11 +451,7 @@ class CyclicLR(LRScheduler):
         if self.cycle_momentum:
             for group, base_momentum, max_momentum in zip(self.optimizer.param_groups, self.base_momentums,
                                                           self.max_momentums):
-                momentum = max_momentum - ((max_momentum - base_momentum) * scale_factor) * scale
-                if self.use_beta1:
-                    group["betas"] = (momentum, *group["betas"][1:])
-                else:
-                    group["momentum"] = momentum
+                _set_momentum(group, self.use_beta1, max_momentum - ((max_momentum - base_momentum) * scale_factor) * scale)
         return lrs
 
 
@@ -451,17 +461,7 @@ class ChainedScheduler(LRScheduler):
         if len(schedulers) < 1:
             raise ValueError(f"{self.__class__.__name__} expects at least one scheduler to be chained, but got no scheduler.")
         optimizer = optimizer or schedulers[0].optimizer
-        for index, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(f"{self.__class__.__name__} at index {index} should have `optimizer` as its attribute.")
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler as it "
-                                 "requires additional kwargs to be specified when calling `step`, "
-                                 f"but got one at index {index} in the given schedulers sequence.")
-            if optimizer != scheduler.optimizer:
-                raise ValueError(f"{self.__class__.__name__} expects all schedulers to belong to the same optimizer, "
-                                 f"but got scheduler {scheduler.__class__.__name__} at index {index} has "
-                                 f"{scheduler.optimizer}, which is different from {optimizer.__class__.__name__}.")
+        _check_schedulers(self.__class__.__name__, schedulers, optimizer)
         self._schedulers = schedulers
         self.optimizer = optimizer
         self._last_lr = self._current_lrs()
@@ -481,18 +481,7 @@ class SequentialLR(LRScheduler):
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
         if len(schedulers) < 1:
             raise ValueError(f"{self.__class__.__name__} expects at least one scheduler, but got no scheduler.")
-        for scheduler_idx, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(f"{self.__class__.__name__} at index {scheduler_idx} should have `optimizer` as its "
-                                "attribute.")
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler as it "
-                                 "requires additional kwargs to be specified when calling `step`, "
-                                 f"but got one at index {scheduler_idx} in the given schedulers sequence.")
-            if optimizer != scheduler.optimizer:
-                raise ValueError(f"{self.__class__.__name__} expects all schedulers to belong to the same optimizer, "
-                                 f"but got scheduler {scheduler.__class__.__name__} at index {scheduler_idx} has "
-                                 f"{scheduler.optimizer}, which is different from {optimizer.__class__.__name__}.")
+        _check_schedulers(self.__class__.__name__, schedulers, optimizer)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
                              f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
