@@ -4,6 +4,9 @@
 //       reduces it (the launcher's minify command); the same command again resumes.
 //   minify REPRO.py [COMMAND] [FLAGS...]
 //       runs a repro file or minifier_launcher.py: its own command, or run, minify, analyze.
+//   minify --python PY [--after=aot|dynamo ...] SCRIPT.py|REPRO.py
+//       the same with real PyTorch as the oracle: the script (or PyTorch's own launcher or repro)
+//       runs under PY, and every candidate Kiln's passes make runs there as a repro file.
 //   minify --bisect SCRIPT.py [ARGS...]
 //       the compiler bisector: which backend, subsystem and application first breaks the script
 //       (a run is good when the script exits with status 0; add --after/--level to have the
@@ -35,7 +38,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A repro file runs here, in this process, as kiln would run it.
+// A repro file runs here, in this process, as kiln would run it; `argv` is the file and its
+// command line.
 int run_repro_file(const std::vector<std::string>& argv) {
   kiln::python::Interpreter interp;
   kiln::python::install_torch(interp);
@@ -56,6 +60,16 @@ fs::path kiln_binary() {
 
 int minify_script(const po::variables_map& options, const std::vector<std::string>& rest, const std::string& after, int level);
 
+// minify's own options that the repro file's minify command takes over (run_repro.h).
+std::vector<std::string> repro_minify_flags(const po::variables_map& options) {
+  std::vector<std::string> flags;
+  if (!options["jobs"].defaulted()) flags.insert(flags.end(), {"--jobs", std::to_string(options["jobs"].as<size_t>())});
+  if (options.count("timeout")) flags.insert(flags.end(), {"--timeout", std::to_string(options["timeout"].as<double>())});
+  if (options.count("max-tests")) flags.insert(flags.end(), {"--max-tests", std::to_string(options["max-tests"].as<size_t>())});
+  if (options.count("python")) flags.insert(flags.end(), {"--python", options["python"].as<std::string>()});
+  return flags;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -64,6 +78,7 @@ int main(int argc, char** argv) {
   po::options_description visible(
       "Usage: minify --after=aot|dynamo [options] SCRIPT.py [ARGS...]\n"
       "       minify REPRO.py [run|minify|analyze] [FLAGS...]\n"
+      "       minify --python PY [--after=aot|dynamo --level=N] SCRIPT.py|REPRO.py [ARGS...]\n"
       "       minify --bisect [--after=aot|dynamo --level=N] SCRIPT.py [ARGS...]\n\nOptions");
   visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(
       "after", po::value<std::string>(), "where to catch the failure: dynamo (the captured graph) or aot (the aten graphs)")(
@@ -73,6 +88,7 @@ int main(int argc, char** argv) {
       "timeout", po::value<double>(), "seconds a candidate may run (default: 10 times the first run, at least 5)")(
       "max-tests", po::value<size_t>(), "stop after this many tests (the same command again resumes)")(
       "work-dir", po::value<std::string>(), "where the launcher, checkpoints and memo go (default: torch_compile_debug/minify/<script>-<hash>)")(
+      "python", po::value<std::string>(), "real PyTorch as the oracle: run the script and every candidate under this Python (with torch)")(
       "bisect", "find the backend, subsystem and application that first break the script");
   // Flags end at the script: what follows is the script's (or the repro file's) own.
   int own = 1;
@@ -80,7 +96,7 @@ int main(int argc, char** argv) {
     const std::string arg = argv[own];
     const bool takes_value = arg.find('=') == std::string::npos &&
                              (arg == "--after" || arg == "--level" || arg == "--backend" || arg == "-j" || arg == "--jobs" ||
-                              arg == "--timeout" || arg == "--max-tests" || arg == "--work-dir");
+                              arg == "--timeout" || arg == "--max-tests" || arg == "--work-dir" || arg == "--python");
     own += takes_value ? 2 : 1;
   }
   own = std::min(own, argc);
@@ -111,13 +127,20 @@ int main(int argc, char** argv) {
   }
   if (!options.count("after") && !options.count("bisect")) {
     if (options.count("backend")) setenv(kiln::repro::kCompileBackendVariable, options["backend"].as<std::string>().c_str(), 1);
-    return run_repro_file(rest);
+    std::vector<std::string> repro = rest;
+    const std::vector<std::string> flags = repro_minify_flags(options);
+    repro.insert(repro.begin() + 1, flags.begin(), flags.end());
+    return run_repro_file(repro);
   }
 
   const std::string after = options.count("after") ? options["after"].as<std::string>() : "";
   const int level = options["level"].as<int>();
   if (!(after == "aot" || after == "dynamo" || (after.empty() && options.count("bisect")))) {
     std::cerr << "minify: --after must be aot or dynamo, not '" << after << "'\n";
+    return 2;
+  }
+  if (options.count("bisect") && options.count("python")) {
+    std::cerr << "minify: --bisect bisects Kiln's own compiler; --python does not apply to it\n";
     return 2;
   }
   if (level < 1 || level > 4) {
@@ -144,14 +167,15 @@ int minify_script(const po::variables_map& options, const std::vector<std::strin
       options.count("backend") ? std::optional<std::string>(options["backend"].as<std::string>()) : std::nullopt;
   const auto started = std::chrono::steady_clock::now();
   kiln::repro::ScriptCommand command;
-  command.kiln = kiln_binary();
+  command.interpreter = options.count("python") ? fs::path(options["python"].as<std::string>()) : kiln_binary();
   command.script = rest.front();
   command.args.assign(rest.begin() + 1, rest.end());
   const fs::path work_dir = options.count("work-dir")
                                 ? fs::absolute(options["work-dir"].as<std::string>())
                                 : kiln::repro::work_dir_for(command.script, command.args,
                                                             (options.count("bisect") ? "bisect " : "") + after + " " +
-                                                                std::to_string(level) + " " + backend.value_or(""));
+                                                                std::to_string(level) + " " + backend.value_or("") +
+                                                                (options.count("python") ? " python " + options["python"].as<std::string>() : ""));
   command.log = work_dir / "script.log";
   // --timeout bounds every run, the first run of the script included (a hanging backend there
   // would otherwise never return).
@@ -187,9 +211,9 @@ int minify_script(const po::variables_map& options, const std::vector<std::strin
     return 1;
   }
   std::cout << "minify: reducing " << caught.repro_file.string() << "\n" << std::flush;
-  std::vector<std::string> launcher = {caught.repro_file.string(), "minify", "--jobs", std::to_string(options["jobs"].as<size_t>())};
-  if (options.count("timeout")) launcher.insert(launcher.end(), {"--timeout", std::to_string(options["timeout"].as<double>())});
-  if (options.count("max-tests")) launcher.insert(launcher.end(), {"--max-tests", std::to_string(options["max-tests"].as<size_t>())});
+  std::vector<std::string> launcher = {caught.repro_file.string(), "minify"};
+  const std::vector<std::string> flags = repro_minify_flags(options);
+  launcher.insert(launcher.end(), flags.begin(), flags.end());
   const int status = run_repro_file(launcher);
   std::cout << "minify: done in " << std::fixed << std::setprecision(2)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s\n";

@@ -6,6 +6,7 @@
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/repro/graph_accuracy.h"
+#include "libcompiler/repro/python_oracle.h"
 #include "libcompiler/repro/repro_config.h"
 #include "libcompiler/tensor/torch_error.h"
 
@@ -182,6 +183,7 @@ std::vector<ops::IValue> run_compiled(Interpreter& interp, const ReproState& sta
 }
 
 Failure run_state(Interpreter& interp, const ReproState& state, const ReproTarget& target) {
+  if (target.oracle) return target.oracle->run(interp, state, target);
   SuspendReproWrappers suspended;
   return target.after == ReproAfter::Aot ? run_after_aot(interp, state, target) : run_after_dynamo(interp, state, target);
 }

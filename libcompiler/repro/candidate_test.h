@@ -5,6 +5,7 @@
 // Accuracy mode: compiled, it must run and fail the accuracy rules against the eager and float64
 // references (same_two_models: after Dynamo the gradients too, unless only_fwd); an exception
 // there is "likely an unrelated issue" (None).
+#include <memory>
 #include <string>
 
 #include "libcompiler/python/interp/object.h"
@@ -13,6 +14,8 @@
 #include "libcompiler/repro/repro_state.h"
 
 namespace kiln::repro {
+
+class PythonOracle;
 
 enum class AccuracyMode {
   None,      // crash mode
@@ -31,8 +34,11 @@ struct ReproTarget {
   // Whether the accuracy check leaves out the backward: always after AOT (aten graphs), after
   // Dynamo when torch._dynamo.config.repro_forward_only (TORCHDYNAMO_REPRO_FORWARD_ONLY=1).
   bool only_fwd = true;
+  // minify --python: real PyTorch runs the candidates (python_oracle.h); null: Kiln does.
+  std::shared_ptr<const PythonOracle> oracle;
 };
 
+// What the state ends in, run by Kiln, or by real PyTorch when the target has an oracle.
 Failure run_state(python::Interpreter& interp, const ReproState& state, const ReproTarget& target);
 
 // The state compiled for the target and run once; what compiling or running raises propagates.

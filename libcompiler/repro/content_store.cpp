@@ -7,11 +7,16 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "libcompiler/python/torch/serialization.h"
+
 namespace kiln::repro {
 
 namespace {
 
-std::filesystem::path storage_path(const std::filesystem::path& dir, const std::string& hash) {
+std::filesystem::path storage_path(const std::filesystem::path& dir, const std::string& hash) { return dir / "storages" / hash; }
+
+// Where older Kiln builds kept a storage: its raw bytes, which PyTorch cannot read.
+std::filesystem::path raw_storage_path(const std::filesystem::path& dir, const std::string& hash) {
   return dir / "storages" / (hash + ".bin");
 }
 
@@ -36,17 +41,14 @@ std::string write_storage(const std::filesystem::path& dir, std::string_view byt
   // process's own, as two minifier runs in one folder may write the same storage at once (the
   // renames then replace one copy of the same bytes by another).
   const std::filesystem::path partial = path.string() + "." + std::to_string(getpid()) + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write " + partial.string());
-  }
+  python::save_untyped_storage(partial.string(), bytes);
   std::filesystem::rename(partial, path);
   return hash;
 }
 
 std::optional<std::string> read_storage(const std::filesystem::path& dir, const std::string& hash) {
-  std::ifstream in(storage_path(dir, hash), std::ios::binary);
+  if (std::optional<std::string> bytes = python::load_untyped_storage(storage_path(dir, hash).string())) return bytes;
+  std::ifstream in(raw_storage_path(dir, hash), std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream bytes;
   bytes << in.rdbuf();

@@ -1,8 +1,9 @@
 #pragma once
-// Where repro files keep the data of their inputs (debug_tools.md §1.5): each storage once, named
-// by the SHA-1 of its bytes, as <dir>/storages/<sha1>.bin (raw bytes). PyTorch's loader looks for
-// <dir>/storages/<sha1> (a torch.save file) and, not finding one, makes random data: a Kiln
-// repro still runs under PyTorch, on random inputs.
+// Where repro files keep the data of their inputs (debug_tools.md §1.5), in the layout of
+// torch.utils._content_store: each storage once, named by the SHA-1 of its bytes, as
+// <dir>/storages/<sha1>, a torch.save file of an UntypedStorage. PyTorch's InputReader loads
+// Kiln's stores and Kiln's reader PyTorch's (whose names are hashes of PyTorch's own making; the
+// name is only a key). Stores of older Kiln builds (<sha1>.bin, raw bytes) are still read.
 #include <filesystem>
 #include <optional>
 #include <string>

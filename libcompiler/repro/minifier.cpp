@@ -15,6 +15,7 @@
 #include "libcompiler/python/python_repr.h"
 #include "libcompiler/repro/content_store.h"
 #include "libcompiler/repro/passes/pass.h"
+#include "libcompiler/repro/python_oracle.h"
 #include "libcompiler/tensor/copy.h"
 #include "libdiag/reduce/delta.h"
 #include "libdiag/reduce/memo.h"
@@ -70,7 +71,7 @@ std::string build_identity() {
 std::string target_text(const ReproTarget& target, const std::string& check_str) {
   return std::string(target.after == ReproAfter::Aot ? "aot " : "dynamo ") + target.backend + " accuracy=" +
          std::to_string(int(target.accuracy)) + " tol=" + python::repr_float(target.tolerance) +
-         (target.only_fwd ? " only_fwd" : " fwd_bwd") + " check=" + check_str;
+         (target.only_fwd ? " only_fwd" : " fwd_bwd") + " check=" + check_str + (target.oracle ? " python=" + target.oracle->python() : "");
 }
 
 // The first run, in a child like every test, reporting what it ended in through a pipe.

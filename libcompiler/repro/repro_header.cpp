@@ -85,6 +85,21 @@ std::vector<std::string> config_lines(Interpreter& interp) {
   return lines;
 }
 
+std::vector<std::string> config_lines_of(const std::string& source) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < source.size()) {
+    size_t end = source.find('\n', start);
+    if (end == std::string::npos) end = source.size();
+    const std::string line = source.substr(start, end - start);
+    start = end + 1;
+    const size_t assignment = line.find(" = ");
+    if (line.rfind("torch.", 0) == 0 && assignment != std::string::npos && line.substr(0, assignment).find("config.") != std::string::npos)
+      lines.push_back(line);
+  }
+  return lines;
+}
+
 std::vector<std::string> version_lines() {
   return {"# kiln version: " KILN_VERSION, "# kiln build: " KILN_BUILD_DESCRIPTION};
 }

@@ -87,7 +87,7 @@ std::string repro_script_text(Interpreter& interp, const ReproScript& script) {
   text += "from torch._dynamo.testing import rand_strided\n";
   if (aot) text += "from math import inf\n";
   text += "\nimport torch._dynamo.config\nimport torch._inductor.config\nimport torch._functorch.config\n";
-  append(text, config_lines(interp));
+  append(text, script.config ? *script.config : config_lines(interp));
   text += "\n";
   if (aot) text += "isolate_fails_code_str = None\n\n";
   append(text, version_lines());

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/repro/load_args_writer.h"
@@ -26,6 +27,9 @@ struct ReproScript {
   std::string backend = "inductor";
   std::string backend_source;  // after Dynamo: a script-defined backend's def; backend names it
   std::optional<std::string> check_str;
+  // The config lines to write; by default the values Kiln's config modules hold that differ from
+  // their defaults (a PyTorch launcher's own lines, for files that real PyTorch runs).
+  std::optional<std::vector<std::string>> config;
   int64_t embed_limit = LoadArgsOptions{}.embed_limit;
 };
 

@@ -14,8 +14,10 @@
 #include "libcompiler/repro/graph_accuracy.h"
 #include "libcompiler/repro/input_reader.h"
 #include "libcompiler/repro/minifier.h"
+#include "libcompiler/repro/python_oracle.h"
 #include "libcompiler/repro/repro_config.h"
 #include "libcompiler/repro/repro_dir.h"
+#include "libcompiler/repro/repro_header.h"
 #include "libcompiler/repro/repro_writer.h"
 
 namespace kiln::repro {
@@ -38,6 +40,7 @@ struct ReproRun {
   std::optional<std::chrono::milliseconds> timeout;
   size_t max_tests = 0;
   bool check_deterministic = true;
+  std::string python;  // minify --python: the Python whose torch runs the candidates
 };
 
 AccuracyMode accuracy_of(Interpreter& interp, const Ref& value) {
@@ -64,6 +67,7 @@ void apply_command_line(Interpreter& interp, ReproRun& run) {
       "jobs,j", po::value<size_t>(), "minify: candidates tested at once")(
       "timeout", po::value<double>(), "minify: seconds a candidate may run")(
       "max-tests", po::value<size_t>(), "minify: stop (resumably) after this many tests")(
+      "python", po::value<std::string>(), "minify: run the candidates under this Python's torch (real PyTorch as the oracle)")(
       "skip-check-deterministic", "analyze: run the compiled graph once")(
       "tracing-mode", po::value<std::string>(), "accepted for PyTorch's launchers (graphs run as they are)")(
       "isolate", "accepted (candidates always run isolated)")("no-isolate", "accepted (candidates always run isolated)")(
@@ -96,6 +100,7 @@ void apply_command_line(Interpreter& interp, ReproRun& run) {
   if (options.count("timeout")) run.timeout = std::chrono::milliseconds(int64_t(options["timeout"].as<double>() * 1000));
   if (options.count("max-tests")) run.max_tests = options["max-tests"].as<size_t>();
   if (options.count("skip-check-deterministic")) run.check_deterministic = false;
+  if (options.count("python")) run.python = options["python"].as<std::string>();
 }
 
 ReproRun parse_call(Interpreter& interp, CallArgs& c, ReproAfter after) {
@@ -176,7 +181,15 @@ Ref run_command(Interpreter& interp, const ReproRun& run, const ReproState& stat
   return none();
 }
 
-ReproScript script_of(const ReproRun& run, const ReproState& state) {
+// The source of the file whose Repro class `mod` is.
+const std::string& repro_file_text(Interpreter& interp, const Ref& mod) {
+  Ref forward = try_getattr(interp, type_of(mod), "forward");
+  if (!forward || forward->kind != ObjectKind::Function || !as<FunctionObject>(forward).loaded)
+    raise_error(ExcType::TypeError, "run_repro() needs the Repro module of a repro file");
+  return as<FunctionObject>(forward).loaded->ast->file->text();
+}
+
+ReproScript script_of(Interpreter& interp, const ReproRun& run, const ReproState& state) {
   ReproScript script;
   script.after = run.after;
   script.state = state;
@@ -185,6 +198,8 @@ ReproScript script_of(const ReproRun& run, const ReproState& state) {
   script.backend = run.backend;
   if (run.after == ReproAfter::Dynamo) script.backend_source = backend_source(run.backend_spec);
   if (!run.check_str.empty()) script.check_str = run.check_str;
+  // Reduced against real PyTorch: the repros carry the launcher's config, which PyTorch reads.
+  if (!run.python.empty()) script.config = config_lines_of(repro_file_text(interp, run.mod));
   return script;
 }
 
@@ -197,9 +212,19 @@ Ref minify_command(Interpreter& interp, const ReproRun& run, const ReproState& s
   options.timeout = run.timeout;
   options.check_str = run.check_str;
   options.max_tests = run.max_tests;
+  if (!run.python.empty()) {
+    OracleFiles files{run.save_dir, config_lines_of(repro_file_text(interp, run.mod))};
+    const std::filesystem::path work = run.save_dir.value_or(checkpoints_dir());
+    *interp.out << "Starting the PyTorch oracle under " << run.python << "\n" << std::flush;
+    try {
+      options.target.oracle = std::make_shared<const PythonOracle>(run.python, work, std::move(files));
+    } catch (const std::runtime_error& error) {
+      raise_error(ExcType::RuntimeError, error.what());
+    }
+  }
   const std::filesystem::path checkpoints = run.save_dir.value_or(checkpoints_dir());
   options.on_smaller = [&](const ReproState& smaller) {
-    const std::string text = repro_script_text(interp, script_of(run, smaller));
+    const std::string text = repro_script_text(interp, script_of(interp, run, smaller));
     const size_t nodes = call_node_count(smaller.module->graph);
     if (run.after == ReproAfter::Aot) write_aot_checkpoint(checkpoints, text, nodes, "");
     else write_dynamo_checkpoint(checkpoints, text, nodes, "");
@@ -214,7 +239,7 @@ Ref minify_command(Interpreter& interp, const ReproRun& run, const ReproState& s
       return none();
     case MinifyResult::Status::Minimal: break;
   }
-  ReproScript final_script = script_of(run, result.state);
+  ReproScript final_script = script_of(interp, run, result.state);
   final_script.command = "run";
   const std::filesystem::path path = convenience_repro_path();
   write_text_file(path, repro_script_text(interp, final_script));
@@ -255,10 +280,7 @@ void install_repro_module(Interpreter& interp, const char* name, ReproAfter afte
 }  // namespace
 
 std::shared_ptr<const ir::GraphModule> repro_module_graph(Interpreter& interp, const Ref& mod) {
-  Ref forward = try_getattr(interp, type_of(mod), "forward");
-  if (!forward || forward->kind != ObjectKind::Function || !as<FunctionObject>(forward).loaded)
-    raise_error(ExcType::TypeError, "run_repro() needs the Repro module of a repro file");
-  const std::string& text = as<FunctionObject>(forward).loaded->ast->file->text();
+  const std::string& text = repro_file_text(interp, mod);
   try {
     return ir::parseRunnable(text);
   } catch (const std::exception& error) {

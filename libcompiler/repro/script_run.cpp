@@ -47,12 +47,12 @@ ScriptResult run_script(const ScriptCommand& command) {
       dup2(log, STDERR_FILENO);
       close(log);
     }
-    std::vector<std::string> argv = {command.kiln.string(), command.script.string()};
+    std::vector<std::string> argv = {command.interpreter.string(), command.script.string()};
     argv.insert(argv.end(), command.args.begin(), command.args.end());
     std::vector<char*> pointers;
     for (std::string& arg : argv) pointers.push_back(arg.data());
     pointers.push_back(nullptr);
-    execv(pointers[0], pointers.data());
+    execvp(pointers[0], pointers.data());
     _exit(127);
   }
   setpgid(pid, pid);
@@ -80,6 +80,9 @@ CaughtFailure catch_first_failure(ScriptCommand command, const std::filesystem::
   command.environment["TORCHDYNAMO_REPRO_AFTER"] = after == ReproAfter::Aot ? "aot" : "dynamo";
   command.environment["TORCHDYNAMO_REPRO_LEVEL"] = std::to_string(level);
   command.environment["TORCHDYNAMO_REPRO_DIR"] = work_dir.string();
+  // Real PyTorch (minify --python) ignores TORCHDYNAMO_REPRO_DIR and writes its launcher under
+  // <debug root>/torch_compile_debug/run_<time>-pid_<pid>/minifier/.
+  command.environment["TORCH_COMPILE_DEBUG_DIR"] = work_dir.string();
   if (backend) command.environment[kCompileBackendVariable] = *backend;
   // What an earlier run left must not pass for this run's dump, so only files written since this
   // run began count (less a margin: the file system stamps times from a coarse clock). Nothing is
@@ -97,6 +100,9 @@ CaughtFailure catch_first_failure(ScriptCommand command, const std::filesystem::
     caught.repro_file = path;
   };
   take_if_newer(work_dir / "minifier_launcher.py");
+  std::error_code no_pytorch_runs;
+  for (const auto& entry : std::filesystem::directory_iterator(work_dir / "torch_compile_debug", no_pytorch_runs))
+    take_if_newer(entry.path() / "minifier" / "minifier_launcher.py");
   std::error_code no_checkpoints;
   if (caught.repro_file.empty())
     for (const auto& entry : std::filesystem::directory_iterator(work_dir / "checkpoints", no_checkpoints))

@@ -15,7 +15,8 @@
 namespace kiln::repro {
 
 struct ScriptCommand {
-  std::filesystem::path kiln;  // the kiln binary
+  // What runs the script: the kiln binary, or (minify --python) a Python with real PyTorch.
+  std::filesystem::path interpreter;
   std::filesystem::path script;
   std::vector<std::string> args;
   std::map<std::string, std::string> environment;  // set on top of this process's
@@ -35,8 +36,8 @@ ScriptResult run_script(const ScriptCommand& command);
 // `minify SCRIPT.py` with the repro wrapper after `after` at `level` (and `backend` forced).
 struct CaughtFailure {
   ScriptResult run;
-  // What the wrapper wrote: minifier_launcher.py (levels 2-4) or the checkpoint repro (level 1);
-  // empty when it wrote nothing.
+  // What the wrapper wrote: minifier_launcher.py (levels 2-4; Kiln's or real PyTorch's) or the
+  // checkpoint repro (level 1); empty when it wrote nothing.
   std::filesystem::path repro_file;
 };
 CaughtFailure catch_first_failure(ScriptCommand command, const std::filesystem::path& work_dir, ReproAfter after, int level,

@@ -145,9 +145,9 @@ std::string serialization_id() {
   return id;
 }
 
-void save_checkpoint(Interpreter& interp, const Ref& obj, const std::string& path) {
-  CheckpointWriter writer(interp);
-  std::string pickle = writer.pickle(obj);
+// The records of a checkpoint holding `pickle` and the storages it refers to by key 0, 1, ...,
+// in the order PyTorch writes them; the archive folder is named after the file, as PyTorch's.
+void write_checkpoint(const std::string& path, std::string pickle, const std::vector<std::string_view>& storages) {
   std::string archive = std::filesystem::path(path).stem().string();
   if (archive.empty()) archive = "archive";
   std::vector<std::pair<std::string, std::string>> records = {
@@ -156,14 +156,18 @@ void save_checkpoint(Interpreter& interp, const Ref& obj, const std::string& pat
       {archive + "/.storage_alignment", "64"},
       {archive + "/byteorder", "little"},
   };
-  for (size_t i = 0; i < writer.storages().size(); ++i) {
-    const tensor::Tensor& t = writer.storages()[i];
-    records.emplace_back(archive + "/data/" + std::to_string(i),
-                         std::string(static_cast<const char*>(t.storage().data()), t.storage().nbytes()));
-  }
+  for (size_t i = 0; i < storages.size(); ++i) records.emplace_back(archive + "/data/" + std::to_string(i), std::string(storages[i]));
   records.emplace_back(archive + "/version", "3\n");
   records.emplace_back(archive + "/.data/serialization_id", serialization_id());
   write_checkpoint_archive(path, records);
+}
+
+void save_checkpoint(Interpreter& interp, const Ref& obj, const std::string& path) {
+  CheckpointWriter writer(interp);
+  std::string pickle = writer.pickle(obj);
+  std::vector<std::string_view> storages;
+  for (const tensor::Tensor& t : writer.storages()) storages.emplace_back(static_cast<const char*>(t.storage().data()), t.storage().nbytes());
+  write_checkpoint(path, std::move(pickle), storages);
 }
 
 // The unpickling side: the globals torch.load allows (its weights-only set, as far as kiln has
@@ -306,6 +310,32 @@ void install_serialization(ModuleObject& torch) {
     auto a = bind_native("_load_checkpoint", c, {{"path"}, {"weights_only"}});
     return load_checkpoint(ip, to_str(a[0], "path"), truthy(ip, a[1]));
   })));
+}
+
+void save_untyped_storage(const std::string& path, std::string_view bytes) {
+  // data.pkl is the storage itself: the persistent id ('storage', torch.storage.UntypedStorage,
+  // key, location, byte count) that torch.load turns into the storage of record data/0.
+  const Ref self_marker = py_tuple({});  // stands for the storage; written by the hook
+  PickleWriter pickler([&](PickleWriter& w, const Ref& value) {
+    if (value != self_marker) return false;
+    w.mark();
+    w.save(py_str("storage"));
+    w.global("torch.storage", "UntypedStorage");
+    w.save(py_str("0"));
+    w.save(py_str("cpu"));
+    w.save(py_int(static_cast<int64_t>(bytes.size())));
+    w.tuple_from_mark();
+    w.persistent_id();
+    return true;
+  });
+  write_checkpoint(path, pickler.dump(self_marker), {bytes});
+}
+
+std::optional<std::string> load_untyped_storage(const std::string& path) {
+  if (!std::filesystem::exists(path) || !is_zip_file(path)) return std::nullopt;
+  // A content store's file holds one storage: its bytes are record data/0, whatever dtype or
+  // device torch.save recorded for it.
+  return CheckpointArchiveReader(path).read("data/0");
 }
 
 }  // namespace kiln::python

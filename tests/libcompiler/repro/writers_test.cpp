@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "kiln_config.h"
@@ -12,11 +13,13 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/python_repr.h"
+#include "libcompiler/python/torch/checkpoint_archive.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/python/torch/torch_module.h"
 #include "libcompiler/repro/content_store.h"
 #include "libcompiler/repro/input_reader.h"
 #include "libcompiler/repro/install.h"
+#include "libcompiler/repro/repro_header.h"
 #include "libcompiler/repro/repro_writer.h"
 #include "libcompiler/tensor/factories.h"
 #include "tests/support/shared_data.h"
@@ -206,6 +209,54 @@ TEST_F(WriterTest, AfterDynamoCarriesTheScriptsBackend) {
                                  "        save_dir=None, autocast=False, backend=my_backend)",
                              }));
   EXPECT_EQ(text.find("isolate_fails_code_str"), std::string::npos);
+}
+
+// The content store is torch.utils._content_store's layout: storages/<sha1> is torch.save of an
+// UntypedStorage (data.pkl the storage's persistent id, its bytes record data/0), which PyTorch's
+// InputReader loads; Kiln reads it back, and the raw <sha1>.bin files of older builds too.
+TEST(ContentStore, StoragesAreTorchSaveFilesOfUntypedStorages) {
+  const std::filesystem::path store = test::scratchDir("content_store_format");
+  const std::string bytes = "\x01\x02\x03\x04 sixteen bytes";
+  const std::string hash = write_storage(store, bytes);
+  EXPECT_EQ(hash, sha1_hex(bytes));
+  const std::filesystem::path file = store / "storages" / hash;
+  ASSERT_TRUE(python::is_zip_file(file.string()));
+  python::CheckpointArchiveReader archive(file.string());
+  EXPECT_EQ(archive.read("data/0"), bytes);
+  const std::optional<std::string> pickle = archive.read("data.pkl");
+  ASSERT_TRUE(pickle);
+  EXPECT_NE(pickle->find("torch.storage\nUntypedStorage\n"), std::string::npos);
+  EXPECT_NE(pickle->find("storage"), std::string::npos);
+  EXPECT_EQ(read_storage(store, hash), bytes);
+  EXPECT_EQ(read_storage(store, std::string(40, '0')), std::nullopt);
+
+  const std::string older = "raw bytes of an older build";
+  std::ofstream(store / "storages" / (sha1_hex(older) + ".bin"), std::ios::binary) << older;
+  EXPECT_EQ(read_storage(store, sha1_hex(older)), older);
+}
+
+// Files written for real PyTorch (minify --python) carry the launcher's config lines, read from
+// its header, in place of Kiln's.
+TEST_F(WriterTest, ConfigLinesCanComeFromTheLauncher) {
+  const std::string launcher =
+      "import torch._inductor.config\n"
+      "torch._inductor.config.inplace_buffers = True\n"
+      "torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY = 'compile_error'\n"
+      "torch.fx.experimental._config.use_duck_shape = False\n"
+      "torch._higher_order_ops.triton_kernel_wrap.kernel_side_table.reset_table()\n"
+      "x = torch.config.not_at_top = 1\n"
+      "    torch._inductor.config.indented = 1\n";
+  const std::vector<std::string> config = config_lines_of(launcher);
+  EXPECT_EQ(config, (std::vector<std::string>{"torch._inductor.config.inplace_buffers = True",
+                                               "torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY = 'compile_error'",
+                                               "torch.fx.experimental._config.use_duck_shape = False"}));
+  state.inputs = {IValue(small), IValue(weight), IValue(transposed), IValue(half), IValue(), IValue(int64_t{7})};
+  ReproScript script;
+  script.state = state;
+  script.config = config;
+  const std::string text = repro_script_text(interp, script);
+  EXPECT_TRUE(in_order(text, {"import torch._functorch.config", "torch._inductor.config.inplace_buffers = True",
+                              "torch.fx.experimental._config.use_duck_shape = False", "from torch.nn import *"}));
 }
 
 TEST_F(WriterTest, LegacyReprosRun) {

@@ -1,0 +1,1 @@
+from .after_aot import run_repro  # noqa: F401

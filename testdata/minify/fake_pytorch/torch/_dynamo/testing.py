@@ -1,0 +1,2 @@
+def rand_strided(*args, **kwargs):
+    return None

@@ -1,0 +1,2 @@
+class cpp:
+    inject_relu_bug_TESTING_ONLY = None

@@ -1,0 +1,2 @@
+def pick_vec_isa():
+    return None

@@ -1,0 +1,5 @@
+class Module:
+    def __init__(self):
+        pass
+
+__all__ = ["Module"]
