@@ -13,6 +13,7 @@
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libdiag/trace/timed_phase.h"
 
 namespace kiln::aot {
 
@@ -77,10 +78,16 @@ AotResult trace_and_partition(python::Interpreter& interp, const fx::BackendGrap
     result.mutated_inputs = traced.mutated_inputs;
     return result;
   }
-  TracedGraph joint = trace_checked(trace_joint);
+  TracedGraph joint = [&] {
+    trace::TimedPhase phase("aot_trace_joint_graph", compile_id);
+    return trace_checked(trace_joint);
+  }();
   report_graph(AotGraphKind::Joint, *joint.module, aot_id, compile_id);
   report_aot_config(options.decompose, options.keep_input_mutations, true, compile_id);
-  PartitionedGraphs parts = options.partition(joint);
+  PartitionedGraphs parts = [&] {
+    trace::TimedPhase phase(options.partition == min_cut_partition ? "min_cut_rematerialization_partition" : "default_partition", compile_id);
+    return options.partition(joint);
+  }();
   facts.backward_donated = donated_saved_values(parts, joint.forward_outputs);
   facts.saved_sizes = parts.saved_sizes;
   report_metadata(joint, facts, aot_id, compile_id);
@@ -134,6 +141,7 @@ fx::CompiledGraph aot_compile(python::Interpreter& interp, const fx::BackendGrap
       report_aot_cache_miss(*cache_key, compile_id);
     }
   }
+  trace::TimedPhase create_aot("create_aot_dispatcher_function", compile_id);
   AotResult result = trace_and_partition(interp, graph, example_inputs, facts, options, aot_id, compile_id);
   // A result right only at these sizes is not kept: the cache key holds no sizes of symbols.
   if (cache_key && !fx::current_backend_report().specialized_to_sizes) aot_cache_store(*options.cache, *cache_key, result);

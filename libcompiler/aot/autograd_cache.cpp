@@ -11,6 +11,8 @@
 #include "libcompiler/ir/symbolic_shape_propagation.h"
 #include "libdiag/trace/trace_writer.h"
 
+#include "libdiag/trace/timed_phase.h"
+
 namespace kiln::aot {
 
 namespace {
@@ -127,12 +129,14 @@ std::optional<std::string> uncacheable_graph_reason(const ir::GraphModule& dynam
 
 void report_aot_cache_hit(const AotCacheKey& key, const std::optional<trace::CompileId>& compile_id) {
   report("aotautograd_cache_hit", verdict(key, "hit"), compile_id);
+  trace::instant_event("autograd_cache_hit", compile_id, verdict(key, "hit"));
 }
 
 void report_aot_cache_miss(const AotCacheKey& key, const std::optional<trace::CompileId>& compile_id) {
   trace::TraceJson out = verdict(key, "miss");
   out["cache_status_detailed"] = "full_miss";
   report("aotautograd_cache_miss", out, compile_id);
+  trace::instant_event("autograd_cache_miss", compile_id, out);
 }
 
 void report_aot_cache_bypass(const std::string& reason, const std::optional<trace::CompileId>& compile_id) {
@@ -140,6 +144,7 @@ void report_aot_cache_bypass(const std::string& reason, const std::optional<trac
   out["cache_bypass_reason"] = reason;
   out["cache_state"] = "bypass";
   report("aotautograd_cache_bypass", out, compile_id);
+  trace::instant_event("autograd_cache_bypass", compile_id, out);
 }
 
 }  // namespace kiln::aot

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "libcompiler/fx/backend_report.h"
+#include "libdiag/trace/timed_phase.h"
 
 namespace kiln::aot {
 
@@ -30,6 +31,8 @@ struct LazyBackward {
       timings = outer;
       report_backward_compile(report);
     };
+    trace::TimedPhase phase("entire_backward_compile", context.compile_id, "backward._backward_impl");
+    phase.end_args()["is_forward"] = false;
     try {
       compiled = compiler(graph, context);
     } catch (const std::exception& error) {

@@ -217,20 +217,166 @@ bool first_report_of(const GraphBreak& b) {
   return seen_graph_breaks().insert(key).second;
 }
 
+// PyTorch 2.11's CompilationMetrics, field for field and in its order, with Kiln's values; what
+// Kiln has no counterpart of (remote caches, Triton, CUDA graphs, profile-guided optimization) is
+// null, as PyTorch leaves what it did not use.
+TraceJson compilation_metrics_json(const CompileMetrics& m, const CodeState& code) {
+  const trace::CompileId id = m.ids.trace_id();
+  const double duration = seconds_since(m.start);
+  const auto start_us = static_cast<int64_t>(epoch_seconds(m.start) * 1e6);
+  auto optional = [](const auto& v) { return v ? TraceJson(*v) : TraceJson(nullptr); };
+  // A phase's cumulative microseconds, null when the compilation had none.
+  auto phase_us = [&](std::string_view name) {
+    const double seconds = trace::phase_seconds(id, name);
+    return seconds > 0 ? TraceJson(static_cast<int64_t>(seconds * 1e6)) : TraceJson(nullptr);
+  };
+  const bool refused = m.refused;
+  const bool compiled_graph = m.backend_compile_seconds.has_value();
+  TraceJson metrics = TraceJson::object();
+  metrics["compile_id"] = m.ids.frame_compile_text();
+  metrics["frame_key"] = std::to_string(m.ids.frame_id + 1);
+  metrics["co_name"] = refused ? TraceJson(nullptr) : TraceJson(code.co_name);
+  metrics["co_filename"] = refused ? TraceJson(nullptr) : TraceJson(code.co_filename);
+  metrics["co_firstlineno"] = refused ? TraceJson(nullptr) : TraceJson(code.co_firstlineno);
+  metrics["cache_size"] = code.entries.size();
+  metrics["accumulated_cache_size"] = code.entries.size();
+  metrics["guard_count"] = optional(m.guard_count);
+  metrics["shape_env_guard_count"] = m.guard_count ? TraceJson(0) : TraceJson(nullptr);
+  metrics["graph_op_count"] = optional(m.graph_op_count);
+  metrics["graph_node_count"] = optional(m.graph_node_count);
+  metrics["graph_input_count"] = optional(m.graph_input_count);
+  metrics["start_time"] = epoch_seconds(m.start);
+  metrics["entire_frame_compile_time_s"] = duration;
+  metrics["backend_compile_time_s"] = optional(m.backend_compile_seconds);
+  metrics["inductor_compile_time_s"] = optional(m.inductor_compile_seconds);
+  metrics["code_gen_time_s"] = optional(m.code_gen_seconds);
+  metrics["fail_type"] = optional(m.fail_type);
+  metrics["fail_reason"] = optional(m.fail_reason);
+  metrics["fail_user_frame_filename"] = nullptr;
+  metrics["fail_user_frame_lineno"] = nullptr;
+  metrics["non_compliant_ops"] = TraceJson::array();
+  metrics["compliant_custom_ops"] = TraceJson::array();
+  metrics["restart_reasons"] = m.restart_reasons;
+  metrics["dynamo_time_before_restart_s"] = m.seconds_before_restart;
+  metrics["stack_trace"] = TraceJson::array({"Line: " + std::to_string(code.co_firstlineno) + ", Name: " + code.co_name +
+                                             ", Filename: " + code.co_filename});
+  metrics["exception_stack_trace"] = nullptr;
+  metrics["graph_node_shapes"] = m.graph_node_shapes.value_or("{}");
+  metrics["has_guarded_code"] = !m.fail_type;
+  metrics["remote_cache_time_saved_s"] = nullptr;
+  metrics["structured_logging_overhead_s"] = nullptr;
+  metrics["config_suppress_errors"] = m.suppress_errors;
+  metrics["config_inline_inbuilt_nn_modules"] = true;
+  metrics["specialize_float"] = false;
+  metrics["dynamo_config"] = nullptr;
+  metrics["compiler_config"] = nullptr;
+  metrics["is_forward"] = true;
+  metrics["num_triton_bundles"] = nullptr;
+  metrics["remote_fx_graph_cache_get_time_ms"] = nullptr;
+  metrics["remote_fx_graph_cache_put_time_ms"] = nullptr;
+  metrics["start_time_us"] = start_us;
+  metrics["duration_us"] = static_cast<int64_t>(duration * 1e6);
+  metrics["dynamo_cumulative_compile_time_us"] = static_cast<int64_t>(duration * 1e6);
+  metrics["aot_autograd_cumulative_compile_time_us"] = phase_us("create_aot_dispatcher_function");
+  metrics["inductor_cumulative_compile_time_us"] = phase_us("inductor_compile");
+  metrics["inductor_code_gen_cumulative_compile_time_us"] = phase_us("code_gen");
+  metrics["triton_compile_time_us"] = nullptr;
+  metrics["runtime_cudagraphify_time_us"] = nullptr;
+  metrics["runtime_triton_autotune_time_us"] = nullptr;
+  metrics["dynamo_compile_time_before_restart_us"] = static_cast<int64_t>(m.seconds_before_restart * 1e6);
+  metrics["distributed_ephemeral_timeout_us"] = nullptr;
+  metrics["structured_logging_overhead_us"] = nullptr;
+  metrics["remote_fx_graph_cache_get_time_us"] = nullptr;
+  metrics["remote_fx_graph_cache_put_time_us"] = nullptr;
+  metrics["backward_cumulative_compile_time_us"] = nullptr;
+  metrics["end_time_us"] = start_us + static_cast<int64_t>(duration * 1e6);
+  metrics["pre_grad_pass_time_us"] = nullptr;
+  metrics["post_grad_pass_time_us"] = nullptr;
+  metrics["joint_graph_pass_time_us"] = nullptr;
+  metrics["log_format_version"] = 3;
+  metrics["inductor_config"] = nullptr;
+  metrics["remote_cache_version"] = nullptr;
+  metrics["inductor_fx_remote_cache_hit_count"] = 0;
+  metrics["inductor_fx_remote_cache_miss_count"] = 0;
+  metrics["inductor_fx_remote_cache_backend_type"] = nullptr;
+  metrics["inductor_fx_remote_cache_hit_keys"] = nullptr;
+  metrics["inductor_fx_remote_cache_miss_keys"] = nullptr;
+  metrics["inductor_fx_local_cache_hit_count"] = static_cast<int64_t>(trace::instant_count(id, "fx_graph_cache_hit"));
+  metrics["inductor_fx_local_cache_miss_count"] = static_cast<int64_t>(trace::instant_count(id, "fx_graph_cache_miss"));
+  metrics["aotautograd_remote_cache_hit_count"] = 0;
+  metrics["aotautograd_remote_cache_miss_count"] = 0;
+  metrics["aotautograd_local_cache_hit_count"] = 0;
+  metrics["aotautograd_local_cache_miss_count"] = 0;
+  metrics["cuda_version"] = nullptr;
+  metrics["triton_version"] = nullptr;
+  metrics["feature_usage"] = nullptr;
+  metrics["compile_time_autotune_time_us"] = nullptr;
+  metrics["is_runtime"] = false;
+  metrics["gc_time_us"] = nullptr;
+  metrics["tensorify_float_attempt"] = nullptr;
+  metrics["tensorify_float_success"] = nullptr;
+  metrics["tensorify_float_failure"] = nullptr;
+  metrics["guard_latency_us"] = m.guard_latency_us ? TraceJson(static_cast<int64_t>(*m.guard_latency_us)) : TraceJson(nullptr);
+  metrics["recompile_reason"] = optional(m.recompile_reason);
+  metrics["num_graph_breaks"] = m.num_graph_breaks && *m.num_graph_breaks ? TraceJson(*m.num_graph_breaks) : TraceJson(nullptr);
+  metrics["triton_kernel_compile_times_us"] = nullptr;
+  metrics["ir_count"] = compiled_graph ? optional(m.graph_node_count) : TraceJson(nullptr);
+  metrics["cudagraph_skip_reason"] = nullptr;
+  metrics["python_version"] = nullptr;
+  metrics["pgo_put_remote_code_state_time_us"] = nullptr;
+  metrics["pgo_get_remote_code_state_time_us"] = nullptr;
+  metrics["param_numel"] = nullptr;
+  metrics["param_bytes"] = nullptr;
+  metrics["param_count"] = nullptr;
+  metrics["recompile_user_contexts"] = nullptr;
+  metrics["inline_inbuilt_nn_modules_candidate"] = false;
+  metrics["pytorch_version"] = "kiln";
+  metrics["inductor_provenance"] = nullptr;
+  return metrics;
+}
+
 }  // namespace
 
 namespace events {
 
-void compile_start(python::Interpreter& interp, const CompileIds& ids, const CodeState& code) {
-  create_env(ids);
+FrameCompilation::FrameCompilation(CompileMetrics& metrics, const CodeState& code) : metrics_(metrics), code_(code) {
+  dynamo_.emplace("dynamo", metrics.ids.trace_id());
+  entire_.emplace("entire_frame_compile", metrics.ids.trace_id(), "_compile.compile_inner");
+}
+
+void FrameCompilation::begin_attempts(python::Interpreter& interp) {
+  create_env(metrics_.ids);
   TraceWriter& writer = TraceWriter::from_environment();
-  if (!writer.enabled()) return;
-  writer.chromium_event("dynamo", trace::ChromiumPhase::Begin, context(ids));
-  std::vector<trace::TraceFrame> stack = user_stack_frames(interp);
-  stack.push_back(trace::TraceFrame{code.co_filename, code.co_firstlineno, code.co_name, std::nullopt});
-  TraceJson metadata = TraceJson::object();
-  metadata["stack"] = writer.frame_list(stack);
-  writer.record("dynamo_start", metadata, context(ids));
+  if (writer.enabled()) {
+    std::vector<trace::TraceFrame> stack = user_stack_frames(interp);
+    stack.push_back(trace::TraceFrame{code_.co_filename, code_.co_firstlineno, code_.co_name, std::nullopt});
+    TraceJson metadata = TraceJson::object();
+    metadata["stack"] = writer.frame_list(stack);
+    writer.record("dynamo_start", metadata, context(metrics_.ids));
+  }
+  attempt_.emplace("compile_attempt_0", metrics_.ids.trace_id());
+}
+
+void FrameCompilation::restart() {
+  attempt_.reset();
+  metrics_.seconds_before_restart = seconds_since(metrics_.start);
+  ++metrics_.ids.attempt;
+  attempt_.emplace("compile_attempt_" + std::to_string(metrics_.ids.attempt), metrics_.ids.trace_id());
+}
+
+FrameCompilation::~FrameCompilation() {
+  attempt_.reset();
+  entire_.reset();
+  try {
+    const TraceJson metrics = compilation_metrics_json(metrics_, code_);
+    TraceWriter& writer = TraceWriter::from_environment();
+    if (writer.enabled()) writer.compilation_metrics(metrics, context(metrics_.ids));
+    dynamo_->end_args() = metrics;
+    dynamo_->end_args().erase("compile_id");
+  } catch (...) {
+    // A compilation that ends by an error ends it even when its report cannot be made.
+  }
+  dynamo_.reset();
 }
 
 void graph_break(const CompileIds& ids, const CodeState&, const GraphBreak& b) {
@@ -393,46 +539,6 @@ void dynamo_error(const CompileIds& ids, const std::string& traceback) {
   TraceWriter& writer = TraceWriter::from_environment();
   if (writer.enabled())
     writer.artifact("dynamo_error", trace::ArtifactEncoding::String, traceback, context(ids), {"torch/_dynamo/convert_frame.py", 1858});
-}
-
-void compilation_metrics(const CompileMetrics& m, const CodeState& code) {
-  TraceWriter& writer = TraceWriter::from_environment();
-  if (!writer.enabled()) return;
-  CompileIds ids = m.ids;
-  double duration = seconds_since(m.start);
-  TraceJson metrics = TraceJson::object();
-  metrics["compile_id"] = ids.frame_compile_text();
-  metrics["frame_key"] = std::to_string(ids.frame_id + 1);
-  bool refused = m.refused;
-  metrics["co_name"] = refused ? TraceJson(nullptr) : TraceJson(code.co_name);
-  metrics["co_filename"] = refused ? TraceJson(nullptr) : TraceJson(code.co_filename);
-  metrics["co_firstlineno"] = refused ? TraceJson(nullptr) : TraceJson(code.co_firstlineno);
-  metrics["cache_size"] = code.entries.size();
-  metrics["accumulated_cache_size"] = code.entries.size();
-  auto optional = [](const std::optional<int64_t>& v) { return v ? TraceJson(*v) : TraceJson(nullptr); };
-  metrics["guard_count"] = optional(m.guard_count);
-  metrics["shape_env_guard_count"] = m.guard_count ? TraceJson(0) : TraceJson(nullptr);
-  metrics["graph_op_count"] = optional(m.graph_op_count);
-  metrics["graph_node_count"] = optional(m.graph_node_count);
-  metrics["graph_input_count"] = optional(m.graph_input_count);
-  metrics["start_time"] = epoch_seconds(m.start);
-  metrics["entire_frame_compile_time_s"] = duration;
-  metrics["backend_compile_time_s"] = m.backend_compile_seconds;
-  if (m.inductor_compile_seconds) metrics["inductor_compile_time_s"] = *m.inductor_compile_seconds;
-  if (m.code_gen_seconds) metrics["code_gen_time_s"] = *m.code_gen_seconds;
-  metrics["fail_type"] = m.fail_type ? TraceJson(*m.fail_type) : TraceJson(nullptr);
-  metrics["fail_reason"] = m.fail_reason ? TraceJson(*m.fail_reason) : TraceJson(nullptr);
-  metrics["restart_reasons"] = m.restart_reasons;
-  metrics["stack_trace"] = TraceJson::array({"Line: " + std::to_string(code.co_firstlineno) + ", Name: " + code.co_name +
-                                             ", Filename: " + code.co_filename});
-  metrics["has_guarded_code"] = !m.fail_type;
-  metrics["config_suppress_errors"] = false;
-  metrics["is_forward"] = true;
-  metrics["dynamo_cumulative_compile_time_us"] = static_cast<int64_t>(duration * 1e6);
-  metrics["log_format_version"] = 3;
-  metrics["pytorch_version"] = "kiln";
-  writer.compilation_metrics(metrics, context(ids));
-  writer.chromium_event("dynamo", trace::ChromiumPhase::End, context(ids));
 }
 
 }  // namespace events

@@ -13,6 +13,7 @@
 #include "libcompiler/capture/guards.h"
 #include "libcompiler/ir/graph_module.h"
 #include "libdiag/trace/compile_id.h"
+#include "libdiag/trace/timed_phase.h"
 
 namespace kiln::capture {
 
@@ -32,14 +33,41 @@ struct CompileMetrics {
   std::optional<int64_t> guard_count;  // none for a frame that got no guards (skipped or failed)
   std::vector<std::string> restart_reasons;
   std::optional<std::string> fail_type, fail_reason;
-  double backend_compile_seconds = 0;
+  std::optional<double> backend_compile_seconds;  // none when no graph reached a backend
   std::optional<double> inductor_compile_seconds, code_gen_seconds;  // what the backend reported
   bool refused = false;  // refused before it started (the cache limit): PyTorch names no code then
+  double seconds_before_restart = 0;  // from the start to the graph break that restarted it
+  std::optional<double> guard_latency_us;
+  std::optional<int64_t> num_graph_breaks;  // distinct graph breaks so far in the process
+  std::optional<std::string> recompile_reason;  // the guard failure that made this compile
+  std::optional<std::string> graph_node_shapes;  // "{'l_x_': [4, 8], ...}", the graph's tensors
+  bool suppress_errors = false;  // torch._dynamo.config.suppress_errors
 };
 
 namespace events {
 
-void compile_start(python::Interpreter& interp, const CompileIds& ids, const CodeState& code);
+// One frame's compilation in the trace, nested as PyTorch's dynamo_timed phases nest: "dynamo" and
+// "entire_frame_compile" around all of it, "compile_attempt_<n>" around each attempt (none for a
+// compilation the cache limit refuses). However the compilation ends, ending this closes the
+// attempt and entire_frame_compile, writes the compilation_metrics record, and ends "dynamo" with
+// the metrics as its arguments, as PyTorch does.
+class FrameCompilation {
+ public:
+  FrameCompilation(CompileMetrics& metrics, const CodeState& code);
+  ~FrameCompilation();
+  FrameCompilation(const FrameCompilation&) = delete;
+  FrameCompilation& operator=(const FrameCompilation&) = delete;
+  // The compilation goes ahead: dynamo_start, and the first attempt.
+  void begin_attempts(python::Interpreter& interp);
+  // A graph break restarts the analysis: the next attempt (metrics.ids.attempt) begins.
+  void restart();
+
+ private:
+  CompileMetrics& metrics_;
+  const CodeState& code_;
+  std::optional<trace::TimedPhase> dynamo_, entire_, attempt_;
+};
+
 void graph_break(const CompileIds& ids, const CodeState& code, const GraphBreak& graph_break);
 // Forgets the graph breaks logged so far (torch.compile making a new callback does this): the
 // next of each is logged with its user stack again.
@@ -62,7 +90,6 @@ void backend(const CompileIds& ids, const std::string& backend, const std::strin
 void guards(const CompileIds& ids, const GuardSet& guards, double latency_us);
 // The dynamo_error artifact: the traceback of an error a compile raises to the script.
 void dynamo_error(const CompileIds& ids, const std::string& traceback);
-void compilation_metrics(const CompileMetrics& metrics, const CodeState& code);
 
 }  // namespace events
 

@@ -255,7 +255,7 @@ std::string backend_name_of(const CompileOptions& options) {
 // One compile of a frame: what its phases share, from the capture to the cache entry.
 struct FrameCompile {
   FrameCompile(Interpreter& interp, const CompileOptions& options, const DynamoConfig& config, CodeState& code,
-               const FrameInputs& inputs, CompileMetrics& metrics);
+               const FrameInputs& inputs, CompileMetrics& metrics, events::FrameCompilation& phases);
 
   Interpreter& interp;
   const CompileOptions& options;
@@ -263,6 +263,7 @@ struct FrameCompile {
   CodeState& code;
   const FrameInputs& inputs;
   CompileMetrics& metrics;
+  events::FrameCompilation& phases;
 
   std::unique_ptr<CacheEntry> entry = std::make_unique<CacheEntry>();
   std::unique_ptr<Frame> frame;
@@ -285,13 +286,14 @@ struct FrameCompile {
 };
 
 FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, const DynamoConfig& config, CodeState& code,
-                           const FrameInputs& inputs, CompileMetrics& metrics)
+                           const FrameInputs& inputs, CompileMetrics& metrics, events::FrameCompilation& phases)
     : interp(interp),
       options(options),
       config(config),
       code(code),
       inputs(inputs),
       metrics(metrics),
+      phases(phases),
       frame(frame_for(interp, code, inputs)),
       shapes(options.dynamic.value_or(false)),
       graph(interp, inputs, entry->guards, shapes,
@@ -368,22 +370,26 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   CompileMetrics metrics;
   metrics.ids = {*code.frame_id, code.compiles++, 0};
   metrics.start = std::chrono::system_clock::now();
+  metrics.suppress_errors = config.suppress_errors;
+  metrics.num_graph_breaks = static_cast<int64_t>(graph_break_counts_.size());
   if (!failures.empty()) {
     events::recompile(metrics.ids, code, failures);
     guard_failures_.push_back({&code, failures.front().second});
+    metrics.recompile_reason = failures.front().first + ": " + failures.front().second;
   }
+  // However the compile ends, its phases end and its metrics are written.
+  events::FrameCompilation phases(metrics, code);
   try {
     check_cache_limit(config, code, inputs, failures, metrics);
-    events::compile_start(interp, metrics.ids, code);
+    phases.begin_attempts(interp);
     update_history(code, inputs);
-    FrameCompile compile(interp, options, config, code, inputs, metrics);
+    FrameCompile compile(interp, options, config, code, inputs, metrics, phases);
     trace_frame(compile);
     if (compile.broke) handle_graph_break(compile);
     build_exit(compile);
     call_backend(compile);
     return store_entry(compile);
   } catch (const SkipFrame& skip) {
-    events::compilation_metrics(metrics, code);
     if (skip.for_good) code.skip = true;
     return nullptr;
   }
@@ -393,6 +399,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
 void Runtime::trace_frame(FrameCompile& c) {
   events::tracing(c.metrics.ids, c.code, "start");
   {
+    trace::TimedPhase tracing("bytecode_tracing", c.metrics.ids.trace_id());
     HookScope scope(c.interp, &c.tracer);
     try {
       run_frame_code(c.interp, *c.frame, c.code, &c.tracer);
@@ -404,14 +411,16 @@ void Runtime::trace_frame(FrameCompile& c) {
       // capture each level again) the same way, so it reaches the caller now, as in PyTorch.
       if (error.exception->type->is_subtype_of(exception_type(ExcType::RecursionError))) {
         c.metrics.fail_type = "RecursionError";
-        events::compilation_metrics(c.metrics, c.code);
+        c.metrics.fail_reason = exception_summary(c.interp, error.exception);
         throw;
       }
       // Capture itself failed (an error the code raises, or one Kiln's capture cannot model):
       // this call runs eagerly, which raises the error if it is the code's own.
       log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/convert_frame.py", 1380}, c.metrics.ids.text(),
                 "Capturing " + c.code.co_name + " failed (" + exception_summary(c.interp, error.exception) + "); it runs eagerly");
+      // PyTorch's metrics give every failure its reason (tlparse refuses a trace that lacks one).
       c.metrics.fail_type = "Unsupported";
+      c.metrics.fail_reason = exception_summary(c.interp, error.exception);
       throw SkipFrame{false};  // this call only
     }
   }
@@ -428,6 +437,7 @@ void Runtime::handle_graph_break(FrameCompile& c) {
                               [&](const auto& entry) { return entry.first == broke.title(); });
   if (counted == graph_break_counts_.end()) graph_break_counts_.emplace_back(broke.title(), 1);
   else ++counted->second;
+  c.metrics.num_graph_breaks = static_cast<int64_t>(graph_break_counts_.size());
   if (broke.restarts()) c.metrics.restart_reasons.push_back(broke.message());
   std::string reason = broke.kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke.message();
   records_.push_back({c.metrics.ids.text(), c.code.co_name, std::nullopt, {}, {reason}, broke.user_stack, {}});
@@ -437,7 +447,6 @@ void Runtime::handle_graph_break(FrameCompile& c) {
     c.metrics.fail_reason = broke.message();
     PyException unsupported(dynamo_exception(c.interp, "Unsupported", broke.message() + user_code_trailer(broke.user_stack)));
     events::dynamo_error(c.metrics.ids, format_traceback(c.interp, unsupported));
-    events::compilation_metrics(c.metrics, c.code);
     throw unsupported;
   }
   const BreakSite& site = c.tracer.break_site();
@@ -448,7 +457,7 @@ void Runtime::handle_graph_break(FrameCompile& c) {
   if (!c.resume_path || site.kind == BreakSite::Kind::Elsewhere) throw SkipFrame{};
   if (broke.restarts()) {
     events::restart(c.metrics.ids, broke);
-    c.metrics.ids.attempt = 1;
+    c.phases.restart();
   }
 }
 
@@ -542,6 +551,14 @@ void Runtime::call_backend(FrameCompile& c) {
   metrics.graph_node_count = static_cast<int64_t>(graph.module().graph.size());
   metrics.graph_input_count = static_cast<int64_t>(graph.inputs().size());
   events::output_graph(metrics.ids, graph.module());
+  std::string shapes;
+  for (const ir::Node* n : graph.module().graph.nodes())
+    if (const auto* meta = std::get_if<ir::TensorMeta>(&n->meta.value)) {
+      shapes += (shapes.empty() ? "'" : ", '") + n->name() + "': [";
+      for (size_t i = 0; i < meta->sizes.size(); ++i) shapes += (i ? ", " : "") + meta->sizes[i].str();
+      shapes += "]";
+    }
+  metrics.graph_node_shapes = "{" + shapes + "}";
   std::vector<std::string> input_sources;
   std::vector<Ref> example;
   for (const GraphInput& input : graph.inputs()) {
@@ -554,6 +571,7 @@ void Runtime::call_backend(FrameCompile& c) {
                         graph.sizes_pinned()});
   const std::string backend_name = backend_name_of(c.options);
   events::backend(metrics.ids, backend_name, "calling");
+  trace::TimedPhase backend_compile("backend_compile", metrics.ids.trace_id(), "OutputGraph.call_user_compiler");
   auto backend_started = std::chrono::steady_clock::now();
   fx::current_backend_report() = {};
   try {
@@ -571,7 +589,6 @@ void Runtime::call_backend(FrameCompile& c) {
     record_for_replay(interp, c.config, c.code, c.inputs, c.options);
     if (classify_backend_failure(interp, error) == BackendFailure::InductorError) {
       events::dynamo_error(metrics.ids, format_traceback(interp, error));
-      events::compilation_metrics(metrics, c.code);
       throw;
     }
     PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
@@ -585,7 +602,6 @@ void Runtime::call_backend(FrameCompile& c) {
     PyException shown = wrapped;
     shown.traceback = error.traceback;
     events::dynamo_error(metrics.ids, format_traceback(interp, shown));
-    events::compilation_metrics(metrics, c.code);
     throw wrapped;
   }
   // Code right only at the captured sizes is guarded on them (another size recompiles).
@@ -593,7 +609,7 @@ void Runtime::call_backend(FrameCompile& c) {
   metrics.backend_compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - backend_started).count();
   metrics.inductor_compile_seconds = fx::current_backend_report().inductor_compile_seconds;
   metrics.code_gen_seconds = fx::current_backend_report().code_gen_seconds;
-  compile_times().add("OutputGraph.call_user_compiler", metrics.backend_compile_seconds);
+  compile_times().add("OutputGraph.call_user_compiler", *metrics.backend_compile_seconds);
   events::backend(metrics.ids, backend_name, "done");
   c.entry->graph = std::move(captured);
 }
@@ -609,12 +625,14 @@ CacheEntry* Runtime::store_entry(FrameCompile& c) {
   entry->mode = c.options.mode;
   entry->options = c.options.options;
   metrics.guard_count = static_cast<int64_t>(entry->guards.size());
-  // One evaluation on the frame that made them, timed, as PyTorch's profile_guard_manager does.
-  const auto guard_start = std::chrono::steady_clock::now();
-  (void)entry->guards.check(c.interp, c.inputs);
-  const double guard_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - guard_start).count();
-  events::guards(metrics.ids, entry->guards, guard_us);
-  events::compilation_metrics(metrics, c.code);
+  {
+    trace::TimedPhase build_guards("build_guards", metrics.ids.trace_id());
+    // One evaluation on the frame that made them, timed, as PyTorch's profile_guard_manager does.
+    const auto guard_start = std::chrono::steady_clock::now();
+    (void)entry->guards.check(c.interp, c.inputs);
+    metrics.guard_latency_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - guard_start).count();
+    events::guards(metrics.ids, entry->guards, *metrics.guard_latency_us);
+  }
   compile_times().add("_compile.compile_inner", std::chrono::duration<double>(std::chrono::system_clock::now() - metrics.start).count());
   records_.push_back({metrics.ids.text(), c.code.co_name, metrics.graph_op_count, c.op_targets, {}, {},
                       explain_guards(c.interp, entry->guards, c.inputs)});

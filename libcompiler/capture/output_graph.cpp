@@ -250,7 +250,7 @@ TypeObject* symbolic_scalar_type() {
     // symbolic number an argument of its node.
     for (const char* dunder : {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
                                "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__", "__bool__", "__float__", "__int__",
-                               "__index__", "__repr__", "__str__", "__format__", "__neg__", "__pow__", "__rpow__"})
+                               "__index__", "__repr__", "__str__", "__format__", "__neg__", "__pow__", "__rpow__", "__round__"})
       add_method(t, dunder, [name = std::string(dunder)](Interpreter&, CallArgs& c) -> Ref {
         if (c.args.size() == 2 && is_tensor(c.args[1])) return not_implemented();
         throw unsupported(UnsupportedConstruct::SymbolicNumberOperator, {name});

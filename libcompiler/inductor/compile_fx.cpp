@@ -15,6 +15,7 @@
 #include "libcompiler/ir/graph_interpreter.h"
 #include "libcompiler/ir/tensor_types.h"
 #include "libdiag/log/logger.h"
+#include "libdiag/trace/timed_phase.h"
 
 namespace kiln::inductor {
 
@@ -122,13 +123,22 @@ aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> m
 
 }  // namespace
 
-CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label) {
+CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label,
+                                const std::optional<trace::CompileId>& compile_id) {
   CompiledArtifacts out;
   GraphLowering lowering(module);
   const KernelBackend& backend = lowering.backend();
-  LoopProgram program = lowering.run();
+  LoopProgram program = [&] {
+    trace::TimedPhase phase("GraphLowering.run", compile_id);
+    return lowering.run();
+  }();
   out.ir_pre_fusion = print_loop_program(program);
-  Schedule schedule = schedule_program(program);
+  trace::TimedPhase compile_to_fn("GraphLowering.compile_to_fn", compile_id);
+  trace::TimedPhase code_gen("code_gen", compile_id, "GraphLowering.compile_to_module");
+  Schedule schedule = [&] {
+    trace::TimedPhase phase("Scheduler.__init__", compile_id);
+    return schedule_program(program);
+  }();
   out.ir_post_fusion = print_schedule(program, schedule);
 
   const auto started = std::chrono::steady_clock::now();
@@ -163,6 +173,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
         }
       }
       if (out.cache != CacheOutcome::Hit) {
+        trace::TimedPhase phase("compile_file", compile_id);
         CacheEntry entry = backend.compile(program, schedule, codegen_options(config, 0));
         candidates.push_back(backend.load(entry));
         cache_store(out.cache_key, entry);
@@ -177,7 +188,10 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
     for (size_t k = 0; k < handles.size(); ++k) kernels[k].push_back(handles[k]);
   auto compiled =
       std::make_shared<CompiledProgram>(backend, std::move(program), std::move(schedule), std::move(kernels), std::move(subgraphs));
-  out.output_code = render_output_code(*compiled, aot_label);
+  {
+    trace::TimedPhase phase("PythonWrapperCodegen.generate", compile_id);
+    out.output_code = render_output_code(*compiled, aot_label);
+  }
   out.program = std::move(compiled);
   return out;
 }
@@ -187,10 +201,13 @@ namespace {
 aot::AtenFunction compile_annotated(std::shared_ptr<const ir::GraphModule> module, const aot::AtenGraphContext& context,
                                     const InductorConfig& config) {
   const auto started = std::chrono::steady_clock::now();
+  trace::TimedPhase inductor_compile("inductor_compile", context.compile_id, "compile_fx_inner");
+  inductor_compile.end_args()["is_backward"] = context.kind == aot::AotGraphKind::Backward;
   report_runnable_graph(*module, context.compile_id);
   CompiledArtifacts artifacts;
   try {
-    artifacts = compile_graph(*module, config, aot_label(context));
+    trace::TimedPhase fx_codegen("fx_codegen_and_compile", context.compile_id);
+    artifacts = compile_graph(*module, config, aot_label(context), context.compile_id);
   } catch (const LoweringUnsupported& e) {
     report_post_grad_graphs(*module, context.compile_id);
     log::emit(log::Artifact::perf_hints, log::Level::Debug, {"torch/_inductor/graph.py", 0},

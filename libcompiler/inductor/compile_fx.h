@@ -28,7 +28,9 @@ struct CompiledArtifacts {
 // LoweringUnsupported for a graph the lowering cannot take, and InductorError for compile
 // errors (the injected compile_error bug among them). `aot_label` names the graph in the output
 // code ("0_forward").
-CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label = "0_inference");
+// `compile_id`: the compilation its phases are timed under in the trace (timed_phase.h).
+CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label = "0_inference",
+                                const std::optional<trace::CompileId>& compile_id = std::nullopt);
 
 // compile_graph with its reports (inductor_events.h); a graph the lowering cannot take runs in
 // the graph interpreter instead, with a perf hint logged.

@@ -9,6 +9,7 @@
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ir/runnable_printer.h"
 #include "libdiag/log/logger.h"
+#include "libdiag/trace/timed_phase.h"
 #include "libdiag/trace/trace_writer.h"
 
 namespace kiln::inductor {
@@ -165,6 +166,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
       cache["cache_bypass_reason"] = artifacts.cache_bypass_reason;
     writer.artifact("fx_graph_cache_" + outcome, trace::ArtifactEncoding::Json,
                     trace::json_payload(cache), context_of(context.compile_id), {"torch/_inductor/compile_fx.py", 1120});
+    trace::instant_event("fx_graph_cache_" + outcome, context.compile_id, cache, {"torch/_inductor/compile_fx.py", 1120});
   }
 
   if (compile_debug_enabled()) {

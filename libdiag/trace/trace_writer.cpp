@@ -306,14 +306,19 @@ void TraceWriter::chromium_event(std::string_view name, ChromiumPhase phase, con
                                  const TraceJson& args, CallSite caller) {
   if (!enabled()) return;
   TraceJson event_args = args.is_object() ? args : TraceJson::object();
-  event_args["compile_id"] = context.compile_id ? context.compile_id->pytorch_text() : "None";
-  const TraceJson event = {{"name", std::string(name)},
-                           {"ts", epoch_microseconds()},
-                           {"args", std::move(event_args)},
-                           {"ph", phase == ChromiumPhase::Begin ? "B" : "E"},
-                           {"cat", "dynamo_timed"},
-                           {"tid", 0},
-                           {"pid", 0}};
+  // The payload names the compilation, not its attempt ("0/0" all through a restart, as
+  // PyTorch's); the record's header carries the attempt.
+  std::optional<CompileId> compilation = context.compile_id;
+  if (compilation) compilation->attempt.reset();
+  event_args["compile_id"] = compilation ? compilation->pytorch_text() : "None";
+  TraceJson event = {{"name", std::string(name)},
+                     {"ts", epoch_microseconds()},
+                     {"args", std::move(event_args)},
+                     {"ph", phase == ChromiumPhase::Begin ? "B" : phase == ChromiumPhase::End ? "E" : "i"},
+                     {"cat", "dynamo_timed"},
+                     {"tid", 0},
+                     {"pid", 0}};
+  if (phase == ChromiumPhase::Instant) event["s"] = "p";
   // PyTorch logs chromium events without a stack even outside a compilation.
   TraceContext ids_only;
   ids_only.compile_id = context.compile_id;

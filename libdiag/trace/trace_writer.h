@@ -48,7 +48,7 @@ struct TraceContext {
 };
 
 enum class ArtifactEncoding { String, Json };
-enum class ChromiumPhase { Begin, End };
+enum class ChromiumPhase { Begin, End, Instant };
 
 // PyTorch's rendering of non-string payloads (§2.3): a list as "[\n" + one JSON element per
 // line + "\n]", anything else as json.dumps(value, indent=0).
@@ -90,8 +90,9 @@ class TraceWriter {
   void artifact(std::string_view name, ArtifactEncoding encoding, std::string_view payload,
                 const TraceContext& context = {}, CallSite caller = std::source_location::current());
 
-  // A Chrome trace "B"/"E" event of category dynamo_timed (§4.7). `args` come first in the
-  // payload's args, then "compile_id" (PyTorch's text form, "None" outside a compilation).
+  // A Chrome trace "B"/"E" (or process-scoped "i") event of category dynamo_timed (§4.7). `args` come first in the
+  // payload's args, then "compile_id" (PyTorch's text form without the attempt, "None" outside a
+  // compilation). Compiler phases write theirs through TimedPhase (timed_phase.h).
   void chromium_event(std::string_view name, ChromiumPhase phase, const TraceContext& context = {},
                       const TraceJson& args = TraceJson::object(),
                       CallSite caller = std::source_location::current());

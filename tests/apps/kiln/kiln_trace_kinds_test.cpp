@@ -4,7 +4,9 @@
 // Records that describe the run rather than the compile (chromium events, interned strings,
 // tensor and symbol descriptions) are not compared. Where kiln still differs, the difference is
 // listed with why; the test checks it is still exactly that difference, so a fix fails until
-// its entry is updated.
+// its entry is updated. Then the phases: every compile's chromium events close the Dynamo, AOT
+// and Inductor phases PyTorch's closed (the bars of tlparse's compile timeline), and every
+// compilation_metrics record has PyTorch 2.11's fields.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -65,6 +67,17 @@ std::vector<std::string> traced_programs() {
   return names;
 }
 
+// Kiln's trace of a program of ../shared, with a fresh compile cache so that every compile misses
+// as PyTorch's first run did.
+fs::path kiln_trace_of(const std::string& name, const std::string& scratch) {
+  const fs::path trace = scratchDir(scratch + "_" + name);
+  const fs::path program = realPath("pytorch-2.11/programs/" + name + ".py");
+  RunResult kiln = run(kiln_binary(), quoted(program), trace.parent_path(),
+                       "TORCH_TRACE=" + quoted(trace) + " TORCHINDUCTOR_CACHE_DIR=" + quoted(trace / "cache") + " ");
+  (void)kiln;  // some programs end in the error they were written to raise: the trace is what counts
+  return trace;
+}
+
 }  // namespace
 
 TEST(KilnTraceKinds, EachCompileWritesTheRecordKindsPyTorchWrote) {
@@ -72,12 +85,7 @@ TEST(KilnTraceKinds, EachCompileWritesTheRecordKindsPyTorchWrote) {
   std::set<std::string> seen_differences;
   for (const std::string& name : traced_programs()) {
     SCOPED_TRACE(name);
-    const fs::path trace = scratchDir("trace_kinds_" + name);
-    const fs::path program = realPath("pytorch-2.11/programs/" + name + ".py");
-    // A fresh compile cache, so every compile misses as PyTorch's first run did.
-    RunResult kiln = run(kiln_binary(), quoted(program), trace.parent_path(),
-                         "TORCH_TRACE=" + quoted(trace) + " TORCHINDUCTOR_CACHE_DIR=" + quoted(trace / "cache") + " ");
-    (void)kiln;  // some programs end in the error they were written to raise: the trace is what counts
+    const fs::path trace = kiln_trace_of(name, "trace_kinds");
     const auto ours = record_kinds_by_compile(trace);
     const auto theirs = record_kinds_by_compile(realPath("pytorch-2.11/traces/" + name));
     std::set<std::string> ids;
@@ -94,4 +102,41 @@ TEST(KilnTraceKinds, EachCompileWritesTheRecordKindsPyTorchWrote) {
   }
   for (const auto& [key, text] : known_trace_kind_differences())
     EXPECT_TRUE(seen_differences.count(key)) << key << " no longer differs: remove it from known_trace_kind_differences";
+}
+
+TEST(KilnTraceKinds, EachCompileHasPyTorchsTimelinePhasesAndMetricsFields) {
+  KILN_REQUIRE_SHARED();
+  const std::set<std::string> timeline_bars = {"dynamo", "create_aot_dispatcher_function", "inductor_compile"};
+  for (const std::string& name : traced_programs()) {
+    SCOPED_TRACE(name);
+    const fs::path trace = kiln_trace_of(name, "trace_phases");
+    const fs::path pytorch_trace = realPath("pytorch-2.11/traces/" + name);
+    const auto ours = phases_by_compile(trace);
+    for (const auto& [id, phases] : phases_by_compile(pytorch_trace))
+      for (const std::string& bar : timeline_bars)
+        if (phases.count(bar)) EXPECT_TRUE(ours.count(id) && ours.at(id).count(bar)) << id << " has no " << bar << " phase";
+    const auto pytorch_fields = metrics_fields(pytorch_trace);
+    ASSERT_FALSE(pytorch_fields.empty());
+    const auto kiln_fields = metrics_fields(trace);
+    ASSERT_FALSE(kiln_fields.empty());
+    for (const auto& fields : kiln_fields) EXPECT_EQ(fields, pytorch_fields.front());
+  }
+}
+
+// The README's first script: its trace reads in Kiln's tlparse (--strict) and in tlparse 0.4.3,
+// which refuses a failed compile whose metrics give no fail_reason ("Fail reason not found").
+TEST(KilnTraceKinds, QuickstartTraceReadsInBothTlparses) {
+  const fs::path scratch = scratchDir("trace_quickstart");
+  const fs::path script = testdataPath("../examples/quickstart.py");
+  const RunResult kiln = run(kiln_binary(), quoted(script), scratch, "TORCH_TRACE=" + quoted(scratch / "trace") + " ");
+  ASSERT_EQ(kiln.status, 0) << kiln.err;
+  std::vector<fs::path> logs;
+  for (const auto& entry : fs::directory_iterator(scratch / "trace")) logs.push_back(entry.path());
+  ASSERT_EQ(logs.size(), 1u);
+  const RunResult ours = run(tlparse_binary(), quoted(logs[0]) + " --strict --overwrite --no-browser -o report", scratch);
+  EXPECT_EQ(ours.status, 0) << ours.out << ours.err;
+  const fs::path real_tlparse = reference_python().parent_path() / "tlparse";
+  if (!fs::exists(real_tlparse)) GTEST_SKIP() << real_tlparse.string() << " is absent: tlparse 0.4.3 not run";
+  const RunResult theirs = run(real_tlparse.string(), quoted(logs[0]) + " --overwrite --no-browser -o real_report", scratch);
+  EXPECT_EQ(theirs.status, 0) << theirs.out << theirs.err;
 }

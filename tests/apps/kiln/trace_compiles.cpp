@@ -52,6 +52,46 @@ std::map<std::string, std::set<std::string>> record_kinds_by_compile(const fs::p
   return kinds;
 }
 
+std::map<std::string, std::set<std::string>> phases_by_compile(const fs::path& trace_dir) {
+  std::map<std::string, std::set<std::string>> phases;
+  for (const auto& entry : fs::directory_iterator(trace_dir)) {
+    if (entry.path().extension() != ".log") continue;
+    std::ifstream in(entry.path());
+    std::string line, payload;
+    bool in_event = false;
+    auto finish = [&] {
+      if (!in_event) return;
+      in_event = false;
+      const nlohmann::json event = nlohmann::json::parse(payload, nullptr, false);
+      payload.clear();
+      if (event.is_discarded() || !event.contains("args") || !event["args"].contains("compile_id")) return;
+      const std::string phase = event.value("ph", "");
+      if (phase == "E" || phase == "i") phases[event["args"]["compile_id"].get<std::string>()].insert(event.value("name", ""));
+    };
+    while (std::getline(in, line)) {
+      if (!line.empty() && line[0] == '\t') {
+        if (in_event) payload += line.substr(1) + "\n";
+        continue;
+      }
+      finish();
+      in_event = line.find("] {\"chromium_event\"") != std::string::npos;
+    }
+    finish();
+  }
+  return phases;
+}
+
+std::vector<std::vector<std::string>> metrics_fields(const fs::path& trace_dir) {
+  std::vector<std::vector<std::string>> fields;
+  for_each_record(trace_dir, [&](const nlohmann::json& record) {
+    if (!record.contains("compilation_metrics")) return;
+    std::vector<std::string> names;
+    for (const auto& [key, value] : record["compilation_metrics"].items()) names.push_back(key);
+    fields.push_back(std::move(names));
+  });
+  return fields;
+}
+
 std::vector<CompileSummary> compiles_in(const fs::path& trace_dir) {
   std::set<std::string> graphs;
   std::vector<CompileSummary> compiles;

@@ -27,6 +27,12 @@ std::string compile_key(const std::optional<std::string>& co_name, std::optional
 // ("dynamo_output_graph", "compilation_metrics"), or an artifact's name ("fx_graph_cache_miss").
 std::map<std::string, std::set<std::string>> record_kinds_by_compile(const std::filesystem::path& trace_dir);
 
+// Per compilation ("0/0": chromium events name no attempt), the phases its chromium events
+// closed ("dynamo", "create_aot_dispatcher_function", "inductor_compile", ...) and its instants.
+std::map<std::string, std::set<std::string>> phases_by_compile(const std::filesystem::path& trace_dir);
+// The field names of each compilation_metrics record, sorted.
+std::vector<std::vector<std::string>> metrics_fields(const std::filesystem::path& trace_dir);
+
 // The keys of the non-library compiles.
 std::vector<std::string> user_compiles(const std::vector<CompileSummary>& compiles);
 
