@@ -121,6 +121,27 @@ aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> m
   };
 }
 
+// The source of the kernel a compile error names, numbered, as a compiler's error shows its
+// lines; "" when it names none.
+std::string kernel_listing(const LoopProgram& program, const Schedule& schedule, const KernelBackend& backend, const std::string& name) {
+  for (const ScheduledStep& step : schedule.steps) {
+    const auto* kernel = std::get_if<FusedKernel>(&step);
+    if (!kernel || kernel->name != name) continue;
+    std::string listing = "\nSource of " + name + ":\n";
+    const std::string source = backend.render_kernel(program, *kernel);
+    size_t line_number = 0;
+    for (size_t start = 0; start < source.size();) {
+      size_t end = source.find('\n', start);
+      if (end == std::string::npos) end = source.size();
+      std::string number = std::to_string(++line_number);
+      listing += std::string(number.size() < 4 ? 4 - number.size() : 0, ' ') + number + " | " + source.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+    return listing;
+  }
+  return "";
+}
+
 }  // namespace
 
 CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorConfig& config, const std::string& aot_label,
@@ -180,7 +201,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
       }
     }
   } catch (const KernelCompileError& e) {
-    throw InductorError(std::string("CppCompileError: C++ compile error\n") + e.what());
+    throw InductorError(std::string("CppCompileError: C++ compile error\n") + e.what() + kernel_listing(program, schedule, backend, e.kernel));
   }
   out.code_gen_seconds = seconds_since(started);
   std::vector<std::vector<KernelHandle>> kernels(candidates.front().size());

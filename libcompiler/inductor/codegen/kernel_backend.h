@@ -25,9 +25,12 @@ struct CodegenOptions {
   unsigned vector_width = 0;
 };
 
-// The kernels failed to compile or load (an undefined symbol, an invalid module).
+// The kernels failed to compile or load (an undefined symbol, an invalid module). `kernel` names
+// the kernel at fault when the backend can tell (a call of a function defined nowhere).
 struct KernelCompileError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit KernelCompileError(const std::string& message, std::string kernel_name = {})
+      : std::runtime_error(message), kernel(std::move(kernel_name)) {}
+  std::string kernel;
 };
 
 // A loaded kernel's entry point, as its backend understands it (a host function for cpu_llvm).

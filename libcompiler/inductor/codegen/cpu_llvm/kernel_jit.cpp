@@ -9,6 +9,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -62,6 +63,22 @@ Jit& jit() {
   return *instance;
 }
 
+// A function the kernels call that neither the module nor the process defines: linking would fail
+// for the whole module ("Failed to materialize symbols: {every kernel}"), so the kernel that
+// calls it is named first.
+void throw_on_undefined_calls(const llvm::Module& module) {
+  static const bool process_searchable = !llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+  for (const llvm::Function& function : module) {
+    if (!function.isDeclaration() || function.isIntrinsic()) continue;
+    const std::string name = function.getName().str();
+    if (process_searchable && llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name)) continue;
+    for (const llvm::User* user : function.users())
+      if (const auto* call = llvm::dyn_cast<llvm::CallBase>(user))
+        throw KernelCompileError("kernel " + call->getFunction()->getName().str() + " calls '" + name + "', which is defined nowhere",
+                                 call->getFunction()->getName().str());
+  }
+}
+
 }  // namespace
 
 std::string host_target() {
@@ -81,6 +98,7 @@ CompiledObject compile_module(llvm::Module& module) {
   std::string errors;
   llvm::raw_string_ostream err(errors);
   if (llvm::verifyModule(module, &err)) throw KernelCompileError("invalid kernel module: " + errors);
+  throw_on_undefined_calls(module);
 
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
