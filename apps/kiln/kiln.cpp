@@ -53,7 +53,9 @@ int run(int argc, char** argv, bool& interrupted) {
     return 2;
   }
   if (options.count("help")) {
-    std::cout << visible;
+    std::cout << visible << "\nEnvironment variables:\n";
+#define KILN_ENVIRONMENT_VARIABLE(setting, meaning) std::cout << "  " << setting << "\n      " << meaning << "\n";
+#include "apps/kiln/environment_variables.def"
     return 0;
   }
   if (options.count("version")) {

@@ -31,6 +31,7 @@
 #include "libcompiler/repro/backend_override.h"
 #include "libcompiler/repro/compiler_bisect.h"
 #include "libcompiler/repro/install.h"
+#include "libcompiler/repro/run_repro.h"
 #include "libcompiler/repro/script_run.h"
 
 namespace po = boost::program_options;
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   po::options_description visible(
       "Usage: minify --after=aot|dynamo [options] SCRIPT.py [ARGS...]\n"
-      "       minify REPRO.py [run|minify|analyze] [FLAGS...]\n"
+      "       minify REPRO.py [run|minify|analyze|get_args|minifier-query] [FLAGS...]\n"
       "       minify --python PY [--after=aot|dynamo --level=N] SCRIPT.py|REPRO.py [ARGS...]\n"
       "       minify --bisect [--after=aot|dynamo --level=N] SCRIPT.py [ARGS...]\n\nOptions");
   visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.count("help")) {
-    std::cout << visible;
+    std::cout << visible << "\n" << kiln::repro::run_repro_flags();
     return 0;
   }
   if (options.count("version")) {

@@ -14,6 +14,7 @@
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/capture/tracer.h"
 #include "libcompiler/fx/backend_report.h"
+#include "libcompiler/fx/debug_dir.h"
 #include "libcompiler/ir/dead_code_elimination.h"
 #include "libcompiler/ir/symbolic_shape_propagation.h"
 #include "libcompiler/ops/autocast.h"
@@ -235,6 +236,24 @@ void check_cache_limit(const DynamoConfig& config, const CodeState& code, const 
   throw SkipFrame{};
 }
 
+// TORCH_COMPILE_DEBUG's torchdynamo/debug.log, opened at the first compile as PyTorch's: what
+// Dynamo's loggers write goes there too, the message alone.
+void open_dynamo_debug_log() {
+  static const bool opened = [] {
+    if (!fx::compile_debug_enabled()) return false;
+    const std::filesystem::path dir = fx::debug_run_dir() / "torchdynamo";
+    try {
+      std::filesystem::create_directories(dir);
+      log::add_debug_log("torch._dynamo", dir / "debug.log");
+    } catch (const std::exception& error) {
+      log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/utils.py", 988}, "", error.what());
+      return false;
+    }
+    return true;
+  }();
+  (void)opened;
+}
+
 // Float locals automatic dynamic made symbolic, by source.
 std::set<std::string> dynamic_floats(const CompileOptions& options, const DynamoConfig& config, const CodeState& code) {
   std::set<std::string> floats;
@@ -367,6 +386,7 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
     }
     code.frame_id = next_frame_id_++;
   }
+  open_dynamo_debug_log();
   CompileMetrics metrics;
   metrics.ids = {*code.frame_id, code.compiles++, 0};
   metrics.start = std::chrono::system_clock::now();

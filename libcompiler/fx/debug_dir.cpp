@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
 
 namespace kiln::fx {
 
@@ -20,9 +21,16 @@ std::filesystem::path debug_run_dir() {
     char name[96];
     std::snprintf(name, sizeof name, "run_%04d_%02d_%02d_%02d_%02d_%02d_%06lld-pid_%d", local.tm_year + 1900, local.tm_mon + 1,
                   local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, static_cast<long long>(micros), static_cast<int>(getpid()));
-    return std::filesystem::path(root && *root ? root : ".") / "torch_compile_debug" / name;
+    // Absolute, as PyTorch's (its path is logged: "debug trace: ...").
+    const std::filesystem::path base = root && *root ? std::filesystem::absolute(root) : std::filesystem::current_path();
+    return base / "torch_compile_debug" / name;
   }();
   return dir;
+}
+
+bool compile_debug_enabled() {
+  const char* v = std::getenv("TORCH_COMPILE_DEBUG");
+  return v && std::string(v) == "1";
 }
 
 }  // namespace kiln::fx

@@ -7,4 +7,7 @@ namespace kiln::fx {
 
 std::filesystem::path debug_run_dir();
 
+// TORCH_COMPILE_DEBUG=1: the folder gets Dynamo's debug.log and inductor's per-graph folders.
+bool compile_debug_enabled();
+
 }  // namespace kiln::fx

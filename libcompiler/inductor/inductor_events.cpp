@@ -35,10 +35,6 @@ void write_file(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
-bool compile_debug_enabled() {
-  const char* v = std::getenv("TORCH_COMPILE_DEBUG");
-  return v && std::string(v) == "1";
-}
 
 // torchinductor/model__<aot id>_<kind>_<n>.<k>: n counts graphs in the process, k is the first
 // unused integer for that name.
@@ -169,7 +165,7 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     trace::instant_event("fx_graph_cache_" + outcome, context.compile_id, cache, {"torch/_inductor/compile_fx.py", 1120});
   }
 
-  if (compile_debug_enabled()) {
+  if (fx::compile_debug_enabled()) {
     const fs::path dir = graph_debug_dir(context);
     write_file(dir / "fx_graph_readable.py", ir::printReadable(module));
     write_file(dir / "fx_graph_runnable.py", ir::printRunnable(module));
@@ -178,6 +174,10 @@ void report_compiled(const ir::GraphModule& module, const CompiledArtifacts& art
     write_file(dir / "ir_post_fusion.txt", "AFTER FUSION\n" + artifacts.ir_post_fusion);
     write_file(dir / "output_code.py", artifacts.output_code);
     write_file(dir / "debug.log", "graph " + aot_label(context) + ": " + "fx graph cache " + outcome + ", key " + key.key + "\n");
+    // PyTorch's aot_<aot graph name>_debug.log (its handler rarely gets a record: empty).
+    write_file(dir.parent_path() / ("aot_model___" + std::to_string(context.aot_id) + "_debug.log"), "");
+    log::emit(log::Component::inductor, log::Level::Warning, {"torch/_inductor/debug.py", 520}, id,
+              dir.filename().string().substr(0, dir.filename().string().rfind('.')) + " debug trace: " + fs::absolute(dir).string());
   }
 }
 

@@ -52,29 +52,10 @@ AccuracyMode accuracy_of(Interpreter& interp, const Ref& value) {
   return truthy(interp, value) ? AccuracyMode::Accuracy : AccuracyMode::None;
 }
 
-// The command line after the script's name: the command and its flags (PyTorch's names, plus
-// Kiln's -j, --timeout and --max-tests).
+// The command line after the script's name: the command and its flags (run_repro_flags).
 void apply_command_line(Interpreter& interp, ReproRun& run) {
   std::vector<std::string> argv(interp.argv.begin() + std::min<size_t>(1, interp.argv.size()), interp.argv.end());
-  po::options_description flags("run_repro options");
-  flags.add_options()("command", po::value<std::string>(), "run, minify, analyze, get_args or minifier-query")(
-      "accuracy", "compare with the reference (a float64 reference is required, non-floating outputs are ignored)")(
-      "no-accuracy", "look for an exception, not an accuracy failure")(
-      "strict-accuracy", "any divergence counts, integer and boolean outputs included")(
-      "save-dir", po::value<std::string>(), "the content store and checkpoints")("no-save-dir", "random inputs, no checkpoints")(
-      "check-str", po::value<std::string>(), "only failures whose message holds this string count")(
-      "backend", po::value<std::string>(), "the backend to compile with")(
-      "jobs,j", po::value<size_t>(), "minify: candidates tested at once")(
-      "timeout", po::value<double>(), "minify: seconds a candidate may run")(
-      "max-tests", po::value<size_t>(), "minify: stop (resumably) after this many tests")(
-      "python", po::value<std::string>(), "minify: run the candidates under this Python's torch (real PyTorch as the oracle)")(
-      "skip-check-deterministic", "analyze: run the compiled graph once")(
-      "tracing-mode", po::value<std::string>(), "accepted for PyTorch's launchers (graphs run as they are)")(
-      "isolate", "accepted (candidates always run isolated)")("no-isolate", "accepted (candidates always run isolated)")(
-      "skip-sanity", "accepted (the first run learns the failure)")("max-granularity", po::value<size_t>(), "accepted")(
-      "offload-to-disk", "accepted")("skip-saving-eager-intermediates", "accepted")(
-      "skip-saving-inductor-intermediates", "accepted")("skip-saving-float64-intermediates", "accepted")(
-      "stable-hash", "accepted")("only-fwd", "accepted (without --accuracy the forward alone runs; with it repro_forward_only decides, as in PyTorch)")("autocast", "accepted")("no-autocast", "accepted");
+  po::options_description flags = run_repro_flags();
   po::positional_options_description positional;
   positional.add("command", 1);
   po::variables_map options;
@@ -286,6 +267,29 @@ std::shared_ptr<const ir::GraphModule> repro_module_graph(Interpreter& interp, c
   } catch (const std::exception& error) {
     raise_error(ExcType::SyntaxError, std::string("cannot read the Repro class: ") + error.what());
   }
+}
+
+po::options_description run_repro_flags() {
+  po::options_description flags("A repro file's command and flags (minify REPRO.py [COMMAND] [FLAGS...]; PyTorch's run_repro names, plus Kiln's -j, --timeout, --max-tests and --python)");
+  flags.add_options()("command", po::value<std::string>(), "run, minify, analyze, get_args or minifier-query")(
+      "accuracy", "compare with the reference (a float64 reference is required, non-floating outputs are ignored)")(
+      "no-accuracy", "look for an exception, not an accuracy failure")(
+      "strict-accuracy", "any divergence counts, integer and boolean outputs included")(
+      "save-dir", po::value<std::string>(), "the content store and checkpoints")("no-save-dir", "random inputs, no checkpoints")(
+      "check-str", po::value<std::string>(), "only failures whose message holds this string count")(
+      "backend", po::value<std::string>(), "the backend to compile with")(
+      "jobs,j", po::value<size_t>(), "minify: candidates tested at once")(
+      "timeout", po::value<double>(), "minify: seconds a candidate may run")(
+      "max-tests", po::value<size_t>(), "minify: stop (resumably) after this many tests")(
+      "python", po::value<std::string>(), "minify: run the candidates under this Python's torch (real PyTorch as the oracle)")(
+      "skip-check-deterministic", "analyze: run the compiled graph once")(
+      "tracing-mode", po::value<std::string>(), "accepted for PyTorch's launchers (graphs run as they are)")(
+      "isolate", "accepted (candidates always run isolated)")("no-isolate", "accepted (candidates always run isolated)")(
+      "skip-sanity", "accepted (the first run learns the failure)")("max-granularity", po::value<size_t>(), "accepted")(
+      "offload-to-disk", "accepted")("skip-saving-eager-intermediates", "accepted")(
+      "skip-saving-inductor-intermediates", "accepted")("skip-saving-float64-intermediates", "accepted")(
+      "stable-hash", "accepted")("only-fwd", "accepted (without --accuracy the forward alone runs; with it repro_forward_only decides, as in PyTorch)")("autocast", "accepted")("no-autocast", "accepted");
+  return flags;
 }
 
 void install_run_repro(Interpreter& interp) {

@@ -14,6 +14,8 @@
 //   minifier-query exits 1 when the graph fails, else 0
 #include <memory>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "libcompiler/ir/graph_module.h"
 #include "libcompiler/python/interp/interpreter.h"
 
@@ -22,6 +24,9 @@ namespace kiln::repro {
 // The graph of a repro file's Repro module: its class block, read back from the file that defines
 // it (TypeError for another module, SyntaxError for a block the runnable parser cannot read).
 std::shared_ptr<const ir::GraphModule> repro_module_graph(python::Interpreter& interp, const python::Ref& mod);
+
+// The command and flags a repro file's command line takes (minify --help prints them).
+boost::program_options::options_description run_repro_flags();
 
 // Registers the torch._dynamo.repro modules, torch._dynamo.testing (rand_strided) and the
 // reader of load_args.

@@ -35,6 +35,7 @@ class ActiveLogs {
   LogOutputOptions output;
   std::unique_ptr<std::FILE, FileCloser> file;
   LogSink sink;
+  std::vector<std::pair<std::string, std::unique_ptr<std::FILE, FileCloser>>> debug_logs;  // logger prefix, file
 
   // The lowest level that may be shown, read without the mutex by is_enabled.
   std::array<std::atomic<int>, kComponentCount> component_floor;
@@ -104,6 +105,12 @@ void write(ActiveLogs& logs, const LogRecord& record, bool bare_format) {
     std::fwrite(text.data(), 1, text.size(), logs.file.get());
     std::fflush(logs.file.get());
   }
+  for (const auto& [prefix, file] : logs.debug_logs)
+    if (record.logger_name.starts_with(prefix)) {
+      const std::string line = std::string(record.message) + "\n";
+      std::fwrite(line.data(), 1, line.size(), file.get());
+      std::fflush(file.get());
+    }
 }
 
 LogRecord make_record(Level level, SourceSite site, std::string_view logger_name,
@@ -150,6 +157,14 @@ void emit(Artifact artifact, Level level, SourceSite site, std::string_view comp
     return;
   const std::string logger = module + ".__" + std::string(about.name);
   write(logs, make_record(level, site, logger, compile_id, about.name, message), about.bare_format);
+}
+
+void add_debug_log(const std::string& logger_prefix, const std::filesystem::path& path) {
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "a"));
+  if (!file) throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
+  ActiveLogs& logs = active();
+  std::lock_guard lock(logs.mutex);
+  logs.debug_logs.emplace_back(logger_prefix, std::move(file));
 }
 
 void apply_log_settings(LogSettings settings) {

@@ -54,6 +54,11 @@ struct LogOutputOptions {
 // Throws std::runtime_error when the file cannot be opened for appending.
 void set_log_output(LogOutputOptions options);
 
+// TORCH_COMPILE_DEBUG's torchdynamo/debug.log (PyTorch's add_file_handler): the messages, alone,
+// of the records that loggers under `logger_prefix` ("torch._dynamo") write from now on are also
+// appended to `path`. Throws std::runtime_error when the file cannot be opened.
+void add_debug_log(const std::string& logger_prefix, const std::filesystem::path& path);
+
 // Where formatted text goes instead of stderr (tests); returns the previous sink. An empty
 // sink restores stderr. The TORCH_LOGS_OUT file is written either way.
 using LogSink = std::function<void(std::string_view text)>;

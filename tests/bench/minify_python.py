@@ -45,16 +45,15 @@ def timed(command, folder, limit=None):
     # A session of its own, so that a stop at the limit also ends the candidates it started.
     process = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        process.wait(timeout=limit)
-        finished = True
+        status = process.wait(timeout=limit)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
-        finished = False
-    return time.perf_counter() - start, finished
+        status = None
+    return time.perf_counter() - start, status
 
 
-def row(tool, name, seconds, finished, folder, python, failure):
+def row(tool, name, seconds, status, folder, python, failure):
     repro = os.path.join(folder, "repro.py")
     calls = call_lines(repro)
     relu_alone = len(calls) == 1 and "aten.relu" in calls[0]
@@ -62,7 +61,7 @@ def row(tool, name, seconds, finished, folder, python, failure):
     if os.path.exists(repro):
         replay = subprocess.run([python, "repro.py"], cwd=folder, capture_output=True, text=True)
         fails = "yes" if replay.returncode != 0 and failure in replay.stderr else "no"
-    state = "%.1f" % seconds if finished else "unfinished at %.0f" % seconds
+    state = "unfinished at %.0f" % seconds if status is None else "%.1f (exit %d)" % (seconds, status)
     print("| %s | %s | %s | %s | %s | %s |" % (name, tool, state, len(calls) if calls else "-", "yes" if relu_alone else "no", fails), flush=True)
 
 
@@ -77,12 +76,12 @@ def main():
     print("|---|---|---|---|---|---|")
     for name, failure in LAUNCHERS:
         folder = prepare(name)
-        seconds, finished = timed([os.path.join(args.build, "bin", "minify"), "--python", args.python, "-j", str(args.jobs),
-                                   "minifier_launcher.py"], folder)
-        row("kiln minify --python (-j %d)" % args.jobs, name, seconds, finished, folder, args.python, failure)
+        seconds, status = timed([os.path.join(args.build, "bin", "minify"), "--python", args.python, "-j", str(args.jobs),
+                                 "minifier_launcher.py"], folder)
+        row("kiln minify --python (-j %d)" % args.jobs, name, seconds, status, folder, args.python, failure)
         folder = prepare(name)
-        seconds, finished = timed([args.python, "minifier_launcher.py"], folder, args.pytorch_limit)
-        row("PyTorch 2.11 minifier", name, seconds, finished, folder, args.python, failure)
+        seconds, status = timed([args.python, "minifier_launcher.py"], folder, args.pytorch_limit)
+        row("PyTorch 2.11 minifier", name, seconds, status, folder, args.python, failure)
 
 
 if __name__ == "__main__":

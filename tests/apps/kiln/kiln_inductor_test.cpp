@@ -194,6 +194,31 @@ TEST(KilnInductor, CompileDebugWritesTheGraphFolder) {
     EXPECT_TRUE(fs::exists(graph_dirs[0] / file)) << file;
   EXPECT_NE(read_file(graph_dirs[0] / "output_code.py").find("def call(args):"), std::string::npos);
   EXPECT_EQ(read_file(graph_dirs[0] / "ir_post_fusion.txt").rfind("AFTER FUSION\n", 0), 0u);
+  // As PyTorch's folder: Dynamo's debug.log beside, the AOT graph's (empty) log, and the folder
+  // named on stderr.
+  const fs::path run_dir = graph_dirs[0].parent_path().parent_path();
+  EXPECT_TRUE(fs::exists(run_dir / "torchdynamo" / "debug.log"));
+  EXPECT_TRUE(fs::exists(run_dir / "torchinductor" / "aot_model___0_debug.log"));
+  EXPECT_NE(r.err.find("torch/_inductor/debug.py:520] [0/0] model__0_inference_1 debug trace: " + fs::absolute(graph_dirs[0]).string()),
+            std::string::npos)
+      << r.err;
+}
+
+// Dynamo's warnings go to torchdynamo/debug.log too, the message alone (PyTorch's file handler).
+TEST(KilnInductor, CompileDebugKeepsDynamosMessagesInItsDebugLog) {
+  ScratchDir scratch("debug_log");
+  std::ofstream(scratch.path() / "warns.py") << "import torch\n"
+                                                "@torch.compile\n"
+                                                "def f(x):\n"
+                                                "    return x.sum().item() + 1\n"
+                                                "print(f(torch.ones(3)))\n";
+  const RunResult r = run(kiln_binary(), "warns.py", scratch.path(), cache_env(scratch) + "TORCH_COMPILE_DEBUG=1 ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<fs::path> logs;
+  for (const auto& entry : fs::recursive_directory_iterator(scratch.path() / "torch_compile_debug"))
+    if (entry.path().filename() == "debug.log" && entry.path().parent_path().filename() == "torchdynamo") logs.push_back(entry.path());
+  ASSERT_EQ(logs.size(), 1u);
+  EXPECT_EQ(read_file(logs[0]).rfind("Graph break from `Tensor.item()`, consider setting:\n", 0), 0u) << read_file(logs[0]);
 }
 
 TEST(KilnInductor, OutputCodeLogShowsKernelsAndWrapper) {
