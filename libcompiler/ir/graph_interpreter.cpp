@@ -200,6 +200,19 @@ void crossEntropyArguments(std::vector<IValue>& args, std::vector<ops::KeywordAr
   if (!named["label_smoothing"].is_none()) kwargs.push_back({"label_smoothing", named["label_smoothing"]});
 }
 
+// F.batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+// momentum=0.1, eps=1e-05) as aten's batch_norm(input, weight, bias, running_mean, running_var,
+// training, momentum, eps, cudnn_enabled).
+void functionalBatchNormArguments(std::vector<IValue>& args, std::vector<ops::KeywordArgument>& kwargs) {
+  static const char* const names[] = {"input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"};
+  std::map<std::string, IValue> named = {{"training", IValue(false)}, {"momentum", IValue(0.1)}, {"eps", IValue(1e-5)}};
+  for (size_t i = 0; i < args.size() && i < std::size(names); ++i) named[names[i]] = args[i];
+  for (const auto& kw : kwargs) named[kw.name] = kw.value;
+  args = {named["input"], named["weight"], named["bias"], named["running_mean"], named["running_var"],
+          named["training"], named["momentum"], named["eps"], IValue(false)};
+  kwargs.clear();
+}
+
 IValue singleResult(const ops::OpInfo& op, std::vector<Tensor> results) {
   const auto& returns = op.schema.returns;
   if (returns.size() == 1 && !returns[0].type.is_list) return IValue(results.at(0));
@@ -339,6 +352,7 @@ class Run {
       return kw.name == "inplace" && kw.value.is_bool() && !kw.value.to_bool();
     });
     if (node.is(BuiltinTarget::CrossEntropy)) crossEntropyArguments(args, kwargs);
+    if (node.is(BuiltinTarget::FunctionalBatchNorm)) functionalBatchNormArguments(args, kwargs);
     packSizeArguments(name, args, 0);
     return callByName(name, args, kwargs);
   }

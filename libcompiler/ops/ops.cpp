@@ -319,6 +319,7 @@ Tensor to_dtype(const Tensor& self, DType dtype) { return self.dtype() == dtype 
 Tensor view(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::view, {self, size}); }
 Tensor _unsafe_view(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::_unsafe_view, {self, size}); }
 Tensor reshape(const Tensor& self, const std::vector<int64_t>& shape) { return call_single(OpId::reshape, {self, shape}); }
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) { return call_single(OpId::flatten_using_ints, {self, start_dim, end_dim}); }
 Tensor contiguous(const Tensor& self) { return call_single(OpId::contiguous, {self}); }
 Tensor permute(const Tensor& self, const std::vector<int64_t>& dims) { return call_single(OpId::permute, {self, dims}); }
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) { return call_single(OpId::transpose_int, {self, dim0, dim1}); }

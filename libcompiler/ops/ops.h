@@ -208,6 +208,7 @@ Tensor to_dtype(const Tensor& self, DType dtype);
 Tensor view(const Tensor& self, const std::vector<int64_t>& size);
 Tensor _unsafe_view(const Tensor& self, const std::vector<int64_t>& size);
 Tensor reshape(const Tensor& self, const std::vector<int64_t>& shape);
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim);
 Tensor contiguous(const Tensor& self);
 Tensor permute(const Tensor& self, const std::vector<int64_t>& dims);
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);

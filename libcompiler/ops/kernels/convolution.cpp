@@ -3,6 +3,8 @@
 // float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn); other floating dtypes run
 // the direct loops below with opmath accumulation (PyTorch's slow_conv path, for float64).
 #include <dnnl.hpp>
+#include <omp.h>
+#include <pthread.h>
 
 #include <array>
 
@@ -87,8 +89,16 @@ void for_each_tap(const Geometry& g, Body&& body) {
 
 // ---- oneDNN (float32)
 
+// oneDNN runs on libgomp, whose thread pool does not survive fork: a forked child (a minifier's
+// candidate) whose convolution asks the parent's threads to help would wait for them forever.
+// Children of a process that has run one run theirs on one thread.
+void one_thread_after_fork() { omp_set_num_threads(1); }
+
 dnnl::engine& cpu_engine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  static dnnl::engine engine = [] {
+    pthread_atfork(nullptr, nullptr, one_thread_after_fork);
+    return dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
   return engine;
 }
 

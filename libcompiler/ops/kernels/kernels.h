@@ -224,6 +224,7 @@ std::vector<Tensor> kernel_scaled_dot_product_attention(const Arguments& args);
 // views.cpp: views share storage; reshape/contiguous copy only when they must
 std::vector<Tensor> kernel_view(const Arguments& args);
 std::vector<Tensor> kernel_reshape(const Arguments& args);
+std::vector<Tensor> kernel_flatten(const Arguments& args);
 std::vector<Tensor> kernel_contiguous(const Arguments& args);
 std::vector<Tensor> kernel_permute(const Arguments& args);
 std::vector<Tensor> kernel_transpose(const Arguments& args);

@@ -27,6 +27,27 @@ std::vector<Tensor> kernel_reshape(const Arguments& args) {
   return {ops::_unsafe_view(contiguous_clone(self), sizes)};
 }
 
+// The dims start_dim..end_dim merged into one (a 0-d tensor flattens to one element, as PyTorch's).
+std::vector<Tensor> kernel_flatten(const Arguments& args) {
+  const Tensor& self = args.tensor(0);
+  const int64_t n = std::max<int64_t>(self.dim(), 1);
+  int64_t start = args.int_value(1), end = args.int_value(2);
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  Shape shape;
+  int64_t merged = 1;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d < start || d > end) {
+      shape.push_back(self.size(d));
+      continue;
+    }
+    merged *= self.size(d);
+    if (d == end) shape.push_back(merged);
+  }
+  if (self.dim() == 0) shape = {1};
+  return {ops::reshape(self, shape)};
+}
+
 std::vector<Tensor> kernel_contiguous(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   return {self.is_contiguous() ? self : contiguous_clone(self)};

@@ -312,21 +312,7 @@ void install_tensor_methods() {
   method("flatten", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("flatten", c, {{"self"}, {"start_dim", false}, {"end_dim", false}});
     const auto& t = static_cast<TensorObject&>(*a[0]).value;
-    int64_t n = std::max<int64_t>(t.dim(), 1);
-    int64_t start = a[1] ? to_index(ip, a[1]) : 0, end = a[2] ? to_index(ip, a[2]) : -1;
-    if (start < 0) start += n;
-    if (end < 0) end += n;
-    std::vector<int64_t> shape;
-    int64_t merged = 1;
-    for (int64_t d = 0; d < t.dim(); ++d) {
-      if (d < start || d > end) shape.push_back(t.size(d));
-      else {
-        merged *= t.size(d);
-        if (d == end) shape.push_back(merged);
-      }
-    }
-    if (t.dim() == 0) shape = {1};  // a 0-d tensor flattens to one element, as PyTorch's does
-    return wrap_tensor(ops::reshape(t, shape));
+    return wrap_tensor(ops::flatten(t, a[1] ? to_index(ip, a[1]) : 0, a[2] ? to_index(ip, a[2]) : -1));
   });
   // Anything else named like an op of the table is that op with self first, as a bound method
   // (so that a call hook sees self among the arguments, as for the methods above).
