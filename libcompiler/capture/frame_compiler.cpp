@@ -172,6 +172,11 @@ void update_history(CodeState& code, const FrameInputs& inputs) {
 
 // The repro tools set minifier_path on the exception of a backend whose failure they dumped; the
 // message then says where the script is, as PyTorch's augment_exc_message does.
+// What Dynamo appends to the errors a compile raises to the script.
+constexpr const char* kVerboseHint =
+    "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're reporting a bug to "
+    "PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n";
+
 std::string minifier_note(Interpreter& interp, const Ref& exception) {
   Ref path = try_getattr(interp, exception, "minifier_path");
   if (!path || path->kind != ObjectKind::Str) return "";
@@ -185,8 +190,7 @@ std::string user_code_trailer(const std::vector<UserFrame>& stack) {
   for (const UserFrame& f : stack)
     if ((inside = inside || f.compiled))
       out += "   File \"" + f.filename + "\", line " + std::to_string(f.line) + ", in " + f.function + "\n    " + f.code + "\n";
-  out += "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're reporting a bug to "
-         "PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n";
+  out += std::string("\n") + kVerboseHint;
   return out;
 }
 
@@ -608,15 +612,19 @@ void Runtime::call_backend(FrameCompile& c) {
     if (c.config.suppress_errors) throw SkipFrame{};
     record_for_replay(interp, c.config, c.code, c.inputs, c.options);
     if (classify_backend_failure(interp, error) == BackendFailure::InductorError) {
-      events::dynamo_error(metrics.ids, format_traceback(interp, error));
-      throw;
+      // Raised as it is, its message ending with the hint, as PyTorch's.
+      PyException shown(call(interp, type_of(error.exception),
+                              std::vector<Ref>{py_str(exception_message(interp, error.exception) + "\n\n" + kVerboseHint +
+                                                      minifier_note(interp, error.exception))}));
+      shown.traceback = error.traceback;
+      shown.context = error.context;
+      events::dynamo_error(metrics.ids, format_traceback(interp, shown));
+      throw shown;
     }
     PyException wrapped(dynamo_exception(interp, "BackendCompilerFailed",
                                          "backend='" + backend_name + "' raised:\n" + error.exception->type->name + ": " +
-                                             exception_message(interp, error.exception) +
-                                             "\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially "
-                                             "if you're reporting a bug to PyTorch). For even more developer context, set "
-                                             "TORCH_LOGS=\"+dynamo\"\n" + minifier_note(interp, error.exception)));
+                                             exception_message(interp, error.exception) + "\n\n" + kVerboseHint +
+                                             minifier_note(interp, error.exception)));
     wrapped.context = error.exception;
     // The trace shows the wrapped error raised from the backend's own frames, as Dynamo's does.
     PyException shown = wrapped;

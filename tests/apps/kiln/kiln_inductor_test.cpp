@@ -90,7 +90,11 @@ TEST(KilnInductor, ReluBugKnobBreaksReluAsPyTorchsDoes) {
   ScratchDir scratch("relu_bug");
   const RunResult compile = run_script("relu_bug.py", " compile_error", scratch.path(), cache_env(scratch));
   EXPECT_EQ(compile.status, 1);
-  EXPECT_NE(compile.err.find("torch._inductor.exc.InductorError: CppCompileError: C++ compile error"), std::string::npos) << compile.err;
+  EXPECT_NE(compile.err.find("torch._inductor.exc.InductorError: CppCompileError: C++ compile error\nkernel cpp_fused_"), std::string::npos)
+      << compile.err;
+  // The kernel's source, with the relu, then Dynamo's hint, as PyTorch's error ends.
+  EXPECT_NE(compile.err.find(" = relu("), std::string::npos) << compile.err;
+  EXPECT_NE(compile.err.find("\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace"), std::string::npos) << compile.err;
 
   const RunResult runtime = run_script("relu_bug.py", " runtime_error", scratch.path(), cache_env(scratch));
   EXPECT_EQ(runtime.status, 1);
