@@ -1,7 +1,8 @@
 // Kiln's tlparse on every real single-rank log of ../shared: the report has the structure of
 // tlparse 0.4.3's (shared/tools/tlstructure.py --compare), prints the same Stats line
-// (expected_stats.tsv), and, when the real tlparse 0.4.3 is installed in .reference/, writes
-// byte-identical raw.jsonl, compile_directory.json and chromium_events.json.
+// (expected_stats.tsv), every link of every page leads to a file of the report, and, when the real
+// tlparse 0.4.3 is installed in .reference/, writes byte-identical raw.jsonl,
+// compile_directory.json and chromium_events.json.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -92,6 +93,29 @@ std::string stats_line(const std::string& err) {
   return at == std::string::npos ? "" : err.substr(at, err.find('\n', at) - at);
 }
 
+// The links of the report's pages (href and src, resolved against the page's <base href> as a
+// browser does) that lead to no file: "page -> link".
+std::vector<std::string> broken_links(const fs::path& report) {
+  static const std::regex base(R"re(<base href="([^"]*)")re");
+  static const std::regex link(R"re((?:href|src)="([^"#]*)(?:#[^"]*)?")re");
+  std::vector<std::string> broken;
+  for (const auto& entry : fs::recursive_directory_iterator(report)) {
+    if (entry.path().extension() != ".html") continue;
+    const std::string page = slurp(entry.path());
+    fs::path from = entry.path().parent_path();
+    std::smatch found;
+    if (std::regex_search(page, found, base)) from = (from / found[1].str()).lexically_normal();
+    for (auto it = std::sregex_iterator(page.begin(), page.end(), link); it != std::sregex_iterator(); ++it) {
+      const std::string target = (*it)[1].str();
+      if (target.empty() || target.find("://") != std::string::npos || target.rfind("data:", 0) == 0 ||
+          target.rfind("javascript:", 0) == 0 || target.rfind("mailto:", 0) == 0)
+        continue;
+      if (!fs::exists((from / target).lexically_normal())) broken.push_back(fs::relative(entry.path(), report).string() + " -> " + target);
+    }
+  }
+  return broken;
+}
+
 class RealLogReport : public ::testing::TestWithParam<RealLog> {};
 
 TEST_P(RealLogReport, HasTlparseStructureAndStats) {
@@ -106,6 +130,8 @@ TEST_P(RealLogReport, HasTlparseStructureAndStats) {
                                              realPath(log.expected).string(), (dir / "out").string()},
                                             dir);
   EXPECT_EQ(compare.exit_code, 0) << compare.out << compare.err;
+  const std::vector<std::string> broken = broken_links(dir / "out");
+  EXPECT_TRUE(broken.empty()) << broken.size() << " broken links, the first: " << broken.front();
 }
 
 TEST_P(RealLogReport, DeterministicFilesMatchTlparseByteForByte) {
