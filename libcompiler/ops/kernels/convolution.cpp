@@ -3,7 +3,6 @@
 // float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn); other floating dtypes run
 // the direct loops below with opmath accumulation (PyTorch's slow_conv path, for float64).
 #include <dnnl.hpp>
-#include <omp.h>
 #include <pthread.h>
 
 #include <array>
@@ -92,6 +91,7 @@ void for_each_tap(const Geometry& g, Body&& body) {
 // oneDNN runs on libgomp, whose thread pool does not survive fork: a forked child (a minifier's
 // candidate) whose convolution asks the parent's threads to help would wait for them forever.
 // Children of a process that has run one run theirs on one thread.
+extern "C" void omp_set_num_threads(int threads);  // OpenMP's C API (libgomp; omp.h is the compiler's)
 void one_thread_after_fork() { omp_set_num_threads(1); }
 
 dnnl::engine& cpu_engine() {
