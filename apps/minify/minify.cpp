@@ -68,6 +68,7 @@ std::vector<std::string> repro_minify_flags(const po::variables_map& options) {
   if (options.count("timeout")) flags.insert(flags.end(), {"--timeout", std::to_string(options["timeout"].as<double>())});
   if (options.count("max-tests")) flags.insert(flags.end(), {"--max-tests", std::to_string(options["max-tests"].as<size_t>())});
   if (options.count("python")) flags.insert(flags.end(), {"--python", options["python"].as<std::string>()});
+  if (options.count("backend-from")) flags.insert(flags.end(), {"--backend-from", options["backend-from"].as<std::string>()});
   return flags;
 }
 
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
       "max-tests", po::value<size_t>(), "stop after this many tests (the same command again resumes)")(
       "work-dir", po::value<std::string>(), "where the launcher, checkpoints and memo go (default: torch_compile_debug/minify/<script>-<hash>)")(
       "python", po::value<std::string>(), "real PyTorch as the oracle: run the script and every candidate under this Python (with torch)")(
+      "backend-from", po::value<std::string>(), "after Dynamo, for a launcher: the script that defines the backend it only names")(
       "bisect", "find the backend, subsystem and application that first break the script");
   // Flags end at the script: what follows is the script's (or the repro file's) own.
   int own = 1;
@@ -97,7 +99,7 @@ int main(int argc, char** argv) {
     const std::string arg = argv[own];
     const bool takes_value = arg.find('=') == std::string::npos &&
                              (arg == "--after" || arg == "--level" || arg == "--backend" || arg == "-j" || arg == "--jobs" ||
-                              arg == "--timeout" || arg == "--max-tests" || arg == "--work-dir" || arg == "--python");
+                              arg == "--timeout" || arg == "--max-tests" || arg == "--work-dir" || arg == "--python" || arg == "--backend-from");
     own += takes_value ? 2 : 1;
   }
   own = std::min(own, argc);
@@ -215,6 +217,9 @@ int minify_script(const po::variables_map& options, const std::vector<std::strin
   std::vector<std::string> launcher = {caught.repro_file.string(), "minify"};
   const std::vector<std::string> flags = repro_minify_flags(options);
   launcher.insert(launcher.end(), flags.begin(), flags.end());
+  // PyTorch's after-Dynamo launcher names a script-defined backend it cannot find: the script has it.
+  if (options.count("python") && after == "dynamo" && !options.count("backend-from"))
+    launcher.insert(launcher.end(), {"--backend-from", fs::absolute(command.script).string()});
   const int status = run_repro_file(launcher);
   std::cout << "minify: done in " << std::fixed << std::setprecision(2)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s\n";

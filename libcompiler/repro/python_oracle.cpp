@@ -157,6 +157,7 @@ Failure PythonOracle::run(python::Interpreter& interp, const ReproState& state, 
   script.save_dir = files_.store;
   script.backend = target.backend;
   script.config = files_.config;
+  script.backend_source = files_.backend_source;
   return run(repro_script_text(interp, script));
 }
 

@@ -20,10 +20,12 @@ namespace kiln::repro {
 struct ReproTarget;
 
 // How the candidates' repro files are written: their inputs in this content store (PyTorch reads
-// Kiln's), and these config lines (the PyTorch launcher's own) in place of Kiln's changed config.
+// Kiln's), these config lines (the PyTorch launcher's own) in place of Kiln's changed config, and
+// after Dynamo a script-defined backend's source (repro_writer.h).
 struct OracleFiles {
   std::optional<std::filesystem::path> store;
   std::vector<std::string> config;
+  std::string backend_source;
 };
 
 class PythonOracle {

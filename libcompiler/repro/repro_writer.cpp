@@ -1,6 +1,7 @@
 #include "libcompiler/repro/repro_writer.h"
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "libcompiler/ir/runnable_printer.h"
@@ -36,6 +37,42 @@ std::string without_lines_of(const std::string& text, const std::string& additio
 
 std::string optional_repr(const std::optional<std::string>& value) { return value ? repr_str(*value) : "None"; }
 
+// A def's lines, from `first_line` to the last of its body, dedented to the def's own indentation.
+std::string def_lines(const SourceFile& file, uint32_t first_line, const StmtList& body) {
+  uint32_t last = first_line;
+  for (const auto& statement : body) last = std::max({last, statement->loc.line, statement->loc.end_line});
+  const std::string_view def_line = file.line_text(first_line);
+  const size_t indent = def_line.find_first_not_of(" \t");
+  std::string source;
+  for (uint32_t line = first_line; line <= last; ++line) {
+    std::string_view text = file.line_text(line);
+    source += std::string(text.substr(std::min(indent, text.find_first_not_of(" \t") == std::string_view::npos ? text.size() : indent))) + "\n";
+  }
+  return source;
+}
+
+// The def named `name` in a block or a block nested in it (an `if` in the script, a function).
+const FunctionDef* find_def(const StmtList& block, const std::string& name) {
+  for (const auto& statement : block) {
+    if (const auto* def = dyn_cast<FunctionDef>(statement.get())) {
+      if (def->name == name) return def;
+      if (const FunctionDef* inner = find_def(def->body, name)) return inner;
+    }
+    std::vector<const StmtList*> blocks;
+    if (const auto* s = dyn_cast<If>(statement.get())) blocks = {&s->body, &s->orelse};
+    else if (const auto* s = dyn_cast<For>(statement.get())) blocks = {&s->body, &s->orelse};
+    else if (const auto* s = dyn_cast<While>(statement.get())) blocks = {&s->body, &s->orelse};
+    else if (const auto* s = dyn_cast<With>(statement.get())) blocks = {&s->body};
+    else if (const auto* s = dyn_cast<Try>(statement.get())) {
+      blocks = {&s->body, &s->orelse, &s->finalbody};
+      for (const auto& handler : s->handlers) blocks.push_back(&handler->body);
+    }
+    for (const StmtList* nested : blocks)
+      if (const FunctionDef* def = find_def(*nested, name)) return def;
+  }
+  return nullptr;
+}
+
 // Whether `statement` is an import binding a name that `function`'s body reads as a global.
 bool imports_a_global_of(const Statement& statement, const FunctionObject& function) {
   const std::vector<std::unique_ptr<Alias>>* names = nullptr;
@@ -64,16 +101,28 @@ std::string backend_source(const Ref& backend) {
   for (const auto& statement : function.loaded->ast->body)
     if (imports_a_global_of(*statement, function)) source += unparse(*statement) + "\n";
   if (!source.empty()) source += "\n";
-  const SourceFile& file = *function.loaded->ast->file;
-  uint32_t last = 0;
-  for (const auto& statement : *function.body) last = std::max({last, statement->loc.line, statement->loc.end_line});
-  const std::string_view first_line = file.line_text(uint32_t(function.first_line));
-  const size_t indent = first_line.find_first_not_of(" \t");
-  for (uint32_t line = uint32_t(function.first_line); line <= last; ++line) {
-    std::string_view text = file.line_text(line);
-    source += std::string(text.substr(std::min(indent, text.find_first_not_of(" \t") == std::string_view::npos ? text.size() : indent))) + "\n";
+  return source + def_lines(*function.loaded->ast->file, uint32_t(function.first_line), *function.body);
+}
+
+std::string backend_source_in_script(Interpreter& interp, const std::filesystem::path& script, const std::string& name) {
+  std::ifstream in(script);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) return "";
+  std::shared_ptr<LoadedCode> loaded;
+  try {
+    loaded = interp.load(text.str(), script.string());
+  } catch (const std::exception&) {
+    return "";  // a script kiln cannot parse: the launcher's backend stays a name
   }
-  return source;
+  const FunctionDef* def = find_def(loaded->ast->body, name);
+  if (!def) return "";
+  // Not run, the def reads no globals Kiln knows of: every module-level import comes along.
+  std::string source;
+  for (const auto& statement : loaded->ast->body)
+    if (isa<Import>(*statement) || isa<ImportFrom>(*statement)) source += unparse(*statement) + "\n";
+  if (!source.empty()) source += "\n";
+  return source + def_lines(*loaded->ast->file, def->loc.line, def->body);
 }
 
 std::string repro_script_text(Interpreter& interp, const ReproScript& script) {

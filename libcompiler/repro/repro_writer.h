@@ -38,5 +38,9 @@ std::string repro_script_text(python::Interpreter& interp, const ReproScript& sc
 // The script-defined backend's source to carry along: the script's module-level imports, then
 // its def's lines, dedented; empty for a callable that is not a `def` function.
 std::string backend_source(const python::Ref& backend);
+// The same for a backend PyTorch's launcher names but cannot look up, defined in the script the
+// launcher came from: its def (found at any depth), after every module-level import of the
+// script; empty when the script defines no such function.
+std::string backend_source_in_script(python::Interpreter& interp, const std::filesystem::path& script, const std::string& name);
 
 }  // namespace kiln::repro

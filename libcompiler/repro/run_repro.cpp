@@ -41,6 +41,7 @@ struct ReproRun {
   size_t max_tests = 0;
   bool check_deterministic = true;
   std::string python;  // minify --python: the Python whose torch runs the candidates
+  std::optional<std::filesystem::path> backend_from;  // the script that defines a backend the file only names
 };
 
 AccuracyMode accuracy_of(Interpreter& interp, const Ref& value) {
@@ -82,6 +83,7 @@ void apply_command_line(Interpreter& interp, ReproRun& run) {
   if (options.count("max-tests")) run.max_tests = options["max-tests"].as<size_t>();
   if (options.count("skip-check-deterministic")) run.check_deterministic = false;
   if (options.count("python")) run.python = options["python"].as<std::string>();
+  if (options.count("backend-from")) run.backend_from = options["backend-from"].as<std::string>();
 }
 
 ReproRun parse_call(Interpreter& interp, CallArgs& c, ReproAfter after) {
@@ -170,6 +172,16 @@ const std::string& repro_file_text(Interpreter& interp, const Ref& mod) {
   return as<FunctionObject>(forward).loaded->ast->file->text();
 }
 
+// After Dynamo, a script-defined backend's source, carried so that the repro files run on their
+// own: from the function itself, or, for a file that only names it (PyTorch's launchers), from the
+// script --backend-from gives.
+std::string carried_backend_source(Interpreter& interp, const ReproRun& run) {
+  if (run.after != ReproAfter::Dynamo) return "";
+  std::string source = backend_source(run.backend_spec);
+  if (source.empty() && run.backend_from) source = backend_source_in_script(interp, *run.backend_from, run.backend);
+  return source;
+}
+
 ReproScript script_of(Interpreter& interp, const ReproRun& run, const ReproState& state) {
   ReproScript script;
   script.after = run.after;
@@ -177,7 +189,7 @@ ReproScript script_of(Interpreter& interp, const ReproRun& run, const ReproState
   script.accuracy = run.accuracy != AccuracyMode::None;
   script.save_dir = run.save_dir;
   script.backend = run.backend;
-  if (run.after == ReproAfter::Dynamo) script.backend_source = backend_source(run.backend_spec);
+  script.backend_source = carried_backend_source(interp, run);
   if (!run.check_str.empty()) script.check_str = run.check_str;
   // Reduced against real PyTorch: the repros carry the launcher's config, which PyTorch reads.
   if (!run.python.empty()) script.config = config_lines_of(repro_file_text(interp, run.mod));
@@ -194,7 +206,7 @@ Ref minify_command(Interpreter& interp, const ReproRun& run, const ReproState& s
   options.check_str = run.check_str;
   options.max_tests = run.max_tests;
   if (!run.python.empty()) {
-    OracleFiles files{run.save_dir, config_lines_of(repro_file_text(interp, run.mod))};
+    OracleFiles files{run.save_dir, config_lines_of(repro_file_text(interp, run.mod)), carried_backend_source(interp, run)};
     const std::filesystem::path work = run.save_dir.value_or(checkpoints_dir());
     *interp.out << "Starting the PyTorch oracle under " << run.python << "\n" << std::flush;
     try {
@@ -282,6 +294,7 @@ po::options_description run_repro_flags() {
       "timeout", po::value<double>(), "minify: seconds a candidate may run")(
       "max-tests", po::value<size_t>(), "minify: stop (resumably) after this many tests")(
       "python", po::value<std::string>(), "minify: run the candidates under this Python's torch (real PyTorch as the oracle)")(
+      "backend-from", po::value<std::string>(), "after Dynamo: the script that defines the backend the file only names (its def is carried into the repro files)")(
       "skip-check-deterministic", "analyze: run the compiled graph once")(
       "tracing-mode", po::value<std::string>(), "accepted for PyTorch's launchers (graphs run as they are)")(
       "isolate", "accepted (candidates always run isolated)")("no-isolate", "accepted (candidates always run isolated)")(

@@ -66,9 +66,15 @@ TEST(MinifyPython, LivePyTorchLaunchersEndAtTheRelu) {
   struct Launcher {
     const char* name;
     const char* failure;
+    std::string flags;
   };
-  for (const Launcher& launcher : {Launcher{"compile_error_cpu", "torch._inductor.exc.InductorError: CppCompileError: C++ compile error"},
-                                   Launcher{"accuracy_cpu", "torch._dynamo.debug_utils.AccuracyError: Bad accuracy detected"}}) {
+  // The after-Dynamo launcher names its script's toy_compiler, which PyTorch alone cannot find:
+  // --backend-from gives the script.
+  for (const Launcher& launcher :
+       {Launcher{"compile_error_cpu", "torch._inductor.exc.InductorError: CppCompileError: C++ compile error", ""},
+        Launcher{"accuracy_cpu", "torch._dynamo.debug_utils.AccuracyError: Bad accuracy detected", ""},
+        Launcher{"dynamo_backend_cpu", "AssertionError: toy_compiler refuses relu",
+                 "--backend-from " + quoted(realPath("pytorch-2.11/programs/minify_model.py")) + " "}}) {
     SCOPED_TRACE(launcher.name);
     const fs::path dir = scratchDir(std::string("minify_python_") + launcher.name);
     // The launcher's save_dir is the folder of the run that wrote it; here a scratch folder.
@@ -77,7 +83,8 @@ TEST(MinifyPython, LivePyTorchLaunchersEndAtTheRelu) {
     ASSERT_NE(save_dir, std::string::npos);
     text.replace(save_dir, text.find('\'', save_dir + 10) + 1 - save_dir, "save_dir=" + quoted(dir / "checkpoints"));
     std::ofstream(dir / "minifier_launcher.py") << text;
-    const RunResult minified = run(minify_binary(), "--python " + quoted(reference_python()) + " -j 2 minifier_launcher.py", dir);
+    const RunResult minified =
+        run(minify_binary(), "--python " + quoted(reference_python()) + " -j 2 " + launcher.flags + "minifier_launcher.py", dir);
     ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
     expect_only_the_relu(dir / "repro.py");
     const RunResult replayed = run(reference_python().string(), "repro.py", dir);

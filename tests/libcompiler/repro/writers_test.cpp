@@ -259,6 +259,25 @@ TEST_F(WriterTest, ConfigLinesCanComeFromTheLauncher) {
                               "torch.fx.experimental._config.use_duck_shape = False", "from torch.nn import *"}));
 }
 
+// A PyTorch launcher only names a script-defined backend: the script gives its def (at any depth)
+// and the script's imports.
+TEST_F(WriterTest, ABackendIsFoundInTheScriptThatDefinesIt) {
+  const std::filesystem::path script = test::scratchDir("backend_in_script") / "model.py";
+  std::ofstream(script) << "import os, sys, torch\n"
+                           "mode = sys.argv[1]\n"
+                           "if mode == 'dynamo_backend':\n"
+                           "    def toy_compiler(gm, _):\n"
+                           "        for node in gm.graph.nodes:\n"
+                           "            assert node.target != torch.relu, 'no relu'\n"
+                           "        return gm\n"
+                           "print('done')\n";
+  EXPECT_EQ(backend_source_in_script(interp, script, "toy_compiler"),
+            "import os, sys, torch\n\ndef toy_compiler(gm, _):\n    for node in gm.graph.nodes:\n"
+            "        assert node.target != torch.relu, 'no relu'\n    return gm\n");
+  EXPECT_EQ(backend_source_in_script(interp, script, "no_such_backend"), "");
+  EXPECT_EQ(backend_source_in_script(interp, script.parent_path() / "missing.py", "toy_compiler"), "");
+}
+
 TEST_F(WriterTest, LegacyReprosRun) {
   // The PyTorch 2.0 format: rand_strided inputs, make_fx, compile_fx_inner (here with the testing
   // AOT backend standing in for inductor, which makes relu compute x + 1).
