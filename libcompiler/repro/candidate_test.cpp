@@ -183,7 +183,7 @@ std::vector<ops::IValue> run_compiled(Interpreter& interp, const ReproState& sta
 }
 
 Failure run_state(Interpreter& interp, const ReproState& state, const ReproTarget& target) {
-  if (target.oracle) return target.oracle->run(interp, state, target);
+  if (target.oracle) return target.oracle->run(interp, state);
   SuspendReproWrappers suspended;
   return target.after == ReproAfter::Aot ? run_after_aot(interp, state, target) : run_after_dynamo(interp, state, target);
 }

@@ -16,8 +16,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "libcompiler/repro/candidate_test.h"
-#include "libcompiler/repro/repro_writer.h"
 
 namespace kiln::repro {
 
@@ -62,8 +60,9 @@ sockaddr_un socket_address(const std::filesystem::path& path) {
 
 }  // namespace
 
-PythonOracle::PythonOracle(std::string python, const std::filesystem::path& work_dir, OracleFiles files)
-    : python_(std::move(python)), work_dir_(work_dir / "pytorch_oracle"), files_(std::move(files)) {
+PythonOracle::PythonOracle(std::string python, const std::filesystem::path& work_dir, ReproScript candidate_file)
+    : python_(std::move(python)), work_dir_(work_dir / "pytorch_oracle"), candidate_file_(std::move(candidate_file)) {
+  candidate_file_.command = "run";
   for (const char* name : kLauncherOnlyVariables) unsetenv(name);
   std::filesystem::create_directories(work_dir_);
   const std::filesystem::path server_file = work_dir_ / "pytorch_oracle_server.py";
@@ -149,15 +148,9 @@ Failure PythonOracle::run(const std::string& repro_text) const {
   return {type == "AccuracyError" ? Failure::Kind::Accuracy : Failure::Kind::Exception, type, message};
 }
 
-Failure PythonOracle::run(python::Interpreter& interp, const ReproState& state, const ReproTarget& target) const {
-  ReproScript script;
-  script.after = target.after;
+Failure PythonOracle::run(python::Interpreter& interp, const ReproState& state) const {
+  ReproScript script = candidate_file_;
   script.state = state;
-  script.accuracy = target.accuracy != AccuracyMode::None;
-  script.save_dir = files_.store;
-  script.backend = target.backend;
-  script.config = files_.config;
-  script.backend_source = files_.backend_source;
   return run(repro_script_text(interp, script));
 }
 

@@ -7,26 +7,14 @@
 #include <sys/types.h>
 
 #include <filesystem>
-#include <optional>
 #include <string>
-#include <vector>
 
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/repro/failure.h"
 #include "libcompiler/repro/repro_state.h"
+#include "libcompiler/repro/repro_writer.h"
 
 namespace kiln::repro {
-
-struct ReproTarget;
-
-// How the candidates' repro files are written: their inputs in this content store (PyTorch reads
-// Kiln's), these config lines (the PyTorch launcher's own) in place of Kiln's changed config, and
-// after Dynamo a script-defined backend's source (repro_writer.h).
-struct OracleFiles {
-  std::optional<std::filesystem::path> store;
-  std::vector<std::string> config;
-  std::string backend_source;
-};
 
 class PythonOracle {
  public:
@@ -34,7 +22,9 @@ class PythonOracle {
   // in `work_dir`; returns once torch is imported. A runtime_error, with the server's last words,
   // when it cannot start. The repro wrapper's variables and TORCH_TRACE leave this process's
   // environment first, so that neither the server nor the files written for it carry them.
-  PythonOracle(std::string python, const std::filesystem::path& work_dir, OracleFiles files);
+  // `candidate_file`: how each candidate is written (repro_writer.h: the content store PyTorch
+  // reads, the launcher's config lines, a script-defined backend), its state the candidate's.
+  PythonOracle(std::string python, const std::filesystem::path& work_dir, ReproScript candidate_file);
   ~PythonOracle();  // ends the server and any candidate still running
   PythonOracle(const PythonOracle&) = delete;
   PythonOracle& operator=(const PythonOracle&) = delete;
@@ -46,15 +36,15 @@ class PythonOracle {
   // candidate crashes PyTorch's process, this child dies of a signal too, as it would had the
   // candidate crashed Kiln. The candidate file and its log are removed once answered.
   Failure run(const std::string& repro_text) const;
-  // The state written as a repro file for the target (its `run` command), run as above.
-  Failure run(python::Interpreter& interp, const ReproState& state, const ReproTarget& target) const;
+  // The state written as a candidate repro file (its `run` command), run as above.
+  Failure run(python::Interpreter& interp, const ReproState& state) const;
 
  private:
   void stop();
 
   std::string python_;
   std::filesystem::path work_dir_;
-  OracleFiles files_;
+  ReproScript candidate_file_;
   std::filesystem::path socket_dir_;  // short: a Unix socket's path has at most 107 bytes
   pid_t server_ = -1;
 };

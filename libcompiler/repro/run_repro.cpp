@@ -206,11 +206,10 @@ Ref minify_command(Interpreter& interp, const ReproRun& run, const ReproState& s
   options.check_str = run.check_str;
   options.max_tests = run.max_tests;
   if (!run.python.empty()) {
-    OracleFiles files{run.save_dir, config_lines_of(repro_file_text(interp, run.mod)), carried_backend_source(interp, run)};
     const std::filesystem::path work = run.save_dir.value_or(checkpoints_dir());
     *interp.out << "Starting the PyTorch oracle under " << run.python << "\n" << std::flush;
     try {
-      options.target.oracle = std::make_shared<const PythonOracle>(run.python, work, std::move(files));
+      options.target.oracle = std::make_shared<const PythonOracle>(run.python, work, script_of(interp, run, state));
     } catch (const std::runtime_error& error) {
       raise_error(ExcType::RuntimeError, error.what());
     }

@@ -93,43 +93,30 @@ TEST(MinifyPython, LivePyTorchLaunchersEndAtTheRelu) {
   }
 }
 
-// The whole path from the user's script: it runs under real PyTorch with the repro wrapper, which
-// writes PyTorch's launcher (its inputs in PyTorch's content store, which Kiln reads); Kiln
-// reduces that launcher against the same PyTorch.
-TEST(MinifyPython, LivePyTorchScriptToRepro) {
-  KILN_REQUIRE_SHARED();
-  if (!fs::exists(reference_python())) GTEST_SKIP() << reference_python().string() << " is absent: minify --python skipped";
-  const fs::path dir = scratchDir("minify_python_script");
-  const RunResult minified =
-      run(minify_binary(),
-          "--python " + quoted(reference_python()) + " --after=aot --level=4 -j 2 --work-dir work " +
-              quoted(realPath("pytorch-2.11/programs/minify_model.py")) + " accuracy",
-          dir);
+// The whole path from the user's script: minify_model.py runs under real PyTorch with the repro
+// wrapper, which writes PyTorch's launcher (its inputs in PyTorch's content store, which Kiln
+// reads); Kiln reduces that launcher against the same PyTorch, and the repro fails as the script.
+void script_to_repro(const std::string& name, const std::string& flags, const std::string& mode, const std::string& failure) {
+  const fs::path dir = scratchDir("minify_python_script_" + name);
+  const RunResult minified = run(minify_binary(),
+                                 "--python " + quoted(reference_python()) + " " + flags + " -j 2 --work-dir work " +
+                                     quoted(realPath("pytorch-2.11/programs/minify_model.py")) + " " + mode,
+                                 dir);
   ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
   EXPECT_NE(minified.out.find("/torch_compile_debug/run_"), std::string::npos) << minified.out;
   expect_only_the_relu(dir / "repro.py");
   const RunResult replayed = run(reference_python().string(), "repro.py", dir);
   EXPECT_EQ(replayed.status, 1);
-  EXPECT_NE(replayed.err.find("AccuracyError: Bad accuracy detected"), std::string::npos);
+  EXPECT_NE(replayed.err.find(failure), std::string::npos);
 }
 
-// After Dynamo: PyTorch's launcher (which imports torch._dynamo.debug_utils.run_fwd_maybe_bwd)
-// runs under Kiln, and its candidates, Dynamo graphs, run through torch.compile under PyTorch.
-TEST(MinifyPython, LivePyTorchScriptToReproAfterDynamo) {
+TEST(MinifyPython, LivePyTorchScriptToRepro) {
   KILN_REQUIRE_SHARED();
   if (!fs::exists(reference_python())) GTEST_SKIP() << reference_python().string() << " is absent: minify --python skipped";
-  const fs::path dir = scratchDir("minify_python_script_dynamo");
-  const RunResult minified =
-      run(minify_binary(),
-          "--python " + quoted(reference_python()) + " --after=dynamo --level=2 -j 2 --work-dir work " +
-              quoted(realPath("pytorch-2.11/programs/minify_model.py")) + " compile_error",
-          dir);
-  ASSERT_EQ(minified.status, 0) << minified.out << minified.err;
-  expect_only_the_relu(dir / "repro.py");
-  EXPECT_NE(read_file(dir / "repro.py").find("torch.relu("), std::string::npos);
-  const RunResult replayed = run(reference_python().string(), "repro.py", dir);
-  EXPECT_EQ(replayed.status, 1);
-  EXPECT_NE(replayed.err.find("InductorError: CppCompileError: C++ compile error"), std::string::npos);
+  script_to_repro("aot", "--after=aot --level=4", "accuracy", "AccuracyError: Bad accuracy detected");
+  // After Dynamo: PyTorch's launcher (which imports torch._dynamo.debug_utils.run_fwd_maybe_bwd)
+  // runs under Kiln, and its candidates, Dynamo graphs, run through torch.compile under PyTorch.
+  script_to_repro("dynamo", "--after=dynamo --level=2", "compile_error", "InductorError: CppCompileError: C++ compile error");
 }
 
 }  // namespace
