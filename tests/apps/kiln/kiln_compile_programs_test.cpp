@@ -77,6 +77,23 @@ void expect_same(const std::string& name, const Observed& kiln, const Observed& 
   EXPECT_EQ(kiln.stdout_lines, pytorch.stdout_lines);
 }
 
+// Every compile has its Dynamo bar in tlparse's timeline, and every compile that inductor compiled
+// (an inductor_output_code record) its Inductor bar and, unless AOT's cache had its graphs (as in
+// PyTorch, a hit makes no create_aot_dispatcher_function), its AOT bar.
+void expect_timeline_bars(const fs::path& trace) {
+  const auto phases = phases_by_compile(trace);
+  for (const auto& [id, kinds] : record_kinds_by_compile(trace)) {
+    const std::string compilation = id.substr(0, id.find('_'));  // chromium events name no attempt
+    const auto found = phases.find(compilation);
+    ASSERT_NE(found, phases.end()) << compilation << " has no phases";
+    EXPECT_TRUE(found->second.count("dynamo")) << compilation;
+    if (kinds.count("inductor_output_code")) {
+      EXPECT_TRUE(found->second.count("create_aot_dispatcher_function") || found->second.count("autograd_cache_hit")) << compilation;
+      EXPECT_TRUE(found->second.count("inductor_compile")) << compilation;
+    }
+  }
+}
+
 TEST(KilnCompilePrograms, EveryProgramHasARecording) {
   ASSERT_FALSE(programs().empty());
   for (const auto& program : programs()) EXPECT_TRUE(fs::exists(expected_file(program))) << program.filename();
@@ -97,6 +114,7 @@ TEST(KilnCompilePrograms, CompileAndPrintWhatPyTorchRecorded) {
     RunResult parsed = run(tlparse_binary(), quoted(logs[0]) + " --strict --overwrite -o " + quoted(trace.parent_path() / "report"),
                            program.parent_path());
     EXPECT_EQ(parsed.status, 0) << parsed.out << parsed.err;
+    expect_timeline_bars(trace);
   }
 }
 
