@@ -3,7 +3,7 @@
 minifier, on the same launchers PyTorch 2.11 wrote (../shared/real/pytorch-2.11/minifier/*_cpu),
 in the same run and on the same machine.
 
-usage: minify_python.py [--build BUILD_DIR] [--python PY] [--jobs N] [--pytorch-limit SECONDS]
+usage: minify_python.py [--build BUILD_DIR] [--python PY] [--jobs N] [--pytorch-limit SECONDS] [--only LAUNCHER]
 Each launcher runs in a fresh folder, its save_dir pointed there (the original run's content store
 is not in ../shared, so both tools start from random inputs). Kiln: `minify --python PY -j N
 launcher.py`; PyTorch: `PY launcher.py` (its minify command), stopped after --pytorch-limit seconds.
@@ -20,7 +20,12 @@ import time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 REAL = os.path.join(REPO, "..", "shared", "real", "pytorch-2.11", "minifier")
-LAUNCHERS = [("compile_error_cpu", "CppCompileError: C++ compile error"), ("accuracy_cpu", "AccuracyError: Bad accuracy detected")]
+PROGRAM = os.path.join(REPO, "..", "shared", "real", "pytorch-2.11", "programs", "minify_model.py")
+# (launcher, the failure its repro must show, Kiln's extra flags): the after-Dynamo launcher names
+# minify_model.py's toy_compiler, which PyTorch alone cannot find.
+LAUNCHERS = [("compile_error_cpu", "CppCompileError: C++ compile error", []),
+             ("accuracy_cpu", "AccuracyError: Bad accuracy detected", []),
+             ("dynamo_backend_cpu", "AssertionError: toy_compiler refuses relu", ["--backend-from", PROGRAM])]
 
 
 def call_lines(repro):
@@ -56,7 +61,7 @@ def timed(command, folder, limit=None):
 def row(tool, name, seconds, status, folder, python, failure):
     repro = os.path.join(folder, "repro.py")
     calls = call_lines(repro)
-    relu_alone = len(calls) == 1 and "aten.relu" in calls[0]
+    relu_alone = len(calls) == 1 and ("aten.relu" in calls[0] or "torch.relu(" in calls[0])
     fails = "-"
     if os.path.exists(repro):
         replay = subprocess.run([python, "repro.py"], cwd=folder, capture_output=True, text=True)
@@ -71,13 +76,16 @@ def main():
     parser.add_argument("--python", default=os.path.join(REPO, ".reference", "bin", "python"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--pytorch-limit", type=float, default=330)
+    parser.add_argument("--only", help="one launcher (compile_error_cpu, accuracy_cpu, dynamo_backend_cpu)")
     args = parser.parse_args()
     print("| launcher | tool | seconds | repro call nodes | the relu alone | `PY repro.py` fails the same way |")
     print("|---|---|---|---|---|---|")
-    for name, failure in LAUNCHERS:
+    for name, failure, flags in LAUNCHERS:
+        if args.only and name != args.only:
+            continue
         folder = prepare(name)
-        seconds, status = timed([os.path.join(args.build, "bin", "minify"), "--python", args.python, "-j", str(args.jobs),
-                                 "minifier_launcher.py"], folder)
+        seconds, status = timed([os.path.join(args.build, "bin", "minify"), "--python", args.python, "-j", str(args.jobs)] + flags +
+                                ["minifier_launcher.py"], folder)
         row("kiln minify --python (-j %d)" % args.jobs, name, seconds, status, folder, args.python, failure)
         folder = prepare(name)
         seconds, status = timed([args.python, "minifier_launcher.py"], folder, args.pytorch_limit)
