@@ -121,9 +121,10 @@ aot::AtenFunction compile_at_first_call(std::shared_ptr<const ir::GraphModule> m
   };
 }
 
-// The source of the kernel a compile error names, numbered, as a compiler's error shows its
-// lines; "" when it names none.
-std::string kernel_listing(const LoopProgram& program, const Schedule& schedule, const KernelBackend& backend, const std::string& name) {
+// The source of the kernel a compile error names, numbered, the lines of the op at fault marked
+// ">>", as a compiler's error points at its line; "" when it names no kernel.
+std::string kernel_listing(const LoopProgram& program, const Schedule& schedule, const KernelBackend& backend, const std::string& name,
+                           const std::string& op) {
   for (const ScheduledStep& step : schedule.steps) {
     const auto* kernel = std::get_if<FusedKernel>(&step);
     if (!kernel || kernel->name != name) continue;
@@ -133,8 +134,10 @@ std::string kernel_listing(const LoopProgram& program, const Schedule& schedule,
     for (size_t start = 0; start < source.size();) {
       size_t end = source.find('\n', start);
       if (end == std::string::npos) end = source.size();
+      const std::string line = source.substr(start, end - start);
+      const bool at_fault = !op.empty() && line.find(" " + op + "(") != std::string::npos;
       std::string number = std::to_string(++line_number);
-      listing += std::string(number.size() < 4 ? 4 - number.size() : 0, ' ') + number + " | " + source.substr(start, end - start) + "\n";
+      listing += std::string(at_fault ? ">>" : "  ") + std::string(number.size() < 4 ? 4 - number.size() : 0, ' ') + number + " | " + line + "\n";
       start = end + 1;
     }
     return listing;
@@ -201,7 +204,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
       }
     }
   } catch (const KernelCompileError& e) {
-    throw InductorError(std::string("CppCompileError: C++ compile error\n") + e.what() + kernel_listing(program, schedule, backend, e.kernel));
+    throw InductorError(std::string("CppCompileError: C++ compile error\n") + e.what() + kernel_listing(program, schedule, backend, e.kernel, e.op));
   }
   out.code_gen_seconds = seconds_since(started);
   std::vector<std::vector<KernelHandle>> kernels(candidates.front().size());

@@ -26,11 +26,13 @@ struct CodegenOptions {
 };
 
 // The kernels failed to compile or load (an undefined symbol, an invalid module). `kernel` names
-// the kernel at fault when the backend can tell (a call of a function defined nowhere).
+// the kernel at fault when the backend can tell (a call of a function defined nowhere), and `op`
+// the op whose code made that call when it knows ("relu": its lines in the kernel's source).
 struct KernelCompileError : std::runtime_error {
-  explicit KernelCompileError(const std::string& message, std::string kernel_name = {})
-      : std::runtime_error(message), kernel(std::move(kernel_name)) {}
+  explicit KernelCompileError(const std::string& message, std::string kernel_name = {}, std::string op_name = {})
+      : std::runtime_error(message), kernel(std::move(kernel_name)), op(std::move(op_name)) {}
   std::string kernel;
+  std::string op;
 };
 
 // A loaded kernel's entry point, as its backend understands it (a host function for cpu_llvm).

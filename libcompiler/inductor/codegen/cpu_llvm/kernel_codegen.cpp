@@ -348,8 +348,10 @@ class KernelEmitter {
                                   [&] { return "cpp.inject_relu_bug_TESTING_ONLY=" + bug + " breaks a relu of " + kernel_.name; }))
       return r;
     if (bug == "compile_error") {
-      // A call of a function that exists nowhere: linking the kernel fails.
+      // A call of a function that exists nowhere: linking the kernel fails. The declaration names
+      // the op whose code calls it, so that the error can point at that op's line.
       llvm::FunctionCallee missing = module_.getOrInsertFunction("compile error!", t, t);
+      llvm::cast<llvm::Function>(missing.getCallee())->addFnAttr(kUndefinedCallOpAttribute, "relu");
       return b_.CreateCall(missing, {x});
     }
     if (bug == "runtime_error") {

@@ -72,10 +72,12 @@ void throw_on_undefined_calls(const llvm::Module& module) {
     if (!function.isDeclaration() || function.isIntrinsic()) continue;
     const std::string name = function.getName().str();
     if (process_searchable && llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name)) continue;
+    const std::string op = function.getFnAttribute(kUndefinedCallOpAttribute).getValueAsString().str();
     for (const llvm::User* user : function.users())
       if (const auto* call = llvm::dyn_cast<llvm::CallBase>(user))
-        throw KernelCompileError("kernel " + call->getFunction()->getName().str() + " calls '" + name + "', which is defined nowhere",
-                                 call->getFunction()->getName().str());
+        throw KernelCompileError("kernel " + call->getFunction()->getName().str() + " calls '" + name + "', which is defined nowhere" +
+                                     (op.empty() ? "" : " (from its " + op + ")"),
+                                 call->getFunction()->getName().str(), op);
   }
 }
 

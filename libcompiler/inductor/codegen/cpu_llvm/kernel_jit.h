@@ -15,6 +15,10 @@
 
 namespace kiln::inductor {
 
+// The function attribute that names, on a declaration the codegen knows to be defined nowhere,
+// the op whose code calls it (the testing knob's "compile error!").
+inline constexpr const char* kUndefinedCallOpAttribute = "kiln-undefined-call-op";
+
 struct CompiledObject {
   std::string object_code;   // the relocatable object file
   std::string optimized_ir;  // the module after optimization (for output_code / debugging)
