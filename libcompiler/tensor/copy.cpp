@@ -1,5 +1,6 @@
 #include "libcompiler/tensor/copy.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "libcompiler/tensor/dtype_dispatch.h"
@@ -21,6 +22,26 @@ DeviceCopyFunction& device_copy(DeviceType type) {
   return copies[static_cast<int>(type)];
 }
 
+// dst (rows x cols, contiguous) = the transpose of a contiguous cols x rows matrix at src:
+// a.t().contiguous(), or the re-layout that puts a reduced outer dim innermost. Element by element
+// one side is read or written a whole row apart each time; in square tiles both stay in cache.
+template <typename T>
+void transpose_into(T* dst, const T* src, int64_t rows, int64_t cols) {
+  constexpr int64_t kTile = 16;
+  for (int64_t i0 = 0; i0 < rows; i0 += kTile)
+    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+      const int64_t i1 = std::min(i0 + kTile, rows), j1 = std::min(j0 + kTile, cols);
+      for (int64_t i = i0; i < i1; ++i)
+        for (int64_t j = j0; j < j1; ++j) dst[i * cols + j] = src[j * rows + i];
+    }
+}
+
+// Whether src is the transpose of a contiguous matrix that dst, contiguous, takes in the same dtype.
+bool is_transposed_copy(const Tensor& dst, const Tensor& src) {
+  return dst.dtype() == src.dtype() && dst.dim() == 2 && dst.is_contiguous() && src.sizes() == dst.sizes() && src.size(0) > 1 &&
+         src.size(1) > 1 && src.stride(0) == 1 && src.stride(1) == src.size(0);
+}
+
 }  // namespace
 
 void register_device_copy(DeviceType type, DeviceCopyFunction copy) { device_copy(type) = copy; }
@@ -37,6 +58,13 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
   if (DeviceCopyFunction copy = device_copy(other_side.device().type)) return copy(dst, src);
   check_cpu(dst, "copy_");
   check_cpu(src, "copy_");
+  if (is_transposed_copy(dst, src)) {
+    visit_dtype(dst.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      transpose_into(dst.data_ptr<T>(), src.data_ptr<T>(), dst.size(0), dst.size(1));
+    });
+    return;
+  }
   ElementwiseLoop loop({dst}, {src});
   const bool same_dtype = dst.dtype() == src.dtype();
   visit_dtype(dst.dtype(), [&](auto dst_tag) {
