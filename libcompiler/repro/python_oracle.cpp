@@ -13,9 +13,8 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
-
+#include <vector>
 
 namespace kiln::repro {
 
@@ -68,8 +67,8 @@ PythonOracle::PythonOracle(std::string python, const std::filesystem::path& work
   const std::filesystem::path server_file = work_dir_ / "pytorch_oracle_server.py";
   const std::filesystem::path server_log = work_dir_ / "server.log";
   write_file(server_file, pytorch_oracle_server_source());
-  char socket_dir[] = "/tmp/kiln-oracle-XXXXXX";
-  if (!mkdtemp(socket_dir)) throw std::runtime_error("cannot make a folder for the oracle's socket");
+  std::string socket_dir = (std::filesystem::temp_directory_path() / "kiln-oracle-XXXXXX").string();
+  if (!mkdtemp(socket_dir.data())) throw std::runtime_error("cannot make a folder for the oracle's socket in " + socket_dir);
   socket_dir_ = socket_dir;
   const std::string socket_path = (socket_dir_ / "socket").string();
 
