@@ -42,6 +42,8 @@ struct ReproRun {
   bool check_deterministic = true;
   std::string python;  // minify --python: the Python whose torch runs the candidates
   std::optional<std::filesystem::path> backend_from;  // the script that defines a backend the file only names
+  std::string backend_source;                          // after Dynamo: a script-defined backend's, carried
+  std::vector<std::string> file_config;                // with --python: the file's own config lines
 };
 
 AccuracyMode accuracy_of(Interpreter& interp, const Ref& value) {
@@ -86,6 +88,24 @@ void apply_command_line(Interpreter& interp, ReproRun& run) {
   if (options.count("backend-from")) run.backend_from = options["backend-from"].as<std::string>();
 }
 
+// The source of the file whose Repro class `mod` is.
+const std::string& repro_file_text(Interpreter& interp, const Ref& mod) {
+  Ref forward = try_getattr(interp, type_of(mod), "forward");
+  if (!forward || forward->kind != ObjectKind::Function || !as<FunctionObject>(forward).loaded)
+    raise_error(ExcType::TypeError, "run_repro() needs the Repro module of a repro file");
+  return as<FunctionObject>(forward).loaded->ast->file->text();
+}
+
+// After Dynamo, a script-defined backend's source, carried so that the repro files run on their
+// own: from the function itself, or, for a file that only names it (PyTorch's launchers), from the
+// script --backend-from gives.
+std::string carried_backend_source(Interpreter& interp, const ReproRun& run) {
+  if (run.after != ReproAfter::Dynamo) return "";
+  std::string source = backend_source(run.backend_spec);
+  if (source.empty() && run.backend_from) source = backend_source_in_script(interp, *run.backend_from, run.backend);
+  return source;
+}
+
 ReproRun parse_call(Interpreter& interp, CallArgs& c, ReproAfter after) {
   ReproRun run;
   run.after = after;
@@ -111,6 +131,9 @@ ReproRun parse_call(Interpreter& interp, CallArgs& c, ReproAfter after) {
   }
   if (!run.backend_spec) run.backend_spec = py_str(run.backend);
   apply_command_line(interp, run);
+  // What every file written for this run carries, found once (checkpoints are written often).
+  run.backend_source = carried_backend_source(interp, run);
+  if (!run.python.empty()) run.file_config = config_lines_of(repro_file_text(interp, run.mod));
   return run;
 }
 
@@ -164,35 +187,17 @@ Ref run_command(Interpreter& interp, const ReproRun& run, const ReproState& stat
   return none();
 }
 
-// The source of the file whose Repro class `mod` is.
-const std::string& repro_file_text(Interpreter& interp, const Ref& mod) {
-  Ref forward = try_getattr(interp, type_of(mod), "forward");
-  if (!forward || forward->kind != ObjectKind::Function || !as<FunctionObject>(forward).loaded)
-    raise_error(ExcType::TypeError, "run_repro() needs the Repro module of a repro file");
-  return as<FunctionObject>(forward).loaded->ast->file->text();
-}
-
-// After Dynamo, a script-defined backend's source, carried so that the repro files run on their
-// own: from the function itself, or, for a file that only names it (PyTorch's launchers), from the
-// script --backend-from gives.
-std::string carried_backend_source(Interpreter& interp, const ReproRun& run) {
-  if (run.after != ReproAfter::Dynamo) return "";
-  std::string source = backend_source(run.backend_spec);
-  if (source.empty() && run.backend_from) source = backend_source_in_script(interp, *run.backend_from, run.backend);
-  return source;
-}
-
-ReproScript script_of(Interpreter& interp, const ReproRun& run, const ReproState& state) {
+ReproScript script_of(const ReproRun& run, const ReproState& state) {
   ReproScript script;
   script.after = run.after;
   script.state = state;
   script.accuracy = run.accuracy != AccuracyMode::None;
   script.save_dir = run.save_dir;
   script.backend = run.backend;
-  script.backend_source = carried_backend_source(interp, run);
+  script.backend_source = run.backend_source;
   if (!run.check_str.empty()) script.check_str = run.check_str;
   // Reduced against real PyTorch: the repros carry the launcher's config, which PyTorch reads.
-  if (!run.python.empty()) script.config = config_lines_of(repro_file_text(interp, run.mod));
+  if (!run.python.empty()) script.config = run.file_config;
   return script;
 }
 
@@ -209,14 +214,14 @@ Ref minify_command(Interpreter& interp, const ReproRun& run, const ReproState& s
     const std::filesystem::path work = run.save_dir.value_or(checkpoints_dir());
     *interp.out << "Starting the PyTorch oracle under " << run.python << "\n" << std::flush;
     try {
-      options.target.oracle = std::make_shared<const PythonOracle>(run.python, work, script_of(interp, run, state));
+      options.target.oracle = std::make_shared<const PythonOracle>(run.python, work, script_of(run, state));
     } catch (const std::runtime_error& error) {
       raise_error(ExcType::RuntimeError, error.what());
     }
   }
   const std::filesystem::path checkpoints = run.save_dir.value_or(checkpoints_dir());
   options.on_smaller = [&](const ReproState& smaller) {
-    const std::string text = repro_script_text(interp, script_of(interp, run, smaller));
+    const std::string text = repro_script_text(interp, script_of(run, smaller));
     const size_t nodes = call_node_count(smaller.module->graph);
     if (run.after == ReproAfter::Aot) write_aot_checkpoint(checkpoints, text, nodes, "");
     else write_dynamo_checkpoint(checkpoints, text, nodes, "");
@@ -231,7 +236,7 @@ Ref minify_command(Interpreter& interp, const ReproRun& run, const ReproState& s
       return none();
     case MinifyResult::Status::Minimal: break;
   }
-  ReproScript final_script = script_of(interp, run, result.state);
+  ReproScript final_script = script_of(run, result.state);
   final_script.command = "run";
   const std::filesystem::path path = convenience_repro_path();
   write_text_file(path, repro_script_text(interp, final_script));
