@@ -120,6 +120,8 @@ class DeltaRun {
         if (auto outcome = memo_.lookup(keys[next])) {
           outcomes[next++] = *outcome;
           ++stats.memo_hits;
+          // Nothing past a remembered interesting outcome can be the answer: start none of it.
+          if (options_.interesting.contains(*outcome)) break;
           continue;
         }
         if (options_.max_tests && stats.tests_run >= options_.max_tests) break;
@@ -131,7 +133,9 @@ class DeltaRun {
       if (runner_.idle()) return RoundEnd::OutOfBudget;
       const TestRunner::Finished finished = runner_.wait();
       outcomes[finished.tag] = finished.outcome;
-      memo_.record(keys[finished.tag], finished.outcome);
+      // A timeout says as much about the machine's load as about the candidate: a resumed run
+      // tests it again rather than trusting it.
+      if (finished.outcome != Outcome::TimedOut) memo_.record(keys[finished.tag], finished.outcome);
       stats.crashed += finished.outcome == Outcome::Crashed;
       stats.timed_out += finished.outcome == Outcome::TimedOut;
       stats.elapsed = std::chrono::steady_clock::now() - started_;

@@ -101,6 +101,9 @@ TEST_F(MinifierTest, AHangingCandidateIsSurvived) {
 TEST_F(MinifierTest, AnInterruptedRunResumesFromTheMemo) {
   options.target.backend_spec = python::py_str("relu_compile_error_TESTING_ONLY");
   options.target.backend = "relu_compile_error_TESTING_ONLY";
+  // No candidate of this backend hangs; on a loaded machine a short timeout would cut some off
+  // and change the counts compared below.
+  options.timeout = 20s;
   MinifyOptions whole = options;
   whole.memo_path = options.memo_path.parent_path() / "whole.sqlite";
   const MinifyResult uninterrupted = minify(interp, graph_after("neg"), whole, log);

@@ -220,6 +220,30 @@ TEST_F(ReduceTest, HangingCandidatesTimeOut) {
   EXPECT_GT(result.stats.timed_out, 0u);
 }
 
+TEST_F(ReduceTest, TimeoutsAreNotRemembered) {
+  // A timeout may be the machine's load rather than the candidate: a second run with the same
+  // memo tests the candidates that timed out again and nothing else (with one job, nothing is
+  // started past a remembered interesting outcome).
+  const Predicate predicate = contains_all({3});
+  const ChildTest test = [predicate](std::span<const size_t> kept) {
+    if (kept.size() == 4) std::this_thread::sleep_for(std::chrono::hours(1));
+    return predicate(kept) ? 0 : 1;
+  };
+  ReduceOptions hang = options();
+  hang.runner.timeout = std::chrono::milliseconds(150);
+  hang.memo_path = (dir_ / "memo.sqlite").string();
+  // Content keys let a second problem (which has no checkpoint to resume) share the outcomes.
+  hang.content_key = [](std::span<const size_t> kept) { return candidate_key(8, kept); };
+  hang.problem = "first";
+  const ReduceResult first = reduce(8, test, hang);
+  ASSERT_GT(first.stats.timed_out, 0u);
+  hang.problem = "second";
+  const ReduceResult second = reduce(8, test, hang);
+  EXPECT_EQ(second.stats.tests_run, first.stats.timed_out);
+  EXPECT_EQ(second.stats.timed_out, first.stats.timed_out);
+  EXPECT_EQ(second.state.kept, first.state.kept);
+}
+
 TEST_F(ReduceTest, ContentKeysShareOutcomesAcrossProblems) {
   // Two reductions whose candidates are the same things under other indices (the second list is
   // the first reversed): with content keys, the second is answered entirely by the memo.
