@@ -314,6 +314,15 @@ Tensor to_copy(const Tensor& self, std::optional<DType> dtype) { return call_sin
 Tensor convert_element_type(const Tensor& self, DType dtype) {
   return call_single(OpId::prims_convert_element_type, {self, dtype});
 }
+Tensor to(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  const bool same_dtype = !dtype || *dtype == self.dtype();
+  // A device without an index ("cuda") is taken as self's own device of that type (PyTorch takes
+  // the current one: the same unless a program switches GPUs).
+  const bool same_device = !device || *device == self.device() || (device->index < 0 && device->type == self.device().type);
+  if (same_dtype && same_device) return self;
+  return call_single(OpId::_to_copy, {self, optional_value(dtype), IValue(), device ? IValue(*device) : IValue()});
+}
+
 Tensor to_dtype(const Tensor& self, DType dtype) { return self.dtype() == dtype ? self : to_copy(self, dtype); }
 
 Tensor view(const Tensor& self, const std::vector<int64_t>& size) { return call_single(OpId::view, {self, size}); }

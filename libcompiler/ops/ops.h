@@ -199,6 +199,8 @@ Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices
                                 int64_t padding_idx, bool scale_grad_by_freq);
 // _to_copy(dtype=...): always a new tensor.
 Tensor to_copy(const Tensor& self, std::optional<DType> dtype);
+// self.to(dtype, device): self itself when both already match, else _to_copy.
+Tensor to(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device);
 // prims::convert_element_type: a copy in another dtype.
 Tensor convert_element_type(const Tensor& self, DType dtype);
 // Tensor.to(dtype): self when the dtype already matches.

@@ -14,6 +14,9 @@ class Allocator {
   // have shapes but no data). Throws TorchError when out of memory.
   virtual void* allocate(size_t nbytes, const Device& device) = 0;
   virtual void deallocate(void* data, const Device& device) = 0;
+  // The device a storage made for `device` lives on: "cuda" (no index) becomes the current
+  // device's cuda:N, as PyTorch's tensors always name their device's index.
+  virtual Device placement(const Device& device) const { return device; }
 };
 
 // The allocator for a device type; throws TorchError when none is registered (cuda without a

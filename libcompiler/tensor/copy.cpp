@@ -22,6 +22,11 @@ DeviceCopyFunction& device_copy(DeviceType type) {
   return copies[static_cast<int>(type)];
 }
 
+DeviceFillFunction& device_fill(DeviceType type) {
+  static DeviceFillFunction fills[kNumDeviceTypes] = {};
+  return fills[static_cast<int>(type)];
+}
+
 // dst (rows x cols, contiguous) = the transpose of a contiguous cols x rows matrix at src:
 // a.t().contiguous(), or the re-layout that puts a reduced outer dim innermost. Element by element
 // one side is read or written a whole row apart each time; in square tiles both stay in cache.
@@ -45,6 +50,8 @@ bool is_transposed_copy(const Tensor& dst, const Tensor& src) {
 }  // namespace
 
 void register_device_copy(DeviceType type, DeviceCopyFunction copy) { device_copy(type) = copy; }
+
+void register_device_fill(DeviceType type, DeviceFillFunction fill) { device_fill(type) = fill; }
 
 Tensor to_host(const Tensor& self) {
   if (self.device().type == DeviceType::CPU) return self;
@@ -109,6 +116,7 @@ Tensor to_dtype(const Tensor& self, DType dtype) {
 }
 
 void fill_elements(const Tensor& self, const Scalar& value) {
+  if (DeviceFillFunction fill = device_fill(self.device().type)) return fill(self, value);
   check_cpu(self, "fill_");
   ElementwiseLoop loop({self}, {});
   visit_dtype(self.dtype(), [&](auto tag) {

@@ -24,6 +24,9 @@ void copy_elements(const Tensor& dst, const Tensor& src);
 using DeviceCopyFunction = void (*)(const Tensor& dst, const Tensor& src);
 // Installs (or, with nullptr, removes) the copy of a device type, at the runtime's start-up.
 void register_device_copy(DeviceType type, DeviceCopyFunction copy);
+// How a device runtime fills its memory (fill_elements on that device's tensors).
+using DeviceFillFunction = void (*)(const Tensor& self, const Scalar& value);
+void register_device_fill(DeviceType type, DeviceFillFunction fill);
 // self on the CPU (self itself when it is there already): what every host-side reader of tensor
 // data (printing, .item()/.tolist(), repro and accuracy writers) reads instead of self.
 Tensor to_host(const Tensor& self);

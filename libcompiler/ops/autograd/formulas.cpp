@@ -769,7 +769,7 @@ std::vector<Tensor> backward_embedding(const BackwardContext& ctx, const std::ve
 }
 
 std::vector<Tensor> backward_to_copy(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
-  return {ops::to_dtype(grads[0], ctx.input(0).dtype)};
+  return {ops::to(grads[0], ctx.input(0).dtype, ctx.input(0).device)};
 }
 
 std::vector<Tensor> backward_view(const BackwardContext& ctx, const std::vector<Tensor>& grads) {

@@ -94,7 +94,9 @@ void install_tensor_methods() {
   add_getter(type, "is_leaf", [](Interpreter&, const Ref& t) { return py_bool(ops::is_leaf(static_cast<TensorObject&>(*t).value)); });
   add_getter(type, "retains_grad", [](Interpreter&, const Ref& t) { return py_bool(ops::retains_grad(static_cast<TensorObject&>(*t).value)); });
   add_getter(type, "_base", [](Interpreter&, const Ref& t) { return wrap_tensor(static_cast<TensorObject&>(*t).value.base()); });
-  add_getter(type, "is_cuda", [](Interpreter&, const Ref&) { return py_false(); });
+  add_getter(type, "is_cuda", [](Interpreter&, const Ref& t) {
+    return py_bool(static_cast<TensorObject&>(*t).value.device().type == tensor::DeviceType::CUDA);
+  });
   add_getter(type, "T", [](Interpreter&, const Ref& t) {
     const auto& v = static_cast<TensorObject&>(*t).value;
     std::vector<int64_t> dims;
@@ -278,16 +280,20 @@ void install_tensor_methods() {
     ops::retain_grad(self_of(c));
     return none();
   });
-  method("to", [](Interpreter& ip, CallArgs& c) {
+  method("to", [](Interpreter&, CallArgs& c) {
     const auto& t = self_of(c);
     std::optional<tensor::DType> dtype;
+    std::optional<tensor::Device> device;
     auto consider = [&](const Ref& v) {
       if (is_none(v)) return;
-      if (v->type == torch_types().dtype) dtype = to_dtype(v);
-      else if (is_tensor(v)) dtype = static_cast<TensorObject&>(*v).value.dtype();
-      else if (v->kind == ObjectKind::Str || v->type == torch_types().device) {
-        if (to_device(v).type != t.device().type)
-          raise_error(ExcType::RuntimeError, "kiln runs tensors on the CPU only; cannot move to " + to_device(v).str());
+      if (v->type == torch_types().dtype) {
+        dtype = to_dtype(v);
+      } else if (is_tensor(v)) {
+        dtype = static_cast<TensorObject&>(*v).value.dtype();
+        device = static_cast<TensorObject&>(*v).value.device();
+      } else if (v->kind == ObjectKind::Str || v->kind == ObjectKind::Int || v->type == torch_types().device) {
+        device = v->kind == ObjectKind::Int ? tensor::Device{tensor::DeviceType::CUDA, static_cast<int>(as<IntObject>(v).value)}
+                                            : to_device(v);
       } else if (v->kind != ObjectKind::Bool) {
         raise_error(ExcType::TypeError, "to() received an invalid combination of arguments - got " + type_name(v));
       }
@@ -295,10 +301,18 @@ void install_tensor_methods() {
     for (size_t i = 1; i < c.args.size(); ++i) consider(c.args[i]);
     for (const auto& [k, v] : c.kwargs)
       if (k == "dtype" || k == "device") consider(v);
-    (void)ip;
-    return dtype ? wrap_tensor(ops::to_dtype(t, *dtype)) : c.args[0];
+    return wrap_tensor(ops::to(t, dtype, device));
   });
-  method("cpu", [](Interpreter&, CallArgs& c) { return c.args.at(0); });
+  method("cpu", [](Interpreter&, CallArgs& c) { return wrap_tensor(ops::to(self_of(c), std::nullopt, tensor::kCPU)); });
+  method("cuda", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("cuda", c, {{"self"}, {"device", false}, {"non_blocking", false}});
+    tensor::Device device{tensor::DeviceType::CUDA, -1};
+    if (a[1] && !is_none(a[1]))
+      device = a[1]->kind == ObjectKind::Int ? tensor::Device{tensor::DeviceType::CUDA, static_cast<int>(to_index(ip, a[1]))}
+                                             : to_device(a[1]);
+    if (device.type != tensor::DeviceType::CUDA) raise_error(ExcType::RuntimeError, "Invalid device, must be cuda device");
+    return wrap_tensor(ops::to(static_cast<TensorObject&>(*a[0]).value, std::nullopt, device));
+  });
   method("type_as", [](Interpreter&, CallArgs& c) {
     return wrap_tensor(ops::to_dtype(self_of(c), to_tensor(c.args.at(1), "other").dtype()));
   });

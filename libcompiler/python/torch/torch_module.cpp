@@ -7,8 +7,10 @@
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/ops.h"
+#include "libcompiler/cuda/runtime.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/protocols.h"
+#include "libcompiler/python/torch/cuda_functions.h"
 #include "libcompiler/python/torch/embedded_sources.h"
 #include "libcompiler/python/torch/generator_object.h"
 #include "libcompiler/python/torch/serialization.h"
@@ -48,9 +50,10 @@ Ref take(CallArgs& c, const char* name) {
   return nullptr;
 }
 
-// The keywords every factory accepts: dtype, device (cpu), requires_grad, layout, generator.
+// The keywords every factory accepts: dtype, device, requires_grad, layout, generator.
 struct FactoryOptions {
   std::optional<tensor::DType> dtype;
+  tensor::Device device = tensor::kCPU;
   bool requires_grad = false;
   Ref generator_object;  // generator= (kept alive: it may be a temporary)
   tensor::CpuGenerator* generator = nullptr;  // generator=: draw from it, untraced
@@ -58,8 +61,7 @@ struct FactoryOptions {
 FactoryOptions factory_options(Interpreter& ip, CallArgs& c, const char* function) {
   FactoryOptions options;
   if (Ref d = take(c, "dtype"); d && !is_none(d)) options.dtype = to_dtype(d);
-  if (Ref d = take(c, "device"); d && !is_none(d) && to_device(d).type != tensor::DeviceType::CPU)
-    raise_error(ExcType::RuntimeError, "kiln runs tensors on the CPU only; cannot create on " + to_device(d).str());
+  if (Ref d = take(c, "device"); d && !is_none(d)) options.device = to_device(d);
   if (Ref r = take(c, "requires_grad")) options.requires_grad = truthy(ip, r);
   take(c, "layout");
   take(c, "pin_memory");
@@ -72,7 +74,13 @@ FactoryOptions factory_options(Interpreter& ip, CallArgs& c, const char* functio
   return options;
 }
 
+// The factory's result on device= (made on the CPU: CUDA's random numbers are the CPU
+// generator's, not PyTorch's Philox ones), with requires_grad=.
 Ref finish(tensor::Tensor t, const FactoryOptions& options) {
+  if (options.device.type != tensor::DeviceType::CPU) {
+    ops::NoGradGuard no_grad;
+    t = ops::to(t, std::nullopt, options.device);
+  }
   if (options.requires_grad) t.set_requires_grad(true);
   return wrap_tensor(t);
 }
@@ -321,6 +329,7 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     return py_int(to_tensor(a[0], "input").numel());
   });
   install_serialization(m);
+  for (auto& [name, function] : cuda_native_functions()) def(m, name, std::move(function));
   // torch.autocast's state on the CPU (python/torch/amp/autocast_mode.py keeps the public API).
   def(m, "_cpu_autocast_state", [](Interpreter&, CallArgs&) {
     const ops::AutocastState& state = ops::cpu_autocast();
@@ -359,6 +368,7 @@ bool is_torch_module_name(std::string_view module_name) {
 }
 
 void install_torch(Interpreter& interp) {
+  cuda::install_cuda();
   interp.register_native_module("torch", init_torch_native);
   for (const EmbeddedSource& source : embedded_torch_sources())
     interp.register_source_module(source.module, source.text, source.path);

@@ -1,0 +1,25 @@
+#pragma once
+// The pieces every eager CUDA kernel's source shares: the C++ spelling of each dtype in device
+// code, the type it computes in (float for half and bfloat16, as ATen's opmath_type), and a
+// preamble of loads, stores and math helpers. NVRTC compiles it without CUDA's headers: half and
+// bfloat16 are converted with PTX instructions and bit operations.
+#include <string>
+#include <string_view>
+
+#include "libcompiler/tensor/dtype.h"
+
+namespace kiln::cuda {
+
+// How device code stores an element of dtype ("float", "kiln_half").
+std::string_view storage_type(tensor::DType dtype);
+// How device code computes with one ("float" for half and bfloat16).
+std::string_view compute_type(tensor::DType dtype);
+// Loads (kiln_load(p) gives the compute type), stores (kiln_store(p, v) converts), the
+// maximum number of dimensions a kernel's geometry takes, and the math helpers the pointwise
+// table's expressions call (kiln_relu, kiln_sigmoid, kiln_maximum, ...).
+const std::string& kernel_preamble();
+
+// Kernels index tensors of at most this many dimensions.
+inline constexpr int kMaxKernelDims = 8;
+
+}  // namespace kiln::cuda

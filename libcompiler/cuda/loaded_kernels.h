@@ -1,0 +1,25 @@
+#pragma once
+// Eager CUDA kernels: CUDA C++ source compiled by NVRTC for the current device's architecture,
+// loaded with the driver and kept for the process, keyed by source. Launches go on the default
+// stream (PyTorch's default-stream semantics: in order, asynchronous to the host).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln::cuda {
+
+// "sm_90" for the current device.
+std::string current_architecture();
+
+// A loaded kernel's entry point (a CUfunction).
+using KernelFunction = void*;
+// The function `entry` of `source`, compiled and loaded on first use.
+KernelFunction loaded_kernel(const std::string& source, const std::string& entry);
+
+// Launches `kernel` over `total` threads (blocks of `block` threads, at most enough to fill the
+// device a few times over: kernels loop over the rest); `arguments` point to each parameter's value.
+void launch_over(KernelFunction kernel, int64_t total, std::vector<void*>& arguments, unsigned block = 256);
+// One block of `block` threads per row: `rows` blocks (reduction kernels).
+void launch_rows(KernelFunction kernel, int64_t rows, std::vector<void*>& arguments, unsigned block);
+
+}  // namespace kiln::cuda

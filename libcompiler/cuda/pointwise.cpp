@@ -1,0 +1,135 @@
+#include "libcompiler/cuda/pointwise.h"
+
+#include <array>
+#include <cstring>
+
+#include "libcompiler/cuda/context.h"
+#include "libcompiler/cuda/kernel_source.h"
+#include "libcompiler/cuda/loaded_kernels.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::cuda {
+
+namespace {
+
+constexpr const char* kPointwiseEntry = "kiln_pointwise";
+
+// Sizes of out's shape and each operand's strides in elements (out first, then the inputs, a
+// broadcast dimension's stride 0), with size-1 dimensions dropped and dimensions merged where
+// every operand walks them as one.
+struct Geometry {
+  std::vector<int64_t> sizes;
+  std::vector<std::vector<int64_t>> strides;  // [operand][dim]
+};
+
+Geometry geometry_of(const tensor::Tensor& out, const std::vector<PointwiseInput>& inputs) {
+  const int64_t ndim = out.dim();
+  std::vector<const tensor::Tensor*> operands = {&out};
+  for (const PointwiseInput& input : inputs) operands.push_back(&input.tensor);
+  Geometry g;
+  g.strides.resize(operands.size());
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (out.size(d) == 1) continue;
+    g.sizes.push_back(out.size(d));
+    for (size_t k = 0; k < operands.size(); ++k) {
+      const tensor::Tensor& t = *operands[k];
+      const int64_t td = d - (ndim - t.dim());  // broadcasting aligns trailing dimensions
+      g.strides[k].push_back(td < 0 || t.size(td) == 1 ? 0 : t.stride(td));
+    }
+  }
+  // Merge dimension d into d + 1 (inner) where every operand steps over d as d + 1 continued.
+  for (size_t d = g.sizes.size(); d-- > 1;) {
+    bool mergeable = true;
+    for (const auto& strides : g.strides) mergeable = mergeable && strides[d - 1] == strides[d] * g.sizes[d];
+    if (!mergeable) continue;
+    g.sizes[d - 1] *= g.sizes[d];
+    g.sizes.erase(g.sizes.begin() + static_cast<ptrdiff_t>(d));
+    for (auto& strides : g.strides) {
+      strides[d - 1] = strides[d];
+      strides.erase(strides.begin() + static_cast<ptrdiff_t>(d));
+    }
+  }
+  if (g.sizes.size() > static_cast<size_t>(kMaxKernelDims))
+    tensor::throw_runtime_error("kiln's CUDA kernels index at most " + std::to_string(kMaxKernelDims) + " dimensions that do not merge");
+  return g;
+}
+
+// A scalar parameter's bytes in the compute type.
+std::array<char, 8> scalar_bytes(const tensor::Scalar& value, tensor::DType compute) {
+  std::array<char, 8> bytes{};
+  tensor::visit_dtype(compute, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (tensor::kIsReducedFloat<T>) {
+      const float converted = value.to<float>();
+      std::memcpy(bytes.data(), &converted, sizeof(converted));
+    } else {
+      const T converted = value.to<T>();
+      std::memcpy(bytes.data(), &converted, sizeof(converted));
+    }
+  });
+  return bytes;
+}
+
+void check_operand(const tensor::Tensor& out, const tensor::Tensor& t) {
+  if (t.device() != out.device())
+    tensor::throw_runtime_error("Expected all tensors to be on the same device, but found at least two devices, " + out.device().str() +
+                                " and " + t.device().str() + "!");
+}
+
+}  // namespace
+
+std::string pointwise_source(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,
+                             const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars) {
+  const std::string c(compute_type(compute));
+  std::string source = kernel_preamble();
+  source += "struct Geometry { long long numel; long long ndim; long long sizes[KILN_MAX_DIMS]; long long strides[" +
+            std::to_string(inputs.size() + 1) + "][KILN_MAX_DIMS]; };\n";
+  source += "extern \"C\" __global__ void " + std::string(kPointwiseEntry) + "(" + std::string(storage_type(out.dtype())) + "* __restrict__ out";
+  for (size_t k = 0; k < inputs.size(); ++k)
+    source += ", const " + std::string(storage_type(inputs[k].tensor.dtype())) + "* __restrict__ in" + std::to_string(k);
+  for (const PointwiseScalar& scalar : scalars) source += ", " + c + " " + scalar.name;
+  source += ", Geometry g) {\n";
+  source += "  typedef " + c + " C;\n";
+  source += "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < g.numel; i += (long long)gridDim.x * blockDim.x) {\n";
+  source += "    long long offset[" + std::to_string(inputs.size() + 1) + "] = {0};\n";
+  source += "    long long rest = i;\n";
+  source += "    for (int d = (int)g.ndim - 1; d >= 0; --d) {\n";
+  source += "      const long long index = rest % g.sizes[d];\n";
+  source += "      rest /= g.sizes[d];\n";
+  source += "      for (int k = 0; k < " + std::to_string(inputs.size() + 1) + "; ++k) offset[k] += index * g.strides[k][d];\n";
+  source += "    }\n";
+  for (size_t k = 0; k < inputs.size(); ++k)
+    source += "    const C " + inputs[k].name + " = (C)kiln_load(in" + std::to_string(k) + " + offset[" + std::to_string(k + 1) + "]);\n";
+  source += "    kiln_store(out + offset[0], " + expression + ");\n";
+  source += "  }\n}\n";
+  return source;
+}
+
+void run_pointwise(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,
+                   const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars) {
+  for (const PointwiseInput& input : inputs) check_operand(out, input.tensor);
+  make_current(device_index(out.device()));
+  if (out.numel() == 0) return;
+  const Geometry g = geometry_of(out, inputs);
+  KernelFunction kernel = loaded_kernel(pointwise_source(out, expression, compute, inputs, scalars), kPointwiseEntry);
+
+  std::vector<int64_t> geometry(2 + kMaxKernelDims * (inputs.size() + 2), 0);
+  geometry[0] = out.numel();
+  geometry[1] = static_cast<int64_t>(g.sizes.size());
+  for (size_t d = 0; d < g.sizes.size(); ++d) geometry[2 + d] = g.sizes[d];
+  for (size_t k = 0; k < g.strides.size(); ++k)
+    for (size_t d = 0; d < g.sizes.size(); ++d) geometry[2 + kMaxKernelDims * (k + 1) + d] = g.strides[k][d];
+
+  std::vector<void*> pointers = {out.data_ptr()};
+  for (const PointwiseInput& input : inputs) pointers.push_back(input.tensor.data_ptr());
+  std::vector<std::array<char, 8>> values;
+  for (const PointwiseScalar& scalar : scalars) values.push_back(scalar_bytes(scalar.value, compute));
+  std::vector<void*> arguments;
+  for (void*& pointer : pointers) arguments.push_back(&pointer);
+  for (auto& value : values) arguments.push_back(value.data());
+  arguments.push_back(geometry.data());
+  launch_over(kernel, out.numel(), arguments);
+}
+
+}  // namespace kiln::cuda

@@ -1,0 +1,30 @@
+#pragma once
+// Elementwise CUDA kernels generated per expression: out[i] = expression over the inputs'
+// elements at i (broadcast to out's shape, any strides and dtypes) and scalar parameters, all
+// in `compute`'s compute type. Dimensions that are contiguous together in every operand are
+// merged first, so contiguous tensors are walked as one flat range.
+#include <string>
+#include <vector>
+
+#include "libcompiler/tensor/scalar.h"
+#include "libcompiler/tensor/tensor.h"
+
+namespace kiln::cuda {
+
+struct PointwiseInput {
+  std::string name;  // what the expression calls the element
+  tensor::Tensor tensor;
+};
+struct PointwiseScalar {
+  std::string name;
+  tensor::Scalar value;
+};
+
+// The kernel's CUDA C++ source (what runs for these operands).
+std::string pointwise_source(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,
+                             const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars);
+// Compiles (once), and launches on out's device.
+void run_pointwise(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,
+                   const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars = {});
+
+}  // namespace kiln::cuda

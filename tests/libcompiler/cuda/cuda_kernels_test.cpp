@@ -1,0 +1,109 @@
+// Every generated eager CUDA kernel compiles: each row of pointwise_ops.def and reduction_ops.def,
+// for the dtypes a GPU program computes in, through NVRTC for sm_90 (NVRTC needs no GPU). What
+// they compute is checked on the GPU machine against PyTorch (tests/device/).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "libcompiler/cuda/nvrtc.h"
+#include "libcompiler/cuda/pointwise.h"
+#include "libcompiler/cuda/reduction.h"
+#include "libcompiler/ops/op_table.h"
+
+namespace kiln::cuda {
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+struct Row {
+  ops::OpId op;
+  const char* expression;
+};
+
+const std::vector<Row>& pointwise_rows() {
+  static const std::vector<Row> rows = {
+#define KILN_CUDA_POINTWISE(OpId_, expression) {ops::OpId::OpId_, expression},
+#include "libcompiler/cuda/pointwise_ops.def"
+  };
+  return rows;
+}
+
+struct ReductionRow {
+  ops::OpId op;
+  ReductionSpelling spelling;
+};
+
+const std::vector<ReductionRow>& reduction_rows() {
+  static const std::vector<ReductionRow> rows = {
+#define KILN_CUDA_REDUCTION(OpId_, init, combine, finish) {ops::OpId::OpId_, {init, combine, finish}},
+#include "libcompiler/cuda/reduction_ops.def"
+  };
+  return rows;
+}
+
+// The kernel a row makes for operands of `dtype` (its boolean operands bool, its result bool for
+// a comparison), as eager_kernels.cpp names them from the op's schema.
+std::string source_for(const Row& row, DType dtype) {
+  const ops::FunctionSchema& schema = ops::op_info(row.op).schema;
+  std::vector<PointwiseInput> inputs;
+  std::vector<PointwiseScalar> scalars;
+  for (const ops::SchemaArgument& argument : schema.arguments) {
+    if (argument.type.is_list) continue;
+    if (argument.type.base == ops::SchemaType::Base::Tensor) {
+      const bool boolean = argument.name == "condition" || argument.name == "mask";
+      inputs.push_back({argument.name, Tensor::empty({4, 3}, boolean ? DType::Bool : dtype)});
+    } else if (argument.type.base == ops::SchemaType::Base::Scalar || argument.type.base == ops::SchemaType::Base::Bool) {
+      scalars.push_back({argument.name, 2.0});
+    }
+  }
+  const std::string& name = schema.name;
+  const bool boolean_result = name == "eq" || name == "ne" || name == "lt" || name == "le" || name == "gt" || name == "ge" ||
+                              name.starts_with("logical_");
+  const Tensor out = Tensor::empty({4, 3}, boolean_result ? DType::Bool : dtype);
+  return pointwise_source(out, row.expression, dtype, inputs, scalars);
+}
+
+class CudaKernels : public ::testing::TestWithParam<DType> {
+ protected:
+  void SetUp() override {
+    if (!nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << nvrtc_missing_reason();
+  }
+};
+
+TEST_P(CudaKernels, EveryPointwiseRowCompiles) {
+  for (const Row& row : pointwise_rows()) {
+    const std::string name = ops::op_info(row.op).qualified_name();
+    SCOPED_TRACE(name);
+    EXPECT_NO_THROW(compile_cuda(source_for(row, GetParam()), name + ".cu", "sm_90"));
+  }
+}
+
+TEST_P(CudaKernels, EveryReductionRowCompiles) {
+  const DType dtype = GetParam();
+  for (const ReductionRow& row : reduction_rows()) {
+    SCOPED_TRACE(ops::op_info(row.op).qualified_name());
+    const Tensor in = Tensor::empty({4, 3}, dtype), out = Tensor::empty({4}, dtype);
+    const DType accumulate = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
+    EXPECT_NO_THROW(compile_cuda(reduction_source(out, in, accumulate, row.spelling), "reduction.cu", "sm_90"));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, CudaKernels, ::testing::Values(DType::Float32, DType::Float16, DType::BFloat16, DType::Float64),
+                         [](const auto& info) { return std::string(tensor::dtype_name(info.param)); });
+
+TEST(CudaCompile, AnErrorCarriesNvrtcsLog) {
+  if (!nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << nvrtc_missing_reason();
+  try {
+    compile_cuda("extern \"C\" __global__ void broken() { undefined_call(); }", "broken.cu", "sm_90");
+    FAIL() << "a kernel calling an undefined function compiled";
+  } catch (const CudaCompileError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("compiling broken.cu for sm_90"), std::string::npos) << message;
+    EXPECT_NE(message.find("undefined_call"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace kiln::cuda
