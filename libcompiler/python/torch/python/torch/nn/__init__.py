@@ -258,33 +258,47 @@ class Module:
         fn(self)
         return self
 
-    def _cast_floating(self, dtype):
-        # Floating parameters (and their gradients) and buffers of every submodule take dtype.
+    def _move(self, device=None, dtype=None):
+        # Every parameter (and its gradient) and buffer of every submodule goes to device; the
+        # floating ones also take dtype. Parameters stay the same objects (their data is replaced).
+        def moved(t):
+            cast = dtype if dtype is not None and t.is_floating_point() else None
+            return t.to(device=device, dtype=cast)
+
         with torch.no_grad():
             for module in self.modules():
                 for p in module._parameters.values():
-                    if p is not None and p.is_floating_point():
-                        p.data = p.to(dtype)
+                    if p is not None:
+                        p.data = moved(p)
                         if p.grad is not None:
-                            p.grad = p.grad.to(dtype)
+                            p.grad = moved(p.grad)
                 for name, b in list(module._buffers.items()):
-                    if b is not None and b.is_floating_point():
-                        setattr(module, name, b.to(dtype))
+                    if b is not None:
+                        setattr(module, name, moved(b))
         return self
 
+    def _cast_floating(self, dtype):
+        return self._move(dtype=dtype)
+
     def to(self, *args, **kwargs):
+        device = dtype = None
         for a in list(args) + list(kwargs.values()):
             if isinstance(a, torch.dtype):
                 if not a.is_floating_point:
                     raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
                                     f"dtype={a}")
-                self._cast_floating(a)
-            elif a is not None and not isinstance(a, bool) and torch.device(a).type != "cpu":
-                raise RuntimeError("kiln runs tensors on the CPU only; cannot move to " + str(a))
-        return self
+                dtype = a
+            elif isinstance(a, torch.Tensor):
+                device, dtype = a.device, a.dtype
+            elif a is not None and not isinstance(a, bool):
+                device = torch.device(a)
+        return self._move(device, dtype)
 
     def cpu(self):
-        return self
+        return self._move(torch.device("cpu"))
+
+    def cuda(self, device=None):
+        return self._move(torch.device("cuda" if device is None else device if not isinstance(device, int) else f"cuda:{device}"))
 
     def float(self):
         return self._cast_floating(torch.float32)
