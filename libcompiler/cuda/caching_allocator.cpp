@@ -34,9 +34,14 @@ class DriverAllocator final : public tensor::Allocator {
     check(result, "cuMemAlloc");
     return reinterpret_cast<void*>(pointer);
   }
-  void deallocate(void* data, const tensor::Device& device) override {
-    make_current(device.index);
-    check(driver().cuMemFree(reinterpret_cast<CUdeviceptr>(data)), "cuMemFree");
+  // Never throws: tensors freed while the process exits (module globals) reach here after the
+  // driver has shut down, and their memory goes back with the process anyway.
+  void deallocate(void* data, const tensor::Device& device) noexcept override {
+    try {
+      make_current(device.index);
+      driver().cuMemFree(reinterpret_cast<CUdeviceptr>(data));
+    } catch (const std::exception&) {
+    }
   }
 };
 
@@ -103,8 +108,9 @@ void CudaCachingAllocator::reset_peaks(int device) {
 void CudaCachingAllocator::release_cached() { cache_.empty_cache(); }
 
 CudaCachingAllocator& cuda_caching_allocator() {
-  static CudaCachingAllocator instance;
-  return instance;
+  // Never destroyed: storages outlive static destructors (module globals at exit).
+  static CudaCachingAllocator* instance = new CudaCachingAllocator;
+  return *instance;
 }
 
 }  // namespace kiln::cuda

@@ -96,7 +96,7 @@ std::vector<Tensor> reduction_kernel(const Arguments& args) {
   std::vector<int64_t> dims;
   if (const auto index = op.schema.argument_index("dim"))
     if (const auto listed = args.optional_int_list(*index)) dims = *listed;
-  const bool extremum = Id == OpId::amax || Id == OpId::amin;
+  const bool extremum = Id == OpId::amax || Id == OpId::amin || Id == OpId::max || Id == OpId::min;
   run_reduction(out, in, dims, accumulator(in, out, extremum), reduction_spelling<Id>());
   return {out};
 }

@@ -1,13 +1,21 @@
 #include "libcompiler/cuda/loaded_kernels.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <sstream>
 
 #include "libcompiler/cuda/context.h"
 #include "libcompiler/cuda/driver_api.h"
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/cuda/runtime.h"
+#include "libcompiler/ir/structural_hash.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::cuda {
@@ -26,6 +34,44 @@ std::map<KernelKey, CUfunction>& kernels() {
   static std::map<KernelKey, CUfunction> instance;
   return instance;
 }
+
+namespace fs = std::filesystem;
+
+// Compiled kernels are kept on disk as PyTorch keeps its NVRTC-compiled (jiterator) kernels:
+// under PYTORCH_KERNEL_CACHE_PATH (else ~/.cache/kiln/kernels), off with
+// USE_PYTORCH_KERNEL_CACHE=0. A file per architecture and source (and NVRTC version), written
+// whole under a temporary name and renamed, so a reader never sees half of one.
+std::optional<fs::path> kernel_cache_file(const std::string& source, const std::string& architecture) {
+  if (const char* use = std::getenv("USE_PYTORCH_KERNEL_CACHE"); use && std::string(use) == "0") return std::nullopt;
+  fs::path dir;
+  if (const char* path = std::getenv("PYTORCH_KERNEL_CACHE_PATH"); path && *path) dir = path;
+  else if (const char* home = std::getenv("HOME"); home && *home) dir = fs::path(home) / ".cache" / "kiln" / "kernels";
+  else return std::nullopt;
+  return dir / architecture / (ir::sha256Hex(nvrtc_version() + "\n" + source) + ".cubin");
+}
+
+}  // namespace
+
+std::string compiled_kernel_image(const std::string& source, const std::string& entry, const std::string& architecture) {
+  const std::optional<fs::path> file = kernel_cache_file(source, architecture);
+  if (file) {
+    std::ifstream in(*file, std::ios::binary);
+    std::ostringstream image;
+    if (in && (image << in.rdbuf())) return image.str();
+  }
+  const CompiledModule compiled = compile_cuda(source, entry + ".cu", architecture);
+  if (file) {
+    std::error_code error;
+    fs::create_directories(file->parent_path(), error);
+    const fs::path temporary = file->string() + "." + std::to_string(getpid()) + ".tmp";
+    if (std::ofstream(temporary, std::ios::binary).write(compiled.image.data(), std::streamsize(compiled.image.size())))
+      fs::rename(temporary, *file, error);
+    fs::remove(temporary, error);
+  }
+  return compiled.image;
+}
+
+namespace {
 
 unsigned blocks_for(int64_t total, unsigned block) {
   const int device = current_device();
@@ -56,9 +102,9 @@ KernelFunction loaded_kernel(const std::string& source, const std::string& entry
   std::lock_guard lock(kernels_mutex);
   KernelKey key{device, source, entry};
   if (auto found = kernels().find(key); found != kernels().end()) return found->second;
-  const CompiledModule compiled = compile_cuda(source, entry + ".cu", current_architecture());
+  const std::string image = compiled_kernel_image(source, entry, current_architecture());
   CUmodule module = nullptr;
-  check(driver().cuModuleLoadData(&module, compiled.image.data()), "cuModuleLoadData");
+  check(driver().cuModuleLoadData(&module, image.data()), "cuModuleLoadData");
   CUfunction function = nullptr;
   check(driver().cuModuleGetFunction(&function, module, entry.c_str()), "cuModuleGetFunction");
   kernels().emplace(std::move(key), function);

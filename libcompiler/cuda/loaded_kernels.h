@@ -11,6 +11,11 @@ namespace kiln::cuda {
 // "sm_90" for the current device.
 std::string current_architecture();
 
+// The machine code of `source` for `architecture` ("sm_90"): from the kernel cache on disk
+// (PYTORCH_KERNEL_CACHE_PATH, else ~/.cache/kiln/kernels; USE_PYTORCH_KERNEL_CACHE=0 turns it
+// off, as for PyTorch's NVRTC-compiled kernels), else compiled by NVRTC and stored there.
+std::string compiled_kernel_image(const std::string& source, const std::string& entry, const std::string& architecture);
+
 // A loaded kernel's entry point (a CUfunction).
 using KernelFunction = void*;
 // The function `entry` of `source`, compiled and loaded on first use.

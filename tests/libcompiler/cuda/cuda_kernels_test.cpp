@@ -6,10 +6,16 @@
 #include <string>
 #include <vector>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "libcompiler/cuda/loaded_kernels.h"
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/cuda/pointwise.h"
 #include "libcompiler/cuda/reduction.h"
 #include "libcompiler/ops/op_table.h"
+#include "tests/support/shared_data.h"
 
 namespace kiln::cuda {
 namespace {
@@ -103,6 +109,25 @@ TEST(CudaCompile, AnErrorCarriesNvrtcsLog) {
     EXPECT_NE(message.find("compiling broken.cu for sm_90"), std::string::npos) << message;
     EXPECT_NE(message.find("undefined_call"), std::string::npos) << message;
   }
+}
+
+TEST(CudaKernelCache, ASecondCompileIsReadFromDisk) {
+  if (!nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << nvrtc_missing_reason();
+  const std::filesystem::path dir = test::scratchDir("cuda_kernel_cache");
+  setenv("PYTORCH_KERNEL_CACHE_PATH", dir.c_str(), 1);
+  const std::string source = "extern \"C\" __global__ void cached(float* out) { out[threadIdx.x] = 1.0f; }";
+  const std::string image = compiled_kernel_image(source, "cached", "sm_90");
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "sm_90")) files.push_back(entry.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].extension(), ".cubin");
+  // The file is what a second compile answers with: marked, it comes back marked.
+  std::ofstream(files[0], std::ios::app) << "marker";
+  EXPECT_EQ(compiled_kernel_image(source, "cached", "sm_90"), image + "marker");
+  setenv("USE_PYTORCH_KERNEL_CACHE", "0", 1);
+  EXPECT_EQ(compiled_kernel_image(source, "cached", "sm_90"), image);
+  unsetenv("USE_PYTORCH_KERNEL_CACHE");
+  unsetenv("PYTORCH_KERNEL_CACHE_PATH");
 }
 
 }  // namespace
