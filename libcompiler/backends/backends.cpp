@@ -52,6 +52,8 @@ inductor::InductorConfig read_inductor_config(Interpreter& interp, const Compile
   if (Ref v = inductor_setting(interp, settings, "max_autotune")) config.max_autotune = truthy(interp, v);
   if (Ref bug = inductor_setting(interp, settings, "cpp.inject_relu_bug_TESTING_ONLY"); bug && !is_none(bug))
     config.inject_relu_bug = to_str(bug, "cpp.inject_relu_bug_TESTING_ONLY");
+  if (Ref bug = inductor_setting(interp, settings, "triton.inject_relu_bug_TESTING_ONLY"); bug && !is_none(bug))
+    config.triton_inject_relu_bug = to_str(bug, "triton.inject_relu_bug_TESTING_ONLY");
   // mode="reduce-overhead" means CUDA graphs in PyTorch: on the CPU it changes nothing.
   if (settings.mode == "max-autotune" || settings.mode == "max-autotune-no-cudagraphs") config.max_autotune = true;
   return config;

@@ -96,18 +96,27 @@ std::string current_architecture() {
   return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
+std::vector<KernelFunction> load_module(const std::string& image, const std::vector<std::string>& names) {
+  make_current(current_device());
+  CUmodule module = nullptr;
+  check(driver().cuModuleLoadData(&module, image.data()), "cuModuleLoadData");
+  std::vector<KernelFunction> functions;
+  for (const std::string& name : names) {
+    CUfunction function = nullptr;
+    check(driver().cuModuleGetFunction(&function, module, name.c_str()), "cuModuleGetFunction");
+    functions.push_back(function);
+  }
+  return functions;
+}
+
 KernelFunction loaded_kernel(const std::string& source, const std::string& entry) {
   const int device = current_device();
   make_current(device);
   std::lock_guard lock(kernels_mutex);
   KernelKey key{device, source, entry};
   if (auto found = kernels().find(key); found != kernels().end()) return found->second;
-  const std::string image = compiled_kernel_image(source, entry, current_architecture());
-  CUmodule module = nullptr;
-  check(driver().cuModuleLoadData(&module, image.data()), "cuModuleLoadData");
-  CUfunction function = nullptr;
-  check(driver().cuModuleGetFunction(&function, module, entry.c_str()), "cuModuleGetFunction");
-  kernels().emplace(std::move(key), function);
+  KernelFunction function = load_module(compiled_kernel_image(source, entry, current_architecture()), {entry})[0];
+  kernels().emplace(std::move(key), static_cast<CUfunction>(function));
   return function;
 }
 

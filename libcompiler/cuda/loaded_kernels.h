@@ -18,6 +18,8 @@ std::string compiled_kernel_image(const std::string& source, const std::string& 
 
 // A loaded kernel's entry point (a CUfunction).
 using KernelFunction = void*;
+// The functions `names` of a compiled module (a cubin), loaded on the current device.
+std::vector<KernelFunction> load_module(const std::string& image, const std::vector<std::string>& names);
 // The function `entry` of `source`, compiled and loaded on first use.
 KernelFunction loaded_kernel(const std::string& source, const std::string& entry);
 

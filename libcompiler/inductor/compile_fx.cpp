@@ -28,9 +28,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // The vector widths max-autotune tries per kernel (0: LLVM's own choice).
 constexpr unsigned kAutotuneWidths[] = {0, 4, 8, 16};
 
-CodegenOptions codegen_options(const InductorConfig& config, unsigned vector_width) {
+CodegenOptions codegen_options(const InductorConfig& config, const LoopProgram& program, unsigned vector_width) {
   CodegenOptions options;
-  options.inject_relu_bug = config.inject_relu_bug;
+  options.inject_relu_bug = program.device.type == tensor::DeviceType::CUDA ? config.triton_inject_relu_bug : config.inject_relu_bug;
   options.vector_width = vector_width;
   return options;
 }
@@ -63,7 +63,7 @@ std::map<std::string, std::shared_ptr<const CompiledProgram>> compile_subgraphs(
       Schedule schedule = schedule_program(sub_program, next_kernel);
       next_kernel += static_cast<int>(kernel_count(schedule));
       auto nested = compile_subgraphs(subgraph, sub_program, config, next_kernel);
-      CacheEntry entry = backend.compile(sub_program, schedule, codegen_options(config, 0));
+      CacheEntry entry = backend.compile(sub_program, schedule, codegen_options(config, sub_program, 0));
       compiled[name] = std::make_shared<CompiledProgram>(backend, std::move(sub_program), std::move(schedule),
                                                          single_candidates(backend.load(entry)), std::move(nested));
     }
@@ -180,7 +180,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
       out.cache = CacheOutcome::Bypass;
       out.cache_bypass_reason = uncacheable ? *uncacheable : cache_bypass_reason().value_or("max-autotune chooses kernels when they first run");
       for (unsigned width : kAutotuneWidths) {
-        candidates.push_back(backend.load(backend.compile(program, schedule, codegen_options(config, width))));
+        candidates.push_back(backend.load(backend.compile(program, schedule, codegen_options(config, program, width))));
         if (!config.max_autotune) break;
       }
     } else {
@@ -198,7 +198,7 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
       }
       if (out.cache != CacheOutcome::Hit) {
         trace::TimedPhase phase("compile_file", compile_id);
-        CacheEntry entry = backend.compile(program, schedule, codegen_options(config, 0));
+        CacheEntry entry = backend.compile(program, schedule, codegen_options(config, program, 0));
         candidates.push_back(backend.load(entry));
         cache_store(out.cache_key, entry);
       }

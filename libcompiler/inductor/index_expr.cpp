@@ -245,14 +245,15 @@ std::optional<std::pair<SizeExpr, SizeExpr>> IndexExpr::bounds(const VarRanges& 
   return std::pair{lo, hi};
 }
 
-std::string IndexExpr::str(const std::function<std::string(int)>& names) const {
+std::string IndexExpr::str(const std::function<std::string(int)>& names, const std::string& floor_division) const {
   std::string out;
   auto divisor_text = [](const SizeExpr& d) { return d.terms().size() == 1 ? d.str() : "(" + d.str() + ")"; };
   auto atom_text = [&](const IndexAtom& a) -> std::string {
     switch (a.kind) {
       case IndexAtom::Kind::Var: return names(a.var);
-      case IndexAtom::Kind::FloorDiv: return "((" + a.operand->str(names) + ") // " + divisor_text(a.divisor) + ")";
-      case IndexAtom::Kind::Mod: return "((" + a.operand->str(names) + ") % " + divisor_text(a.divisor) + ")";
+      case IndexAtom::Kind::FloorDiv:
+        return "((" + a.operand->str(names, floor_division) + ") " + floor_division + " " + divisor_text(a.divisor) + ")";
+      case IndexAtom::Kind::Mod: return "((" + a.operand->str(names, floor_division) + ") % " + divisor_text(a.divisor) + ")";
     }
     return "";
   };

@@ -83,7 +83,8 @@ class IndexExpr {
   // nullopt when a coefficient's sign is not known.
   std::optional<std::pair<SizeExpr, SizeExpr>> bounds(const VarRanges& ranges) const;
   // Sympy-like text: `64*x0 + x1`, `(x0 // 4) % 8`, `s0*x0`; `names(var)` names the variables.
-  std::string str(const std::function<std::string(int)>& names) const;
+  // `floor_division` spells the division: C's "/" is the same on these non-negative operands.
+  std::string str(const std::function<std::string(int)>& names, const std::string& floor_division = "//") const;
   std::string key() const;
   // The size symbols its coefficients, divisors and constant mention.
   void collect_size_symbols(std::set<std::string>& out) const;

@@ -57,19 +57,19 @@ std::string c_expr(const Expr& e, const std::vector<std::string>& args, const st
   return call + ")";
 }
 
-std::string index_text(const IndexExpr& index) { return index.str(kernel_var_name); }
+std::string index_text(const IndexExpr& index, const std::string& floor_division) { return index.str(kernel_var_name, floor_division); }
 
 // The member's statements: one `auto tmpN = ...;` per DAG node, operands first.
 std::string body_lines(const ExprRef& root, const std::function<std::string(int)>& pointer, const std::string& indent,
-                       std::string& result) {
+                       const std::string& floor_division, std::string& result) {
   std::string out;
   std::unordered_map<const Expr*, std::string> names;
   std::function<std::string(const ExprRef&)> walk = [&](const ExprRef& e) -> std::string {
     if (auto it = names.find(e.get()); it != names.end()) return it->second;
     std::vector<std::string> args;
     for (const ExprRef& a : e->args) args.push_back(walk(a));
-    const std::string rhs = e->kind == Expr::Kind::Load ? pointer(e->buffer) + "[" + index_text(e->index) + "]"
-                                                        : c_expr(*e, args, index_text(e->index));
+    const std::string index = index_text(e->index, floor_division);
+    const std::string rhs = e->kind == Expr::Kind::Load ? pointer(e->buffer) + "[" + index + "]" : c_expr(*e, args, index);
     const std::string tmp = "tmp" + std::to_string(names.size());
     out += indent + "auto " + tmp + " = " + rhs + ";\n";
     names[e.get()] = tmp;
@@ -81,7 +81,17 @@ std::string body_lines(const ExprRef& root, const std::function<std::string(int)
 
 }  // namespace
 
-std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel) {
+const CLikeFrame& cpu_listing_frame() {
+  static const CLikeFrame frame{[](const FusedKernel& kernel, const std::string& parameters) {
+                                  return "extern \"C\" int " + kernel.name + "(" + parameters + "int64_t begin, int64_t end)\n{\n" +
+                                         "    // parallel: [begin, end) is one chunk of x0 in [0, " + kernel.outer_size.str() + ")\n" +
+                                         "    for (int64_t x0 = begin; x0 < end; x0++)\n    {\n";
+                                },
+                                "    }\n    return 0;\n}\n", "//"};
+  return frame;
+}
+
+std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame) {
   std::set<int> written;
   for (const KernelMember& m : kernel.members) written.insert(std::get<ComputedNode>(program.nodes[m.node]).output);
   std::unordered_map<int, std::string> pointer;
@@ -94,9 +104,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   }
   for (const std::string& symbol : kernel.size_symbols) params += "const int64_t " + symbol + ", ";
   std::ostringstream s;
-  s << "extern \"C\" int " << kernel.name << "(" << params << "int64_t begin, int64_t end)\n{\n";
-  s << "    // parallel: [begin, end) is one chunk of x0 in [0, " << kernel.outer_size.str() << ")\n";
-  s << "    for (int64_t x0 = begin; x0 < end; x0++)\n    {\n";
+  s << frame.open(kernel, params);
   for (const KernelMember& m : kernel.members) {
     const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
     const std::string& dst = pointer[node.output];
@@ -107,21 +115,21 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction_type_name(*node.reduction)
         << "_identity;\n";
       s << "        for (int64_t r0 = 0; r0 < " << m.inner_size.str() << "; r0++)  // vectorized\n        {\n";
-      s << body_lines(m.body, ptr, "            ", result);
+      s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
       s << "            " << acc << " = " << reduction_type_name(*node.reduction) << "_combine(" << acc << ", " << result << ");\n";
       s << "        }\n";
       s << "        " << dst << "[x0] = " << acc << ";\n";
     } else if (m.inner_size == size_constant(1)) {
-      s << body_lines(m.body, ptr, "        ", result);
+      s << body_lines(m.body, ptr, "        ", frame.floor_division, result);
       s << "        " << dst << "[x0] = " << result << ";\n";
     } else {
       s << "        for (int64_t r0 = 0; r0 < " << m.inner_size.str() << "; r0++)  // vectorized\n        {\n";
-      s << body_lines(m.body, ptr, "            ", result);
+      s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
       s << "            " << dst << "[" << m.inner_size.str() << "*x0 + r0" << "] = " << result << ";\n";
       s << "        }\n";
     }
   }
-  s << "    }\n    return 0;\n}\n";
+  s << frame.close;
   return s.str();
 }
 

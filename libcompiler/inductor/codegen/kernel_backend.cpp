@@ -3,6 +3,9 @@
 #include <array>
 
 #include "libcompiler/inductor/codegen/cpu_llvm/cpu_llvm_backend.h"
+#if KILN_WITH_CUDA
+#include "libcompiler/inductor/codegen/cuda/cuda_backend.h"
+#endif
 
 namespace kiln::inductor {
 

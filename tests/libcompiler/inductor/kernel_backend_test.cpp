@@ -58,20 +58,25 @@ class FakeGpuBackend final : public inductor::KernelBackend {
   static const inductor::KernelBackend& cpu() { return inductor::cpu_llvm_backend(); }
 };
 
-TEST(KernelBackend, TheCpuHasTheBuiltInLlvmBackend) {
+TEST(KernelBackend, TheCpuAndCudaHaveBuiltInBackends) {
   const inductor::KernelBackend* cpu = inductor::backend_for_device(tensor::DeviceType::CPU);
   ASSERT_NE(cpu, nullptr);
   EXPECT_EQ(cpu->name(), "cpu_llvm");
-  EXPECT_EQ(inductor::backend_for_device(tensor::DeviceType::CUDA), nullptr);
+  const inductor::KernelBackend* cuda = inductor::backend_for_device(tensor::DeviceType::CUDA);
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->name(), "cuda");
+  EXPECT_EQ(inductor::backend_for_device(tensor::DeviceType::Meta), nullptr);
 }
 
 TEST(KernelBackend, ADeviceWithoutABackendIsRefused) {
-  std::unique_ptr<ir::GraphModule> module = ir::parseReadable(kAddRelu);
+  std::string meta_graph = kAddRelu;
+  for (size_t at; (at = meta_graph.find("cuda:0")) != std::string::npos;) meta_graph.replace(at, 6, "meta");
+  std::unique_ptr<ir::GraphModule> module = ir::parseReadable(meta_graph);
   try {
     inductor::GraphLowering lowering(*module);
     FAIL() << "lowered for a device without a backend";
   } catch (const inductor::LoweringUnsupported& e) {
-    EXPECT_STREQ(e.what(), "inductor: no code generator for device cuda");
+    EXPECT_STREQ(e.what(), "inductor: no code generator for device meta");
   }
 }
 

@@ -1,0 +1,164 @@
+#include "libcompiler/inductor/codegen/cuda/cuda_backend.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "libcompiler/cuda/loaded_kernels.h"
+#include "libcompiler/cuda/nvrtc.h"
+#include "libcompiler/inductor/codegen/c_like_kernel.h"
+
+namespace kiln::inductor {
+
+namespace {
+
+// What the kernels' statements call, as scalar_ops.def and the reductions spell them, for the
+// types loops compute in. NVRTC compiles without the host's headers.
+constexpr const char* kPreamble = R"(// kiln's Inductor CUDA kernels
+typedef long long int64_t;
+typedef int int32_t;
+#define inf __int_as_float(0x7f800000)
+#define nan __int_as_float(0x7fc00000)
+template <typename T> __device__ __forceinline__ bool is_nan(T x) { return x != x; }
+template <typename T> __device__ __forceinline__ T maximum(T a, T b) { return is_nan(a) ? a : is_nan(b) ? b : (a > b ? a : b); }
+template <typename T> __device__ __forceinline__ T minimum(T a, T b) { return is_nan(a) ? a : is_nan(b) ? b : (a < b ? a : b); }
+template <typename T> __device__ __forceinline__ T relu(T x) { return x < T(0) ? T(0) : x; }
+template <typename T> __device__ __forceinline__ T sigmoid(T x) { return T(1) / (T(1) + exp(-x)); }
+template <typename T> __device__ __forceinline__ T reciprocal(T x) { return T(1) / x; }
+template <typename T> struct limits;
+template <> struct limits<float> { static __device__ float lowest() { return -inf; } static __device__ float highest() { return inf; } };
+template <> struct limits<double> { static __device__ double lowest() { return -(double)inf; } static __device__ double highest() { return (double)inf; } };
+template <> struct limits<int64_t> { static __device__ int64_t lowest() { return (int64_t)(1ULL << 63); } static __device__ int64_t highest() { return (int64_t)((1ULL << 63) - 1); } };
+template <> struct limits<int32_t> { static __device__ int32_t lowest() { return (int32_t)(1U << 31); } static __device__ int32_t highest() { return (int32_t)((1U << 31) - 1); } };
+template <> struct limits<bool> { static __device__ bool lowest() { return false; } static __device__ bool highest() { return true; } };
+struct sum_identity_t { template <typename T> __device__ operator T() const { return T(0); } };
+struct prod_identity_t { template <typename T> __device__ operator T() const { return T(1); } };
+struct max_identity_t { template <typename T> __device__ operator T() const { return limits<T>::lowest(); } };
+struct min_identity_t { template <typename T> __device__ operator T() const { return limits<T>::highest(); } };
+#define sum_identity sum_identity_t{}
+#define prod_identity prod_identity_t{}
+#define max_identity max_identity_t{}
+#define min_identity min_identity_t{}
+template <typename A, typename B> __device__ __forceinline__ A sum_combine(A a, B b) { return a + A(b); }
+template <typename A, typename B> __device__ __forceinline__ A prod_combine(A a, B b) { return a * A(b); }
+template <typename A, typename B> __device__ __forceinline__ A max_combine(A a, B b) { return maximum(a, A(b)); }
+template <typename A, typename B> __device__ __forceinline__ A min_combine(A a, B b) { return minimum(a, A(b)); }
+)";
+
+constexpr const char* kSourceName = "kiln_inductor_kernels.cu";
+// What the compile_error knob calls instead of relu: defined nowhere.
+constexpr const char* kUndefinedCall = "compile_error_TESTING_ONLY";
+
+// One thread per point of the outer range, looping over it grid-stride.
+const CLikeFrame& cuda_frame() {
+  static const CLikeFrame frame{[](const FusedKernel& kernel, const std::string& parameters) {
+                                  return "extern \"C\" __global__ void " + kernel.name + "(" + parameters + "int64_t outer)\n{\n" +
+                                         "    // one thread per x0 in [0, " + kernel.outer_size.str() + ")\n" +
+                                         "    for (int64_t x0 = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; x0 < outer; "
+                                         "x0 += (int64_t)gridDim.x * blockDim.x)\n    {\n";
+                                },
+                                "    }\n}\n", "/"};
+  return frame;
+}
+
+// triton.inject_relu_bug_TESTING_ONLY as PyTorch's testing knob breaks relu: a call of an
+// undefined function (compile_error) or relu(x) + 1 (accuracy).
+std::string with_relu_bug(std::string source, const CodegenOptions& options) {
+  if (!options.inject_relu_bug) return source;
+  const std::string replacement = *options.inject_relu_bug == "compile_error" ? std::string(kUndefinedCall) + "("
+                                  : *options.inject_relu_bug == "accuracy"    ? "1 + relu("
+                                                                              : "relu(";
+  for (size_t at = 0; (at = source.find(" relu(", at)) != std::string::npos; at += replacement.size() + 1)
+    source.replace(at + 1, 5, replacement);
+  return source;
+}
+
+// The kernel whose lines hold the first error of NVRTC's log ("<source>(42): error: ...").
+std::string kernel_at_first_error(const std::string& log, const std::vector<size_t>& first_lines, const std::vector<std::string>& names) {
+  const size_t at = log.find(std::string(kSourceName) + "(");
+  if (at == std::string::npos) return "";
+  const size_t line = std::strtoull(log.c_str() + at + std::strlen(kSourceName) + 1, nullptr, 10);
+  std::string kernel;
+  for (size_t i = 0; i < first_lines.size() && first_lines[i] <= line; ++i) kernel = names[i];
+  return kernel;
+}
+
+class CudaBackend final : public KernelBackend {
+ public:
+  std::string_view name() const override { return "cuda"; }
+
+  bool supports(ir::Dtype dtype) const override {
+    switch (dtype) {
+      case ir::Dtype::Float32:
+      case ir::Dtype::Float64:
+      case ir::Dtype::Int64:
+      case ir::Dtype::Int32:
+      case ir::Dtype::Bool: return true;
+      default: return false;
+    }
+  }
+
+  std::string_view kernel_prefix() const override { return "cuda_fused"; }
+  std::string_view allocation_call() const override { return "empty_strided_cuda"; }
+  std::string_view source_loader() const override { return "async_compile.cuda"; }
+  std::string target() const override { return "cuda " + cuda::current_architecture(); }
+
+  CacheEntry compile(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options) const override {
+    return compile_cuda_kernels(cuda_kernel_module(program, schedule, options), cuda::current_architecture());
+  }
+
+  std::vector<KernelHandle> load(const CacheEntry& compiled) const override {
+    if (compiled.kernel_names.empty()) return {};
+    return cuda::load_module(compiled.object_code, compiled.kernel_names);
+  }
+
+  void launch(KernelHandle kernel, const FusedKernel&, const KernelLaunch& launch, std::vector<void*>& buffers) const override {
+    std::vector<int64_t> sizes = launch.sizes;
+    int64_t outer = launch.outer;
+    std::vector<void*> arguments;
+    for (void*& buffer : buffers) arguments.push_back(&buffer);
+    for (int64_t& size : sizes) arguments.push_back(&size);
+    arguments.push_back(&outer);
+    cuda::launch_over(kernel, outer, arguments);
+  }
+
+  std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel) const override {
+    return render_c_like_kernel(program, kernel, cuda_frame());
+  }
+};
+
+}  // namespace
+
+CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options) {
+  CudaKernelModule module;
+  module.source = kPreamble;
+  for (const ScheduledStep& step : schedule.steps)
+    if (const auto* k = std::get_if<FusedKernel>(&step)) {
+      module.source += "\n";
+      module.first_lines.push_back(static_cast<size_t>(std::count(module.source.begin(), module.source.end(), '\n')) + 1);
+      module.source += with_relu_bug(render_c_like_kernel(program, *k, cuda_frame()), options);
+      module.kernel_names.push_back(k->name);
+    }
+  return module;
+}
+
+CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::string& architecture) {
+  CacheEntry entry;
+  entry.kernel_names = module.kernel_names;
+  if (entry.kernel_names.empty()) return entry;
+  try {
+    entry.object_code = cuda::compile_cuda(module.source, kSourceName, architecture).image;
+  } catch (const cuda::CudaCompileError& error) {
+    const std::string message = error.what();
+    const std::string kernel = kernel_at_first_error(message, module.first_lines, module.kernel_names);
+    throw KernelCompileError(message, kernel, message.find(kUndefinedCall) != std::string::npos ? "relu" : "");
+  }
+  return entry;
+}
+
+const KernelBackend& cuda_backend() {
+  static const CudaBackend backend;
+  return backend;
+}
+
+}  // namespace kiln::inductor

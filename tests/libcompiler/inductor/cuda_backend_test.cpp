@@ -1,0 +1,111 @@
+// Inductor's CUDA code generator without a GPU: the modules it renders for softmax, a chain of
+// pointwise math, layer norm and views with reductions compile under NVRTC for sm_90, and the
+// triton testing knob's compile_error names the kernel at fault and relu. What the kernels compute
+// is checked on the GPU machine (tests/device/cuda_compile.py against PyTorch).
+#include <gtest/gtest.h>
+
+#include "libcompiler/cuda/nvrtc.h"
+#include "libcompiler/inductor/codegen/cuda/cuda_backend.h"
+#include "libcompiler/inductor/graph_lowering.h"
+#include "libcompiler/ir/readable_parser.h"
+
+namespace {
+
+using namespace kiln;
+
+const char* kSoftmaxRelu = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 16][16, 1]cuda:0"):
+        amax: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
+        sub: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
+        exp: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.exp.default(sub);  sub = None
+        sum_1: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.sum.dim_IntList(exp, [-1], True)
+        div: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.div.Tensor(exp, sum_1);  exp = sum_1 = None
+        relu: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.relu.default(div);  div = None
+        return (relu,)
+)";
+
+const char* kPointwiseChain = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[64, 32][32, 1]cuda:0", arg1_1: "f32[32][1]cuda:0"):
+        mul: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.mul.Tensor(arg0_1, 1.5)
+        add: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.add.Tensor(mul, arg1_1);  mul = None
+        gelu: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.gelu.default(add);  add = None
+        sigmoid: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.sigmoid.default(arg0_1)
+        mul_1: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.mul.Tensor(gelu, sigmoid);  gelu = sigmoid = None
+        tanh: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.tanh.default(mul_1);  mul_1 = None
+        log: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.log.default(arg0_1);  arg0_1 = None
+        add_1: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.add.Tensor(tanh, log);  tanh = log = None
+        return (add_1,)
+)";
+
+const char* kLayerNorm = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[16, 64][64, 1]cuda:0", arg1_1: "f32[64][1]cuda:0", arg2_1: "f32[64][1]cuda:0"):
+        native_layer_norm = torch.ops.aten.native_layer_norm.default(arg0_1, [64], arg1_1, arg2_1, 1e-05);  arg0_1 = arg1_1 = arg2_1 = None
+        getitem: "f32[16, 64][64, 1]cuda:0" = native_layer_norm[0];  native_layer_norm = None
+        return (getitem,)
+)";
+
+const char* kViewsAndReductions = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 12][12, 1]cuda:0"):
+        view: "f32[4, 2, 12][24, 12, 1]cuda:0" = torch.ops.aten.view.default(arg0_1, [4, 2, 12])
+        permute: "f32[12, 2, 4][1, 12, 24]cuda:0" = torch.ops.aten.permute.default(view, [2, 1, 0]);  view = None
+        sum_1: "f32[12][1]cuda:0" = torch.ops.aten.sum.dim_IntList(permute, [1, 2]);  permute = None
+        mean: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.mean.dim(arg0_1, [1], True)
+        sub: "f32[8, 12][12, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, mean);  arg0_1 = mean = None
+        return (sum_1, sub)
+)";
+
+inductor::CudaKernelModule module_of(const char* graph, const inductor::CodegenOptions& options = {}) {
+  std::unique_ptr<ir::GraphModule> module = ir::parseReadable(graph);
+  inductor::GraphLowering lowering(*module);
+  const inductor::LoopProgram program = lowering.run();
+  return inductor::cuda_kernel_module(program, inductor::schedule_program(program), options);
+}
+
+class CudaBackend : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  }
+};
+
+TEST_P(CudaBackend, TheRenderedModuleCompiles) {
+  const inductor::CudaKernelModule module = module_of(GetParam());
+  ASSERT_FALSE(module.kernel_names.empty());
+  for (const std::string& name : module.kernel_names) {
+    EXPECT_TRUE(name.starts_with("cuda_fused_")) << name;
+    EXPECT_NE(module.source.find("extern \"C\" __global__ void " + name + "("), std::string::npos) << module.source;
+  }
+  try {
+    const inductor::CacheEntry entry = inductor::compile_cuda_kernels(module, "sm_90");
+    EXPECT_FALSE(entry.object_code.empty());
+    EXPECT_EQ(entry.kernel_names, module.kernel_names);
+  } catch (const std::exception& error) {
+    FAIL() << error.what() << "\n" << module.source;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, CudaBackend, ::testing::Values(kSoftmaxRelu, kPointwiseChain, kLayerNorm, kViewsAndReductions));
+
+TEST(CudaBackendKnob, CompileErrorNamesTheKernelAndRelu) {
+  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  inductor::CodegenOptions options;
+  options.inject_relu_bug = "compile_error";
+  const inductor::CudaKernelModule module = module_of(kSoftmaxRelu, options);
+  try {
+    inductor::compile_cuda_kernels(module, "sm_90");
+    FAIL() << "the compile_error knob compiled";
+  } catch (const inductor::KernelCompileError& error) {
+    EXPECT_EQ(error.op, "relu");
+    EXPECT_EQ(error.kernel, module.kernel_names.back());
+    EXPECT_NE(std::string(error.what()).find("compile_error_TESTING_ONLY"), std::string::npos) << error.what();
+  }
+}
+
+TEST(CudaBackendKnob, AccuracyAddsOneAfterRelu) {
+  inductor::CodegenOptions options;
+  options.inject_relu_bug = "accuracy";
+  EXPECT_NE(module_of(kSoftmaxRelu, options).source.find("= 1 + relu("), std::string::npos);
+  EXPECT_EQ(module_of(kSoftmaxRelu).source.find("= 1 + relu("), std::string::npos);
+}
+
+}  // namespace
