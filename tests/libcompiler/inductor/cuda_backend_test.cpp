@@ -1,6 +1,6 @@
 // Inductor's CUDA code generator without a GPU: the modules it renders for softmax, a chain of
 // pointwise math, layer norm and views with reductions compile under NVRTC for sm_90, and the
-// triton testing knob's compile_error names the kernel at fault and relu. What the kernels compute
+// triton testing knob's compile_error names the kernel at fault and relu, its accuracy bug is x + 1. What the kernels compute
 // is checked on the GPU machine (tests/device/cuda_compile.py against PyTorch).
 #include <gtest/gtest.h>
 
@@ -101,11 +101,24 @@ TEST(CudaBackendKnob, CompileErrorNamesTheKernelAndRelu) {
   }
 }
 
-TEST(CudaBackendKnob, AccuracyAddsOneAfterRelu) {
+TEST(CudaBackendKnob, RuntimeErrorCompilesToATrap) {
+  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  inductor::CodegenOptions options;
+  options.inject_relu_bug = "runtime_error";
+  const inductor::CudaKernelModule module = module_of(kSoftmaxRelu, options);
+  EXPECT_NE(module.source.find("__trap()"), std::string::npos);
+  EXPECT_NO_THROW(inductor::compile_cuda_kernels(module, "sm_90"));
+}
+
+// As PyTorch's Triton relu under the knob: x + 1 where relu(x) was (seen on the H200: the same
+// numbers as PyTorch's).
+TEST(CudaBackendKnob, AccuracyComputesXPlusOneForRelu) {
   inductor::CodegenOptions options;
   options.inject_relu_bug = "accuracy";
-  EXPECT_NE(module_of(kSoftmaxRelu, options).source.find("= 1 + relu("), std::string::npos);
-  EXPECT_EQ(module_of(kSoftmaxRelu).source.find("= 1 + relu("), std::string::npos);
+  const std::string broken = module_of(kSoftmaxRelu, options).source;
+  EXPECT_NE(broken.find("= 1 + (tmp"), std::string::npos) << broken;
+  EXPECT_EQ(broken.find(" relu(tmp"), std::string::npos) << broken;
+  EXPECT_NE(module_of(kSoftmaxRelu).source.find(" relu(tmp"), std::string::npos);
 }
 
 }  // namespace

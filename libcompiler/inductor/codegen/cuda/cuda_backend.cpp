@@ -61,13 +61,16 @@ const CLikeFrame& cuda_frame() {
   return frame;
 }
 
-// triton.inject_relu_bug_TESTING_ONLY as PyTorch's testing knob breaks relu: a call of an
-// undefined function (compile_error) or relu(x) + 1 (accuracy).
+// triton.inject_relu_bug_TESTING_ONLY breaks relu as PyTorch's Triton code generator does: a call
+// of an undefined function (compile_error), x + 1 in its place (accuracy), or a trap that fails
+// the launch (runtime_error: PyTorch's device-side assert).
 std::string with_relu_bug(std::string source, const CodegenOptions& options) {
   if (!options.inject_relu_bug) return source;
-  const std::string replacement = *options.inject_relu_bug == "compile_error" ? std::string(kUndefinedCall) + "("
-                                  : *options.inject_relu_bug == "accuracy"    ? "1 + relu("
-                                                                              : "relu(";
+  const std::string& bug = *options.inject_relu_bug;
+  const std::string replacement = bug == "compile_error"   ? std::string(kUndefinedCall) + "("
+                                  : bug == "accuracy"      ? "1 + ("
+                                  : bug == "runtime_error" ? "(__trap(), 0) + ("
+                                                           : "relu(";
   for (size_t at = 0; (at = source.find(" relu(", at)) != std::string::npos; at += replacement.size() + 1)
     source.replace(at + 1, 5, replacement);
   return source;
