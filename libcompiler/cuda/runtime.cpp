@@ -8,6 +8,8 @@
 #include "libcompiler/cuda/device_copy.h"
 #include "libcompiler/cuda/driver_api.h"
 #include "libcompiler/cuda/eager_kernels.h"
+#include "libcompiler/cuda/host_fallback.h"
+#include "libcompiler/ops/kernel_registry.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/torch_error.h"
 
@@ -64,6 +66,7 @@ void install_cuda() {
     tensor::register_device_copy(tensor::DeviceType::CUDA, &copy_with_cuda);
     tensor::register_device_fill(tensor::DeviceType::CUDA, &fill_on_cuda);
     register_eager_kernels();
+    ops::register_fallback(tensor::DeviceType::CUDA, &run_on_host);
     return true;
   }();
   (void)installed;

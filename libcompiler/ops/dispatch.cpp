@@ -118,9 +118,9 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
     return allocate_outputs(metas);
   }
   const tensor::DeviceType device = dispatch_device(op, args, slots);
-  const KernelFunction kernel = kernel_for(op, device);
-  if (!kernel) throw_no_kernel(op, device);
-  return kernel(args);
+  if (const KernelFunction kernel = kernel_for(op, device)) return kernel(args);
+  if (const FallbackFunction fallback = fallback_for(device)) return fallback(op, args);
+  throw_no_kernel(op, device);
 }
 
 }  // namespace

@@ -15,6 +15,11 @@ std::vector<DeviceKernels>& registered() {
   return kernels;
 }
 
+std::array<FallbackFunction, tensor::kNumDeviceTypes>& fallbacks() {
+  static std::array<FallbackFunction, tensor::kNumDeviceTypes> instance{};
+  return instance;
+}
+
 bool runs_on_every_device(const OpInfo& op) {
   return op.grad == GradKind::Composite || op.is_view();
 }
@@ -24,6 +29,10 @@ bool runs_on_every_device(const OpInfo& op) {
 void register_kernel(OpId op, tensor::DeviceType device, KernelFunction kernel) {
   registered()[static_cast<size_t>(op)][static_cast<size_t>(device)] = kernel;
 }
+
+void register_fallback(tensor::DeviceType device, FallbackFunction fallback) { fallbacks()[static_cast<size_t>(device)] = fallback; }
+
+FallbackFunction fallback_for(tensor::DeviceType device) { return fallbacks()[static_cast<size_t>(device)]; }
 
 KernelFunction kernel_for(const OpInfo& op, tensor::DeviceType device) {
   if (device == tensor::DeviceType::CPU || device == tensor::DeviceType::Meta) return op.cpu_kernel;

@@ -18,6 +18,12 @@ KernelFunction kernel_for(const OpInfo& op, tensor::DeviceType device);
 // The device type whose kernel runs a call: its tensors' (a 0-dim CPU tensor goes with a tensor
 // of any device, as a number does), else its device= argument, else the CPU.
 tensor::DeviceType dispatch_device(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots);
+// What runs an op on a device type that has no kernel of its own for it, as a boxed fallback of
+// PyTorch's dispatcher (TORCH_LIBRARY_IMPL(_, Key, m) { m.fallback(...) }): it gets the op too.
+using FallbackFunction = std::vector<Tensor> (*)(const OpInfo& op, const Arguments& args);
+// Installs (or, with nullptr, removes) a device type's fallback.
+void register_fallback(tensor::DeviceType device, FallbackFunction fallback);
+FallbackFunction fallback_for(tensor::DeviceType device);
 // NotImplementedError, worded as PyTorch's dispatcher words a missing kernel.
 [[noreturn]] void throw_no_kernel(const OpInfo& op, tensor::DeviceType device);
 

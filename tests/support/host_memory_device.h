@@ -42,10 +42,22 @@ class HostMemoryDevice {
     void deallocate(void* data, const tensor::Device&) override { std::free(data); }
   };
 
-  // Both sides are host memory: contiguous tensors of one dtype copy as bytes.
+  // Both sides are host memory: tensors of one dtype and shape copy element by element, each
+  // side through its own strides (a write into a view lands where the view points).
   static void copy(const tensor::Tensor& dst, const tensor::Tensor& src) {
-    ASSERT_TRUE(dst.is_contiguous() && src.is_contiguous() && dst.dtype() == src.dtype() && dst.numel() == src.numel());
-    std::memcpy(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(dst.numel()) * dst.itemsize());
+    ASSERT_TRUE(dst.dtype() == src.dtype() && dst.sizes() == src.sizes());
+    const size_t itemsize = dst.itemsize();
+    for (int64_t i = 0; i < dst.numel(); ++i) {
+      int64_t rest = i, dst_offset = 0, src_offset = 0;
+      for (int64_t d = dst.dim() - 1; d >= 0; --d) {
+        const int64_t index = rest % dst.size(d);
+        rest /= dst.size(d);
+        dst_offset += index * dst.stride(d);
+        src_offset += index * src.stride(d);
+      }
+      std::memcpy(static_cast<char*>(dst.data_ptr()) + dst_offset * itemsize, static_cast<const char*>(src.data_ptr()) + src_offset * itemsize,
+                  itemsize);
+    }
   }
 
   HostMemory memory_;

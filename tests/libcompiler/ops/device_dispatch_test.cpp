@@ -73,5 +73,27 @@ TEST_F(DeviceDispatch, AnOpWithNoKernelForTheDeviceSaysSoAsPyTorchDoes) {
             "Could not run 'aten::ones' with arguments from the 'CUDA' ba");
 }
 
+// A device's boxed fallback gets the ops it has no kernel for, with the op; its own kernels and
+// views still run as before.
+const OpInfo* fallback_op = nullptr;
+std::vector<Tensor> recording_fallback(const OpInfo& op, const Arguments& args) {
+  fallback_op = &op;
+  return {args.tensor(0)};
+}
+
+TEST_F(DeviceDispatch, ARegisteredFallbackRunsTheOpsWithoutAKernel) {
+  register_fallback(tensor::DeviceType::CUDA, recording_fallback);
+  const Tensor x = on_device(values({1, 2, 3}, {3}));
+  fallback_op = nullptr;
+  EXPECT_TRUE(mul(x, x).storage().is_alias_of(x.storage()));
+  ASSERT_NE(fallback_op, nullptr);
+  EXPECT_EQ(fallback_op->id, OpId::mul_Tensor);
+  fallback_op = nullptr;
+  add(x, x);
+  EXPECT_EQ(fallback_op, nullptr);
+  register_fallback(tensor::DeviceType::CUDA, nullptr);
+  EXPECT_EQ(error_of([&] { mul(x, x); }).substr(0, 40), "Could not run 'aten::mul.Tensor' with ar");
+}
+
 }  // namespace
 }  // namespace kiln::ops::test
