@@ -49,16 +49,20 @@ struct HostCopies {
     }
     return value;
   }
-  // The device tensor a host tensor copies (or shares storage with), if any.
-  const Tensor* original_of(const Tensor& host_tensor) const {
-    for (const auto& [device_tensor, copy] : pairs)
-      if (copy.storage().is_alias_of(host_tensor.storage())) return &device_tensor;
+  // The (device tensor, host copy) pair whose copy shares storage with a host tensor, if any.
+  const std::pair<Tensor, Tensor>* pair_of(const Tensor& host_tensor) const {
+    for (const auto& pair : pairs)
+      if (pair.second.storage().is_alias_of(host_tensor.storage())) return &pair;
     return nullptr;
   }
 };
 
+bool same_geometry(const Tensor& a, const Tensor& b) {
+  return a.sizes() == b.sizes() && a.strides() == b.strides() && a.storage_offset() == b.storage_offset();
+}
+
 void write_back(const Tensor& host_tensor, const HostCopies& copies) {
-  if (const Tensor* original = copies.original_of(host_tensor)) tensor::copy_elements(*original, host_tensor);
+  if (const auto* pair = copies.pair_of(host_tensor)) tensor::copy_elements(pair->first, host_tensor);
 }
 
 }  // namespace
@@ -80,9 +84,10 @@ std::vector<Tensor> run_on_host(const ops::OpInfo& op, const ops::Arguments& arg
   for (const Tensor& out : host_outputs) {
     if (!out.defined()) {
       outputs.push_back(out);
-    } else if (const Tensor* original = copies.original_of(out)) {
-      outputs.push_back(*original);  // an in-place op's self
+    } else if (const auto* pair = copies.pair_of(out); pair && same_geometry(out, pair->second)) {
+      outputs.push_back(pair->first);  // an in-place op's self
     } else {
+      // A new tensor, or new geometry over an argument's copy: its own device tensor.
       Tensor on_device = Tensor::empty(out.sizes(), out.dtype(), copies.device);
       tensor::copy_elements(on_device, out);
       outputs.push_back(on_device);

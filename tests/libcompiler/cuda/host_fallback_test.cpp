@@ -42,6 +42,13 @@ TEST_F(HostFallback, AnInPlaceOpWritesIntoTheDeviceTensorThroughItsView) {
   EXPECT_EQ(tensor::tensor_repr(x), "tensor([[10.,  2.],\n        [30.,  4.]], device='cuda:0')");
 }
 
+TEST_F(HostFallback, NewGeometryOverAnArgumentIsANewDeviceTensor) {
+  const Tensor x = on_device({1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor viewed = ops::call_single(ops::OpId::_unsafe_view, {x, std::vector<int64_t>{3, 2}});
+  EXPECT_EQ(viewed.sizes(), (tensor::Shape{3, 2}));
+  EXPECT_EQ(tensor::tensor_repr(viewed), "tensor([[1., 2.],\n        [3., 4.],\n        [5., 6.]], device='cuda:0')");
+}
+
 TEST_F(HostFallback, AFactoryForTheDeviceIsMadeThere) {
   const Tensor range = ops::call_single(ops::OpId::arange, {tensor::Scalar(int64_t{4}), tensor::DType::Float32, ops::IValue(),
                                                             HostMemoryDevice::kDevice});
