@@ -86,7 +86,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
         return input * torch.zeros((), dtype=input.dtype)
     batched = input.dim() == 4
     shape = list(input.shape[:2] if batched else input.shape[:1]) + [1] * (input.dim() - (2 if batched else 1))
-    noise = torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p).div_(1 - p)
+    noise = torch.empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p).div_(1 - p)
     return input * noise
 
 
@@ -493,7 +493,7 @@ def one_hot(tensor, num_classes=-1):
             raise RuntimeError("Class values must be smaller than num_classes.")
     elif num_classes == -1:
         raise RuntimeError("Can not infer total number of classes from empty tensor.")
-    out = torch.zeros(*tensor.shape, num_classes, dtype=torch.int64)
+    out = torch.zeros(*tensor.shape, num_classes, dtype=torch.int64, device=tensor.device)
     return out.scatter(-1, tensor.unsqueeze(-1), 1)
 
 
@@ -595,12 +595,12 @@ def pad(input, pad, mode="constant", value=None):
         if before > 0:
             shape = list(out.shape)
             shape[dim] = before
-            pieces.append(torch.full(shape, fill, dtype=out.dtype))
+            pieces.append(torch.full(shape, fill, dtype=out.dtype, device=out.device))
         pieces.append(out)
         if after > 0:
             shape = list(out.shape)
             shape[dim] = after
-            pieces.append(torch.full(shape, fill, dtype=out.dtype))
+            pieces.append(torch.full(shape, fill, dtype=out.dtype, device=out.device))
         if len(pieces) > 1:
             out = torch.cat(pieces, dim)
     return out
@@ -620,7 +620,7 @@ def _nearest_indices(input, output_size, scale_factors, exact):
         in_size, out_size = input.shape[2 + d], output_size[d]
         scale = scale_factors[d] if scale_factors is not None else None
         step = in_size / (in_size * scale) if scale is not None and scale > 0 else in_size / out_size
-        positions = torch.arange(out_size, dtype=torch.float32)
+        positions = torch.arange(out_size, dtype=torch.float32, device=input.device)
         if exact:
             index = ((positions + 0.5) * step).to(torch.int64).clamp(max=in_size - 1)
         else:

@@ -149,7 +149,7 @@ class RNNBase(Module):
         directions = 2 if self.bidirectional else 1
         shape = (self.num_layers * directions, input.size(1), self.hidden_size)
         if hx is None:
-            zeros = torch.zeros(*shape, dtype=input.dtype)
+            zeros = torch.zeros(*shape, dtype=input.dtype, device=input.device)
             hx = (zeros, zeros) if self.mode == "LSTM" else zeros
         elif not batched:
             hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1)) if self.mode == "LSTM" else hx.unsqueeze(1)
