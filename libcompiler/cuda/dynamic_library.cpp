@@ -15,10 +15,6 @@ DynamicLibrary::DynamicLibrary(std::initializer_list<const char*> sonames) {
   }
 }
 
-DynamicLibrary::~DynamicLibrary() {
-  if (handle_) dlclose(handle_);
-}
-
 void* DynamicLibrary::symbol(const char* name) {
   void* address = handle_ ? dlsym(handle_, name) : nullptr;
   if (!address) error_ = soname_ + " has no " + name;

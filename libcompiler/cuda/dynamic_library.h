@@ -10,7 +10,9 @@ class DynamicLibrary {
  public:
   // The first of `sonames` that loads; check loaded() (why() says what the loader answered).
   explicit DynamicLibrary(std::initializer_list<const char*> sonames);
-  ~DynamicLibrary();
+  // The library stays loaded for the process (as PyTorch's lazily loaded NVRTC does): unloading
+  // it at exit would free nothing and leave its own allocations unreachable.
+  ~DynamicLibrary() = default;
   DynamicLibrary(const DynamicLibrary&) = delete;
   DynamicLibrary& operator=(const DynamicLibrary&) = delete;
 
