@@ -2,13 +2,13 @@
 
 #include <cstring>
 #include <set>
-#include <stdexcept>
 
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/repro/content_store.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "libdiag/log/logger.h"
 
@@ -65,19 +65,28 @@ const ReaderTypes& reader_types() {
   return types;
 }
 
+// A host storage's bytes in a storage of `device` (itself for the CPU).
+tensor::Storage placed_on(const tensor::Storage& host, const tensor::Device& device) {
+  if (device.type == tensor::DeviceType::CPU) return host;
+  const int64_t nbytes = static_cast<int64_t>(host.nbytes());
+  const tensor::Tensor bytes(std::make_shared<tensor::TensorImpl>(tensor::TensorImpl{host, {nbytes}, {1}, 0, DType::UInt8}));
+  const tensor::Tensor placed = tensor::Tensor::empty({nbytes}, DType::UInt8, device);
+  tensor::copy_elements(placed, bytes);
+  return placed.storage();
+}
+
 Ref storage_method(Interpreter& interp, CallArgs& c) {
   auto a = bind_native("storage", c, {{"self"}, {"storage_hash"}, {"nbytes"}, {"device", false}, {"dtype_hint", false}});
   auto& reader = static_cast<ReaderObject&>(*a[0]);
   const int64_t nbytes = to_index(interp, a[2]);
   const tensor::Device device = a[3] && !is_none(a[3]) ? to_device(a[3]) : tensor::kCPU;
-  if (device != tensor::kCPU) raise_error(ExcType::NotImplementedError, "repro inputs on " + device.str() + ": kiln loads them on cpu only");
   const DType dtype = a[4] && !is_none(a[4]) ? to_dtype(a[4]) : DType::Float32;
   if (!is_none(a[1]) && reader.save_dir) {
     const std::string hash = to_str(a[1], "storage_hash");
     if (std::optional<std::string> bytes = read_storage(*reader.save_dir, hash)) {
       tensor::Storage storage = tensor::Storage::allocate(bytes->size(), tensor::kCPU);
       std::memcpy(storage.data(), bytes->data(), bytes->size());
-      return std::make_shared<StorageObject>(reader_types().storage, storage);
+      return std::make_shared<StorageObject>(reader_types().storage, placed_on(storage, device));
     }
     if (reader.warned.insert(hash).second)
       log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/debug_utils.py", 626}, "",
@@ -128,9 +137,9 @@ tensor::Tensor rand_strided(const tensor::Shape& sizes, const tensor::Shape& str
     }
     needed += (sizes[d] - 1) * strides[d];
   }
+  // Drawn on the CPU (kiln's CUDA random numbers are the CPU generator's), then placed.
   tensor::Tensor buffer = tensor::is_floating_point(dtype) ? tensor::randn({needed}, dtype) : ops::zeros({needed}, dtype);
-  if (device != tensor::kCPU) throw std::invalid_argument("rand_strided: kiln makes inputs on cpu only, not " + device.str());
-  return tensor::Tensor(std::make_shared<tensor::TensorImpl>(tensor::TensorImpl{buffer.storage(), sizes, strides, 0, dtype}));
+  return tensor::Tensor(std::make_shared<tensor::TensorImpl>(tensor::TensorImpl{placed_on(buffer.storage(), device), sizes, strides, 0, dtype}));
 }
 
 }  // namespace kiln::repro
