@@ -120,8 +120,9 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       s << "        }\n";
       s << "        " << dst << "[x0] = " << acc << ";\n";
     } else if (m.inner_size == size_constant(1)) {
-      s << body_lines(m.body, ptr, "        ", frame.floor_division, result);
-      s << "        " << dst << "[x0] = " << result << ";\n";
+      // A block of its own: the next member's temporaries have the same names.
+      s << "        {\n" << body_lines(m.body, ptr, "            ", frame.floor_division, result);
+      s << "            " << dst << "[x0] = " << result << ";\n        }\n";
     } else {
       s << "        for (int64_t r0 = 0; r0 < " << m.inner_size.str() << "; r0++)  // vectorized\n        {\n";
       s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
