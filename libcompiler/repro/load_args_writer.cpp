@@ -84,10 +84,7 @@ std::string values_text(const ops::Tensor& t) {
   return nested(0);
 }
 
-std::string storage_bytes(const ops::Tensor& t) {
-  const tensor::Storage& storage = t.storage();
-  return std::string(static_cast<const char*>(storage.data()), storage.nbytes());
-}
+std::string storage_bytes(const ops::Tensor& t) { return tensor::host_bytes(t.storage()); }
 
 }  // namespace
 

@@ -53,6 +53,14 @@ void register_device_copy(DeviceType type, DeviceCopyFunction copy) { device_cop
 
 void register_device_fill(DeviceType type, DeviceFillFunction fill) { device_fill(type) = fill; }
 
+std::string host_bytes(const Storage& storage) {
+  if (storage.device().type == DeviceType::CPU) return std::string(static_cast<const char*>(storage.data()), storage.nbytes());
+  const int64_t nbytes = static_cast<int64_t>(storage.nbytes());
+  const Tensor bytes(std::make_shared<TensorImpl>(TensorImpl{storage, {nbytes}, {1}, 0, DType::UInt8}));
+  const Tensor host = to_host(bytes);
+  return std::string(static_cast<const char*>(host.data_ptr()), storage.nbytes());
+}
+
 Tensor to_host(const Tensor& self) {
   if (self.device().type == DeviceType::CPU) return self;
   Tensor host = Tensor::empty(self.sizes(), self.dtype(), kCPU);

@@ -1,6 +1,8 @@
 #pragma once
 // Copies and casts between tensors of any strides and dtypes (Tensor.copy_, .to, .clone), and
 // fill_. Element conversion follows scalar_cast.h. In-place writers bump the version counter.
+#include <string>
+
 #include "libcompiler/tensor/scalar.h"
 #include "libcompiler/tensor/tensor.h"
 
@@ -31,5 +33,7 @@ void register_device_fill(DeviceType type, DeviceFillFunction fill);
 // data (printing, .item()/.tolist(), repro and accuracy writers) reads instead of self.
 Tensor to_host(const Tensor& self);
 void fill_elements(const Tensor& self, const Scalar& value);
+// A storage's bytes, read on the host wherever the storage lives (content stores, checkpoints).
+std::string host_bytes(const Storage& storage);
 
 }  // namespace kiln::tensor

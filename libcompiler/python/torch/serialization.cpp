@@ -10,6 +10,7 @@
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/checkpoint_archive.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/python/torch/pickle_reader.h"
 #include "libcompiler/python/torch/pickle_writer.h"
 #include "libcompiler/python/torch/tensor_methods.h"
@@ -165,8 +166,9 @@ void write_checkpoint(const std::string& path, std::string pickle, const std::ve
 void save_checkpoint(Interpreter& interp, const Ref& obj, const std::string& path) {
   CheckpointWriter writer(interp);
   std::string pickle = writer.pickle(obj);
-  std::vector<std::string_view> storages;
-  for (const tensor::Tensor& t : writer.storages()) storages.emplace_back(static_cast<const char*>(t.storage().data()), t.storage().nbytes());
+  std::vector<std::string> bytes;
+  for (const tensor::Tensor& t : writer.storages()) bytes.push_back(tensor::host_bytes(t.storage()));
+  std::vector<std::string_view> storages(bytes.begin(), bytes.end());
   write_checkpoint(path, std::move(pickle), storages);
 }
 

@@ -20,6 +20,9 @@ class _Section:
 
 cpp = _Section(inject_relu_bug_TESTING_ONLY=None, threads=-1)
 triton = _Section(inject_relu_bug_TESTING_ONLY=None, cudagraphs=False)
+# What PyTorch's CUDA minifier launchers set (runtime assertions in its generated Triton code);
+# kiln's CUDA kernels have none of them, so the settings change nothing.
+test_configs = _Section(runtime_triton_dtype_assert=False, runtime_triton_shape_assert=False, static_cpp_dtype_assert=False)
 
 
 def _option_names():
