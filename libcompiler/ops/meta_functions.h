@@ -510,9 +510,15 @@ std::vector<MetaOf<Args>> meta_inplace_binary(const Args& args) {
   return result;
 }
 
+// copy_: any dtype, and src on any device (the copy is what crosses devices).
 template <class Args>
 std::vector<MetaOf<Args>> meta_inplace_binary_any_dtype(const Args& args) {
-  return inplace_result(args, {0, 1}, /*check_cast=*/false);
+  const auto& self = args.tensor(0);
+  const auto broadcast = broadcast_sizes(self.sizes(), args.tensor(1).sizes());
+  if (!same_sizes(broadcast, self.sizes()))
+    tensor::throw_runtime_error("output with shape " + sizes_text(self.sizes()) + " doesn't match the broadcast shape " +
+                                sizes_text(broadcast));
+  return {meta_of(self)};
 }
 
 template <class Args>
