@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/inductor/codegen/c_like_kernel.h"
@@ -14,27 +15,22 @@ namespace {
 
 // What the kernels' statements call, as scalar_ops.def and the reductions spell them, for the
 // types loops compute in. NVRTC compiles without the host's headers.
-constexpr const char* kPreamble = R"(// kiln's Inductor CUDA kernels
+// Inductor's spellings of the scalar ops over the eager kernels' helpers (kernel_source.h), and
+// its reductions' identities and combines.
+constexpr const char* kInductorHelpers = R"(// kiln's Inductor CUDA kernels
 typedef long long int64_t;
 typedef int int32_t;
 #define inf __int_as_float(0x7f800000)
 #define nan __int_as_float(0x7fc00000)
-template <typename T> __device__ __forceinline__ bool is_nan(T x) { return x != x; }
-template <typename T> __device__ __forceinline__ T maximum(T a, T b) { return is_nan(a) ? a : is_nan(b) ? b : (a > b ? a : b); }
-template <typename T> __device__ __forceinline__ T minimum(T a, T b) { return is_nan(a) ? a : is_nan(b) ? b : (a < b ? a : b); }
-template <typename T> __device__ __forceinline__ T relu(T x) { return x < T(0) ? T(0) : x; }
-template <typename T> __device__ __forceinline__ T sigmoid(T x) { return T(1) / (T(1) + exp(-x)); }
-template <typename T> __device__ __forceinline__ T reciprocal(T x) { return T(1) / x; }
-template <typename T> struct limits;
-template <> struct limits<float> { static __device__ float lowest() { return -inf; } static __device__ float highest() { return inf; } };
-template <> struct limits<double> { static __device__ double lowest() { return -(double)inf; } static __device__ double highest() { return (double)inf; } };
-template <> struct limits<int64_t> { static __device__ int64_t lowest() { return (int64_t)(1ULL << 63); } static __device__ int64_t highest() { return (int64_t)((1ULL << 63) - 1); } };
-template <> struct limits<int32_t> { static __device__ int32_t lowest() { return (int32_t)(1U << 31); } static __device__ int32_t highest() { return (int32_t)((1U << 31) - 1); } };
-template <> struct limits<bool> { static __device__ bool lowest() { return false; } static __device__ bool highest() { return true; } };
+template <typename T> __device__ __forceinline__ T maximum(T a, T b) { return kiln_maximum(a, b); }
+template <typename T> __device__ __forceinline__ T minimum(T a, T b) { return kiln_minimum(a, b); }
+template <typename T> __device__ __forceinline__ T relu(T x) { return kiln_relu(x); }
+template <typename T> __device__ __forceinline__ T sigmoid(T x) { return kiln_sigmoid(x); }
+template <typename T> __device__ __forceinline__ T reciprocal(T x) { return kiln_reciprocal(x); }
 struct sum_identity_t { template <typename T> __device__ operator T() const { return T(0); } };
 struct prod_identity_t { template <typename T> __device__ operator T() const { return T(1); } };
-struct max_identity_t { template <typename T> __device__ operator T() const { return limits<T>::lowest(); } };
-struct min_identity_t { template <typename T> __device__ operator T() const { return limits<T>::highest(); } };
+struct max_identity_t { template <typename T> __device__ operator T() const { return kiln_limits<T>::lowest(); } };
+struct min_identity_t { template <typename T> __device__ operator T() const { return kiln_limits<T>::highest(); } };
 #define sum_identity sum_identity_t{}
 #define prod_identity prod_identity_t{}
 #define max_identity max_identity_t{}
@@ -134,7 +130,7 @@ class CudaBackend final : public KernelBackend {
 
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options) {
   CudaKernelModule module;
-  module.source = kPreamble;
+  module.source = cuda::kernel_preamble() + kInductorHelpers;
   for (const ScheduledStep& step : schedule.steps)
     if (const auto* k = std::get_if<FusedKernel>(&step)) {
       module.source += "\n";
