@@ -1,5 +1,7 @@
 #include "libcompiler/cuda/runtime.h"
 
+#include <pthread.h>
+
 #include <mutex>
 #include <vector>
 
@@ -33,7 +35,10 @@ struct DriverState {
     devices.resize(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i) check(api->cuDeviceGet(&devices[i].device, i), "cuDeviceGet");
     initialized = true;
+    // The driver's state does not survive fork: a child of this process must not use it.
+    pthread_atfork(nullptr, nullptr, [] { forked_after_init = true; });
   }
+  static inline bool forked_after_init = false;
   bool initialized = false;
   std::vector<DeviceContext> devices;
   std::mutex mutex;
@@ -58,6 +63,13 @@ int attribute(int device, CUdevice_attribute which) {
   return value;
 }
 
+// PyTorch's error for a forked child of a process that had initialised CUDA.
+void refuse_after_fork() {
+  if (DriverState::forked_after_init)
+    tensor::throw_runtime_error("Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the "
+                                "'spawn' start method");
+}
+
 }  // namespace
 
 void install_cuda() {
@@ -79,6 +91,7 @@ bool is_available() { return device_count() > 0; }
 int device_count() { return state().initialized ? static_cast<int>(state().devices.size()) : 0; }
 
 void lazy_init() {
+  refuse_after_fork();
   driver();  // PyTorch's message when there is no driver
   if (device_count() == 0) tensor::throw_runtime_error("No CUDA GPUs are available");
   make_current(current);
@@ -94,6 +107,7 @@ int device_index(const tensor::Device& device) {
 }
 
 void make_current(int device) {
+  refuse_after_fork();
   if (current_context == device) return;
   if (device_count() == 0) lazy_init();
   DriverState& s = state();

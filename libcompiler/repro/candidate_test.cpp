@@ -6,6 +6,7 @@
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/repro/graph_accuracy.h"
+#include "libcompiler/repro/host_placement.h"
 #include "libcompiler/repro/python_oracle.h"
 #include "libcompiler/repro/repro_config.h"
 #include "libcompiler/tensor/torch_error.h"
@@ -184,6 +185,11 @@ std::vector<ops::IValue> run_compiled(Interpreter& interp, const ReproState& sta
 
 Failure run_state(Interpreter& interp, const ReproState& state, const ReproTarget& target) {
   if (target.oracle) return target.oracle->run(interp, state);
+  if (target.kept_on_host_for) {
+    ReproTarget on_device = target;
+    on_device.kept_on_host_for.reset();
+    return run_state(interp, moved_to(state, *target.kept_on_host_for), on_device);
+  }
   SuspendReproWrappers suspended;
   return target.after == ReproAfter::Aot ? run_after_aot(interp, state, target) : run_after_dynamo(interp, state, target);
 }

@@ -6,12 +6,14 @@
 // references (same_two_models: after Dynamo the gradients too, unless only_fwd); an exception
 // there is "likely an unrelated issue" (None).
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "libcompiler/python/interp/object.h"
 #include "libcompiler/repro/failure.h"
 #include "libcompiler/repro/graph_accuracy.h"
 #include "libcompiler/repro/repro_state.h"
+#include "libcompiler/tensor/device.h"
 
 namespace kiln::repro {
 
@@ -36,6 +38,9 @@ struct ReproTarget {
   bool only_fwd = true;
   // minify --python: real PyTorch runs the candidates (python_oracle.h); null: Kiln does.
   std::shared_ptr<const PythonOracle> oracle;
+  // The device whose tensors the minifier's process keeps on the host (host_placement.h): Kiln
+  // moves a state there before it runs it; PyTorch's candidates are written with it.
+  std::optional<tensor::Device> kept_on_host_for;
 };
 
 // What the state ends in, run by Kiln, or by real PyTorch when the target has an oracle.

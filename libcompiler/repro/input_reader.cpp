@@ -65,16 +65,6 @@ const ReaderTypes& reader_types() {
   return types;
 }
 
-// A host storage's bytes in a storage of `device` (itself for the CPU).
-tensor::Storage placed_on(const tensor::Storage& host, const tensor::Device& device) {
-  if (device.type == tensor::DeviceType::CPU) return host;
-  const int64_t nbytes = static_cast<int64_t>(host.nbytes());
-  const tensor::Tensor bytes(std::make_shared<tensor::TensorImpl>(tensor::TensorImpl{host, {nbytes}, {1}, 0, DType::UInt8}));
-  const tensor::Tensor placed = tensor::Tensor::empty({nbytes}, DType::UInt8, device);
-  tensor::copy_elements(placed, bytes);
-  return placed.storage();
-}
-
 Ref storage_method(Interpreter& interp, CallArgs& c) {
   auto a = bind_native("storage", c, {{"self"}, {"storage_hash"}, {"nbytes"}, {"device", false}, {"dtype_hint", false}});
   auto& reader = static_cast<ReaderObject&>(*a[0]);
@@ -86,7 +76,7 @@ Ref storage_method(Interpreter& interp, CallArgs& c) {
     if (std::optional<std::string> bytes = read_storage(*reader.save_dir, hash)) {
       tensor::Storage storage = tensor::Storage::allocate(bytes->size(), tensor::kCPU);
       std::memcpy(storage.data(), bytes->data(), bytes->size());
-      return std::make_shared<StorageObject>(reader_types().storage, placed_on(storage, device));
+      return std::make_shared<StorageObject>(reader_types().storage, tensor::storage_on(storage, device));
     }
     if (reader.warned.insert(hash).second)
       log::emit(log::Component::dynamo, log::Level::Warning, {"torch/_dynamo/debug_utils.py", 626}, "",
@@ -139,7 +129,7 @@ tensor::Tensor rand_strided(const tensor::Shape& sizes, const tensor::Shape& str
   }
   // Drawn on the CPU (kiln's CUDA random numbers are the CPU generator's), then placed.
   tensor::Tensor buffer = tensor::is_floating_point(dtype) ? tensor::randn({needed}, dtype) : ops::zeros({needed}, dtype);
-  return tensor::Tensor(std::make_shared<tensor::TensorImpl>(tensor::TensorImpl{placed_on(buffer.storage(), device), sizes, strides, 0, dtype}));
+  return tensor::Tensor(std::make_shared<tensor::TensorImpl>(tensor::TensorImpl{tensor::storage_on(buffer.storage(), device), sizes, strides, 0, dtype}));
 }
 
 }  // namespace kiln::repro

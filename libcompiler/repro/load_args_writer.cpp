@@ -107,6 +107,7 @@ std::vector<std::string> load_args_lines(const ReproState& state, const LoadArgs
     if (value.is_tensor()) input = from_tensor(value.to_tensor());
     else if (const auto* meta = std::get_if<ir::TensorMeta>(&placeholder.meta.value)) input = from_meta(*meta, placeholder.name());
     else throw std::invalid_argument("repro writer: input " + placeholder.name() + " is neither a tensor nor a number");
+    if (options.kept_on_host_for && value.is_tensor() && input.device.type == tensor::DeviceType::CPU) input.device = *options.kept_on_host_for;
 
     const bool embed = input.data && tensor::numel_of(input.sizes) <= options.embed_limit;
     embeds |= embed;

@@ -11,12 +11,15 @@
 #include <vector>
 
 #include "libcompiler/repro/repro_state.h"
+#include "libcompiler/tensor/device.h"
 
 namespace kiln::repro {
 
 struct LoadArgsOptions {
   std::optional<std::filesystem::path> store;
   int64_t embed_limit = 16;
+  // Host tensors stand for tensors on this device (host_placement.h): their lines say it.
+  std::optional<tensor::Device> kept_on_host_for;
 };
 
 // An input that is None stands for "metadata only": its placeholder's annotation says what it is.

@@ -10,6 +10,7 @@
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/scope_analysis.h"
 #include "libcompiler/python/python_repr.h"
+#include "libcompiler/repro/host_placement.h"
 #include "libcompiler/repro/repro_header.h"
 
 namespace kiln::repro {
@@ -143,18 +144,20 @@ std::string repro_script_text(Interpreter& interp, const ReproScript& script) {
   if (aot && script.backend != "inductor")
     text += "# Compiled by the aten-graph compiler of backend " + script.backend + " (PyTorch's repros use inductor's).\n";
   text += "\nfrom torch.nn import *\n";
-  text += ir::printRunnable(*script.state.module);
+  const ReproState state = script.kept_on_host_for ? annotated_on(script.state, *script.kept_on_host_for) : script.state;
+  text += ir::printRunnable(*state.module);
   text += "\n";
 
   LoadArgsOptions inputs;
   inputs.store = script.save_dir;
   inputs.embed_limit = script.embed_limit;
+  inputs.kept_on_host_for = script.kept_on_host_for;
   if (!aot) text += "mod = Repro()\n\n";
   if (!aot && !script.backend_source.empty()) {
     text += "# The backend the script defined, carried along so that this file runs on its own.\n";
     text += without_lines_of(text, script.backend_source) + "\n";
   }
-  append(text, load_args_lines(script.state, inputs));
+  append(text, load_args_lines(state, inputs));
   const std::string save_dir = script.save_dir ? repr_str(script.save_dir->string()) : "None";
   const std::string accuracy = script.accuracy ? "True" : "False";
   if (aot) {

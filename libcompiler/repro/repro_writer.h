@@ -31,6 +31,8 @@ struct ReproScript {
   // their defaults (a PyTorch launcher's own lines, for files that real PyTorch runs).
   std::optional<std::vector<std::string>> config;
   int64_t embed_limit = LoadArgsOptions{}.embed_limit;
+  // The device the state's host tensors stand for (host_placement.h): the file says it.
+  std::optional<tensor::Device> kept_on_host_for;
 };
 
 std::string repro_script_text(python::Interpreter& interp, const ReproScript& script);

@@ -19,6 +19,7 @@
 #include "libcompiler/repro/repro_dir.h"
 #include "libcompiler/repro/repro_header.h"
 #include "libcompiler/repro/repro_writer.h"
+#include "libcompiler/tensor/host_stand_in.h"
 
 namespace kiln::repro {
 
@@ -44,6 +45,7 @@ struct ReproRun {
   std::optional<std::filesystem::path> backend_from;  // the script that defines a backend the file only names
   std::string backend_source;                          // after Dynamo: a script-defined backend's, carried
   std::vector<std::string> file_config;                // with --python: the file's own config lines
+  std::optional<tensor::Device> kept_on_host_for;      // minify: the GPU the host-kept inputs stand for
 };
 
 AccuracyMode accuracy_of(Interpreter& interp, const Ref& value) {
@@ -158,6 +160,7 @@ ReproTarget target_of(Interpreter& interp, const ReproRun& run) {
   target.accuracy = run.accuracy;
   target.tolerance = config.tolerance;
   target.only_fwd = run.after == ReproAfter::Aot || config.forward_only;
+  target.kept_on_host_for = run.kept_on_host_for;
   return target;
 }
 
@@ -198,6 +201,7 @@ ReproScript script_of(const ReproRun& run, const ReproState& state) {
   if (!run.check_str.empty()) script.check_str = run.check_str;
   // Reduced against real PyTorch: the repros carry the launcher's config, which PyTorch reads.
   if (!run.python.empty()) script.config = run.file_config;
+  script.kept_on_host_for = run.kept_on_host_for;
   return script;
 }
 
@@ -245,9 +249,14 @@ Ref minify_command(Interpreter& interp, const ReproRun& run, const ReproState& s
 }
 
 Ref run_repro(Interpreter& interp, CallArgs& c, ReproAfter after) {
-  const ReproRun run = parse_call(interp, c, after);
+  ReproRun run = parse_call(interp, c, after);
   SuspendReproWrappers suspended;
+  // The minifier forks a child per candidate and CUDA does not survive fork: its own process keeps
+  // a GPU repro's tensors on the host (host_placement.h).
+  std::optional<tensor::HostStandIn> on_host;
+  if (run.command == "minify") on_host.emplace(tensor::DeviceType::CUDA);
   const ReproState state = load_state(interp, run);
+  if (on_host) run.kept_on_host_for = tensor::stood_in_for(tensor::DeviceType::CUDA);
   if (run.command == "run") return run_command(interp, run, state);
   if (run.command == "minify") return minify_command(interp, run, state);
   if (run.command == "analyze") {

@@ -53,12 +53,26 @@ void register_device_copy(DeviceType type, DeviceCopyFunction copy) { device_cop
 
 void register_device_fill(DeviceType type, DeviceFillFunction fill) { device_fill(type) = fill; }
 
+namespace {
+
+// A storage's bytes as a uint8 tensor.
+Tensor bytes_of(const Storage& storage) {
+  return Tensor(std::make_shared<TensorImpl>(TensorImpl{storage, {static_cast<int64_t>(storage.nbytes())}, {1}, 0, DType::UInt8}));
+}
+
+}  // namespace
+
 std::string host_bytes(const Storage& storage) {
   if (storage.device().type == DeviceType::CPU) return std::string(static_cast<const char*>(storage.data()), storage.nbytes());
-  const int64_t nbytes = static_cast<int64_t>(storage.nbytes());
-  const Tensor bytes(std::make_shared<TensorImpl>(TensorImpl{storage, {nbytes}, {1}, 0, DType::UInt8}));
-  const Tensor host = to_host(bytes);
+  const Tensor host = to_host(bytes_of(storage));
   return std::string(static_cast<const char*>(host.data_ptr()), storage.nbytes());
+}
+
+Storage storage_on(const Storage& storage, const Device& device) {
+  if (storage.device().type == device.type && (device.index < 0 || storage.device() == device)) return storage;
+  const Tensor placed = Tensor::empty({static_cast<int64_t>(storage.nbytes())}, DType::UInt8, device);
+  copy_elements(placed, bytes_of(storage));
+  return placed.storage();
 }
 
 Tensor to_host(const Tensor& self) {

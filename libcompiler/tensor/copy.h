@@ -35,5 +35,8 @@ Tensor to_host(const Tensor& self);
 void fill_elements(const Tensor& self, const Scalar& value);
 // A storage's bytes, read on the host wherever the storage lives (content stores, checkpoints).
 std::string host_bytes(const Storage& storage);
+// A copy of a storage's bytes in a storage on `device` (the storage itself when it is there):
+// views of the storage, rebuilt over the copy, keep their offsets and overlaps.
+Storage storage_on(const Storage& storage, const Device& device);
 
 }  // namespace kiln::tensor

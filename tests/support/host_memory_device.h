@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "libcompiler/ops/op_table.h"
 #include "libcompiler/tensor/allocator.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/tensor.h"
@@ -28,6 +29,13 @@ class HostMemoryDevice {
   HostMemoryDevice(const HostMemoryDevice&) = delete;
   HostMemoryDevice& operator=(const HostMemoryDevice&) = delete;
 
+  // Storages allocated on the device in this process so far.
+  size_t allocations() const { return memory_.allocations; }
+
+  // A fallback that runs every op's CPU kernel on the device's tensors in place (their memory is
+  // the host's): register it to compute on the stand-in GPU.
+  static std::vector<tensor::Tensor> cpu_kernel_in_place(const ops::OpInfo& op, const ops::Arguments& args) { return op.cpu_kernel(args); }
+
   // A copy of a host tensor on the device.
   static tensor::Tensor to_device(const tensor::Tensor& host) {
     tensor::Tensor t = tensor::Tensor::empty(host.sizes(), host.dtype(), kDevice);
@@ -38,8 +46,12 @@ class HostMemoryDevice {
  private:
   class HostMemory final : public tensor::Allocator {
    public:
-    void* allocate(size_t nbytes, const tensor::Device&) override { return nbytes ? std::malloc(nbytes) : nullptr; }
+    void* allocate(size_t nbytes, const tensor::Device&) override {
+      ++allocations;
+      return nbytes ? std::malloc(nbytes) : nullptr;
+    }
     void deallocate(void* data, const tensor::Device&) override { std::free(data); }
+    size_t allocations = 0;
   };
 
   // Both sides are host memory: tensors of one dtype and shape copy element by element, each

@@ -14,10 +14,17 @@
 #include "libcompiler/ir/readable_parser.h"
 #include "libcompiler/ir/readable_printer.h"
 #include "libcompiler/ir/runnable_printer.h"
+#include "libcompiler/ops/kernel_registry.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/python/torch/tensor_object.h"
 #include "libcompiler/python/torch/torch_module.h"
 #include "libcompiler/repro/install.h"
 #include "libcompiler/repro/minifier.h"
+#include "libcompiler/repro/host_placement.h"
+#include "libcompiler/repro/repro_writer.h"
 #include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/host_stand_in.h"
+#include "tests/support/host_memory_device.h"
 #include "tests/support/shared_data.h"
 
 namespace kiln::repro {
@@ -42,6 +49,14 @@ fx::CompiledGraph misbehaving(python::Interpreter& interp, std::shared_ptr<const
   return fx::run_as_is(interp, graph);
 }
 
+// Refuses triu, naming the device its graph's first input is on: where a candidate ran.
+fx::CompiledGraph refuses_triu_naming_the_device(python::Interpreter& interp, std::shared_ptr<const fx::BackendGraph> graph,
+                                                 const std::vector<python::Ref>& inputs) {
+  if (calls(*graph, "torch.triu"))
+    python::raise_error(python::ExcType::RuntimeError, "triu refused on " + python::to_tensor(inputs.at(0), "input").device().str());
+  return fx::run_as_is(interp, graph);
+}
+
 class MinifierTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -50,6 +65,7 @@ class MinifierTest : public ::testing::Test {
     backends::install_backends();
     install_repro(interp);
     fx::register_backend("misbehaving_TESTING", misbehaving);
+    fx::register_backend("refuses_triu_naming_the_device_TESTING", refuses_triu_naming_the_device);
     options.target.after = ReproAfter::Dynamo;
     options.target.backend = "misbehaving_TESTING";
     options.target.backend_spec = python::py_str("misbehaving_TESTING");
@@ -127,6 +143,45 @@ TEST_F(MinifierTest, AGraphThatDoesNotFailIsReported) {
   const MinifyResult result = minify(interp, graph_after("neg"), options, log);
   EXPECT_EQ(result.status, MinifyResult::Status::DidNotFail);
   EXPECT_NE(log.str().find("Input graph did not fail the tester"), std::string::npos);
+}
+
+// CUDA does not survive fork: a GPU repro's minifier keeps its tensors on the host (as run_repro's
+// minify command does) and never allocates on the device itself; every candidate runs on it.
+TEST_F(MinifierTest, AGpuReproIsMinifiedWithoutTheGpuInTheMinifiersOwnProcess) {
+  test::HostMemoryDevice gpu;
+  ops::register_fallback(tensor::DeviceType::CUDA, test::HostMemoryDevice::cpu_kernel_in_place);
+  options.target.backend = "refuses_triu_naming_the_device_TESTING";
+  options.target.backend_spec = python::py_str(options.target.backend);
+  options.timeout = 20s;
+  MinifyResult result;
+  {
+    tensor::HostStandIn on_host(tensor::DeviceType::CUDA);
+    // Ops without a CUDA kernel, which the stand-in GPU runs through its fallback.
+    ReproState state{ir::parseReadable("class GraphModule(torch.nn.Module):\n"
+                                       "    def forward(self, x):\n"
+                                       "        a = torch.tril(x);  x = None\n"
+                                       "        b = torch.triu(a);  a = None\n"
+                                       "        c = torch.tril(b, -1);  b = None\n"
+                                       "        return (c,)\n"),
+                     {ops::to(tensor::tensor_from_values(std::vector<double>{1, 2, 3, 4}, {2, 2}), std::nullopt, tensor::Device::parse("cuda"))}};
+    options.target.kept_on_host_for = tensor::stood_in_for(tensor::DeviceType::CUDA);
+    result = minify(interp, state, options, log);
+  }
+  ops::register_fallback(tensor::DeviceType::CUDA, nullptr);
+  ASSERT_EQ(result.status, MinifyResult::Status::Minimal) << log.str();
+  EXPECT_EQ(result.failure.message, "triu refused on cuda:0");
+  EXPECT_EQ(result.nodes_after, 1u) << log.str();
+  EXPECT_EQ(gpu.allocations(), 0u);
+  // What is written says where the inputs belong.
+  ReproScript script;
+  script.state = result.state;
+  script.kept_on_host_for = options.target.kept_on_host_for;
+  const std::string text = repro_script_text(interp, script);
+  EXPECT_NE(text.find("device=device(type='cuda', index=0)"), std::string::npos) << text;
+  const ReproState annotated = annotated_on(result.state, *script.kept_on_host_for);
+  const auto* meta = std::get_if<ir::TensorMeta>(&annotated.module->graph.placeholders().at(0)->meta.value);
+  ASSERT_NE(meta, nullptr);  // the cut node's placeholder, annotated by its host value
+  EXPECT_EQ(meta->device, tensor::Device::parse("cuda:0"));
 }
 
 }  // namespace
