@@ -32,7 +32,7 @@ std::string sha1_hex(std::string_view bytes) {
   return hex;
 }
 
-std::string write_storage(const std::filesystem::path& dir, std::string_view bytes) {
+std::string write_storage(const std::filesystem::path& dir, std::string_view bytes, const tensor::Device& device) {
   const std::string hash = sha1_hex(bytes);
   const std::filesystem::path path = storage_path(dir, hash);
   if (std::filesystem::exists(path)) return hash;
@@ -41,7 +41,7 @@ std::string write_storage(const std::filesystem::path& dir, std::string_view byt
   // process's own, as two minifier runs in one folder may write the same storage at once (the
   // renames then replace one copy of the same bytes by another).
   const std::filesystem::path partial = path.string() + "." + std::to_string(getpid()) + ".partial";
-  python::save_untyped_storage(partial.string(), bytes);
+  python::save_untyped_storage(partial.string(), bytes, device.str());
   std::filesystem::rename(partial, path);
   return hash;
 }

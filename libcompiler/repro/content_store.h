@@ -15,8 +15,9 @@ namespace kiln::repro {
 
 std::string sha1_hex(std::string_view bytes);
 
-// Writes the bytes unless the store already has them; returns their hash.
-std::string write_storage(const std::filesystem::path& dir, std::string_view bytes);
+// Writes the bytes unless the store already has them; returns their hash. The file names the
+// device the storage lives on, where PyTorch's reader loads it.
+std::string write_storage(const std::filesystem::path& dir, std::string_view bytes, const tensor::Device& device = tensor::kCPU);
 // The bytes stored under `hash`, or nullopt when the store lacks them.
 std::optional<std::string> read_storage(const std::filesystem::path& dir, const std::string& hash);
 

@@ -122,7 +122,7 @@ std::vector<std::string> load_args_lines(const ReproState& state, const LoadArgs
       if (input.data && !embed && options.store) {
         const std::string bytes = storage_bytes(*input.data);
         nbytes = int64_t(bytes.size());
-        hash = python::repr_str(write_storage(*options.store, bytes));
+        hash = python::repr_str(write_storage(*options.store, bytes, input.device));
       }
       std::string line = "    " + buffer + " = reader.storage(" + hash + ", " + std::to_string(nbytes);
       if (input.device.type != tensor::DeviceType::CPU) line += ", device=" + input.device.repr();

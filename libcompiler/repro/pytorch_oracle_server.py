@@ -62,6 +62,11 @@ def serve(connection):
 
 
 def main():
+    # A forked child cannot use CUDA once its parent has asked the CUDA runtime for its devices, as
+    # importing Inductor does through torch.cuda.is_available(); NVML answers that question without
+    # the runtime, so the children can still run candidates on the GPU (checked with PyTorch 2.11
+    # on an H200).
+    os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
     import torch
     import torch._dynamo
     import torch._dynamo.repro.after_aot

@@ -62,7 +62,7 @@ class CheckpointWriter {
     w.save(py_str("storage"));
     w.global("torch", storage_class_name(t.dtype()));
     w.save(py_str(storage_key(t)));
-    w.save(py_str("cpu"));
+    w.save(py_str(t.device().str()));  // where torch.load puts it back
     w.save(py_int(static_cast<int64_t>(t.storage().nbytes() / t.itemsize())));
     w.tuple_from_mark();
     w.persistent_id();
@@ -314,7 +314,7 @@ void install_serialization(ModuleObject& torch) {
   })));
 }
 
-void save_untyped_storage(const std::string& path, std::string_view bytes) {
+void save_untyped_storage(const std::string& path, std::string_view bytes, const std::string& location) {
   // data.pkl is the storage itself: the persistent id ('storage', torch.storage.UntypedStorage,
   // key, location, byte count) that torch.load turns into the storage of record data/0.
   const Ref self_marker = py_tuple({});  // stands for the storage; written by the hook
@@ -324,7 +324,7 @@ void save_untyped_storage(const std::string& path, std::string_view bytes) {
     w.save(py_str("storage"));
     w.global("torch.storage", "UntypedStorage");
     w.save(py_str("0"));
-    w.save(py_str("cpu"));
+    w.save(py_str(location));
     w.save(py_int(static_cast<int64_t>(bytes.size())));
     w.tuple_from_mark();
     w.persistent_id();

@@ -15,9 +15,10 @@ namespace kiln::python {
 void install_serialization(ModuleObject& torch);
 
 // One storage as torch.save writes an UntypedStorage: the file torch.utils._content_store keeps
-// under storages/<hash>, which PyTorch's InputReader loads. And the bytes of such a file, written
-// by PyTorch or by Kiln (nullopt when there is no such file; a runtime_error when it is corrupt).
-void save_untyped_storage(const std::string& path, std::string_view bytes);
+// under storages/<hash>, which PyTorch's InputReader loads on the device the file names
+// (`location`: "cpu", "cuda:0"). And the bytes of such a file, written by PyTorch or by Kiln
+// (nullopt when there is no such file; a runtime_error when it is corrupt).
+void save_untyped_storage(const std::string& path, std::string_view bytes, const std::string& location);
 std::optional<std::string> load_untyped_storage(const std::string& path);
 
 }  // namespace kiln::python

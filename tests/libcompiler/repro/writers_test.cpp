@@ -227,8 +227,17 @@ TEST(ContentStore, StoragesAreTorchSaveFilesOfUntypedStorages) {
   ASSERT_TRUE(pickle);
   EXPECT_NE(pickle->find("torch.storage\nUntypedStorage\n"), std::string::npos);
   EXPECT_NE(pickle->find("storage"), std::string::npos);
+  EXPECT_NE(pickle->find("cpu"), std::string::npos);  // where PyTorch's reader loads it
   EXPECT_EQ(read_storage(store, hash), bytes);
   EXPECT_EQ(read_storage(store, std::string(40, '0')), std::nullopt);
+
+  // A GPU input's file names its device: PyTorch's InputReader loads storages where the file says,
+  // whatever the reader.storage line says.
+  const std::string gpu_bytes = "bytes of a tensor on cuda:0";
+  const std::optional<std::string> gpu_pickle =
+      python::CheckpointArchiveReader((store / "storages" / write_storage(store, gpu_bytes, tensor::Device::parse("cuda:0"))).string()).read("data.pkl");
+  ASSERT_TRUE(gpu_pickle);
+  EXPECT_NE(gpu_pickle->find("cuda:0"), std::string::npos);
 
   const std::string older = "raw bytes of an older build";
   std::ofstream(store / "storages" / (sha1_hex(older) + ".bin"), std::ios::binary) << older;
