@@ -29,3 +29,22 @@ for dtype in [torch.float32, torch.float64]:
 
 x = (((torch.arange(3) * 37 + 26) % 101 - 50).to(torch.float64) / 25.0).to(torch.float32)
 print(F.layer_norm(x, [3]).sum(-1).item(), torch.tensor(2.0).sum().flatten().shape)
+
+# Above 32768 elements a whole-tensor sum is split among the threads (ATen's two-pass reduction):
+# each chunk is added alone, then the chunk sums in order, so the result depends on the thread
+# count, which is set here. Sums down many columns read blocks of columns at a time.
+for threads in [1, 2, 3]:
+    torch.set_num_threads(threads)
+    print("threads", torch.get_num_threads())
+    for dtype in [torch.float32, torch.float64]:
+        for shape in [(70001,), (300, 129), (3, 70000)]:
+            x = values(shape, 2, dtype) * 1000.0
+            outs = [x.sum(), x.mean()]
+            if len(shape) == 2:
+                outs += [x.t().sum(), x.sum(0), x.sum(1), x.t().sum(1), x.mean(0)]
+            print(dtype, shape, [o.flatten().tolist()[:40] for o in outs])
+for bad in [0, "2"]:
+    try:
+        torch.set_num_threads(bad)
+    except RuntimeError as error:
+        print("RuntimeError:", error)

@@ -1,5 +1,10 @@
 #include "libcompiler/ops/kernels/cascade_sum.h"
 
+#include <algorithm>
+#include <mutex>
+
+#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/tensor/memory_order.h"
 #include "libcompiler/tensor/views.h"
 
@@ -46,13 +51,133 @@ std::optional<CascadeSumPlan> cascade_sum_plan(const tensor::Tensor& self, const
   return plan;
 }
 
-int64_t cascade_sum_column(const CascadeSumPlan& plan, int64_t output_index) {
+namespace {
+
+// The memory offset of an output's first element.
+int64_t kept_offset(const CascadeSumPlan& plan, int64_t output_index) {
   int64_t offset = 0;
   for (size_t k = plan.kept_sizes.size(); k-- > 0;) {
     offset += (output_index % plan.kept_sizes[k]) * plan.kept_strides[k];
     output_index /= plan.kept_sizes[k];
   }
-  return offset % plan.columns;
+  return offset;
+}
+
+}  // namespace
+
+int64_t cascade_sum_column(const CascadeSumPlan& plan, int64_t output_index) { return kept_offset(plan, output_index) % plan.columns; }
+
+int64_t outer_sum_position(const CascadeSumPlan& plan, int64_t output_index, int64_t n) {
+  const int64_t offset = kept_offset(plan, output_index);
+  return offset / (n * plan.columns) * plan.columns + offset % plan.columns;
+}
+
+namespace {
+
+template <typename T>
+KILN_INLINE_INTO_CLONES void sum_rows(const CascadeSumPlan& plan, const T* rows, int64_t n, int64_t begin, int64_t end, T* out, bool mean) {
+  for (int64_t i = begin; i < end; ++i) {
+    const int64_t column = plan.kind == CascadeSumPlan::Kind::Outer ? cascade_sum_column(plan, i) : 0;
+    const T sum = cascade_sum(plan, rows + i * n, n, column);
+    out[i] = mean ? sum / static_cast<T>(n) : sum;
+  }
+}
+
+// How outer_cascade_sums splits a block of memory: tasks of a block of columns each, then one
+// task per column left over.
+struct OuterTasks {
+  int64_t block, blocked, per_block;
+};
+
+template <typename T>
+OuterTasks outer_tasks(const CascadeSumPlan& plan) {
+  constexpr int64_t kLanes = cascade::Lanes<T>::kCount;
+  const int64_t block = plan.columns >= kLanes ? 4 * kLanes : 4;
+  const int64_t blocked = plan.columns / block * block;
+  return {block, blocked, blocked / block + (plan.columns - blocked)};
+}
+
+template <typename T>
+KILN_INLINE_INTO_CLONES void outer_sum_tasks(const CascadeSumPlan& plan, const T* data, int64_t n, int64_t begin, int64_t end, T* sums) {
+  using cascade::Lanes;
+  constexpr int64_t kLanes = Lanes<T>::kCount;
+  const int64_t columns = plan.columns;
+  const OuterTasks tasks = outer_tasks<T>(plan);
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t b = task / tasks.per_block, t = task % tasks.per_block;
+    const T* base = data + b * n * columns;
+    T* out = sums + b * columns;
+    if (t < tasks.blocked / tasks.block) {
+      const int64_t c0 = t * tasks.block;
+      if (columns >= kLanes) {
+        const auto lanes = cascade::multi_row_sum<Lanes<T>, 4>(
+            n, [&](int64_t i, int64_t k) { return Lanes<T>::load(base + i * columns + c0 + k * kLanes); });
+        for (int64_t k = 0; k < 4; ++k)
+          for (int64_t l = 0; l < kLanes; ++l) out[c0 + k * kLanes + l] = T(0) + lanes[k].v[l];
+      } else {
+        const auto four = cascade::multi_row_sum<T, 4>(n, [&](int64_t i, int64_t k) { return base[i * columns + c0 + k]; });
+        for (int64_t k = 0; k < 4; ++k) out[c0 + k] = T(0) + four[k];
+      }
+    } else {
+      const int64_t c = tasks.blocked + (t - tasks.blocked / tasks.block);
+      out[c] = T(0) + cascade::row_sum<T>(n, [&](int64_t i) { return base[i * columns + c]; });
+    }
+  }
+}
+
+KILN_VECTOR_CLONES void outer_sum_task_range(const CascadeSumPlan& plan, const float* data, int64_t n, int64_t begin, int64_t end, float* sums) {
+  outer_sum_tasks(plan, data, n, begin, end, sums);
+}
+KILN_VECTOR_CLONES void outer_sum_task_range(const CascadeSumPlan& plan, const double* data, int64_t n, int64_t begin, int64_t end, double* sums) {
+  outer_sum_tasks(plan, data, n, begin, end, sums);
+}
+
+template <typename T>
+void outer_sums(const CascadeSumPlan& plan, const T* data, int64_t n, int64_t blocks, T* sums) {
+  const OuterTasks tasks = outer_tasks<T>(plan);
+  // Spread when the tasks read enough between them.
+  parallel_for(0, blocks * tasks.per_block, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * tasks.block, 1)),
+               [&](int64_t begin, int64_t end) { outer_sum_task_range(plan, data, n, begin, end, sums); });
+}
+
+}  // namespace
+
+KILN_VECTOR_CLONES void cascade_sum_rows(const CascadeSumPlan& plan, const float* rows, int64_t n, int64_t begin, int64_t end, float* out, bool mean) {
+  sum_rows(plan, rows, n, begin, end, out, mean);
+}
+KILN_VECTOR_CLONES void cascade_sum_rows(const CascadeSumPlan& plan, const double* rows, int64_t n, int64_t begin, int64_t end, double* out,
+                                         bool mean) {
+  sum_rows(plan, rows, n, begin, end, out, mean);
+}
+
+namespace {
+
+template <typename T>
+T full_sum(const T* data, int64_t n) {
+  std::mutex mutex;
+  std::vector<std::pair<int64_t, T>> chunk_sums;  // (chunk's first element, its sum)
+  parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+    T sum = 0;
+    cascade_sum_rows(CascadeSumPlan{}, data + begin, end - begin, 0, 1, &sum, false);
+    std::lock_guard lock(mutex);
+    chunk_sums.emplace_back(begin, sum);
+  });
+  std::sort(chunk_sums.begin(), chunk_sums.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  T total = chunk_sums.front().second;
+  for (size_t c = 1; c < chunk_sums.size(); ++c) total += chunk_sums[c].second;
+  return total;
+}
+
+}  // namespace
+
+float cascade_full_sum(const float* data, int64_t n) { return full_sum(data, n); }
+double cascade_full_sum(const double* data, int64_t n) { return full_sum(data, n); }
+
+void outer_cascade_sums(const CascadeSumPlan& plan, const float* data, int64_t n, int64_t blocks, float* sums) {
+  outer_sums(plan, data, n, blocks, sums);
+}
+void outer_cascade_sums(const CascadeSumPlan& plan, const double* data, int64_t n, int64_t blocks, double* sums) {
+  outer_sums(plan, data, n, blocks, sums);
 }
 
 }  // namespace kiln::ops

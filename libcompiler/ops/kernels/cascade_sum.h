@@ -16,9 +16,11 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <vector>
 
+#include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/tensor/tensor.h"
 
 namespace kiln::ops {
@@ -46,7 +48,7 @@ inline int64_t ceil_log2(int64_t x) { return x <= 2 ? 1 : static_cast<int64_t>(s
 // ATen's multi_row_sum: kRows running sums over `size` steps, carried through 4 levels of
 // accumulators so that only partial sums of similar size meet.
 template <typename V, int64_t kRows, typename Load>
-std::array<V, kRows> multi_row_sum(int64_t size, const Load& load) {
+KILN_INLINE_INTO_CLONES std::array<V, kRows> multi_row_sum(int64_t size, const Load& load) {
   constexpr int64_t kLevels = 4;
   const int64_t level_power = std::max<int64_t>(4, ceil_log2(size) / kLevels);
   const int64_t level_step = int64_t(1) << level_power;
@@ -73,7 +75,7 @@ std::array<V, kRows> multi_row_sum(int64_t size, const Load& load) {
 
 // ATen's row_sum: the row read as rows of 4 (4 independent sums), the rest, then the 4 summed.
 template <typename V, typename Load>
-V row_sum(int64_t size, const Load& load) {
+KILN_INLINE_INTO_CLONES V row_sum(int64_t size, const Load& load) {
   const int64_t rows = size / 4;
   std::array<V, 4> partial = multi_row_sum<V, 4>(rows, [&](int64_t i, int64_t k) { return load(i * 4 + k); });
   for (int64_t i = rows * 4; i < size; ++i) partial[0] += load(i);
@@ -81,13 +83,20 @@ V row_sum(int64_t size, const Load& load) {
   return partial[0];
 }
 
-// One vector register of T: lanes added lane by lane.
+// One 32-byte vector of T as a GCC vector: it adds as the machine's vector adds (one AVX register,
+// or two SSE ones), and each lane's additions are those of scalar code in the same order.
 template <typename T>
 struct Lanes {
   static constexpr int64_t kCount = 32 / static_cast<int64_t>(sizeof(T));
-  std::array<T, kCount> v{};
-  Lanes& operator+=(const Lanes& other) {
-    for (int64_t l = 0; l < kCount; ++l) v[l] += other.v[l];
+  typedef T Vector __attribute__((vector_size(32)));
+  Vector v{};
+  KILN_INLINE_INTO_CLONES static Lanes load(const T* p) {
+    Lanes lanes;
+    std::memcpy(&lanes.v, p, sizeof lanes.v);
+    return lanes;
+  }
+  KILN_INLINE_INTO_CLONES Lanes& operator+=(const Lanes& other) {
+    v += other.v;
     return *this;
   }
 };
@@ -97,7 +106,7 @@ struct Lanes {
 // The sum of one output's elements (`row`: its n elements in logical order; `column`: for Outer,
 // the output's place among plan.columns) in ATen's order.
 template <typename T>
-T cascade_sum(const CascadeSumPlan& plan, const T* row, int64_t n, int64_t column) {
+KILN_INLINE_INTO_CLONES T cascade_sum(const CascadeSumPlan& plan, const T* row, int64_t n, int64_t column) {
   using cascade::Lanes;
   constexpr int64_t kLanes = Lanes<T>::kCount;
   const auto element = [row](int64_t i) { return row[i]; };
@@ -105,11 +114,7 @@ T cascade_sum(const CascadeSumPlan& plan, const T* row, int64_t n, int64_t colum
   if (plan.kind == CascadeSumPlan::Kind::Inner) {
     if (n >= kLanes) {
       const int64_t vectors = n / kLanes;
-      const Lanes<T> lanes = cascade::row_sum<Lanes<T>>(vectors, [row](int64_t i) {
-        Lanes<T> vector;
-        for (int64_t l = 0; l < kLanes; ++l) vector.v[l] = row[i * kLanes + l];
-        return vector;
-      });
+      const Lanes<T> lanes = cascade::row_sum<Lanes<T>>(vectors, [row](int64_t i) { return Lanes<T>::load(row + i * kLanes); });
       for (int64_t i = vectors * kLanes; i < n; ++i) sum += row[i];
       for (int64_t l = 0; l < kLanes; ++l) sum += lanes.v[l];
     } else {
@@ -128,5 +133,26 @@ T cascade_sum(const CascadeSumPlan& plan, const T* row, int64_t n, int64_t colum
 
 // The output's column (Outer plans): its first element's memory offset, within the columns.
 int64_t cascade_sum_column(const CascadeSumPlan& plan, int64_t output_index);
+
+// Where an output's sum lies among outer_cascade_sums' results (n: the reduced elements per output).
+int64_t outer_sum_position(const CascadeSumPlan& plan, int64_t output_index, int64_t n);
+
+// Rows [begin, end) of `rows` ([rows][n], each an output's elements in logical order):
+// out[i] = their sum in ATen's order for the plan (divided by n for a mean).
+void cascade_sum_rows(const CascadeSumPlan& plan, const float* rows, int64_t n, int64_t begin, int64_t end, float* out, bool mean);
+void cascade_sum_rows(const CascadeSumPlan& plan, const double* rows, int64_t n, int64_t begin, int64_t end, double* out, bool mean);
+
+// The sum of all n elements of dense memory (an Inner plan with one output), as ATen's two-pass
+// reduction adds them: at::parallel_for's chunks each summed alone, then added in chunk order
+// (so, as PyTorch's, the result depends on the thread count).
+float cascade_full_sum(const float* data, int64_t n);
+double cascade_full_sum(const double* data, int64_t n);
+
+// Outer plans read in place: `data` is the tensor's memory, `blocks` blocks of [n reduced]
+// [plan.columns] (the reduced dims between the columns and the kept dims above them); the sums
+// of block b go to sums[b * columns + c]. Columns ATen reads in blocks are summed a block at a
+// time, lane by lane in the order each column gets alone, so no transposed copy is made.
+void outer_cascade_sums(const CascadeSumPlan& plan, const float* data, int64_t n, int64_t blocks, float* sums);
+void outer_cascade_sums(const CascadeSumPlan& plan, const double* data, int64_t n, int64_t blocks, double* sums);
 
 }  // namespace kiln::ops

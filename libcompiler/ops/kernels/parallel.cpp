@@ -1,6 +1,7 @@
 #include "libcompiler/ops/kernels/parallel.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -74,6 +75,8 @@ class ThreadPool {
   bool stopping_ = false;
 };
 
+// Sized once, for the threads first asked for: more chunks than workers queue, and the caller
+// runs queued chunks too.
 ThreadPool& pool() {
   static ThreadPool instance(num_threads() - 1);
   return instance;
@@ -81,13 +84,20 @@ ThreadPool& pool() {
 
 }  // namespace
 
-int num_threads() {
-  static const int count = [] {
-    if (const char* env = std::getenv("KILN_NUM_THREADS"); env && std::atoi(env) > 0) return std::atoi(env);
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  }();
-  return count;
+namespace {
+
+int default_num_threads() {
+  if (const char* env = std::getenv("KILN_NUM_THREADS"); env && std::atoi(env) > 0) return std::atoi(env);
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
+
+std::atomic<int> threads_in_use{default_num_threads()};
+
+}  // namespace
+
+int num_threads() { return threads_in_use.load(std::memory_order_relaxed); }
+
+void set_num_threads(int threads) { threads_in_use.store(std::max(1, threads), std::memory_order_relaxed); }
 
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
   if (begin >= end) return;

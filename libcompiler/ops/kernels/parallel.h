@@ -15,7 +15,10 @@ inline constexpr int64_t kGrainSize = 32768;
 // rethrown on the calling thread.
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
 
-// Threads the pool uses (the calling thread included); KILN_NUM_THREADS overrides the core count.
+// Threads parallel_for splits work among (the calling thread included): the core count,
+// KILN_NUM_THREADS when set, or what set_num_threads last said (torch.set_num_threads). As
+// PyTorch's, reductions' results depend on it (ATen's chunks are summed apart).
 int num_threads();
+void set_num_threads(int threads);
 
 }  // namespace kiln::ops

@@ -29,26 +29,51 @@ std::vector<bool> dims_of(const Arguments& args, const Tensor& self) {
   return reduction_mask(args[1].is_none() ? std::vector<int64_t>{} : args.int_list(1), self.dim());
 }
 
+// A sum down columns (sum(0) of a row-major matrix) read where it lies: blocks of columns at a
+// time, in ATen's order (cascade_sum.h), then each output taken from its block and column.
+void outer_sum(const CascadeSumPlan& plan, const Tensor& self, const Tensor& out, bool mean) {
+  const int64_t n = self.numel() / std::max<int64_t>(out.numel(), 1);
+  const int64_t blocks = out.numel() / plan.columns;
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      std::vector<T> sums(static_cast<size_t>(out.numel()));
+      outer_cascade_sums(plan, self.data_ptr<T>(), n, blocks, sums.data());
+      T* o = out.data_ptr<T>();
+      for (int64_t i = 0; i < out.numel(); ++i) {
+        const T sum = sums[static_cast<size_t>(outer_sum_position(plan, i, n))];
+        o[i] = mean ? sum / static_cast<T>(n) : sum;
+      }
+    }
+  });
+}
+
 // out[i] = finish(sum or product of row i), in out's dtype.
 std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta>& meta, bool product, bool mean) {
   const Tensor out = allocate_outputs(meta)[0];
   const std::vector<bool> reduced = dims_of(args, args.tensor(0));
   // float32 and float64 sums add in PyTorch's order where its layout of the sum is known.
   const Tensor self = product ? args.tensor(0) : reduced_dims_in_memory_order(args.tensor(0), reduced);
-  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), reduced);
   const std::optional<CascadeSumPlan> plan = product ? std::nullopt : cascade_sum_plan(self, reduced);
+  if (plan && plan->kind == CascadeSumPlan::Kind::Outer && self.dtype() == out.dtype() &&
+      (out.dtype() == DType::Float32 || out.dtype() == DType::Float64)) {
+    outer_sum(*plan, self, out, mean);
+    return {out};
+  }
+  const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), reduced);
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = accumulate_t<T>;
     const T* in = layout.data.data_ptr<T>();
     T* o = out.data_ptr<T>();
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (plan && layout.outer == 1 && layout.inner > 0) {
+        const T sum = cascade_full_sum(in, layout.inner);
+        o[0] = mean ? sum / static_cast<T>(layout.inner) : sum;
+        return;
+      }
       if (plan) {
-        for_each_row(layout, [&](int64_t i) {
-          const int64_t column = plan->kind == CascadeSumPlan::Kind::Outer ? cascade_sum_column(*plan, i) : 0;
-          const T sum = cascade_sum(*plan, in + i * layout.inner, layout.inner, column);
-          o[i] = mean ? sum / static_cast<T>(layout.inner) : sum;
-        });
+        for_each_row_range(layout, [&](int64_t begin, int64_t end) { cascade_sum_rows(*plan, in, layout.inner, begin, end, o, mean); });
         return;
       }
     }

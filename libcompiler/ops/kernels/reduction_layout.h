@@ -19,11 +19,17 @@ struct ReductionLayout {
 
 ReductionLayout reduction_layout(const tensor::Tensor& self, const std::vector<bool>& reduced);
 
-// Calls row(i) for every row, spread over the thread pool when there is enough work.
+// Calls rows(begin, end) over ranges that cover every row, spread over the thread pool when there
+// is enough work.
+template <typename Rows>
+void for_each_row_range(const ReductionLayout& layout, const Rows& rows) {
+  parallel_for(0, layout.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(layout.inner, 1)), rows);
+}
+
+// Calls row(i) for every row.
 template <typename Row>
 void for_each_row(const ReductionLayout& layout, const Row& row) {
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(layout.inner, 1));
-  parallel_for(0, layout.outer, grain, [&](int64_t begin, int64_t end) {
+  for_each_row_range(layout, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) row(i);
   });
 }

@@ -1,0 +1,22 @@
+#pragma once
+// Hot loops compiled twice, for AVX2 and for any x86-64, the one to run picked when the program
+// loads (as ATen picks its kernels by CPU capability): the build itself targets every x86-64,
+// where a 32-byte vector is two SSE registers. Put it on non-template functions that run whole
+// loops (a lambda inside keeps the default target). Sanitizer builds keep one version: their
+// run-time is not set up yet when the loader picks a clone.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KILN_NO_VECTOR_CLONES
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define KILN_NO_VECTOR_CLONES
+#endif
+
+#if defined(__x86_64__) && !defined(KILN_NO_VECTOR_CLONES)
+#define KILN_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define KILN_VECTOR_CLONES
+#endif
+
+#define KILN_INLINE_INTO_CLONES inline __attribute__((always_inline))
