@@ -32,7 +32,7 @@ struct Arguments {
 po::options_description option_table(Arguments& args) {
   po::options_description options("Options");
   options.add_options()
-      ("latest", po::bool_switch(&args.latest), "Parse the most recently modified file of the directory PATH")
+      ("latest", po::bool_switch(&args.latest), "Parse the newest trace log (plain or gzip) of the directory PATH or its sub-folders")
       (",o", po::value<std::string>()->value_name("OUT")->default_value("tl_out"), "Output directory [default: tl_out]")
       ("overwrite", po::bool_switch(&args.overwrite), "Delete the output directory if it already exists")
       ("strict", po::bool_switch(&args.report.strict),
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   }
   if (values.count("help")) {
     std::cout << "Parse TORCH_TRACE logs produced by PyTorch torch.compile (or Kiln) into an HTML report\n\n"
-              << kUsage << "\n\nArguments:\n  <PATH>  log file; a directory with --latest or --all-ranks-html\n\n"
+              << kUsage << "\n\nArguments:\n  <PATH>  log file (plain or gzip-compressed); a directory with --latest or --all-ranks-html\n\n"
               << options;
     return 0;
   }
