@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "apps/tlparse/diff_command.h"
 #include "apps/tlparse/open_in_browser.h"
 #include "apps/tlparse/progress_bar.h"
 #include "kiln_config.h"
@@ -19,7 +20,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-constexpr const char* kUsage = "Usage: tlparse [OPTIONS] <PATH>";
+constexpr const char* kUsage = "Usage: tlparse [OPTIONS] <PATH>\n       tlparse diff [OPTIONS] <A> <B>";
 
 struct Arguments {
   fs::path path;
@@ -70,6 +71,7 @@ int fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "diff") return kiln::apps::run_diff_command(argc - 1, argv + 1);
   Arguments args;
   po::options_description options = option_table(args);
   po::options_description hidden;
@@ -89,6 +91,7 @@ int main(int argc, char** argv) {
   if (values.count("help")) {
     std::cout << "Parse TORCH_TRACE logs produced by PyTorch torch.compile (or Kiln) into an HTML report\n\n"
               << kUsage << "\n\nArguments:\n  <PATH>  log file (plain or gzip-compressed); a directory with --latest or --all-ranks-html\n\n"
+              << "Commands:\n  diff    compare two traces compile by compile (tlparse diff --help)\n\n"
               << options;
     return 0;
   }

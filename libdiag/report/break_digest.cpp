@@ -12,11 +12,6 @@ std::string break_key(const GraphBreakMessage& message, bool aborted_compile) {
   return (aborted_compile ? "!" : "") + message.gb_code + "\n" + message.title + "\n" + message.explanation;
 }
 
-bool has_key(simdjson::dom::element metrics, std::string_view name) {
-  simdjson::dom::object object;
-  simdjson::dom::element value;
-  return !metrics.get_object().get(object) && !object[name].get(value);
-}
 
 }  // namespace
 
@@ -100,7 +95,7 @@ void BreakDigest::add_compilation_metrics(const trace::CompileId& id, simdjson::
 
   std::optional<std::string> reason;
   const auto pending = pending_recompile_reasons_.find(attempt_zero(id));
-  if (has_key(metrics, "recompile_reason")) {
+  if (has_field(metrics, "recompile_reason")) {
     if (auto text = string_field(metrics, "recompile_reason")) reason = std::string(*text);
   } else if (pending != pending_recompile_reasons_.end()) {
     reason = pending->second;

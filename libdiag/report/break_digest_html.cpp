@@ -1,17 +1,10 @@
 #include "libdiag/report/break_digest_html.h"
 
-#include <cstdio>
-
+#include "libdiag/report/duration_text.h"
 #include "libdiag/report/html_escape.h"
 
 namespace kiln::report {
 namespace {
-
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f s", seconds);
-  return text;
-}
 
 // "[0/0]" linking to that compile id's build products on the index page.
 std::string compile_id_link(const std::string& compile_id) {

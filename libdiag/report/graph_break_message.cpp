@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "libdiag/report/text_lines.h"
+
 namespace kiln::report {
 namespace {
 
@@ -14,23 +16,6 @@ constexpr std::string_view kSitePage = "/gb/gb";
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
-
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  for (size_t start = 0; start <= text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 bool parse_uint(std::string_view text, uint32_t& value) {
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   return error == std::errc() && end == text.data() + text.size();
@@ -40,7 +25,7 @@ bool parse_uint(std::string_view text, uint32_t& value) {
 void parse_location(std::string_view text, GraphBreakMessage& message) {
   const size_t colon = text.rfind(':');
   uint32_t line = 0;
-  if (colon == std::string_view::npos || !parse_uint(trim(text.substr(colon + 1)), line)) return;
+  if (colon == std::string_view::npos || !parse_uint(trim_blanks(text.substr(colon + 1)), line)) return;
   message.user_file = std::string(text.substr(0, colon));
   message.user_line = line;
 }
@@ -64,7 +49,7 @@ bool last_traceback_frame(std::string_view text, std::string& file, uint32_t& li
   constexpr std::string_view kFile = "File \"";
   bool found = false, in_section = false;
   for (std::string_view row : split_lines(text)) {
-    row = trim(row);
+    row = trim_blanks(row);
     if (row == "User code traceback:" || row == "User stack trace:") {
       in_section = true;
       continue;
@@ -77,7 +62,7 @@ bool last_traceback_frame(std::string_view text, std::string& file, uint32_t& li
     std::string_view number = row.substr(line_at + 7);
     number = number.substr(0, number.find(','));
     uint32_t value = 0;
-    if (!parse_uint(trim(number), value)) continue;
+    if (!parse_uint(trim_blanks(number), value)) continue;
     file = std::string(row.substr(kFile.size(), quote - kFile.size()));
     line = value;
     found = true;
@@ -95,11 +80,11 @@ GraphBreakMessage parse_graph_break_message(std::string_view text) {
       parse_location(line.substr(kBreakAt.size()), message);
     } else if (starts_with(line, kExplanation) && explanation_row == lines.size()) {
       explanation_row = i;
-      message.explanation = std::string(trim(line.substr(kExplanation.size())));
+      message.explanation = std::string(trim_blanks(line.substr(kExplanation.size())));
     } else if (starts_with(line, kHint) && explanation_row < i && message.link.empty()) {
-      message.hints.emplace_back(trim(line.substr(kHint.size())));
+      message.hints.emplace_back(trim_blanks(line.substr(kHint.size())));
     } else if (const size_t at = line.find(kSiteNote); at != std::string_view::npos && message.link.empty()) {
-      message.link = std::string(trim(line.substr(at + kSiteNote.size())));
+      message.link = std::string(trim_blanks(line.substr(at + kSiteNote.size())));
       message.gb_code = code_of_link(message.link);
     }
   }
@@ -107,7 +92,7 @@ GraphBreakMessage parse_graph_break_message(std::string_view text) {
   // preamble, if any); a message without an explanation is a bare reason: its first line.
   if (explanation_row < lines.size()) {
     for (size_t i = explanation_row; i-- > 0;) {
-      std::string_view title = trim(lines[i]);
+      std::string_view title = trim_blanks(lines[i]);
       if (title.empty()) continue;
       if (starts_with(title, kReasonPrefix)) title.remove_prefix(kReasonPrefix.size());
       message.title = std::string(title);
@@ -115,9 +100,9 @@ GraphBreakMessage parse_graph_break_message(std::string_view text) {
     }
   } else {
     for (std::string_view line : lines) {
-      if (starts_with(line, kBreakAt) || trim(line).empty()) continue;
+      if (starts_with(line, kBreakAt) || trim_blanks(line).empty()) continue;
       if (starts_with(line, kReasonPrefix)) line.remove_prefix(kReasonPrefix.size());
-      message.title = std::string(trim(line));
+      message.title = std::string(trim_blanks(line));
       break;
     }
   }
