@@ -23,6 +23,9 @@
 
 namespace kiln::report {
 
+// The digest's file at the top of each report folder: Kiln's addition to tlparse 0.4.3's files.
+inline constexpr std::string_view kBreakDigestFile = "break_digest.json";
+
 // A compiled code object: what Dynamo's cache is keyed by.
 struct CodeObject {
   std::string name, file;

@@ -144,6 +144,24 @@ std::string compile_details_html(const CompileSummary& a, const CompileSummary& 
   return html;
 }
 
+// A compile only one side has: its guards and op counts, for comparing with its neighbours.
+std::string compile_contents_html(const CompileSummary& compile) {
+  std::string html = "<h4>Guards (" + std::to_string(compile.guards.size()) + ")</h4>\n<div class=\"diff-lines\">";
+  for (const std::string& guard : compile.guards) html += "<span class=\"same\">  " + html_escape(guard) + "</span>";
+  html += "</div>\n";
+  if (compile.recompile_reason)
+    html += "<h4>Recompile reason</h4>\n<pre>" + html_escape(*compile.recompile_reason) + "</pre>\n";
+  for (size_t kind = 0; kind < kDiffGraphCount; ++kind) {
+    const GraphSummary& graph = compile.graphs[kind];
+    if (graph.graphs == 0) continue;
+    html += "<h4>" + html_escape(diff_graph_title(static_cast<DiffGraph>(kind))) + "</h4>\n<table class=\"digest-table\"><tr><th>Op</th><th>Count</th></tr>";
+    for (const auto& [op, count] : graph.op_counts)
+      html += "<tr><td><code>" + html_escape(op) + "</code></td><td class=\"count\">" + std::to_string(count) + "</td></tr>";
+    html += "</table>\n";
+  }
+  return html;
+}
+
 std::string phase_cells(const CompileSummary* compile) {
   const auto& total = compile->phase_seconds[static_cast<size_t>(CompilePhase::entire_frame)];
   return total ? seconds_text(*total) : std::string("-");
@@ -160,9 +178,13 @@ std::string frames_html(const TraceDiff& diff) {
               (pair.after ? html_escape(pair.after->display) : std::string("-")) + "</td><td class=\"count\">" +
               (pair.before ? phase_cells(pair.before) : "-") + " &rarr; " + (pair.after ? phase_cells(pair.after) : "-") +
               "</td><td>";
-      if (!pair.before) html += "only in B";
-      else if (!pair.after) html += "only in A";
-      else {
+      if (!pair.before || !pair.after) {
+        const CompileSummary& only = pair.before ? *pair.before : *pair.after;
+        const std::string side = pair.before ? "only in A" : "only in B";
+        html += side;
+        details += "<details><summary>" + html_escape(only.display + " " + side) + "</summary>\n" +
+                   compile_contents_html(only) + "</details>\n";
+      } else {
         const std::string change = compile_change_summary(*pair.before, *pair.after);
         html += change.empty() ? "same" : html_escape(change);
         if (!change.empty())

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "libdiag/report/break_digest.h"
 #include "libdiag/report/graph_break_message.h"
 #include "libdiag/report/report.h"
 #include "tests/support/shared_data.h"
@@ -138,8 +139,8 @@ TEST(BreakDigest, AgreesWithAnIndependentCountOnEveryRealTrace) {
     } catch (const report::ReportError& error) {
       // The corrupted inputs may fail strict checks they are made for; the digest is written first.
     }
-    ASSERT_TRUE(fs::exists(out / "break_digest.json"));
-    std::ifstream in(out / "break_digest.json");
+    ASSERT_TRUE(fs::exists(out / report::kBreakDigestFile));
+    std::ifstream in(out / report::kBreakDigestFile);
     const nlohmann::json digest = nlohmann::json::parse(in);
 
     const Expected expected = count_from_lines(trace);

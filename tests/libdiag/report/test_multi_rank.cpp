@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kiln_config.h"
+#include "libdiag/report/break_digest.h"
 #include "libdiag/report/multi_rank.h"
 #include "libdiag/report/multi_rank_chromium.h"
 #include "libdiag/report/multi_rank_collectives.h"
@@ -418,7 +419,7 @@ std::map<std::string, int> structure_of(const fs::path& root) {
   static const std::regex number(R"(_\d+(\.[^./]+)$)");
   std::map<std::string, int> counts;
   for (const auto& entry : fs::recursive_directory_iterator(root))
-    if (entry.is_regular_file() && entry.path().filename() != "break_digest.json")
+    if (entry.is_regular_file() && entry.path().filename() != kBreakDigestFile)
       ++counts[std::regex_replace(fs::relative(entry.path(), root).string(), number, "$1")];
   return counts;
 }
