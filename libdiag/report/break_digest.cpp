@@ -55,13 +55,29 @@ void BreakDigest::add_recompile_reasons(const trace::CompileId& id, std::string_
   pending_recompile_reasons_[attempt_zero(id)] = recompile_reasons_text(payload);
 }
 
-CodeObject BreakDigest::code_of(const trace::CompileId& id, simdjson::dom::element metrics) {
+std::optional<CodeObject> code_object_of_metrics(simdjson::dom::element metrics) {
   auto name = string_field(metrics, "co_name");
-  if (name) {
-    CodeObject code{std::string(*name), std::string(string_field(metrics, "co_filename").value_or("")),
+  if (!name) return std::nullopt;
+  return CodeObject{std::string(*name), std::string(string_field(metrics, "co_filename").value_or("")),
                     int_field(metrics, "co_firstlineno").value_or(0)};
-    if (id.frame_id) code_by_frame_id_[*id.frame_id] = code;
-    return code;
+}
+
+std::optional<GraphBreakMessage> aborting_graph_break(simdjson::dom::element metrics) {
+  auto fail_reason = string_field(metrics, "fail_reason");
+  if (!fail_reason) return std::nullopt;
+  GraphBreakMessage message = parse_graph_break_message(*fail_reason);
+  if (message.gb_code.empty()) return std::nullopt;
+  if (auto file = string_field(metrics, "fail_user_frame_filename")) {
+    message.user_file = std::string(*file);
+    message.user_line = static_cast<uint32_t>(uint_field(metrics, "fail_user_frame_lineno").value_or(0));
+  }
+  return message;
+}
+
+CodeObject BreakDigest::code_of(const trace::CompileId& id, simdjson::dom::element metrics) {
+  if (auto code = code_object_of_metrics(metrics)) {
+    if (id.frame_id) code_by_frame_id_[*id.frame_id] = *code;
+    return *code;
   }
   if (id.frame_id) {
     if (auto known = code_by_frame_id_.find(*id.frame_id); known != code_by_frame_id_.end()) return known->second;
@@ -73,17 +89,7 @@ CodeObject BreakDigest::code_of(const trace::CompileId& id, simdjson::dom::eleme
 void BreakDigest::add_compilation_metrics(const trace::CompileId& id, simdjson::dom::element metrics,
                                           std::string metrics_url) {
   const std::string display = id.display();
-  auto fail_reason = string_field(metrics, "fail_reason");
-  if (fail_reason) {
-    GraphBreakMessage message = parse_graph_break_message(*fail_reason);
-    if (!message.gb_code.empty()) {
-      if (auto file = string_field(metrics, "fail_user_frame_filename")) {
-        message.user_file = std::string(*file);
-        message.user_line = static_cast<uint32_t>(uint_field(metrics, "fail_user_frame_lineno").value_or(0));
-      }
-      add_break(std::move(message), true, display);
-    }
-  }
+  if (auto message = aborting_graph_break(metrics)) add_break(std::move(*message), true, display);
 
   const CodeObject code = code_of(id, metrics);
   auto [slot, inserted] = frame_index_.try_emplace(code, frames_.size());

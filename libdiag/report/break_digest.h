@@ -91,6 +91,13 @@ class BreakDigest {
   std::map<trace::CompileId, std::string> pending_recompile_reasons_;  // by attempt-zero id
 };
 
+// What a compilation_metrics record says of the compile (also read by `tlparse diff`):
+// the code object it names (nullopt when it names none: a compile that failed early), and the
+// graph break that aborted it, with the user frame the metrics give (nullopt when the failure, if
+// any, names no graph-break code).
+std::optional<CodeObject> code_object_of_metrics(simdjson::dom::element metrics);
+std::optional<GraphBreakMessage> aborting_graph_break(simdjson::dom::element metrics);
+
 // The reason text of a `recompile_reasons` payload: PyTorch 2.11 writes the text itself, older
 // versions a JSON list of strings (one per failed cache entry), joined here by newlines.
 std::string recompile_reasons_text(std::string_view payload);

@@ -145,9 +145,8 @@ class SummaryCollector : public trace::TraceVisitor {
 
   void add_metrics(CompileSummary& compile, simdjson::dom::element m, const trace::CompileId& raw_id) {
     compile.has_metrics = true;
-    if (auto name = string_field(m, "co_name")) {
-      compile.code = CodeObject{std::string(*name), std::string(string_field(m, "co_filename").value_or("")),
-                                int_field(m, "co_firstlineno").value_or(0)};
+    if (auto code = code_object_of_metrics(m)) {
+      compile.code = *code;
       if (raw_id.frame_id) code_by_frame_[*raw_id.frame_id] = compile.code;
     }
     compile.graph_op_count = uint_field(m, "graph_op_count");
@@ -157,16 +156,9 @@ class SummaryCollector : public trace::TraceVisitor {
     compile.fail_type = std::string(string_field(m, "fail_type").value_or(""));
     if (has_field(m, "recompile_reason"))
       if (auto reason = string_field(m, "recompile_reason")) compile.recompile_reason = std::string(*reason);
-    if (auto fail_reason = string_field(m, "fail_reason")) {
-      GraphBreakMessage message = parse_graph_break_message(*fail_reason);
-      if (!message.gb_code.empty()) {
-        if (auto file = string_field(m, "fail_user_frame_filename")) {
-          message.user_file = std::string(*file);
-          message.user_line = static_cast<uint32_t>(uint_field(m, "fail_user_frame_lineno").value_or(0));
-        }
-        compile.graph_breaks.push_back(std::move(message));
-        compile.aborted_by_graph_break = true;
-      }
+    if (auto message = aborting_graph_break(m)) {
+      compile.graph_breaks.push_back(std::move(*message));
+      compile.aborted_by_graph_break = true;
     }
   }
 

@@ -79,6 +79,8 @@ TEST(MultiRankDiscovery, RankFromFileName) {
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_3_hbg_vvrj.log"), 3u);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_+2.log"), 2u);  // as Rust's u32 parse
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_4294967295.log"), 4294967295u);
+  EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_5_abc.log.gz"), 5u);  // compressed
+  EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_5.gz"), std::nullopt);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_4294967296.log"), std::nullopt);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_q3k9x_1a.log"), std::nullopt);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_x1.log"), std::nullopt);
