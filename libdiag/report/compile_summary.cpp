@@ -93,8 +93,9 @@ class SummaryCollector : public trace::TraceVisitor {
     if (kept.dropped) return;
     constexpr uint64_t kLineOverhead = sizeof(std::string);
     if (retained_ + line.size() + kLineOverhead > limits_.retained_text_bytes) {
+      // A text is kept whole or not at all; the budget its kept part used stays spent (the
+      // budget bounds memory, it need not be filled exactly).
       kept.dropped = true;
-      retained_ -= std::min(retained_, kept.lines.size() * kLineOverhead);
       kept.lines = {};
       return;
     }

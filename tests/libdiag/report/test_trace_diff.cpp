@@ -4,10 +4,13 @@
 
 #include <random>
 
+#include "libdiag/report/compile_summary.h"
 #include "libdiag/report/diff_fail_on.h"
+#include "libdiag/report/diff_page.h"
 #include "libdiag/report/graph_text.h"
 #include "libdiag/report/guard_text.h"
 #include "libdiag/report/line_diff.h"
+#include "tests/support/shared_data.h"
 
 namespace kiln::report {
 namespace {
@@ -99,6 +102,38 @@ TEST(DiffFailOn, ParsesKindsAndPercentages) {
   EXPECT_THROW(parse_fail_on("slower-compile=fast"), std::invalid_argument);
   EXPECT_THROW(parse_fail_on("new-graph-breaks=3"), std::invalid_argument);
   EXPECT_THROW(parse_fail_on("newgraphbreaks"), std::invalid_argument);
+}
+
+// The DDP rank's trace holds 5 compiles; its forward has four graphs of each AOT kind (the
+// DDPOptimizer split) and guards. With a tiny text budget the same summary keeps counts and
+// fingerprints but no lines, and the page says so instead of diffing.
+TEST(CompileSummary, KeepsCountsPastTheTextBudget) {
+  KILN_REQUIRE_SHARED();
+  const auto log = test::realPath("pytorch-2.11/distributed/ddp_compile/trace/dedicated_log_torch_trace_rank_0.log");
+  const TraceSummary full = summarize_trace(log);
+  SummaryLimits tiny;
+  tiny.retained_text_bytes = 2000;
+  const TraceSummary small = summarize_trace(log, tiny);
+  ASSERT_EQ(full.compiles.size(), 5u);
+  ASSERT_EQ(small.compiles.size(), 5u);
+  const CompileSummary& forward = full.compiles.back();
+  EXPECT_EQ(forward.code.name, "forward");
+  EXPECT_EQ(forward.code.first_line, 16);
+  EXPECT_FALSE(forward.guards.empty());
+  const size_t post_grad = static_cast<size_t>(DiffGraph::inductor_post_grad_graph);
+  EXPECT_GT(forward.graphs[post_grad].graphs, 1u);
+  EXPECT_FALSE(forward.graphs[post_grad].nodes.dropped);
+  EXPECT_EQ(forward.graphs[post_grad].nodes.lines.size(), forward.graphs[post_grad].nodes.count);
+  const GraphSummary& cut = small.compiles.back().graphs[post_grad];
+  EXPECT_TRUE(cut.nodes.dropped);
+  EXPECT_TRUE(cut.nodes.lines.empty());
+  EXPECT_EQ(cut.nodes.count, forward.graphs[post_grad].nodes.count);
+  EXPECT_EQ(cut.nodes.fingerprint, forward.graphs[post_grad].nodes.fingerprint);
+  EXPECT_EQ(cut.op_counts, forward.graphs[post_grad].op_counts);
+
+  const auto other = test::realPath("pytorch-2.11/distributed/ddp_compile/trace/dedicated_log_torch_trace_rank_1.log");
+  const TraceDiff diff = diff_traces(summarize_trace(log, tiny), summarize_trace(other, tiny));
+  EXPECT_NE(render_diff_page(diff, {}).find("its text was not kept"), std::string::npos);
 }
 
 }  // namespace
