@@ -14,6 +14,7 @@
 #include "libdiag/report/multi_rank.h"
 #include "libdiag/report/provenance_page.h"
 #include "libdiag/report/report.h"
+#include "libdiag/trace/trace_input.h"
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
@@ -119,7 +120,9 @@ int main(int argc, char** argv) {
 
     kiln::report::prepare_output_dir(args.out, args.overwrite);
     std::error_code error;
-    kiln::apps::ProgressBar progress(fs::is_regular_file(args.path, error) ? fs::file_size(args.path, error) : 0);
+    // The bar counts bytes of log text, which a compressed file's size does not tell: none then.
+    const bool measurable = fs::is_regular_file(args.path, error) && !kiln::trace::is_gzip_file(args.path);
+    kiln::apps::ProgressBar progress(measurable ? fs::file_size(args.path, error) : 0);
     if (progress.active()) {
       args.report.progress = [&progress](uint64_t bytes, uint64_t) { progress.update(bytes); };
       args.report.diagnostic = [&progress](const std::string& message) {

@@ -48,7 +48,15 @@ void BreakDigest::add_break(GraphBreakMessage message, bool aborted_compile, con
 }
 
 void BreakDigest::add_graph_break(const trace::CompileId& id, std::string_view payload) {
+  saw_break_record_ = true;
   add_break(parse_graph_break_message(payload), false, id.display());
+}
+
+void BreakDigest::finish() {
+  if (saw_break_record_ || restart_reasons_.empty() || from_restart_reasons_) return;
+  from_restart_reasons_ = true;
+  for (auto& [message, compile_id] : restart_reasons_) add_break(std::move(message), false, compile_id);
+  restart_reasons_.clear();
 }
 
 void BreakDigest::add_recompile_reasons(const trace::CompileId& id, std::string_view payload) {
@@ -90,6 +98,9 @@ void BreakDigest::add_compilation_metrics(const trace::CompileId& id, simdjson::
                                           std::string metrics_url) {
   const std::string display = id.display();
   if (auto message = aborting_graph_break(metrics)) add_break(std::move(*message), true, display);
+  if (!saw_break_record_)
+    for (const std::string& reason : string_list_field(metrics, "restart_reasons").value_or(std::vector<std::string>{}))
+      restart_reasons_.emplace_back(parse_graph_break_message(reason), display);
 
   const CodeObject code = code_of(id, metrics);
   auto [slot, inserted] = frame_index_.try_emplace(code, frames_.size());
@@ -154,6 +165,7 @@ nlohmann::json BreakDigest::to_json() const {
                       {"compile_time_s", frame->compile_time_s}, {"recompiles", std::move(rows)}});
   }
   return {{"graph_breaks", std::move(breaks)}, {"graph_break_count", graph_break_count()},
+          {"graph_breaks_from_restart_reasons", from_restart_reasons_},
           {"recompile_frames", std::move(frames)}, {"recompile_count", recompile_count()}};
 }
 

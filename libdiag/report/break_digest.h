@@ -5,7 +5,8 @@
 // the report streams, from the records the trace carries:
 // - a graph break is a `dynamo_graph_break_reason` artifact, or a compilation_metrics whose
 //   fail_reason names a graph-break-site code (a break that aborted the compile: fullgraph=True,
-//   the recompile limit);
+//   the recompile limit); a trace without any such artifact (PyTorch before 2.6 wrote none) has
+//   its breaks read from the restart_reasons of its compilation_metrics instead;
 // - a recompile is a compilation_metrics with a recompile_reason, or (PyTorch before 2.11, whose
 //   metrics lack that field) one whose compile id had a `recompile_reasons` artifact.
 #include <cstdint>
@@ -71,6 +72,10 @@ class BreakDigest {
   // `metrics_url`: the compilation_metrics page written for it ("" when none).
   void add_compilation_metrics(const trace::CompileId& id, simdjson::dom::element metrics, std::string metrics_url);
 
+  // Call once the trace is read: picks the restart reasons as breaks when no break record came.
+  void finish();
+  bool from_restart_reasons() const { return from_restart_reasons_; }
+
   const std::vector<DistinctGraphBreak>& graph_breaks() const { return breaks_; }
   uint64_t graph_break_count() const;
   // Frames with at least one recompile, in first-compile order.
@@ -89,6 +94,9 @@ class BreakDigest {
   std::map<CodeObject, size_t> frame_index_;
   std::map<uint32_t, CodeObject> code_by_frame_id_;  // for metrics that lack co_name (failed compiles)
   std::map<trace::CompileId, std::string> pending_recompile_reasons_;  // by attempt-zero id
+  bool saw_break_record_ = false;
+  std::vector<std::pair<GraphBreakMessage, std::string>> restart_reasons_;  // with their compile id
+  bool from_restart_reasons_ = false;
 };
 
 // What a compilation_metrics record says of the compile (also read by `tlparse diff`):

@@ -22,9 +22,13 @@ std::string site_text(const GraphBreakSite& site) {
 std::string render_graph_break_digest(const BreakDigest& digest) {
   if (digest.graph_breaks().empty()) return "<p>No graph breaks in this trace.</p>\n";
   std::string html = "<p>" + std::to_string(digest.graph_break_count()) + " graph break(s) of " +
-                     std::to_string(digest.graph_breaks().size()) +
-                     " distinct kind(s), from the dynamo_graph_break_reason records and the compiles a graph "
-                     "break aborted.</p>\n<table class=\"digest-table\">\n<tr><th>Code</th><th>Graph break</th>"
+                     std::to_string(digest.graph_breaks().size()) + " distinct kind(s), " +
+                     (digest.from_restart_reasons()
+                          ? "from the restart reasons of the compilation metrics (this trace has no "
+                            "dynamo_graph_break_reason records, which PyTorch before 2.6 did not write: "
+                            "user frames are not known)."
+                          : "from the dynamo_graph_break_reason records and the compiles a graph break aborted.") +
+                     "</p>\n<table class=\"digest-table\">\n<tr><th>Code</th><th>Graph break</th>"
                      "<th>Count</th><th>User frames</th></tr>\n";
   for (const DistinctGraphBreak& entry : digest.graph_breaks()) {
     const GraphBreakMessage& m = entry.message;

@@ -136,6 +136,7 @@ class SummaryCollector : public trace::TraceVisitor {
     const auto kind = find_artifact_kind(string_field(metadata, "name").value_or(""));
     if (!kind) return;
     if (*kind == ArtifactKind::dynamo_graph_break_reason) {
+      saw_break_record_ = true;
       compile.graph_breaks.push_back(parse_graph_break_message(payload));
     } else if (*kind == ArtifactKind::recompile_reasons) {
       compile.recompile_reason = recompile_reasons_text(payload);
@@ -157,6 +158,8 @@ class SummaryCollector : public trace::TraceVisitor {
     compile.fail_type = std::string(string_field(m, "fail_type").value_or(""));
     if (has_field(m, "recompile_reason"))
       if (auto reason = string_field(m, "recompile_reason")) compile.recompile_reason = std::string(*reason);
+    for (const std::string& reason : string_list_field(m, "restart_reasons").value_or(std::vector<std::string>{}))
+      compile.restart_reasons.push_back(parse_graph_break_message(reason));
     if (auto message = aborting_graph_break(m)) {
       compile.graph_breaks.push_back(std::move(*message));
       compile.aborted_by_graph_break = true;
@@ -165,6 +168,22 @@ class SummaryCollector : public trace::TraceVisitor {
 
   TraceSummary& summary_;
   const SummaryLimits& limits_;
+
+ public:
+  // The restart reasons become the breaks when the trace had no break record (break_digest.h).
+  void finish() {
+    const bool use_restarts = !saw_break_record_;
+    for (CompileSummary& compile : summary_.compiles) {
+      if (use_restarts && !compile.restart_reasons.empty()) {
+        summary_.graph_breaks_from_restart_reasons = true;
+        compile.graph_breaks.insert(compile.graph_breaks.end(), compile.restart_reasons.begin(), compile.restart_reasons.end());
+      }
+      compile.restart_reasons = {};
+    }
+  }
+
+ private:
+  bool saw_break_record_ = false;
   std::map<trace::CompileId, size_t> index_;
   std::map<uint32_t, CodeObject> code_by_frame_;
   StringTable strings_;
@@ -182,6 +201,7 @@ TraceSummary summarize_trace(const std::filesystem::path& path, const SummaryLim
   SummaryCollector collector(summary, limits);
   trace::TraceReader reader(collector);
   const trace::ReadResult read = reader.read_file(path);
+  collector.finish();
   summary.counters = read.counters;
   summary.bytes = read.bytes;
   summary.input_error = read.input_error;

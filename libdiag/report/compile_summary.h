@@ -62,7 +62,10 @@ struct CompileSummary {
   std::string display;  // "[0/1]"
   CodeObject code;      // from compilation_metrics; else from the frame id or dynamo_start
   bool has_metrics = false;
-  std::vector<GraphBreakMessage> graph_breaks;  // in order; aborted compiles' breaks included
+  // In order, aborted compiles' breaks included; from the restart reasons in a trace without
+  // dynamo_graph_break_reason records (as the report's digest reads them, break_digest.h).
+  std::vector<GraphBreakMessage> graph_breaks;
+  std::vector<GraphBreakMessage> restart_reasons;
   bool aborted_by_graph_break = false;
   std::optional<std::string> recompile_reason;
   std::vector<std::string> guards;  // guard_text.h
@@ -80,6 +83,7 @@ struct TraceSummary {
   trace::Counters counters;
   uint64_t bytes = 0;
   std::optional<std::string> input_error;  // a damaged compressed input ended early
+  bool graph_breaks_from_restart_reasons = false;
 };
 
 struct SummaryLimits {

@@ -114,8 +114,28 @@ std::string lines_diff_html(const KeptLines& before, const KeptLines& after) {
   return html + "</div>\n";
 }
 
+// The compile's time per phase and its cache lookups, A beside B.
+std::string compile_costs_html(const CompileSummary& a, const CompileSummary& b) {
+  auto seconds = [](const std::optional<double>& value) { return value ? seconds_text(*value) : std::string("-"); };
+  std::string html = "<table class=\"digest-table\"><tr><th>Phase</th><th>A</th><th>B</th></tr>";
+  for (size_t phase = 0; phase < kCompilePhaseCount; ++phase) {
+    if (!a.phase_seconds[phase] && !b.phase_seconds[phase]) continue;
+    html += "<tr><td>" + html_escape(compile_phase_title(static_cast<CompilePhase>(phase))) + "</td><td class=\"count\">" +
+            seconds(a.phase_seconds[phase]) + "</td><td class=\"count\">" + seconds(b.phase_seconds[phase]) + "</td></tr>";
+  }
+  for (CacheLayer layer : {CacheLayer::FxGraph, CacheLayer::AotAutograd})
+    for (CacheOutcome outcome : {CacheOutcome::Hit, CacheOutcome::Miss, CacheOutcome::Bypass}) {
+      const uint64_t in_a = a.cache[static_cast<size_t>(layer)][static_cast<size_t>(outcome)];
+      const uint64_t in_b = b.cache[static_cast<size_t>(layer)][static_cast<size_t>(outcome)];
+      if (in_a || in_b)
+        html += "<tr><td>" + std::string(cache_layer_name(layer)) + " cache " + std::string(cache_outcome_name(outcome)) +
+                "</td><td class=\"count\">" + std::to_string(in_a) + "</td><td class=\"count\">" + std::to_string(in_b) + "</td></tr>";
+    }
+  return html + "</table>\n";
+}
+
 std::string compile_details_html(const CompileSummary& a, const CompileSummary& b) {
-  std::string html;
+  std::string html = compile_costs_html(a, b);
   const SetChanges guards = guard_changes(a, b);
   if (!guards.added.empty() || !guards.removed.empty()) {
     html += "<h4>Guards (" + std::to_string(a.guards.size()) + " &rarr; " + std::to_string(b.guards.size()) + ")</h4>\n<div class=\"diff-lines\">";

@@ -1,7 +1,7 @@
 // The graph-break digest and recompile table (break_digest.json and index.html) on every real
 // trace of ../shared/real, checked against a count made here straight from the log lines:
 // dynamo_graph_break_reason artifacts and compiles that failed on a graph-break code are the
-// breaks, compilation_metrics with a recompile_reason (or, before PyTorch 2.11, a
+// breaks (in a trace without such artifacts, the restart reasons of its metrics), compilation_metrics with a recompile_reason (or, before PyTorch 2.11, a
 // recompile_reasons artifact for their compile id) are the recompiles.
 #include <gtest/gtest.h>
 
@@ -57,6 +57,8 @@ Expected count_from_lines(const fs::path& log) {
   Expected expected;
   std::optional<int64_t> rank;
   std::set<std::pair<int64_t, int64_t>> recompile_artifact_ids;
+  uint64_t break_records = 0;
+  std::vector<std::string> restart_reasons;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string text = envelope_text(lines[i]);
     if (text.empty()) continue;
@@ -76,6 +78,7 @@ Expected count_from_lines(const fs::path& log) {
       const std::string name = envelope["artifact"].value("name", "");
       if (name == "dynamo_graph_break_reason") {
         ++expected.breaks;
+        ++break_records;
         std::string file;
         uint32_t line = 0;
         if (payload.rfind(kBreakAt, 0) == 0) {
@@ -96,6 +99,9 @@ Expected count_from_lines(const fs::path& log) {
         expected.sites.emplace(gb_digits(m["fail_reason"]), has_file ? m["fail_user_frame_filename"].get<std::string>() : "",
                                has_file && m["fail_user_frame_lineno"].is_number() ? m["fail_user_frame_lineno"].get<uint32_t>() : 0);
       }
+      if (m.contains("restart_reasons") && m["restart_reasons"].is_array())
+        for (const auto& reason : m["restart_reasons"])
+          if (reason.is_string()) restart_reasons.push_back(reason.get<std::string>());
       if (m.contains("recompile_reason")) {
         if (m["recompile_reason"].is_string()) {
           ++expected.recompiles;
@@ -105,6 +111,10 @@ Expected count_from_lines(const fs::path& log) {
         ++expected.recompiles;
       }
     }
+  }
+  if (break_records == 0) {
+    expected.breaks += restart_reasons.size();
+    for (const std::string& reason : restart_reasons) expected.sites.emplace(gb_digits(reason), "", 0);
   }
   return expected;
 }
