@@ -57,6 +57,18 @@ class SummaryCollector : public trace::TraceVisitor {
     }
   }
 
+  // The restart reasons become the breaks when the trace had no break record (break_digest.h).
+  void finish() {
+    const bool use_restarts = !saw_break_record_;
+    for (CompileSummary& compile : summary_.compiles) {
+      if (use_restarts && !compile.restart_reasons.empty()) {
+        summary_.graph_breaks_from_restart_reasons = true;
+        compile.graph_breaks.insert(compile.graph_breaks.end(), compile.restart_reasons.begin(), compile.restart_reasons.end());
+      }
+      compile.restart_reasons = {};
+    }
+  }
+
  private:
   void handle(trace::EventKey key, simdjson::dom::element metadata, const trace::Record& record) {
     if (auto graph = diff_graph_of(key)) return add_graph(compile_for(record, false).graphs[static_cast<size_t>(*graph)], record.payload);
@@ -168,21 +180,6 @@ class SummaryCollector : public trace::TraceVisitor {
 
   TraceSummary& summary_;
   const SummaryLimits& limits_;
-
- public:
-  // The restart reasons become the breaks when the trace had no break record (break_digest.h).
-  void finish() {
-    const bool use_restarts = !saw_break_record_;
-    for (CompileSummary& compile : summary_.compiles) {
-      if (use_restarts && !compile.restart_reasons.empty()) {
-        summary_.graph_breaks_from_restart_reasons = true;
-        compile.graph_breaks.insert(compile.graph_breaks.end(), compile.restart_reasons.begin(), compile.restart_reasons.end());
-      }
-      compile.restart_reasons = {};
-    }
-  }
-
- private:
   bool saw_break_record_ = false;
   std::map<trace::CompileId, size_t> index_;
   std::map<uint32_t, CodeObject> code_by_frame_;
