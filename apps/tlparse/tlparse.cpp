@@ -7,19 +7,21 @@
 #include <iostream>
 #include <string>
 
+#include "apps/tlparse/diff_command.h"
 #include "apps/tlparse/open_in_browser.h"
 #include "apps/tlparse/progress_bar.h"
 #include "kiln_config.h"
 #include "libdiag/report/multi_rank.h"
 #include "libdiag/report/provenance_page.h"
 #include "libdiag/report/report.h"
+#include "libdiag/trace/trace_input.h"
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
 
 namespace {
 
-constexpr const char* kUsage = "Usage: tlparse [OPTIONS] <PATH>";
+constexpr const char* kUsage = "Usage: tlparse [OPTIONS] <PATH>\n       tlparse diff [OPTIONS] <A> <B>";
 
 struct Arguments {
   fs::path path;
@@ -32,7 +34,7 @@ struct Arguments {
 po::options_description option_table(Arguments& args) {
   po::options_description options("Options");
   options.add_options()
-      ("latest", po::bool_switch(&args.latest), "Parse the most recently modified file of the directory PATH")
+      ("latest", po::bool_switch(&args.latest), "Parse the newest trace log (plain or gzip) of the directory PATH or its sub-folders")
       (",o", po::value<std::string>()->value_name("OUT")->default_value("tl_out"), "Output directory [default: tl_out]")
       ("overwrite", po::bool_switch(&args.overwrite), "Delete the output directory if it already exists")
       ("strict", po::bool_switch(&args.report.strict),
@@ -70,6 +72,7 @@ int fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "diff") return kiln::apps::run_diff_command(argc - 1, argv + 1);
   Arguments args;
   po::options_description options = option_table(args);
   po::options_description hidden;
@@ -88,7 +91,8 @@ int main(int argc, char** argv) {
   }
   if (values.count("help")) {
     std::cout << "Parse TORCH_TRACE logs produced by PyTorch torch.compile (or Kiln) into an HTML report\n\n"
-              << kUsage << "\n\nArguments:\n  <PATH>  log file; a directory with --latest or --all-ranks-html\n\n"
+              << kUsage << "\n\nArguments:\n  <PATH>  log file (plain or gzip-compressed); a directory with --latest or --all-ranks-html\n\n"
+              << "Commands:\n  diff    compare two traces compile by compile (tlparse diff --help)\n\n"
               << options;
     return 0;
   }
@@ -116,7 +120,9 @@ int main(int argc, char** argv) {
 
     kiln::report::prepare_output_dir(args.out, args.overwrite);
     std::error_code error;
-    kiln::apps::ProgressBar progress(fs::is_regular_file(args.path, error) ? fs::file_size(args.path, error) : 0);
+    // The bar counts bytes of log text, which a compressed file's size does not tell: none then.
+    const bool measurable = fs::is_regular_file(args.path, error) && !kiln::trace::is_gzip_file(args.path);
+    kiln::apps::ProgressBar progress(measurable ? fs::file_size(args.path, error) : 0);
     if (progress.active()) {
       args.report.progress = [&progress](uint64_t bytes, uint64_t) { progress.update(bytes); };
       args.report.diagnostic = [&progress](const std::string& message) {

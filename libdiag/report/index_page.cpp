@@ -1,5 +1,6 @@
 #include "libdiag/report/index_page.h"
 
+#include "libdiag/report/break_digest_html.h"
 #include "libdiag/report/html_escape.h"
 #include "libdiag/report/page_templates.h"
 #include "libdiag/report/provenance_page.h"
@@ -54,6 +55,8 @@ std::string render_index(const IndexInputs& inputs) {
       {"link_collectives_parity", inputs.options.link_collectives_parity},
       {"input_bytes", std::to_string(inputs.input_bytes) + " bytes"},
       {"byte_tables_html", inputs.bytes.render_html(inputs.input_bytes)},
+      {"graph_break_digest_html", render_graph_break_digest(state.break_digest)},
+      {"recompile_table_html", render_recompile_table(state.break_digest)},
   };
   if (!state.failures.empty()) context.emplace("num_breaks", std::to_string(state.failures.size()));
   if (state.chromium_events && !state.chromium_events->timeline().empty())

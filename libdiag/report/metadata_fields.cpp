@@ -9,6 +9,12 @@ std::optional<simdjson::dom::element> element_field(simdjson::dom::element metad
   return value;
 }
 
+bool has_field(simdjson::dom::element metadata, std::string_view name) {
+  simdjson::dom::object object;
+  simdjson::dom::element value;
+  return !metadata.get_object().get(object) && !object[name].get(value);
+}
+
 std::optional<std::string_view> string_field(simdjson::dom::element metadata, std::string_view name) {
   auto value = element_field(metadata, name);
   std::string_view text;

@@ -17,6 +17,8 @@ std::optional<int64_t> int_field(simdjson::dom::element metadata, std::string_vi
 std::optional<double> double_field(simdjson::dom::element metadata, std::string_view name);
 // A list of strings; nullopt when absent or null (non-string items are skipped).
 std::optional<std::vector<std::string>> string_list_field(simdjson::dom::element metadata, std::string_view name);
+// Whether the object has the field at all (null included): tells "absent" from "null".
+bool has_field(simdjson::dom::element metadata, std::string_view name);
 // The field itself when present and not null.
 std::optional<simdjson::dom::element> element_field(simdjson::dom::element metadata, std::string_view name);
 

@@ -9,6 +9,8 @@
 namespace kiln::report {
 
 std::optional<uint32_t> rank_of_log_name(std::string_view file_name) {
+  // A compressed log is its rank's log too (the reader inflates it).
+  if (file_name.ends_with(".log.gz")) file_name.remove_suffix(3);
   constexpr std::string_view kPrefix = "dedicated_log_torch_trace_rank_";
   constexpr std::string_view kSuffix = ".log";
   if (!file_name.starts_with(kPrefix) || !file_name.ends_with(kSuffix) ||

@@ -13,7 +13,8 @@ struct RankLog {
   std::filesystem::path path;
 };
 
-// The rank of a file named "dedicated_log_torch_trace_rank_<digits>[_<anything>].log": the first
+// The rank of a file named "dedicated_log_torch_trace_rank_<digits>[_<anything>].log" (or
+// ".log.gz", gzip-compressed): the first
 // '_'-separated token after "rank_", read as an unsigned 32-bit number; nullopt for other names.
 std::optional<uint32_t> rank_of_log_name(std::string_view file_name);
 

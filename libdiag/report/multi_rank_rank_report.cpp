@@ -23,7 +23,7 @@ uint64_t output_number(const std::string& file_name) {
   return error == std::errc() && end == digits.data() + digits.size() ? number : 0;
 }
 
-std::string string_field(simdjson::dom::object object, std::string_view key) {
+std::string string_or_empty(simdjson::dom::object object, std::string_view key) {
   std::string_view value;
   return object[key].get_string().get(value) == simdjson::SUCCESS ? std::string(value) : std::string();
 }
@@ -56,9 +56,9 @@ RankReport load_rank_report(const std::filesystem::path& out_dir, uint32_t rank)
       if (item.get_object().get(artifact) != simdjson::SUCCESS) continue;
       RankArtifact entry;
       entry.compile_id = std::string(key);
-      entry.name = string_field(artifact, "name");
-      entry.url = string_field(artifact, "url");
-      entry.suffix = string_field(artifact, "suffix");
+      entry.name = string_or_empty(artifact, "name");
+      entry.url = string_or_empty(artifact, "url");
+      entry.suffix = string_or_empty(artifact, "suffix");
       uint64_t number = 0;
       if (artifact["number"].get_uint64().get(number) == simdjson::SUCCESS) entry.number = number;
       const size_t slash = entry.url.find('/');

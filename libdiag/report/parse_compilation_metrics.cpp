@@ -150,6 +150,8 @@ void parse_compilation_metrics(ParseContext& context) {
   const std::string url =
       context.emit({ParserOutput::Kind::File, "compilation_metrics.html", render_page_for(context, lookup_id), {}});
 
+  context.state.break_digest.add_compilation_metrics(context.record.compile_id, m, url);
+
   auto restart_reasons = string_list_field(m, "restart_reasons");
   auto op_count = uint_field(m, "graph_op_count");
   context.state.metrics[lookup_id].push_back(

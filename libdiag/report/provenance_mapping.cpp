@@ -1,5 +1,7 @@
 #include "libdiag/report/provenance_mapping.h"
 
+#include "libdiag/report/text_lines.h"
+
 #include <cctype>
 #include <cstdint>
 #include <map>
@@ -15,33 +17,6 @@ using LineMap = std::map<Line, std::vector<Line>>;
 using NameToLine = std::unordered_map<std::string, Line>;
 using NameToLines = std::unordered_map<std::string, std::vector<Line>>;
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-// The file's lines as Rust's str::lines() gives them: split at "\n" or "\r\n", no empty last
-// line after a final line break.
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) {
-      lines.push_back(text.substr(start));
-      break;
-    }
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    start = end + 1;
-  }
-  return lines;
-}
-
 // Generated code is numbered without its leading empty lines (HTML <pre> drops them).
 std::vector<std::string_view> code_lines(std::string_view text) {
   std::vector<std::string_view> lines = split_lines(text);
@@ -55,7 +30,7 @@ bool contains(std::string_view text, std::string_view part) { return text.find(p
 
 // A line that is not empty and does not start with `prefix` once trimmed.
 bool is_code_line(std::string_view line, std::string_view prefix) {
-  const std::string_view stripped = trim(line);
+  const std::string_view stripped = trim_blanks(line);
   return !stripped.empty() && !stripped.starts_with(prefix);
 }
 
@@ -64,10 +39,10 @@ NameToLine graph_node_lines(std::string_view graph) {
   NameToLine lines;
   const std::vector<std::string_view> all = split_lines(graph);
   for (size_t i = 0; i < all.size(); ++i) {
-    const std::string_view line = trim(all[i]);
+    const std::string_view line = trim_blanks(all[i]);
     if (!is_code_line(line, "#")) continue;
     std::string_view name = line.substr(0, line.find('='));
-    name = trim(name.substr(0, name.find(':')));
+    name = trim_blanks(name.substr(0, name.find(':')));
     if (!name.empty()) lines[std::string(name)] = i + 1;
   }
   return lines;

@@ -88,8 +88,8 @@ ReportResult run_report(const std::filesystem::path& input, const std::filesyste
 // "Unknown fields: {\"a\", \"b\"} (consider updating tlparse to render these)".
 std::string format_stats(const ReportResult& result);
 
-// The most recently modified regular file in `dir` (--latest). Throws ReportError when `dir` is
-// not a directory or holds no regular file.
+// The most recently modified trace log (plain or gzip) in `dir` or one of its sub-folders
+// (--latest). Throws ReportError when `dir` is not a directory or holds no trace log.
 std::filesystem::path latest_file_in(const std::filesystem::path& dir);
 
 }  // namespace kiln::report

@@ -297,6 +297,8 @@ ReportResult ReportBuilder::finish(const trace::ReadResult& read) {
     raw_jsonl_->finish(state_.strings);
     write_file(out_dir_ / "compile_directory.json", render_compile_directory(groups_));
     write_file(out_dir_ / "failures_and_restarts.html", render_failures_page(state_.failures));
+    state_.break_digest.finish();
+    write_file(out_dir_ / kBreakDigestFile, state_.break_digest.to_json().dump(1) + "\n");
     IndexInputs index{state_, groups_, options_, bytes_, input_bytes_};
     write_file(out_dir_ / "index.html", render_index(index));
   }

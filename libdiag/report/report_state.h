@@ -10,6 +10,7 @@
 
 #include <simdjson.h>
 
+#include "libdiag/report/break_digest.h"
 #include "libdiag/report/chromium_events.h"
 #include "libdiag/report/stack_frame.h"
 #include "libdiag/report/stack_trie.h"
@@ -66,6 +67,7 @@ struct ReportState {
   std::map<trace::CompileId, std::vector<PendingShapeEvent>> pending_fast_guards;      // by raw id
   std::map<trace::CompileId, std::vector<MetricsOutcome>> metrics;                     // by attempt_zero id
   std::vector<FailureRow> failures;
+  BreakDigest break_digest;  // index.html's graph-break digest and recompile table
   // Per group: how many of its entries its previous compilation_metrics page listed (see
   // parse_compilation_metrics.cpp: very large groups list only the files since then).
   std::map<trace::CompileId, size_t> entries_listed_by_metrics;

@@ -1,12 +1,12 @@
 #include "libdiag/trace/trace_reader.h"
 
 #include <algorithm>
-#include <fstream>
 #include <stdexcept>
 
 #include "libdiag/trace/envelope_decoder.h"
 #include "libdiag/trace/line_source.h"
 #include "libdiag/trace/payload_md5.h"
+#include "libdiag/trace/trace_input.h"
 
 namespace kiln::trace {
 namespace {
@@ -219,9 +219,10 @@ TraceReader::~TraceReader() = default;
 ReadResult TraceReader::read(std::istream& input) { return Pass(visitor_, *scratch_, input, block_size_).run(); }
 
 ReadResult TraceReader::read_file(const std::filesystem::path& path) {
-  std::ifstream input(path, std::ios::binary);
-  if (!input) throw std::runtime_error("cannot open " + path.string());
-  return read(input);
+  TraceInput input(path);
+  ReadResult result = read(input.stream());
+  result.input_error = input.error();
+  return result;
 }
 
 }  // namespace kiln::trace

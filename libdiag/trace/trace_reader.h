@@ -73,6 +73,9 @@ struct ReadResult {
   std::map<uint32_t, std::string> string_table;
   uint64_t bytes = 0;
   uint64_t lines = 0;
+  // Why the input ended before its end (a corrupt or truncated gzip file), with where; every
+  // line before that point was read.
+  std::optional<std::string> input_error;
 };
 
 class TraceReader {
@@ -84,7 +87,8 @@ class TraceReader {
   ~TraceReader();
   // Reads a whole stream; never throws on bad content (I/O errors throw std::runtime_error).
   ReadResult read(std::istream& input);
-  // Throws std::runtime_error if the file cannot be opened.
+  // A plain or gzip-compressed file (trace_input.h). Throws std::runtime_error if the file
+  // cannot be opened.
   ReadResult read_file(const std::filesystem::path& path);
 
  private:

@@ -1,5 +1,5 @@
 // The tlparse command line: exit codes and messages of tlparse 0.4.3 (reference §8), plus
-// Kiln's working --latest, --version and --sqlite.
+// Kiln's working --latest, --version and --sqlite, and gzip-compressed input.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -143,6 +143,83 @@ TEST(TlparseCli, LatestPicksTheNewestFile) {
   result = tlparse({(dir / "logs").string(), "--latest", "--all-ranks-html", "--no-browser"}, dir);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "Error: --latest cannot be used with --all-ranks-html\n");
+}
+
+// A log of several compiles, so that a truncated copy of its compressed form still holds some.
+std::string many_compiles_log(int compiles) {
+  std::string text;
+  for (int i = 0; i < compiles; ++i) {
+    const std::string id = "\"frame_id\": " + std::to_string(i) + ", \"frame_compile_id\": 0, \"attempt\": 0";
+    text += "V0102 03:04:05.679000 4242 torch/_dynamo/convert_frame.py:247] {\"dynamo_output_graph\": {}, " + id +
+            ", \"has_payload\": \"0cc175b9c0f1b6a831c399e269772661\"}\n\ta\n";
+    text += "V0102 03:04:06.100000 4242 torch/_dynamo/utils.py:1045] {\"compilation_metrics\": {\"graph_op_count\": " +
+            std::to_string(i) + ", \"co_name\": \"fn_" + std::to_string(i) + "_" + std::string(200, 'x') + "\"}, " + id + "}\n";
+  }
+  return text;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(TlparseCli, ReadsGzipCompressedLogsByTheirMagicBytes) {
+  const fs::path dir = scratchDir("cli_gzip");
+  write_log(dir, "t.log", many_compiles_log(3));
+  ASSERT_EQ(run_command({"gzip", "-k", (dir / "t.log").string()}, dir).exit_code, 0);
+  fs::copy_file(dir / "t.log.gz", dir / "renamed.log");  // known by content, not by name
+  const CommandResult plain = tlparse({(dir / "t.log").string(), "-o", (dir / "plain").string(), "--no-browser"}, dir);
+  for (const char* input : {"t.log.gz", "renamed.log"}) {
+    const fs::path out = dir / (std::string("out_") + input);
+    const CommandResult result = tlparse({(dir / input).string(), "-o", out.string(), "--no-browser"}, dir);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.err, plain.err);
+    EXPECT_EQ(read_text(out / "compile_directory.json"), read_text(dir / "plain" / "compile_directory.json"));
+    EXPECT_EQ(read_text(out / "raw.log.gz"), read_text(dir / input));  // the input, still compressed
+  }
+}
+
+TEST(TlparseCli, DamagedGzipFailsSayingWhereAndKeepsWhatWasRead) {
+  const fs::path dir = scratchDir("cli_gzip_damaged");
+  write_log(dir, "t.log", many_compiles_log(2000));
+  ASSERT_EQ(run_command({"gzip", "-k", (dir / "t.log").string()}, dir).exit_code, 0);
+  const std::string compressed = read_text(dir / "t.log.gz");
+  write_log(dir, "truncated.gz", compressed.substr(0, compressed.size() / 2));
+  CommandResult result = tlparse({(dir / "truncated.gz").string(), "-o", (dir / "out").string(), "--no-browser"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("Error: " + (dir / "truncated.gz").string() + ": truncated gzip data"), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("(after line "), std::string::npos) << result.err;
+  // The compiles before the cut are in the report, index included.
+  EXPECT_TRUE(fs::exists(dir / "out" / "index.html"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "-_0_0_0" / "compilation_metrics_1.html"));
+
+  write_log(dir, "garbage.gz", std::string("\x1f\x8b") + std::string(100, 'z'));
+  result = tlparse({(dir / "garbage.gz").string(), "-o", (dir / "out2").string(), "--no-browser"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("corrupt gzip data at compressed byte"), std::string::npos) << result.err;
+}
+
+TEST(TlparseCli, LatestLooksIntoRunFoldersAndSkipsWhatIsNotATrace) {
+  const fs::path dir = scratchDir("cli_latest_runs");
+  for (const char* run : {"run1", "run2"}) fs::create_directories(dir / "traces" / run);
+  const fs::path older = write_log(dir / "traces" / "run1", "dedicated_log_torch_trace_a.log", "V0102 not this one\n");
+  write_log(dir / "traces" / "run2", "dedicated_log_torch_trace_b.log", kGoodLog);
+  ASSERT_EQ(run_command({"gzip", (dir / "traces" / "run2" / "dedicated_log_torch_trace_b.log").string()}, dir).exit_code, 0);
+  const fs::path newest = dir / "traces" / "run2" / "dedicated_log_torch_trace_b.log.gz";
+  const fs::path notes = write_log(dir / "traces", "notes.txt", "not a trace\n");
+  fs::last_write_time(older, fs::last_write_time(newest) - std::chrono::hours(1));
+  fs::last_write_time(notes, fs::last_write_time(newest) + std::chrono::hours(1));
+  CommandResult result = tlparse({(dir / "traces").string(), "--latest", "-o", (dir / "out").string(), "--no-browser"}, dir);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "Stats { ok: 2 }\n");
+  EXPECT_TRUE(fs::exists(dir / "out" / "raw.log.gz"));
+
+  fs::create_directories(dir / "empty");
+  write_log(dir / "empty", "notes.txt", "not a trace\n");
+  result = tlparse({(dir / "empty").string(), "--latest", "-o", (dir / "out2").string(), "--no-browser"}, dir);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("No trace log found in directory"), std::string::npos) << result.err;
 }
 
 TEST(TlparseCli, PlainTextWritesOutputCodeAsText) {

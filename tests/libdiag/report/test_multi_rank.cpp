@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kiln_config.h"
+#include "libdiag/report/break_digest.h"
 #include "libdiag/report/multi_rank.h"
 #include "libdiag/report/multi_rank_chromium.h"
 #include "libdiag/report/multi_rank_collectives.h"
@@ -78,6 +79,8 @@ TEST(MultiRankDiscovery, RankFromFileName) {
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_3_hbg_vvrj.log"), 3u);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_+2.log"), 2u);  // as Rust's u32 parse
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_4294967295.log"), 4294967295u);
+  EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_5_abc.log.gz"), 5u);  // compressed
+  EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_5.gz"), std::nullopt);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_4294967296.log"), std::nullopt);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_q3k9x_1a.log"), std::nullopt);
   EXPECT_EQ(rank_of_log_name("dedicated_log_torch_trace_rank_x1.log"), std::nullopt);
@@ -412,11 +415,14 @@ fs::path reference_tlparse() {
 
 // `count path` lines as in expected_structure/<dir>__all_ranks.txt: every file under `root`,
 // its "_<N>" output number before the extension removed.
+// The files of a report folder by name without output number; Kiln's own additions to
+// tlparse's report (break_digest.json in every rank's folder) are left out.
 std::map<std::string, int> structure_of(const fs::path& root) {
   static const std::regex number(R"(_\d+(\.[^./]+)$)");
   std::map<std::string, int> counts;
   for (const auto& entry : fs::recursive_directory_iterator(root))
-    if (entry.is_regular_file()) ++counts[std::regex_replace(fs::relative(entry.path(), root).string(), number, "$1")];
+    if (entry.is_regular_file() && entry.path().filename() != kBreakDigestFile)
+      ++counts[std::regex_replace(fs::relative(entry.path(), root).string(), number, "$1")];
   return counts;
 }
 
