@@ -252,8 +252,8 @@ TraceJson compilation_metrics_json(const CompileMetrics& m, const CodeState& cod
   metrics["code_gen_time_s"] = optional(m.code_gen_seconds);
   metrics["fail_type"] = optional(m.fail_type);
   metrics["fail_reason"] = optional(m.fail_reason);
-  metrics["fail_user_frame_filename"] = nullptr;
-  metrics["fail_user_frame_lineno"] = nullptr;
+  metrics["fail_user_frame_filename"] = optional(m.fail_user_frame_filename);
+  metrics["fail_user_frame_lineno"] = optional(m.fail_user_frame_lineno);
   metrics["non_compliant_ops"] = TraceJson::array();
   metrics["compliant_custom_ops"] = TraceJson::array();
   metrics["restart_reasons"] = m.restart_reasons;

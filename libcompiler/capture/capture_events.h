@@ -33,6 +33,8 @@ struct CompileMetrics {
   std::optional<int64_t> guard_count;  // none for a frame that got no guards (skipped or failed)
   std::vector<std::string> restart_reasons;
   std::optional<std::string> fail_type, fail_reason;
+  std::optional<std::string> fail_user_frame_filename;  // the innermost user frame of the failure
+  std::optional<int64_t> fail_user_frame_lineno;
   std::optional<double> backend_compile_seconds;  // none when no graph reached a backend
   std::optional<double> inductor_compile_seconds, code_gen_seconds;  // what the backend reported
   bool refused = false;  // refused before it started (the cache limit): PyTorch names no code then

@@ -455,24 +455,29 @@ void Runtime::trace_frame(FrameCompile& c) {
 // the frame resumes after, and the restart of the analysis without the breaking call.
 void Runtime::handle_graph_break(FrameCompile& c) {
   const GraphBreak& broke = *c.broke;
-  // With fullgraph=True the break is the error raised below, not a logged graph break.
-  if (!c.options.fullgraph) events::graph_break(c.metrics.ids, c.code, broke);
+  const std::string reason = broke.kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke.message();
+  records_.push_back({c.metrics.ids.text(), c.code.co_name, std::nullopt, {}, {reason}, broke.user_stack, {}});
+  // With fullgraph=True the break is the error raised here, not a graph break: PyTorch neither
+  // logs nor counts it, nor restarts.
+  if (c.options.fullgraph) {
+    record_for_replay(c.interp, c.config, c.code, c.inputs, c.options);
+    c.metrics.fail_type = "Unsupported";
+    c.metrics.fail_reason = broke.message();
+    if (!broke.user_stack.empty()) {
+      c.metrics.fail_user_frame_filename = broke.user_stack.back().filename;
+      c.metrics.fail_user_frame_lineno = broke.user_stack.back().line;
+    }
+    PyException unsupported(dynamo_exception(c.interp, "Unsupported", broke.message() + user_code_trailer(broke.user_stack)));
+    events::dynamo_error(c.metrics.ids, format_traceback(c.interp, unsupported));
+    throw unsupported;
+  }
+  events::graph_break(c.metrics.ids, c.code, broke);
   auto counted = std::find_if(graph_break_counts_.begin(), graph_break_counts_.end(),
                               [&](const auto& entry) { return entry.first == broke.title(); });
   if (counted == graph_break_counts_.end()) graph_break_counts_.emplace_back(broke.title(), 1);
   else ++counted->second;
   c.metrics.num_graph_breaks = static_cast<int64_t>(graph_break_counts_.size());
   if (broke.restarts()) c.metrics.restart_reasons.push_back(broke.message());
-  std::string reason = broke.kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke.message();
-  records_.push_back({c.metrics.ids.text(), c.code.co_name, std::nullopt, {}, {reason}, broke.user_stack, {}});
-  if (c.options.fullgraph) {
-    record_for_replay(c.interp, c.config, c.code, c.inputs, c.options);
-    c.metrics.fail_type = "Unsupported";
-    c.metrics.fail_reason = broke.message();
-    PyException unsupported(dynamo_exception(c.interp, "Unsupported", broke.message() + user_code_trailer(broke.user_stack)));
-    events::dynamo_error(c.metrics.ids, format_traceback(c.interp, unsupported));
-    throw unsupported;
-  }
   const BreakSite& site = c.tracer.break_site();
   if (site.statement && c.code.function->body && !c.code.function->lambda_body)
     c.resume_path = resumable_path(*c.code.function->body, site.statement);

@@ -69,6 +69,16 @@ std::string recompile_reason_key(const std::string& reason) {
   const size_t colon = first.find(": ");
   if (colon != std::string::npos && first.find_first_not_of("0123456789/_!", 0) == colon) first.erase(0, colon + 2);
   while (!first.empty() && first.back() == ' ') first.pop_back();
+  // The guard's source comment names the user's file by its path ("# x + c  # /home/me/f.py:5
+  // in fn"): by its name, as frames are matched, so runs from different folders compare equal.
+  for (size_t py = first.find(".py:"); py != std::string::npos; py = first.find(".py:", py + 4)) {
+    const size_t token = first.rfind(' ', py) + 1;  // npos + 1 == 0: the line's start
+    const size_t slash = first.rfind('/', py);
+    if (slash != std::string::npos && slash >= token) {
+      first.erase(token, slash + 1 - token);
+      py = token;
+    }
+  }
   return first;
 }
 

@@ -172,7 +172,9 @@ TEST(BreakDigest, AgreesWithAnIndependentCountOnEveryRealTrace) {
     std::multiset<std::string> reasons;
     for (const auto& frame : digest["recompile_frames"])
       for (const auto& row : frame["recompiles"]) reasons.insert(row["reason"].get<std::string>());
-    if (!expected.recompile_reasons.empty()) EXPECT_EQ(reasons, expected.recompile_reasons);
+    if (!expected.recompile_reasons.empty()) {
+      EXPECT_EQ(reasons, expected.recompile_reasons);
+    }
 
     // The index page shows both sections.
     std::ifstream index(out / "index.html");

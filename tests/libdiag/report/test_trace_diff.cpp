@@ -38,7 +38,9 @@ TEST(LineDiff, IsAShortestEditScript) {
     for (const DiffLine& line : *script) {
       if (line.kind != DiffLine::Kind::Added) replay_a.push_back(a[line.before]);
       if (line.kind != DiffLine::Kind::Removed) replay_b.push_back(b[line.after]);
-      if (line.kind == DiffLine::Kind::Same) EXPECT_EQ(a[line.before], b[line.after]);
+      if (line.kind == DiffLine::Kind::Same) {
+        EXPECT_EQ(a[line.before], b[line.after]);
+      }
       edits += line.kind != DiffLine::Kind::Same;
     }
     EXPECT_EQ(replay_a, a);
@@ -134,6 +136,17 @@ TEST(CompileSummary, KeepsCountsPastTheTextBudget) {
   const auto other = test::realPath("pytorch-2.11/distributed/ddp_compile/trace/dedicated_log_torch_trace_rank_1.log");
   const TraceDiff diff = diff_traces(summarize_trace(log, tiny), summarize_trace(other, tiny));
   EXPECT_NE(render_diff_page(diff, {}).find("its text was not kept"), std::string::npos);
+}
+
+// A recompile reason's source comment names the user's file by path: two runs from different
+// folders give the same key.
+TEST(TraceDiff, RecompileReasonsMatchWhateverFolderTheScriptRanFrom) {
+  EXPECT_EQ(recompile_reason_key("0/1: c == 1.5  # return x + c  # home/user/examples/float_const.py:5 in fn"),
+            "c == 1.5  # return x + c  # float_const.py:5 in fn");
+  EXPECT_EQ(recompile_reason_key("0/1: c == 1.5  # return x + c  # work/shared/float_const.py:5 in fn"),
+            recompile_reason_key("0/1: c == 1.5  # return x + c  # /home/user/examples/float_const.py:5 in fn"));
+  EXPECT_EQ(recompile_reason_key("tensor 'x' size mismatch at index 0. expected 3, actual 4"),
+            "tensor 'x' size mismatch at index 0. expected 3, actual 4");
 }
 
 }  // namespace
