@@ -8,6 +8,7 @@
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/cascade_sum.h"
 #include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/extremum_rows.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
 #include "libcompiler/ops/meta_functions.h"
@@ -133,7 +134,30 @@ std::vector<Tensor> extremum_values(const Arguments& args, const std::vector<Ten
   const Tensor& self = args.tensor(0);
   const Tensor out = allocate_outputs(meta)[0];
   if (out.numel() == 0) return {out};
-  extremum(reduction_layout(self, dims_of(args, self)), out, Tensor(), is_max);
+  const std::vector<bool> reduced = dims_of(args, self);
+  if ((out.dtype() == DType::Float32 || out.dtype() == DType::Float64) && self.dtype() == out.dtype() && self.numel() > 0) {
+    tensor::visit_dtype(out.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        // Down the columns in place where the reduced dims lie above kept ones in memory, as sums do.
+        const Tensor ordered = reduced_dims_in_memory_order(self, reduced);
+        const std::optional<CascadeSumPlan> plan = cascade_sum_plan(ordered, reduced);
+        T* o = out.data_ptr<T>();
+        if (plan && plan->kind == CascadeSumPlan::Kind::Outer) {
+          const int64_t n = self.numel() / out.numel();
+          std::vector<T> found(static_cast<size_t>(out.numel()));
+          extremum_columns(ordered.data_ptr<T>(), n, plan->columns, out.numel() / plan->columns, found.data(), is_max);
+          for (int64_t i = 0; i < out.numel(); ++i) o[i] = found[static_cast<size_t>(outer_sum_position(*plan, i, n))];
+          return;
+        }
+        const ReductionLayout layout = reduction_layout(self, reduced);
+        const T* in = layout.data.data_ptr<T>();
+        for_each_row_range(layout, [&](int64_t begin, int64_t end) { extremum_rows(in, layout.inner, begin, end, o, is_max); });
+      }
+    });
+    return {out};
+  }
+  extremum(reduction_layout(self, reduced), out, Tensor(), is_max);
   return {out};
 }
 

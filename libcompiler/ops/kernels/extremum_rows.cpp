@@ -1,0 +1,117 @@
+#include "libcompiler/ops/kernels/extremum_rows.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "libcompiler/ops/kernels/cascade_sum.h"
+#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/ops/kernels/vector_clones.h"
+
+namespace kiln::ops {
+
+namespace {
+
+template <typename T>
+KILN_INLINE_INTO_CLONES T row_extremum(const T* row, int64_t n, bool is_max) {
+  using Lanes = cascade::Lanes<T>;
+  constexpr int64_t kLanes = Lanes::kCount;
+  T best = row[0];
+  bool nan = best != best;
+  int64_t i = 1;
+  if (n >= 2 * kLanes) {
+    // Lanes compared with selects (a max instruction would not keep NaN), NaNs noted aside.
+    typename Lanes::Vector best_lanes = Lanes::load(row).v;
+    auto nan_lanes = best_lanes != best_lanes;
+    for (i = kLanes; i + kLanes <= n; i += kLanes) {
+      const typename Lanes::Vector x = Lanes::load(row + i).v;
+      best_lanes = (is_max ? x > best_lanes : x < best_lanes) ? x : best_lanes;
+      nan_lanes |= x != x;
+    }
+    best = best_lanes[0];
+    for (int64_t l = 0; l < kLanes; ++l) {
+      nan |= nan_lanes[l] != 0;
+      if (is_max ? best_lanes[l] > best : best_lanes[l] < best) best = best_lanes[l];
+    }
+  }
+  for (; i < n; ++i) {
+    const T x = row[i];
+    nan |= x != x;
+    if (is_max ? x > best : x < best) best = x;
+  }
+  return nan ? std::numeric_limits<T>::quiet_NaN() : best;
+}
+
+template <typename T>
+KILN_INLINE_INTO_CLONES void rows_extremum(const T* rows, int64_t n, int64_t begin, int64_t end, T* out, bool is_max) {
+  for (int64_t r = begin; r < end; ++r) out[r] = row_extremum(rows + r * n, n, is_max);
+}
+
+// Tasks [begin, end) of extremum_columns: task t is block t / chunks, columns of chunk t % chunks
+// (a vector of columns, or one column past the last whole vector).
+template <typename T>
+KILN_INLINE_INTO_CLONES void column_tasks(const T* data, int64_t n, int64_t columns, int64_t begin, int64_t end, T* out, bool is_max) {
+  using Lanes = cascade::Lanes<T>;
+  constexpr int64_t kLanes = Lanes::kCount;
+  const int64_t vectors = columns / kLanes;
+  const int64_t chunks = vectors + columns % kLanes;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t b = task / chunks, chunk = task % chunks;
+    const T* base = data + b * n * columns;
+    T* o = out + b * columns;
+    if (chunk < vectors) {
+      const int64_t c0 = chunk * kLanes;
+      typename Lanes::Vector best = Lanes::load(base + c0).v;
+      auto nan = best != best;
+      for (int64_t i = 1; i < n; ++i) {
+        const typename Lanes::Vector x = Lanes::load(base + i * columns + c0).v;
+        best = (is_max ? x > best : x < best) ? x : best;
+        nan |= x != x;
+      }
+      for (int64_t l = 0; l < kLanes; ++l) o[c0 + l] = nan[l] ? std::numeric_limits<T>::quiet_NaN() : best[l];
+    } else {
+      const int64_t c = vectors * kLanes + (chunk - vectors);
+      T best = base[c];
+      bool nan = best != best;
+      for (int64_t i = 1; i < n; ++i) {
+        const T x = base[i * columns + c];
+        nan |= x != x;
+        if (is_max ? x > best : x < best) best = x;
+      }
+      o[c] = nan ? std::numeric_limits<T>::quiet_NaN() : best;
+    }
+  }
+}
+
+KILN_VECTOR_CLONES void column_task_range(const float* data, int64_t n, int64_t columns, int64_t begin, int64_t end, float* out, bool is_max) {
+  column_tasks(data, n, columns, begin, end, out, is_max);
+}
+KILN_VECTOR_CLONES void column_task_range(const double* data, int64_t n, int64_t columns, int64_t begin, int64_t end, double* out,
+                                          bool is_max) {
+  column_tasks(data, n, columns, begin, end, out, is_max);
+}
+
+template <typename T>
+void columns_extremum(const T* data, int64_t n, int64_t columns, int64_t blocks, T* out, bool is_max) {
+  constexpr int64_t kLanes = cascade::Lanes<T>::kCount;
+  const int64_t chunks = columns / kLanes + columns % kLanes;
+  parallel_for(0, blocks * chunks, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * kLanes, 1)),
+               [&](int64_t begin, int64_t end) { column_task_range(data, n, columns, begin, end, out, is_max); });
+}
+
+}  // namespace
+
+void extremum_columns(const float* data, int64_t n, int64_t columns, int64_t blocks, float* out, bool is_max) {
+  columns_extremum(data, n, columns, blocks, out, is_max);
+}
+void extremum_columns(const double* data, int64_t n, int64_t columns, int64_t blocks, double* out, bool is_max) {
+  columns_extremum(data, n, columns, blocks, out, is_max);
+}
+
+KILN_VECTOR_CLONES void extremum_rows(const float* rows, int64_t n, int64_t begin, int64_t end, float* out, bool is_max) {
+  rows_extremum(rows, n, begin, end, out, is_max);
+}
+KILN_VECTOR_CLONES void extremum_rows(const double* rows, int64_t n, int64_t begin, int64_t end, double* out, bool is_max) {
+  rows_extremum(rows, n, begin, end, out, is_max);
+}
+
+}  // namespace kiln::ops
