@@ -1,11 +1,13 @@
 // Pointwise functions of one tensor. Floating functions of integer tensors compute on a float32
 // copy (ATen's int-to-float promotion for unary floating ops); predicates return bool.
+#include <algorithm>
 #include <cmath>
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/pointwise_math.h"
+#include "libcompiler/ops/kernels/vector_math.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/ops/ops.h"
@@ -35,6 +37,38 @@ std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp
   return {out};
 }
 
+// unary() whose float and double results come from whole arrays when input and output are
+// contiguous: arrays(in, out, n) on chunks spread over the thread pool (the scalar expression
+// serves every other case).
+template <typename MakeOp, typename Arrays>
+std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays) {
+  const tensor::DType dtype = args[0].is_tensor() ? args.tensor(0).dtype() : tensor::DType::Float32;
+  const Tensor& self = args.tensor(0);
+  if ((dtype == tensor::DType::Float32 || dtype == tensor::DType::Float64) && self.is_contiguous() && !args.schema().is_inplace()) {
+    const Tensor out = allocate_outputs(meta(args))[0];
+    if (out.dtype() == dtype && out.is_contiguous()) {
+      tensor::visit_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          const T* in = self.data_ptr<T>();
+          T* o = out.data_ptr<T>();
+          parallel_for(0, self.numel(), kGrainSize, [&](int64_t begin, int64_t end) { arrays(in + begin, o + begin, end - begin); });
+        }
+      });
+      return {out};
+    }
+  }
+  return unary(args, meta, make_op);
+}
+
+// Stages over a long array a tile at a time, so that each tile stays in cache between stages:
+// tiles(in, out, n, stage) calls stage(in_tile, out_tile, tile_length) in order.
+template <typename T, typename Stages>
+void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
+  constexpr int64_t kTile = 2048;
+  for (int64_t begin = 0; begin < n; begin += kTile) stages(in + begin, out + begin, std::min(kTile, n - begin));
+}
+
 template <typename MakeOp>
 std::vector<Tensor> predicate(const Arguments& args, const MakeOp& make_op) {
   const Tensor out = allocate_outputs(meta_unary_predicate(args))[0];
@@ -59,27 +93,46 @@ std::vector<Tensor> predicate(const Arguments& args, const MakeOp& make_op) {
       };                                                                           \
     });                                                                            \
   }
-KILN_FLOAT_UNARY_KERNEL(exp, std::exp(x))
-KILN_FLOAT_UNARY_KERNEL(log, std::log(x))
-KILN_FLOAT_UNARY_KERNEL(log1p, std::log1p(x))
 KILN_FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
 KILN_FLOAT_UNARY_KERNEL(rsqrt, C(1) / std::sqrt(x))
 KILN_FLOAT_UNARY_KERNEL(reciprocal, C(1) / x)
-KILN_FLOAT_UNARY_KERNEL(sin, std::sin(x))
-KILN_FLOAT_UNARY_KERNEL(cos, std::cos(x))
-KILN_FLOAT_UNARY_KERNEL(tan, std::tan(x))
-KILN_FLOAT_UNARY_KERNEL(tanh, std::tanh(x))
-KILN_FLOAT_UNARY_KERNEL(sigmoid, C(1) / (C(1) + std::exp(-x)))
-KILN_FLOAT_UNARY_KERNEL(erf, std::erf(x))
-KILN_FLOAT_UNARY_KERNEL(expm1, std::expm1(x))
-KILN_FLOAT_UNARY_KERNEL(log2, std::log2(x))
-KILN_FLOAT_UNARY_KERNEL(log10, std::log10(x))
-KILN_FLOAT_UNARY_KERNEL(asin, std::asin(x))
-KILN_FLOAT_UNARY_KERNEL(acos, std::acos(x))
-KILN_FLOAT_UNARY_KERNEL(atan, std::atan(x))
-KILN_FLOAT_UNARY_KERNEL(sinh, std::sinh(x))
-KILN_FLOAT_UNARY_KERNEL(cosh, std::cosh(x))
-KILN_FLOAT_UNARY_KERNEL(erfc, std::erfc(x))
+#undef KILN_FLOAT_UNARY_KERNEL
+
+// libm's functions: glibc's vector versions on contiguous float and double arrays.
+#define KILN_VECTOR_MATH(name)                                                                              \
+  std::vector<Tensor> kernel_##name(const Arguments& args) {                                                \
+    return unary_on_arrays(                                                                                 \
+        args, meta_unary_float,                                                                             \
+        [](auto tag) {                                                                                      \
+          using C = opmath_t<typename decltype(tag)::type>;                                                 \
+          return [](C x) -> C {                                                                             \
+            if constexpr (std::is_floating_point_v<C>) return std::name(x);                                 \
+            else return x;                                                                                  \
+          };                                                                                                \
+        },                                                                                                  \
+        [](const auto* in, auto* out, int64_t n) { vector_math::apply(vector_math::Function::name, in, out, n); }); \
+  }
+#include "libcompiler/ops/kernels/vector_math.def"
+
+std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
+  return unary_on_arrays(
+      args, meta_unary_float,
+      [](auto tag) {
+        using C = opmath_t<typename decltype(tag)::type>;
+        return [](C x) -> C {
+          if constexpr (std::is_floating_point_v<C>) return C(1) / (C(1) + std::exp(-x));
+          else return x;
+        };
+      },
+      [](const auto* in, auto* out, int64_t n) {
+        by_tiles(in, out, n, [](const auto* x, auto* y, int64_t m) {
+          using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
+          for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
+          vector_math::apply(vector_math::Function::exp, y, y, m);
+          for (int64_t i = 0; i < m; ++i) y[i] = T(1) / (T(1) + y[i]);
+        });
+      });
+}
 #undef KILN_FLOAT_UNARY_KERNEL
 
 // CompositeImplicitAutograd in ATen: its grad_fn is pow's.
@@ -152,7 +205,7 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
   if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("GeluKernelImpl", dtype);
   const bool tanh_approximation = args[1].to_string() == "tanh";
-  return unary(args, meta_unary, [tanh_approximation](auto tag) {
+  const auto scalar = [tanh_approximation](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [tanh_approximation](C x) -> C {
       if constexpr (std::is_floating_point_v<C>) {
@@ -162,6 +215,23 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
         return x;
       }
     };
+  };
+  // gelu_value's operations in its order, the erf or tanh on whole vectors.
+  return unary_on_arrays(args, meta_unary, scalar, [tanh_approximation](const auto* in, auto* out, int64_t n) {
+    by_tiles(in, out, n, [tanh_approximation](const auto* x, auto* y, int64_t m) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
+      if (tanh_approximation) {
+        const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5);
+        const T kappa = static_cast<T>(0.044715);
+        for (int64_t i = 0; i < m; ++i) y[i] = beta * (x[i] + kappa * x[i] * x[i] * x[i]);
+        vector_math::apply(vector_math::Function::tanh, y, y, m);
+        for (int64_t i = 0; i < m; ++i) y[i] = T(0.5) * x[i] * (T(1) + y[i]);
+      } else {
+        for (int64_t i = 0; i < m; ++i) y[i] = x[i] * static_cast<T>(M_SQRT1_2);
+        vector_math::apply(vector_math::Function::erf, y, y, m);
+        for (int64_t i = 0; i < m; ++i) y[i] = x[i] * T(0.5) * (T(1) + y[i]);
+      }
+    });
   });
 }
 
