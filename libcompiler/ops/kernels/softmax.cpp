@@ -2,12 +2,17 @@
 // log_softmax.int composites. Rows along `dim` are made contiguous (reduction_layout), computed
 // in the dtype's opmath type with the row maximum subtracted first, and copied back to the
 // result's layout.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/cascade_sum.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
+#include "libcompiler/ops/kernels/vector_clones.h"
+#include "libcompiler/ops/kernels/vector_math.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
@@ -44,11 +49,71 @@ void scatter_rows(const Tensor& out, const Tensor& rows, int64_t dim) {
   tensor::copy_elements(out, tensor::permute(shaped, inverse_of_moving_last(dim, out.dim())));
 }
 
+// Rows [begin, end) of float or double softmax on whole vectors, as ATen's lastdim kernels: the
+// maximum, exp(x - max) (glibc's vector exp) and its sum, then a multiply by 1 / sum (log: x -
+// max - log(sum)).
+template <typename T>
+KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log) {
+  using Lanes = cascade::Lanes<T>;
+  constexpr int64_t kLanes = Lanes::kCount;
+  for (int64_t r = begin; r < end; ++r) {
+    const T* x = in + r * n;
+    T* y = out + r * n;
+    T max_value = -std::numeric_limits<T>::infinity();
+    int64_t k = 0;
+    if (n >= kLanes) {
+      typename Lanes::Vector lanes = Lanes::load(x).v;
+      for (k = kLanes; k + kLanes <= n; k += kLanes) {
+        const typename Lanes::Vector v = Lanes::load(x + k).v;
+        lanes = v > lanes ? v : lanes;  // std::max's choice: a NaN never replaces
+      }
+      for (int64_t l = 0; l < kLanes; ++l) max_value = std::max(max_value, lanes[l]);
+    }
+    for (; k < n; ++k) max_value = std::max(max_value, x[k]);
+    for (k = 0; k < n; ++k) y[k] = x[k] - max_value;
+    vector_math::apply(vector_math::Function::exp, y, y, n);
+    typename Lanes::Vector sums{};
+    for (k = 0; k + kLanes <= n; k += kLanes) sums += Lanes::load(y + k).v;
+    T total = 0;
+    for (int64_t l = 0; l < kLanes; ++l) total += sums[l];
+    for (; k < n; ++k) total += y[k];
+    if (log) {
+      const T log_total = std::log(total);
+      for (k = 0; k < n; ++k) y[k] = x[k] - max_value - log_total;
+    } else {
+      const T scale = T(1) / total;
+      for (k = 0; k < n; ++k) y[k] *= scale;
+    }
+  }
+}
+
+KILN_VECTOR_CLONES void softmax_rows(const float* in, float* out, int64_t n, int64_t begin, int64_t end, bool log) {
+  vector_softmax_rows(in, out, n, begin, end, log);
+}
+KILN_VECTOR_CLONES void softmax_rows(const double* in, double* out, int64_t n, int64_t begin, int64_t end, bool log) {
+  vector_softmax_rows(in, out, n, begin, end, log);
+}
+
 std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {
   const Tensor out = allocate_outputs(meta_softmax(args))[0];
   const Tensor& self = args.tensor(0);
   const int64_t dim = tensor::wrap_dim(args.int_value(1), self.dim());
   const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), only(dim, self.dim()));
+  if ((out.dtype() == tensor::DType::Float32 || out.dtype() == tensor::DType::Float64) && layout.inner > 0) {
+    // Rows along the last dim of a contiguous result are written in place.
+    const bool in_place = dim == self.dim() - 1 && out.is_contiguous();
+    const Tensor rows = in_place ? out : Tensor::empty({layout.outer * layout.inner}, out.dtype());
+    tensor::visit_dtype(out.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        const T* in = layout.data.data_ptr<T>();
+        T* o = rows.data_ptr<T>();
+        for_each_row_range(layout, [&](int64_t begin, int64_t end) { softmax_rows(in, o, layout.inner, begin, end, log); });
+      }
+    });
+    if (!in_place) scatter_rows(out, rows, dim);
+    return {out};
+  }
   const Tensor rows = Tensor::empty({layout.outer * layout.inner}, out.dtype());
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
