@@ -9,6 +9,7 @@
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/parallel.h"
 #include "libcompiler/ops/meta_functions.h"
@@ -38,7 +39,7 @@ void check_floating(const Tensor& input) {
 // over 100 elements, differ in the last bit of rstd). The unfused ones are written a * b + c
 // below: kiln builds for baseline x86-64, where the compiler has no fused instruction to use.
 template <typename T>
-T fused_multiply_add(T a, T b, T c) {
+KILN_INLINE_INTO_CLONES T fused_multiply_add(T a, T b, T c) {
   return std::fma(a, b, c);
 }
 
@@ -69,7 +70,7 @@ void add_moments(int64_t count_add, T mean_add, T m2_add, int64_t& count, T& mea
 // vector lane over chunks of 16 vectors, the chunks merged by a cascade (pairwise), then a scalar
 // Welford over the elements past the last whole vector, into which each lane's moments merge.
 template <typename T>
-std::pair<T, T> rowwise_moments(const T* x, int64_t columns) {
+KILN_INLINE_INTO_CLONES std::pair<T, T> rowwise_moments(const T* x, int64_t columns) {
   constexpr int64_t kChunk = 16;
   constexpr int64_t lanes = vector_lanes<T>();
   // Moments per lane, all over the same count (one vector register each in ATen).
@@ -92,16 +93,15 @@ std::pair<T, T> rowwise_moments(const T* x, int64_t columns) {
     const T* chunk = x + i * kChunk * lanes;
     LaneMoments moments;
     moments.count = std::min(kChunk, vectors - i * kChunk);
-    for (int64_t l = 0; l < lanes; ++l) {
-      T mean = 0, m2 = 0;
-      for (int64_t j = 0; j < moments.count; ++j) {
+    // Lane by lane as ATen's vector Welford, the lanes innermost so that the loop is a vector's.
+    for (int64_t j = 0; j < moments.count; ++j) {
+      const T inverse = T(1) / static_cast<T>(j + 1);
+      for (int64_t l = 0; l < lanes; ++l) {
         const T v = chunk[j * lanes + l];
-        const T delta = v - mean;
-        mean = fused_multiply_add(delta, T(1) / static_cast<T>(j + 1), mean);
-        m2 = fused_multiply_add(delta, v - mean, m2);
+        const T delta = v - moments.mean[l];
+        moments.mean[l] = fused_multiply_add(delta, inverse, moments.mean[l]);
+        moments.m2[l] = fused_multiply_add(delta, v - moments.mean[l], moments.m2[l]);
       }
-      moments.mean[l] = mean;
-      moments.m2[l] = m2;
     }
     merge(moments, cascade[0]);
     for (int64_t j = 1, mask = i + 1; j < depth && (mask & 1) == 0; ++j, mask >>= 1) {
@@ -120,6 +120,30 @@ std::pair<T, T> rowwise_moments(const T* x, int64_t columns) {
   }
   for (int64_t l = 0; l < lanes; ++l) add_moments<true>(vectors, cascade[0].mean[l], cascade[0].m2[l], count, mean, m2);
   return {mean, m2 / static_cast<T>(columns)};
+}
+
+// One row of float or double layer_norm in PyTorch's order of operations, so that the last bits
+// agree; compiled with FMA instructions too (the fused steps are ATen's own; this file is built
+// without contraction, so no other step fuses).
+template <typename T>
+KILN_INLINE_INTO_CLONES void layer_norm_row_in_order(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean_out,
+                                                     T& rstd_out) {
+  const auto [mean, variance] = rowwise_moments(row, columns);
+  const T rstd = T(1) / std::sqrt(variance + eps);
+  for (int64_t c = 0; c < columns; ++c) out[c] = fused_multiply_add((row[c] - mean) * rstd, w ? w[c] : T(1), b ? b[c] : T(0));
+  mean_out = mean;
+  rstd_out = rstd;
+}
+
+template <typename T>
+KILN_AVX2_FMA_TARGET void layer_norm_row_fma(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean, T& rstd) {
+  layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+}
+
+template <typename T>
+void layer_norm_row(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean, T& rstd) {
+  if (cpu_has_avx2_fma()) return layer_norm_row_fma(row, w, b, eps, columns, out, mean, rstd);
+  layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
 }
 
 }  // namespace
@@ -145,13 +169,7 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
       for (int64_t r = begin; r < end; ++r) {
         const T* row = x + r * columns;
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-          // PyTorch's order of operations, so that the last bits agree.
-          const auto [mean, variance] = rowwise_moments(row, columns);
-          const T rstd = T(1) / std::sqrt(variance + static_cast<T>(eps));
-          for (int64_t c = 0; c < columns; ++c)
-            out[r * columns + c] = fused_multiply_add((row[c] - mean) * rstd, wp ? wp[c] : T(1), bp ? bp[c] : T(0));
-          mean_out[r] = mean;
-          rstd_out[r] = rstd;
+          layer_norm_row(row, wp, bp, static_cast<T>(eps), columns, out + r * columns, mean_out[r], rstd_out[r]);
         } else {
           double mean = 0, squares = 0;
           for (int64_t c = 0; c < columns; ++c) mean += static_cast<double>(row[c]);

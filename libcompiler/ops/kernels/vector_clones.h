@@ -19,4 +19,18 @@
 #define KILN_VECTOR_CLONES
 #endif
 
+// Code with FMA instructions too (std::fma inline, not a libm call), called where
+// cpu_has_avx2_fma() (target_clones cannot name two features for one clone). Only for files built
+// with -ffp-contract=off, or the compiler would fuse other multiply-adds too.
+#if defined(__x86_64__)
+#define KILN_AVX2_FMA_TARGET __attribute__((target("avx2,fma")))
+inline bool cpu_has_avx2_fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+#else
+#define KILN_AVX2_FMA_TARGET
+inline bool cpu_has_avx2_fma() { return false; }
+#endif
+
 #define KILN_INLINE_INTO_CLONES inline __attribute__((always_inline))
