@@ -381,11 +381,9 @@ std::vector<Tensor> clamped(const Tensor& out, const IValue& self_value, std::op
     using C = opmath_t<T>;
     const bool has_lo = lo.has_value(), has_hi = hi.has_value();
     const C low = has_lo ? lo->to<C>() : C(0), high = has_hi ? hi->to<C>() : C(0);
+    // Selects without branches, so that the loop vectorises; NaN compares false and stays NaN.
     unary_loop<T, T>(out, self, [=](C x) -> C {
-      if constexpr (std::is_floating_point_v<C>) {
-        if (x != x) return x;
-      }
-      C y = has_lo && x < low ? low : x;
+      const C y = has_lo && x < low ? low : x;
       return has_hi && y > high ? high : y;
     });
   });
