@@ -12,6 +12,7 @@
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/memory_order.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
@@ -37,16 +38,19 @@ std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp
   return {out};
 }
 
-// unary() whose float and double results come from whole arrays when input and output are
-// contiguous: arrays(in, out, n) on chunks spread over the thread pool (the scalar expression
+// unary() whose float and double results come from whole arrays when input and output lie dense
+// in memory the same way: arrays(in, out, n) on chunks spread over the thread pool (the scalar expression
 // serves every other case).
 template <typename MakeOp, typename Arrays>
 std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays) {
-  const tensor::DType dtype = args[0].is_tensor() ? args.tensor(0).dtype() : tensor::DType::Float32;
   const Tensor& self = args.tensor(0);
-  if ((dtype == tensor::DType::Float32 || dtype == tensor::DType::Float64) && self.is_contiguous() && !args.schema().is_inplace()) {
+  const tensor::DType dtype = self.dtype();
+  // Any dense layout (a transposed matrix too) is one array in memory, as is a result laid out
+  // like it: elementwise, the order of the elements does not matter.
+  if ((dtype == tensor::DType::Float32 || dtype == tensor::DType::Float64) && tensor::dense_memory_order(self) &&
+      !args.schema().is_inplace()) {
     const Tensor out = allocate_outputs(meta(args))[0];
-    if (out.dtype() == dtype && out.is_contiguous()) {
+    if (out.dtype() == dtype && out.strides() == self.strides() && out.sizes() == self.sizes()) {
       tensor::visit_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
