@@ -377,12 +377,70 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
   entry->guards.add(std::move(global_state));
 }
 
+namespace {
+
+TensorSizes tensor_sizes(const FrameInputs& inputs) {
+  TensorSizes sizes;
+  for (const auto& [name, value] : inputs.locals)
+    if (is_tensor(value)) sizes.emplace_back(name, static_cast<TensorObject&>(*value).value.sizes());
+  return sizes;
+}
+
+// eager_then_compile's first two calls tell which sizes vary: those compile dynamic, as automatic
+// dynamic shapes would have found after a recompile.
+void mark_varying_sizes(CodeState& code, const std::vector<TensorSizes>& calls) {
+  for (const auto& [name, sizes] : calls.front()) {
+    InputHistory& history = code.history[Source::local(name)->text()];
+    if (history.sizes.empty()) history.sizes = sizes;
+    for (const auto& [other_name, other_sizes] : calls.back())
+      if (other_name == name)
+        for (size_t d = 0; d < sizes.size() && d < other_sizes.size(); ++d)
+          if (sizes[d] != other_sizes[d]) history.dynamic_dims.insert(static_cast<int64_t>(d));
+  }
+}
+
+}  // namespace
+
+std::optional<CompileOptions> Runtime::options_for_miss(Interpreter& interp, const CompileOptions& options, CodeState& code,
+                                                        const FrameInputs& inputs,
+                                                        const std::vector<std::pair<std::string, std::string>>& failures) {
+  switch (options.stance) {
+    case Stance::Default:
+    case Stance::ForceEager: return options;
+    case Stance::EagerOnRecompile: return std::nullopt;
+    case Stance::FailOnRecompile: {
+      // Frames Dynamo would not compile anyway (no tensors) run on.
+      if (!has_tensor_in_frame(code, inputs)) return std::nullopt;
+      std::string message = "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '" + code.co_filename +
+                            "', function name: '" + code.co_name + "', line number: " + std::to_string(code.co_firstlineno);
+      if (!failures.empty()) message += "\n" + events::guard_failure_details(failures);
+      raise_error(ExcType::RuntimeError, message);
+    }
+    case Stance::EagerThenCompile:
+    case Stance::AotEagerThenCompile: {
+      std::vector<TensorSizes>& calls = first_calls_[{code.co_filename, code.co_firstlineno}];
+      if (calls.size() < 2) calls.push_back(tensor_sizes(inputs));
+      if (calls.size() == 1) {
+        if (options.stance == Stance::EagerThenCompile) return std::nullopt;
+        CompileOptions aot_eager = options;
+        aot_eager.backend = checked_backend(interp, py_str("aot_eager"));
+        return aot_eager;
+      }
+      mark_varying_sizes(code, calls);
+      return options;
+    }
+  }
+  return options;
+}
+
 CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
                              const std::vector<std::pair<std::string, std::string>>& failures) {
   // Compiling leaves the grad mode as it found it, also when the backend raises in the middle of
   // a graph's no_grad block (Dynamo's preserve_global_state): later code ran without autograd.
   const ops::GradModeGuard keep_grad_mode(ops::GradMode::is_enabled());
   DynamoConfig config = read_dynamo_config(interp);
+  if (config.error_on_recompile && !failures.empty())
+    throw PyException(dynamo_exception(interp, "RecompileError", events::recompile_message(code, failures)));
   if (!code.frame_id) {
     if (!has_tensor_in_frame(code, inputs)) {
       code.skip = true;
@@ -457,9 +515,9 @@ void Runtime::handle_graph_break(FrameCompile& c) {
   const GraphBreak& broke = *c.broke;
   const std::string reason = broke.kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke.message();
   records_.push_back({c.metrics.ids.text(), c.code.co_name, std::nullopt, {}, {reason}, broke.user_stack, {}});
-  // With fullgraph=True the break is the error raised here, not a graph break: PyTorch neither
-  // logs nor counts it, nor restarts.
-  if (c.options.fullgraph) {
+  // With fullgraph=True (or error_on_graph_break set where it broke) the break is the error raised
+  // here, not a graph break: PyTorch neither logs nor counts it, nor restarts.
+  if (c.options.fullgraph || broke.error_on_graph_break) {
     record_for_replay(c.interp, c.config, c.code, c.inputs, c.options);
     c.metrics.fail_type = "Unsupported";
     c.metrics.fail_reason = broke.message();

@@ -37,8 +37,10 @@ Ref Tracer::trace_random_factory(Interpreter& interp, const Ref& callee, CallArg
   return torch_function(interp, callee, args);
 }
 
+// torch wraps manual_seed so that Dynamo skips it (torch/_compile.py's _disable_dynamo).
 Ref Tracer::break_on_manual_seed(Interpreter& interp, const Ref&, CallArgs&) {
-  break_graph(interp, unsupported(UnsupportedConstruct::ManualSeed));
+  break_graph(interp, GraphBreak(BreakKind::SkippedCall, {"manual_seed", "torch/_compile.py"},
+                                 "module: torch.random, qualname: manual_seed, skip reason: <missing reason>"));
 }
 
 Ref Tracer::record_grad_mode_switch(Interpreter& interp, const Ref& callee, CallArgs& args) {

@@ -104,6 +104,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   // builtin_calls.cpp
   python::Ref break_on_print(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_deepcopy(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref break_on_string_conversion(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref read_dict_keys(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref change_container(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref read_and_change_dict(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
@@ -128,13 +129,20 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref item(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_view_base(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                                  python::CallArgs& args);
-  python::Ref break_on_autograd_state_change(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
-                                             python::CallArgs& args);
+  python::Ref break_on_requires_grad_change(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                            python::CallArgs& args);
+  python::Ref break_on_retain_grad(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                   python::CallArgs& args);
   python::Ref break_on_truth_value(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                                    python::CallArgs& args);
   python::Ref iterate_rows(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
-  python::Ref break_on_data_read(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
-                                 python::CallArgs& args);
+  python::Ref break_on_tolist(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                              python::CallArgs& args);
+  python::Ref break_on_value_read(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                  python::CallArgs& args);
+  python::Ref break_on_index(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                             python::CallArgs& args);
+
   // nn_modules.cpp
   python::Ref break_on_parameter_constructor(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref build_weighted_loss(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
