@@ -103,8 +103,11 @@ Ref explain_native(Interpreter& interp, CallArgs& c) {
 }
 
 // torch.compiler.set_stance's setting replaced; the prior one is returned in the arguments' form.
+// Not while a compiled function runs (its frames are caught: a call hook is installed), whose
+// frames keep the stance they started with.
 Ref set_stance(Interpreter& interp, CallArgs& c) {
   auto a = bind_native("set_stance", c, {{"stance"}, {"skip_guard_eval_unsafe"}, {"force_backend"}});
+  if (interp.call_hook) raise_error(ExcType::RuntimeError, "attempted to set_stance in a torch.compile region");
   CompileStance stance{to_str(a[0], "stance"), truthy(interp, a[1]), is_none(a[2]) ? nullptr : a[2]};
   CompileStance prior = std::exchange(current_stance(), std::move(stance));
   return py_tuple({py_str(prior.name), py_bool(prior.skip_guard_eval_unsafe), prior.force_backend ? prior.force_backend : none()});

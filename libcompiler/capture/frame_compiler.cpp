@@ -439,8 +439,6 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   // a graph's no_grad block (Dynamo's preserve_global_state): later code ran without autograd.
   const ops::GradModeGuard keep_grad_mode(ops::GradMode::is_enabled());
   DynamoConfig config = read_dynamo_config(interp);
-  if (config.error_on_recompile && !failures.empty())
-    throw PyException(dynamo_exception(interp, "RecompileError", events::recompile_message(code, failures)));
   if (!code.frame_id) {
     if (!has_tensor_in_frame(code, inputs)) {
       code.skip = true;
@@ -462,6 +460,12 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   // However the compile ends, its phases end and its metrics are written.
   events::FrameCompilation phases(metrics, code);
   try {
+    // Raised once the recompile is logged, as a failure of this compile.
+    if (config.error_on_recompile && !failures.empty()) {
+      metrics.fail_type = "RecompileError";
+      metrics.fail_reason = events::recompile_message(code, failures);
+      throw PyException(dynamo_exception(interp, "RecompileError", *metrics.fail_reason));
+    }
     check_cache_limit(config, code, inputs, failures, metrics);
     phases.begin_attempts(interp);
     update_history(code, inputs);

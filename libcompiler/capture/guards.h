@@ -88,7 +88,9 @@ class GuardSet {
 
   // nullopt when every guard holds; otherwise why the first failing one failed (and, when asked,
   // which guard it was).
-  // With `only_sources`, the guards on other sources (and those on none) are assumed to hold.
+  // With `only_sources`, the guards on other sources (and those on none) are assumed to hold, but
+  // for tensors' guards: Dynamo's skip_guard_eval_unsafe evaluates those always (of parameters'
+  // too, here).
   std::optional<std::string> check(python::Interpreter& interp, const FrameInputs& inputs, const Guard** failed = nullptr,
                                    const std::set<std::string>* only_sources = nullptr) const;
 

@@ -20,6 +20,11 @@ print(scaled(x, "triple"))
 with torch.compiler.set_stance(skip_guard_eval_unsafe=True):
     # mode told the two entries apart: its guards are evaluated, each call gets its own entry.
     print(scaled(x, "double"), scaled(x, "triple"))
+    # Tensors' guards are always evaluated: a float64 input misses.
+    try:
+        scaled(x.double(), "double")
+    except RuntimeError as e:
+        print(type(e).__name__ + ":", str(e))
     # No entry serves "half": compiling it would be a recompile, which the stance refuses.
     try:
         scaled(x, "half")
