@@ -268,9 +268,10 @@ std::set<std::string> dynamic_floats(const CompileOptions& options, const Dynamo
 }
 
 std::string backend_name_of(const CompileOptions& options) {
-  return options.backend->kind == ObjectKind::Str        ? as<StrObject>(options.backend).value
-         : options.backend->kind == ObjectKind::Function ? as<FunctionObject>(options.backend).name
-                                                         : type_name(options.backend);
+  const Ref& backend = options.compiling_backend();
+  return backend->kind == ObjectKind::Str        ? as<StrObject>(backend).value
+         : backend->kind == ObjectKind::Function ? as<FunctionObject>(backend).name
+                                                 : type_name(backend);
 }
 
 }  // namespace
@@ -423,7 +424,7 @@ std::optional<CompileOptions> Runtime::options_for_miss(Interpreter& interp, con
       if (calls.size() == 1) {
         if (options.stance == Stance::EagerThenCompile) return std::nullopt;
         CompileOptions aot_eager = options;
-        aot_eager.backend = checked_backend(interp, py_str("aot_eager"));
+        aot_eager.stand_in_backend = checked_backend(interp, py_str("aot_eager"));
         return aot_eager;
       }
       mark_varying_sizes(code, calls);
@@ -667,10 +668,10 @@ void Runtime::call_backend(FrameCompile& c) {
   fx::current_backend_report() = {};
   try {
     HookScope no_capture(interp, nullptr);
-    fx::Backend backend = fx::wrap_backend(c.options.backend->kind == ObjectKind::Str
-                                               ? *fx::find_backend(as<StrObject>(c.options.backend).value)
-                                               : fx::script_backend(c.options.backend),
-                                   backend_name, c.options.backend);
+    const Ref& compiling = c.options.compiling_backend();
+    fx::Backend backend = fx::wrap_backend(compiling->kind == ObjectKind::Str ? *fx::find_backend(as<StrObject>(compiling).value)
+                                                                              : fx::script_backend(compiling),
+                                           backend_name, compiling);
     c.entry->compiled = backend(interp, captured, example);
   } catch (PyException& error) {
     metrics.graph_op_count.reset();

@@ -29,6 +29,11 @@ struct CompileOptions {
   // torch.compiler.set_stance's, as the compiled function was called (force_backend is in backend).
   Stance stance = Stance::Default;
   bool skip_guard_eval_unsafe = false;
+  // A backend that compiles in backend's stead (aot_eager for aot_eager_then_compile's first
+  // call), its entry still counted as backend's, so that later calls find it; null: none.
+  python::Ref stand_in_backend;
+
+  const python::Ref& compiling_backend() const { return stand_in_backend ? stand_in_backend : backend; }
 };
 
 // A guard as explain() lists it under "Out Guards" (Dynamo's Guard objects).

@@ -84,3 +84,37 @@ with torch.compiler.set_stance(force_backend="eager"):
     print(f(x).sum().item(), len(compiles))
 f(x)
 print("own backend", len(compiles))
+
+
+# aot_eager_then_compile on a function not called before: its first call compiles with aot_eager,
+# the next ones with its own backend (sizes that changed between the two compile dynamic).
+@torch.compile(backend=counting_backend)
+def g(x):
+    return torch.cos(x) * 2
+
+
+compiles.clear()
+with torch.compiler.set_stance("aot_eager_then_compile"):
+    g(torch.ones(3))
+    print("aot first call", len(compiles))
+    g(torch.ones(3))
+    print("same sizes", len(compiles))
+    g(torch.ones(4))
+    g(torch.ones(5))
+    print("other sizes", len(compiles), compiles)
+
+
+# eager_then_compile: the sizes that changed between the first two calls compile dynamic.
+@torch.compile(backend=counting_backend)
+def h(x, y):
+    return x.sum() + y.sum()
+
+
+compiles.clear()
+with torch.compiler.set_stance("eager_then_compile"):
+    h(torch.ones(2, 3), torch.ones(4))
+    h(torch.ones(5, 3), torch.ones(4))
+    h(torch.ones(6, 3), torch.ones(4))
+    print("dynamic first dim", len(compiles))
+    h(torch.ones(6, 3), torch.ones(7))
+    print("y recompiled", len(compiles))
