@@ -493,6 +493,10 @@ void Runtime::trace_frame(FrameCompile& c) {
       c.completed = true;
     } catch (GraphBreak& b) {
       c.broke = std::move(b);
+    } catch (ForbiddenCall& forbidden) {
+      c.metrics.fail_type = "AssertionError";
+      c.metrics.fail_reason = "Attempt to trace forbidden callable " + forbidden.callee;
+      raise_error(ExcType::AssertionError, *c.metrics.fail_reason + user_code_trailer(forbidden.user_stack));
     } catch (PyException& error) {
       // Unbounded recursion is the code's own error: running it eagerly would recurse (and
       // capture each level again) the same way, so it reaches the caller now, as in PyTorch.

@@ -73,4 +73,8 @@ Ref Tracer::break_on_user_request(Interpreter& interp, const Ref&, CallArgs&) {
   break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
 }
 
+Ref Tracer::refuse_forbidden_call(Interpreter& interp, const Ref& callee, CallArgs&) {
+  throw ForbiddenCall(repr(interp, callee), user_stack(interp));
+}
+
 }  // namespace kiln::capture

@@ -56,6 +56,14 @@ struct BreakSite {
   int line = 0;  // the line the resume frame is named after
 };
 
+// A call Dynamo refuses to trace (torch.compiler.set_stance): not a graph break, the compile fails
+// with an AssertionError that reaches the caller.
+struct ForbiddenCall : python::CaptureUnwind {
+  ForbiddenCall(std::string callee, std::vector<UserFrame> stack) : callee(std::move(callee)), user_stack(std::move(stack)) {}
+  std::string callee;  // its repr
+  std::vector<UserFrame> user_stack;
+};
+
 class Tracer : public python::CallHook, public python::ExpressionObserver {
  public:
   Tracer(const CallRules& rules, OutputGraph& graph, python::Frame& root, std::string root_name, TracerConfig config);
@@ -120,6 +128,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref record_and_run(python::Interpreter& interp, NodeTarget target, const python::Ref& callee, python::CallArgs& args);
   python::Ref answer_is_compiling(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_user_request(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref refuse_forbidden_call(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   // tensor_methods.cpp
   python::Ref tensor_method(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_backward(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);

@@ -56,3 +56,19 @@ try:
 except RuntimeError as e:
     show(e)
 print(f(x, 2).sum().item())
+
+
+# A compiled function may not change the stance: Dynamo refuses to trace set_stance.
+@torch.compile(backend="eager")
+def changes_stance(x):
+    y = x + 1
+    with torch.compiler.set_stance("force_eager"):
+        return y
+
+
+try:
+    changes_stance(x)
+except AssertionError as e:
+    text = str(e).replace(os.path.abspath(__file__), "<script>")
+    print(type(e).__name__ + ":", text.split(" at 0x")[0] + ">")
+    print(text.split(">", 1)[1].rstrip())
