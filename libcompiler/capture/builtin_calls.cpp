@@ -3,6 +3,7 @@
 // is replayed after the graph.
 #include "libcompiler/capture/tracer.h"
 #include "libcompiler/python/interp/interpreter.h"
+#include "libcompiler/python/interp/protocols.h"
 
 namespace kiln::capture {
 
@@ -26,6 +27,14 @@ Ref Tracer::break_on_print(Interpreter& interp, const Ref&, CallArgs& args) {
 
 Ref Tracer::break_on_deepcopy(Interpreter& interp, const Ref&, CallArgs&) {
   break_graph(interp, GraphBreak(BreakKind::Deepcopy, {}, "copy.deepcopy(TensorVariable())"));
+}
+
+// str() or repr() of a tensor.
+Ref Tracer::break_on_string_conversion(Interpreter& interp, const Ref& callee, CallArgs& args) {
+  if (args.args.size() != 1 || !is_tensor(args.args[0])) return nullptr;
+  const std::string builtin = to_str(getattr(interp, callee, "__name__"), "__name__");
+  break_graph(interp, GraphBreak(BreakKind::BuiltinCall, {builtin, argument_types(args), "False"},
+                                 "builtin " + builtin + " [<class 'torch._dynamo.variables.tensor.TensorVariable'>] False"));
 }
 
 Ref Tracer::read_dict_keys(Interpreter& interp, const Ref&, CallArgs& args) {

@@ -411,22 +411,31 @@ void graph_break(const CompileIds& ids, const CodeState&, const GraphBreak& b) {
 
 void reset_duplicate_graph_breaks() { seen_graph_breaks().clear(); }
 
-void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures) {
-  std::string reasons;
-  for (const auto& [id, reason] : failures) reasons += (reasons.empty() ? "" : "\n") + id + ": " + reason;
-  TraceWriter& writer = TraceWriter::from_environment();
-  if (writer.enabled()) writer.artifact("recompile_reasons", trace::ArtifactEncoding::Json, reasons, context(ids));
-  std::string message = "Recompiling function " + code.co_name + " in " + code.co_filename + ":" +
-                        std::to_string(code.co_firstlineno) + "\n    triggered by the following guard failure(s):";
+std::string guard_failure_details(const std::vector<std::pair<std::string, std::string>>& failures) {
+  std::string details = "    triggered by the following guard failure(s):";
   for (const auto& [id, reason] : failures) {
     std::string text = id + ": " + reason;
     for (size_t start = 0; start <= text.size();) {
       size_t end = text.find('\n', start);
       if (end == std::string::npos) end = text.size();
-      message += "\n    - " + text.substr(start, end - start);
+      details += "\n    - " + text.substr(start, end - start);
       start = end + 1;
     }
   }
+  return details;
+}
+
+std::string recompile_message(const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures) {
+  return "Recompiling function " + code.co_name + " in " + code.co_filename + ":" + std::to_string(code.co_firstlineno) + "\n" +
+         guard_failure_details(failures);
+}
+
+void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures) {
+  std::string reasons;
+  for (const auto& [id, reason] : failures) reasons += (reasons.empty() ? "" : "\n") + id + ": " + reason;
+  TraceWriter& writer = TraceWriter::from_environment();
+  if (writer.enabled()) writer.artifact("recompile_reasons", trace::ArtifactEncoding::Json, reasons, context(ids));
+  const std::string message = recompile_message(code, failures);
   log_lines(log::Artifact::recompiles, {"torch/_dynamo/guards.py", 4760}, ids.text(), message);
   log_lines(log::Artifact::recompiles_verbose, {"torch/_dynamo/guards.py", 4760}, ids.text(), message);
 }

@@ -74,6 +74,11 @@ void graph_break(const CompileIds& ids, const CodeState& code, const GraphBreak&
 // Forgets the graph breaks logged so far (torch.compile making a new callback does this): the
 // next of each is logged with its user stack again.
 void reset_duplicate_graph_breaks();
+// "    triggered by the following guard failure(s):\n    - 0/0: L['n'] == 2...": why the cache
+// entries (compile id, reason) did not serve a call, as Dynamo words it.
+std::string guard_failure_details(const std::vector<std::pair<std::string, std::string>>& failures);
+// "Recompiling function f in x.py:3\n" and the guard failures: Dynamo's recompile message.
+std::string recompile_message(const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures);
 void recompile(const CompileIds& ids, const CodeState& code, const std::vector<std::pair<std::string, std::string>>& failures);
 // `setting`: the limit hit, recompile_limit or accumulated_recompile_limit.
 void cache_limit_hit(const CompileIds& ids, const CodeState& code, const std::string& setting, int64_t limit,

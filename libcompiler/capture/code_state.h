@@ -109,6 +109,9 @@ class CodeState {
   int compiles = 0;
   std::vector<std::unique_ptr<CacheEntry>> entries;
   bool skip = false;  // run eagerly from now on (no tensors, a break in a loop, the cache limit)
+  // The sources of the guards that failed on a lookup (Dynamo's diff guard sources): what
+  // skip_guard_eval_unsafe still evaluates, besides tensors' guards.
+  std::set<std::string> differing_sources;
   std::map<std::string, InputHistory> history;
   // Resume frames belong to the function's own state (Dynamo makes one code object per resume
   // point of the original code, however the frame got there).

@@ -19,6 +19,7 @@ DynamoConfig read_dynamo_config(Interpreter& interp) {
   read_limit("recompile_limit", "cache_size_limit", config.recompile_limit);
   read_limit("accumulated_recompile_limit", "accumulated_cache_size_limit", config.accumulated_recompile_limit);
   if (Ref v = read("suppress_errors")) config.suppress_errors = truthy(interp, v);
+  if (Ref v = read("error_on_recompile")) config.error_on_recompile = truthy(interp, v);
   if (Ref v = read("capture_scalar_outputs")) config.capture_scalar_outputs = truthy(interp, v);
   if (Ref v = read("replay_record_enabled")) config.replay_record_enabled = truthy(interp, v);
   if (Ref v = read("automatic_dynamic_shapes")) config.automatic_dynamic_shapes = truthy(interp, v);

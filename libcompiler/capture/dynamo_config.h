@@ -13,6 +13,7 @@ struct DynamoConfig {
   int64_t recompile_limit = 8;
   int64_t accumulated_recompile_limit = 256;
   bool suppress_errors = false;
+  bool error_on_recompile = false;  // a recompile raises RecompileError
   bool capture_scalar_outputs = false;
   bool automatic_dynamic_shapes = true;
   bool replay_record_enabled = false;

@@ -3,8 +3,10 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "libcompiler/capture/capture_events.h"
+#include "libcompiler/capture/compile_stance.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/explain.h"
 #include "libcompiler/capture/profiler_report.h"
@@ -22,24 +24,28 @@ Ref dynamo_exception(Interpreter& interp, const char* name, const std::string& m
   return call(interp, getattr(interp, module, name), std::vector<Ref>{py_str(message)});
 }
 
+Ref checked_backend(Interpreter& interp, const Ref& backend) {
+  if (backend->kind == ObjectKind::Str && !fx::find_backend(as<StrObject>(backend).value))
+    throw PyException(dynamo_exception(interp, "InvalidBackend",
+                                       "Invalid backend: '" + as<StrObject>(backend).value +
+                                           "', see `torch._dynamo.list_backends()` for available backends."));
+  if (backend->kind != ObjectKind::Str && !is_callable(backend))
+    raise_error(ExcType::TypeError, "backend must be a string or a callable, not " + type_name(backend));
+  if (backend->kind == ObjectKind::Str) fx::warm_up_backend(as<StrObject>(backend).value);
+  return backend;
+}
+
 namespace {
 
 Ref optimize(Interpreter& interp, CallArgs& c) {
   auto a = bind_native("optimize", c, {{"model"}, {"backend"}, {"fullgraph"}, {"dynamic"}, {"mode"}, {"options", false}});
   events::reset_duplicate_graph_breaks();
   auto options = std::make_shared<CompileOptions>();
-  options->backend = a[1];
+  options->backend = checked_backend(interp, a[1]);
   options->fullgraph = truthy(interp, a[2]);
   if (!is_none(a[3])) options->dynamic = truthy(interp, a[3]);
   if (!is_none(a[4])) options->mode = to_str(a[4], "mode");
   if (a[5] && !is_none(a[5])) options->options = a[5];
-  if (a[1]->kind == ObjectKind::Str && !fx::find_backend(as<StrObject>(a[1]).value))
-    throw PyException(dynamo_exception(interp, "InvalidBackend",
-                                       "Invalid backend: '" + as<StrObject>(a[1]).value +
-                                           "', see `torch._dynamo.list_backends()` for available backends."));
-  if (a[1]->kind != ObjectKind::Str && !is_callable(a[1]))
-    raise_error(ExcType::TypeError, "backend must be a string or a callable, not " + type_name(a[1]));
-  if (a[1]->kind == ObjectKind::Str) fx::warm_up_backend(as<StrObject>(a[1]).value);
   Ref target = a[0];
   Ref compiled = native_function("compiled", [target, options](Interpreter& ip, CallArgs& args) {
     return Runtime::instance().call_compiled(ip, *options, target, std::move(args));
@@ -96,6 +102,17 @@ Ref explain_native(Interpreter& interp, CallArgs& c) {
   return result;
 }
 
+// torch.compiler.set_stance's setting replaced; the prior one is returned in the arguments' form.
+// Not while a compiled function runs (its frames are caught: a call hook is installed), whose
+// frames keep the stance they started with.
+Ref set_stance(Interpreter& interp, CallArgs& c) {
+  auto a = bind_native("set_stance", c, {{"stance"}, {"skip_guard_eval_unsafe"}, {"force_backend"}});
+  if (interp.call_hook) raise_error(ExcType::RuntimeError, "attempted to set_stance in a torch.compile region");
+  CompileStance stance{to_str(a[0], "stance"), truthy(interp, a[1]), is_none(a[2]) ? nullptr : a[2]};
+  CompileStance prior = std::exchange(current_stance(), std::move(stance));
+  return py_tuple({py_str(prior.name), py_bool(prior.skip_guard_eval_unsafe), prior.force_backend ? prior.force_backend : none()});
+}
+
 // A script's definitions without its other top-level code (what a replay record needs of it): the
 // lines of every top-level statement other than imports, defs and classes are blanked, so that
 // line numbers stay those of the script.
@@ -134,6 +151,12 @@ void install_capture(Interpreter& interp) {
                      return none();
                    }));
     m.globals->set("explain", native_function("explain", explain_native));
+    m.globals->set("set_stance", native_function("set_stance", set_stance));
+    m.globals->set("set_error_on_graph_break", native_function("set_error_on_graph_break", [](Interpreter& ip, CallArgs& c) {
+                     auto a = bind_native("set_error_on_graph_break", c, {{"error_on_graph_break"}});
+                     const bool prior = std::exchange(error_on_graph_break_setting(), truthy(ip, a[0]));
+                     return py_bool(prior);
+                   }));
     m.globals->set("load_definitions", native_function("load_definitions", load_definitions));
     m.globals->set("profiler_report", native_function("profiler_report", [](Interpreter&, CallArgs&) {
                      return py_str(profiler_report(Runtime::instance()));

@@ -268,9 +268,10 @@ std::set<std::string> dynamic_floats(const CompileOptions& options, const Dynamo
 }
 
 std::string backend_name_of(const CompileOptions& options) {
-  return options.backend->kind == ObjectKind::Str        ? as<StrObject>(options.backend).value
-         : options.backend->kind == ObjectKind::Function ? as<FunctionObject>(options.backend).name
-                                                         : type_name(options.backend);
+  const Ref& backend = options.compiling_backend();
+  return backend->kind == ObjectKind::Str        ? as<StrObject>(backend).value
+         : backend->kind == ObjectKind::Function ? as<FunctionObject>(backend).name
+                                                 : type_name(backend);
 }
 
 }  // namespace
@@ -377,6 +378,62 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
   entry->guards.add(std::move(global_state));
 }
 
+namespace {
+
+TensorSizes tensor_sizes(const FrameInputs& inputs) {
+  TensorSizes sizes;
+  for (const auto& [name, value] : inputs.locals)
+    if (is_tensor(value)) sizes.emplace_back(name, static_cast<TensorObject&>(*value).value.sizes());
+  return sizes;
+}
+
+// eager_then_compile's first two calls tell which sizes vary: those compile dynamic, as automatic
+// dynamic shapes would have found after a recompile.
+void mark_varying_sizes(CodeState& code, const std::vector<TensorSizes>& calls) {
+  for (const auto& [name, sizes] : calls.front()) {
+    InputHistory& history = code.history[Source::local(name)->text()];
+    if (history.sizes.empty()) history.sizes = sizes;
+    for (const auto& [other_name, other_sizes] : calls.back())
+      if (other_name == name)
+        for (size_t d = 0; d < sizes.size() && d < other_sizes.size(); ++d)
+          if (sizes[d] != other_sizes[d]) history.dynamic_dims.insert(static_cast<int64_t>(d));
+  }
+}
+
+}  // namespace
+
+std::optional<CompileOptions> Runtime::options_for_miss(Interpreter& interp, const CompileOptions& options, CodeState& code,
+                                                        const FrameInputs& inputs,
+                                                        const std::vector<std::pair<std::string, std::string>>& failures) {
+  switch (options.stance) {
+    case Stance::Default:
+    case Stance::ForceEager: return options;
+    case Stance::EagerOnRecompile: return std::nullopt;
+    case Stance::FailOnRecompile: {
+      // Frames Dynamo would not compile anyway (no tensors) run on.
+      if (!has_tensor_in_frame(code, inputs)) return std::nullopt;
+      std::string message = "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '" + code.co_filename +
+                            "', function name: '" + code.co_name + "', line number: " + std::to_string(code.co_firstlineno);
+      if (!failures.empty()) message += "\n" + events::guard_failure_details(failures);
+      raise_error(ExcType::RuntimeError, message);
+    }
+    case Stance::EagerThenCompile:
+    case Stance::AotEagerThenCompile: {
+      std::vector<TensorSizes>& calls = first_calls_[{code.co_filename, code.co_firstlineno}];
+      if (calls.size() < 2) calls.push_back(tensor_sizes(inputs));
+      if (calls.size() == 1) {
+        if (options.stance == Stance::EagerThenCompile) return std::nullopt;
+        CompileOptions aot_eager = options;
+        aot_eager.stand_in_backend = checked_backend(interp, py_str("aot_eager"));
+        return aot_eager;
+      }
+      mark_varying_sizes(code, calls);
+      return options;
+    }
+  }
+  return options;
+}
+
 CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
                              const std::vector<std::pair<std::string, std::string>>& failures) {
   // Compiling leaves the grad mode as it found it, also when the backend raises in the middle of
@@ -404,6 +461,12 @@ CacheEntry* Runtime::compile(Interpreter& interp, const CompileOptions& options,
   // However the compile ends, its phases end and its metrics are written.
   events::FrameCompilation phases(metrics, code);
   try {
+    // Raised once the recompile is logged, as a failure of this compile.
+    if (config.error_on_recompile && !failures.empty()) {
+      metrics.fail_type = "RecompileError";
+      metrics.fail_reason = events::recompile_message(code, failures);
+      throw PyException(dynamo_exception(interp, "RecompileError", *metrics.fail_reason));
+    }
     check_cache_limit(config, code, inputs, failures, metrics);
     phases.begin_attempts(interp);
     update_history(code, inputs);
@@ -430,6 +493,10 @@ void Runtime::trace_frame(FrameCompile& c) {
       c.completed = true;
     } catch (GraphBreak& b) {
       c.broke = std::move(b);
+    } catch (ForbiddenCall& forbidden) {
+      c.metrics.fail_type = "AssertionError";
+      c.metrics.fail_reason = "Attempt to trace forbidden callable " + forbidden.callee;
+      raise_error(ExcType::AssertionError, *c.metrics.fail_reason + user_code_trailer(forbidden.user_stack));
     } catch (PyException& error) {
       // Unbounded recursion is the code's own error: running it eagerly would recurse (and
       // capture each level again) the same way, so it reaches the caller now, as in PyTorch.
@@ -457,9 +524,9 @@ void Runtime::handle_graph_break(FrameCompile& c) {
   const GraphBreak& broke = *c.broke;
   const std::string reason = broke.kind == BreakKind::DataDependentBranch ? "generic_jump TensorVariable()" : broke.message();
   records_.push_back({c.metrics.ids.text(), c.code.co_name, std::nullopt, {}, {reason}, broke.user_stack, {}});
-  // With fullgraph=True the break is the error raised here, not a graph break: PyTorch neither
-  // logs nor counts it, nor restarts.
-  if (c.options.fullgraph) {
+  // With fullgraph=True (or error_on_graph_break set where it broke) the break is the error raised
+  // here, not a graph break: PyTorch neither logs nor counts it, nor restarts.
+  if (c.options.fullgraph || broke.error_on_graph_break) {
     record_for_replay(c.interp, c.config, c.code, c.inputs, c.options);
     c.metrics.fail_type = "Unsupported";
     c.metrics.fail_reason = broke.message();
@@ -605,10 +672,10 @@ void Runtime::call_backend(FrameCompile& c) {
   fx::current_backend_report() = {};
   try {
     HookScope no_capture(interp, nullptr);
-    fx::Backend backend = fx::wrap_backend(c.options.backend->kind == ObjectKind::Str
-                                               ? *fx::find_backend(as<StrObject>(c.options.backend).value)
-                                               : fx::script_backend(c.options.backend),
-                                   backend_name, c.options.backend);
+    const Ref& compiling = c.options.compiling_backend();
+    fx::Backend backend = fx::wrap_backend(compiling->kind == ObjectKind::Str ? *fx::find_backend(as<StrObject>(compiling).value)
+                                                                              : fx::script_backend(compiling),
+                                           backend_name, compiling);
     c.entry->compiled = backend(interp, captured, example);
   } catch (PyException& error) {
     metrics.graph_op_count.reset();

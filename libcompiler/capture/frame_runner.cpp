@@ -6,6 +6,7 @@
 
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/dynamo_config.h"
+#include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/capture/runtime.h"
 #include "libcompiler/capture/tracer.h"
@@ -190,7 +191,20 @@ std::unique_ptr<Frame> frame_for(Interpreter&, const CodeState& code, const Fram
 }
 
 Ref Runtime::call_compiled(Interpreter& interp, const CompileOptions& options, const Ref& callable, CallArgs args) {
-  FrameCatcher catcher(*this, options, callable);
+  // The stance as the call starts holds for every frame it runs (PyTorch picks its frame callback
+  // from the stance when a compiled function is entered).
+  const CompileStance& stance = current_stance();
+  const std::optional<Stance> kind = stance.stance();
+  if (!kind) raise_error(ExcType::RuntimeError, "invalid torch.compile stance '" + stance.repr(interp) + "'");
+  if (*kind == Stance::ForceEager) {
+    HookScope eager(interp, nullptr);
+    return call(interp, callable, std::move(args));
+  }
+  CompileOptions under_stance = options;
+  under_stance.stance = *kind;
+  under_stance.skip_guard_eval_unsafe = stance.skip_guard_eval_unsafe;
+  if (stance.force_backend) under_stance.backend = checked_backend(interp, stance.force_backend);
+  FrameCatcher catcher(*this, under_stance, callable);
   HookScope scope(interp, &catcher);
   return call(interp, callable, std::move(args));
 }
@@ -220,6 +234,8 @@ Ref Runtime::run_function(Interpreter& interp, const CompileOptions& options, co
 
 Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs) {
   if (code.skip) return run_eager(interp, code, inputs);
+  // skip_guard_eval_unsafe evaluates only the guards on sources that once told entries apart.
+  const std::set<std::string>* evaluated = options.skip_guard_eval_unsafe ? &code.differing_sources : nullptr;
   std::vector<std::pair<std::string, std::string>> failures;
   for (auto it = code.entries.rbegin(); it != code.entries.rend(); ++it) {
     const CacheEntry& entry = **it;
@@ -229,8 +245,9 @@ Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeSt
       continue;
     }
     const Guard* failed = nullptr;
-    auto failure = entry.guards.check(interp, inputs, &failed);
+    auto failure = entry.guards.check(interp, inputs, &failed, evaluated);
     if (!failure) return run_entry(interp, options, code, **it, inputs);
+    if (failed && failed->source) code.differing_sources.insert(failed->source->text());
     // Automatic dynamic for a float global or attribute: it changed, so the next compile reads it
     // as a graph input (frame arguments are compared in update_history).
     if (failed && failed->kind == GuardKind::EqualsMatch && failed->expected->kind == ObjectKind::Float &&
@@ -238,7 +255,13 @@ Ref Runtime::run_code(Interpreter& interp, const CompileOptions& options, CodeSt
       code.history[failed->source->text()].dynamic_float = true;
     failures.emplace_back((*it)->compile_id, *failure);
   }
-  CacheEntry* entry = compile(interp, options, code, inputs, failures);
+  if (options.skip_guard_eval_unsafe)
+    raise_error(ExcType::RuntimeError,
+                "Recompilation triggered with skip_guard_eval_unsafe stance. This usually means that you have not warmed up "
+                "your model with enough inputs such that you can guarantee no more recompilations.");
+  const std::optional<CompileOptions> compile_options = options_for_miss(interp, options, code, inputs, failures);
+  if (!compile_options) return run_eager(interp, code, inputs);
+  CacheEntry* entry = compile(interp, *compile_options, code, inputs, failures);
   if (!entry) return run_eager(interp, code, inputs);
   return run_entry(interp, options, code, *entry, inputs);
 }

@@ -37,7 +37,12 @@ std::string fill(const std::string& pattern, const std::vector<std::string>& det
 }  // namespace
 
 GraphBreak::GraphBreak(BreakKind k, std::vector<std::string> d, std::string context)
-    : kind(k), details(std::move(d)), debug_context(std::move(context)) {}
+    : kind(k), error_on_graph_break(error_on_graph_break_setting()), details(std::move(d)), debug_context(std::move(context)) {}
+
+bool& error_on_graph_break_setting() {
+  static bool setting = false;
+  return setting;
+}
 
 const std::string& GraphBreak::title() const { return break_texts()[static_cast<size_t>(kind)].title; }
 
@@ -52,8 +57,9 @@ GraphBreak unsupported(UnsupportedConstruct construct, const std::vector<std::st
 std::string GraphBreak::message() const {
   const BreakText& text = break_texts()[static_cast<size_t>(kind)];
   std::string out = text.title + "\n  Explanation: " + fill(text.explanation, details) + "\n";
-  for (const char* hint : text.hints) out += "  Hint: " + fill(hint, details) + "\n";
-  out += "\n  Developer debug context: " + debug_context + "\n";
+  // Dynamo joins the hints by newlines and leaves a blank line after them, also when there are none.
+  for (size_t i = 0; i < text.hints.size(); ++i) out += (i ? "\n  Hint: " : "  Hint: ") + fill(text.hints[i], details);
+  out += "\n\n  Developer debug context: " + debug_context + "\n";
   if (*text.gb_id)
     out += "\n For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/" +
            std::string(text.gb_id) + ".html";

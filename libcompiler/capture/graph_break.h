@@ -38,6 +38,9 @@ struct GraphBreak : python::CaptureUnwind {
   const char* what() const noexcept override { return title().c_str(); }
 
   BreakKind kind;
+  // torch._dynamo.error_on_graph_break's setting when the break happened (it may change while a
+  // frame is traced): the break raises, as with fullgraph=True.
+  bool error_on_graph_break;
   std::vector<std::string> details;  // what the explanation's {0}, {1}... stand for
   std::string debug_context;
   std::vector<UserFrame> user_stack;  // outermost first, filled where the break is caught
@@ -49,6 +52,9 @@ struct GraphBreak : python::CaptureUnwind {
   // the analysis with the breaking call left out of the graph.
   bool restarts() const { return kind != BreakKind::DataDependentBranch; }
 };
+
+// torch._dynamo.error_on_graph_break's setting, for the whole process as PyTorch's.
+bool& error_on_graph_break_setting();
 
 // The Unsupported break for a construct, its wording filled with the details at hand.
 GraphBreak unsupported(UnsupportedConstruct construct, const std::vector<std::string>& details = {});

@@ -141,8 +141,10 @@ bool GuardSet::has(GuardKind kind, const std::string& source_text) const {
   return false;
 }
 
-std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInputs& inputs, const Guard** failed) const {
+std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInputs& inputs, const Guard** failed,
+                                           const std::set<std::string>* only_sources) const {
   for (const Guard& g : guards_) {
+    if (only_sources && g.kind != GuardKind::TensorMatch && (!g.source || !only_sources->count(g.source->text()))) continue;
     if (failed) *failed = &g;
     if (g.kind == GuardKind::GlobalState) {
       if (ops::GradMode::is_enabled() != g.grad_mode || !(ops::cpu_autocast() == g.autocast))

@@ -2,6 +2,7 @@
 // The guards of one compiled entry (Dynamo's guard manager): what must still hold of a frame's
 // inputs for the entry to run. A cache hit checks them all; a miss reports the first that failed
 // in Dynamo's words ("tensor 'x' size mismatch at index 0. expected 3, actual 4", "c == 1.5").
+#include <set>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -87,7 +88,11 @@ class GuardSet {
 
   // nullopt when every guard holds; otherwise why the first failing one failed (and, when asked,
   // which guard it was).
-  std::optional<std::string> check(python::Interpreter& interp, const FrameInputs& inputs, const Guard** failed = nullptr) const;
+  // With `only_sources`, the guards on other sources (and those on none) are assumed to hold, but
+  // for tensors' guards: Dynamo's skip_guard_eval_unsafe evaluates those always (of parameters'
+  // too, here).
+  std::optional<std::string> check(python::Interpreter& interp, const FrameInputs& inputs, const Guard** failed = nullptr,
+                                   const std::set<std::string>* only_sources = nullptr) const;
 
  private:
   std::vector<Guard> guards_;

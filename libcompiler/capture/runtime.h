@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "libcompiler/capture/code_state.h"
+#include "libcompiler/capture/compile_stance.h"
 #include "libcompiler/capture/graph_break.h"
 #include "libcompiler/python/interp/eval_hooks.h"
 #include "libcompiler/python/interp/interpreter.h"
@@ -25,6 +26,14 @@ struct CompileOptions {
   std::optional<bool> dynamic;    // None: automatic dynamic shapes
   std::string mode = "default";
   python::Ref options;  // torch.compile(options=...): a dict of inductor settings, or null
+  // torch.compiler.set_stance's, as the compiled function was called (force_backend is in backend).
+  Stance stance = Stance::Default;
+  bool skip_guard_eval_unsafe = false;
+  // A backend that compiles in backend's stead (aot_eager for aot_eager_then_compile's first
+  // call), its entry still counted as backend's, so that later calls find it; null: none.
+  python::Ref stand_in_backend;
+
+  const python::Ref& compiling_backend() const { return stand_in_backend ? stand_in_backend : backend; }
 };
 
 // A guard as explain() lists it under "Out Guards" (Dynamo's Guard objects).
@@ -90,6 +99,12 @@ class Runtime {
   // or for good).
   CacheEntry* compile(python::Interpreter& interp, const CompileOptions& options, CodeState& code, const FrameInputs& inputs,
                       const std::vector<std::pair<std::string, std::string>>& failures);
+  // What a cache miss compiles with under the stance of `options`: `options` themselves, or other
+  // options (aot_eager's, for aot_eager_then_compile's first call); none when the frame runs
+  // eagerly instead. Raises under fail_on_recompile.
+  std::optional<CompileOptions> options_for_miss(python::Interpreter& interp, const CompileOptions& options, CodeState& code,
+                                                 const FrameInputs& inputs,
+                                                 const std::vector<std::pair<std::string, std::string>>& failures);
   // Its phases, in order (frame_compiler.cpp).
   void trace_frame(FrameCompile& compile);
   void handle_graph_break(FrameCompile& compile);
@@ -104,6 +119,9 @@ class Runtime {
   std::vector<CompileRecord> records_;
   std::vector<GuardFailure> guard_failures_;
   std::vector<std::pair<std::string, int64_t>> graph_break_counts_;
+  // The sizes of the tensor locals of a code's first two calls under eager_then_compile, by file
+  // and first line; kept through reset(), as PyTorch keeps its example inputs.
+  std::map<std::pair<std::string, int>, std::vector<TensorSizes>> first_calls_;
 };
 
 // Runs a code state's code in `frame` as a call: the whole function, or the rest of it from the

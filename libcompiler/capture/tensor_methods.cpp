@@ -5,6 +5,7 @@
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libcompiler/tensor/dtype.h"
 
 namespace kiln::capture {
 
@@ -44,8 +45,13 @@ Ref Tracer::break_on_view_base(Interpreter& interp, const std::string&, const Re
   break_graph(interp, unsupported(UnsupportedConstruct::ViewBase));
 }
 
-Ref Tracer::break_on_autograd_state_change(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {
-  break_graph(interp, unsupported(UnsupportedConstruct::AutogradStateChange, {method}));
+// Changes to autograd state a graph does not replay.
+Ref Tracer::break_on_requires_grad_change(Interpreter& interp, const std::string&, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::RequiresGradChange, {}, "call_method TensorVariable() requires_grad_"));
+}
+
+Ref Tracer::break_on_retain_grad(Interpreter& interp, const std::string&, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::RetainGrad, {}, "var_getattr TensorVariable() retain_grad"));
 }
 
 Ref Tracer::break_on_truth_value(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
@@ -69,8 +75,28 @@ Ref Tracer::iterate_rows(Interpreter& interp, const std::string&, const Ref&, Ca
   return iter(interp, py_list(std::move(rows)));
 }
 
-Ref Tracer::break_on_data_read(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {
-  break_graph(interp, GraphBreak(BreakKind::TensorData, {method}, "call_method TensorVariable() " + method));
+// Reads of a tensor's data. Dynamo traces tolist() of an integer tensor, which kiln does not.
+Ref Tracer::break_on_tolist(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
+  if (tensor::is_integral(to_tensor(graph_->fake_of(args.args[0]), "self").dtype(), false))
+    break_graph(interp, unsupported(UnsupportedConstruct::IntegerTolist));
+  break_graph(interp, GraphBreak(BreakKind::TolistNonInteger, {}, "call_method TensorVariable() to_list"));
+}
+
+namespace {
+
+// The builtin a dunder method serves ("__repr__" serves repr()).
+std::string builtin_of(const std::string& dunder) { return dunder.substr(2, dunder.size() - 4); }
+
+}  // namespace
+
+// float(), int() and format() of a tensor: Dynamo traces them, kiln does not (nor the str() and
+// repr() a tensor's formatting calls).
+Ref Tracer::break_on_value_read(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {
+  break_graph(interp, unsupported(UnsupportedConstruct::TensorValueRead, {builtin_of(method)}));
+}
+
+Ref Tracer::break_on_index(Interpreter& interp, const std::string&, const Ref&, CallArgs&) {
+  break_graph(interp, GraphBreak(BreakKind::IndexOfTensor, {}, ""));
 }
 
 }  // namespace kiln::capture

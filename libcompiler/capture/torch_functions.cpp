@@ -37,8 +37,10 @@ Ref Tracer::trace_random_factory(Interpreter& interp, const Ref& callee, CallArg
   return torch_function(interp, callee, args);
 }
 
+// torch wraps manual_seed so that Dynamo skips it (torch/_compile.py's _disable_dynamo).
 Ref Tracer::break_on_manual_seed(Interpreter& interp, const Ref&, CallArgs&) {
-  break_graph(interp, unsupported(UnsupportedConstruct::ManualSeed));
+  break_graph(interp, GraphBreak(BreakKind::SkippedCall, {"manual_seed", "torch/_compile.py"},
+                                 "module: torch.random, qualname: manual_seed, skip reason: <missing reason>"));
 }
 
 Ref Tracer::record_grad_mode_switch(Interpreter& interp, const Ref& callee, CallArgs& args) {
@@ -69,6 +71,10 @@ Ref Tracer::answer_is_compiling(Interpreter&, const Ref&, CallArgs&) { return py
 
 Ref Tracer::break_on_user_request(Interpreter& interp, const Ref&, CallArgs&) {
   break_graph(interp, GraphBreak(BreakKind::UserGraphBreak, {"None"}, "Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`"));
+}
+
+Ref Tracer::refuse_forbidden_call(Interpreter& interp, const Ref& callee, CallArgs&) {
+  throw ForbiddenCall(repr(interp, callee), user_stack(interp));
 }
 
 }  // namespace kiln::capture

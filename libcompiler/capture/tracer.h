@@ -56,6 +56,14 @@ struct BreakSite {
   int line = 0;  // the line the resume frame is named after
 };
 
+// A call Dynamo refuses to trace (torch.compiler.set_stance): not a graph break, the compile fails
+// with an AssertionError that reaches the caller.
+struct ForbiddenCall : python::CaptureUnwind {
+  ForbiddenCall(std::string callee, std::vector<UserFrame> stack) : callee(std::move(callee)), user_stack(std::move(stack)) {}
+  std::string callee;  // its repr
+  std::vector<UserFrame> user_stack;
+};
+
 class Tracer : public python::CallHook, public python::ExpressionObserver {
  public:
   Tracer(const CallRules& rules, OutputGraph& graph, python::Frame& root, std::string root_name, TracerConfig config);
@@ -104,6 +112,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   // builtin_calls.cpp
   python::Ref break_on_print(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_deepcopy(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref break_on_string_conversion(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref read_dict_keys(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref change_container(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref read_and_change_dict(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
@@ -119,6 +128,7 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref record_and_run(python::Interpreter& interp, NodeTarget target, const python::Ref& callee, python::CallArgs& args);
   python::Ref answer_is_compiling(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_user_request(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
+  python::Ref refuse_forbidden_call(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   // tensor_methods.cpp
   python::Ref tensor_method(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_backward(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
@@ -128,13 +138,20 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
   python::Ref item(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
   python::Ref break_on_view_base(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                                  python::CallArgs& args);
-  python::Ref break_on_autograd_state_change(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
-                                             python::CallArgs& args);
+  python::Ref break_on_requires_grad_change(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                            python::CallArgs& args);
+  python::Ref break_on_retain_grad(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                   python::CallArgs& args);
   python::Ref break_on_truth_value(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                                    python::CallArgs& args);
   python::Ref iterate_rows(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
-  python::Ref break_on_data_read(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
-                                 python::CallArgs& args);
+  python::Ref break_on_tolist(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                              python::CallArgs& args);
+  python::Ref break_on_value_read(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                                  python::CallArgs& args);
+  python::Ref break_on_index(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
+                             python::CallArgs& args);
+
   // nn_modules.cpp
   python::Ref break_on_parameter_constructor(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);
   python::Ref build_weighted_loss(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args);

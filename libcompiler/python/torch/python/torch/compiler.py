@@ -11,6 +11,13 @@ def disable(fn=None, recursive=True, *, reason=None):
     return fn
 
 
+def set_stance(stance="default", *, skip_guard_eval_unsafe=False, force_backend=None):
+    # How torch.compile'd functions run from now on: a call, a context manager or a decorator.
+    import torch._dynamo
+    return torch._dynamo.set_stance(stance, skip_guard_eval_unsafe=skip_guard_eval_unsafe,
+                                    force_backend=force_backend)
+
+
 def is_compiling():
     return False
 

@@ -43,6 +43,58 @@ def graph_break():
     pass
 
 
+class set_stance:
+    # The compiler's stance (torch.compiler.set_stance): set as soon as it is made, so that a plain
+    # call sets it for good; as a context manager it holds inside the block, as a decorator while
+    # the function runs. The stance is read when a compiled function is called.
+    def __init__(self, stance="default", *, skip_guard_eval_unsafe=False, force_backend=None):
+        if force_backend is not None and stance != "default":
+            raise RuntimeError("non-default stance cannot have force_backend set")
+        self.stance = (stance, skip_guard_eval_unsafe, force_backend)
+        self.prev = _kiln.set_stance(*self.stance)
+
+    def __call__(self, fn):
+        _kiln.set_stance(*self.prev)
+
+        def stance_wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return stance_wrapper
+
+    def __enter__(self):
+        _kiln.set_stance(*self.stance)
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _kiln.set_stance(*self.prev)
+
+    def clone(self):
+        # As PyTorch's: a decorated function's stance keeps its name and backend only.
+        return self.__class__(self.stance[0], force_backend=self.stance[2])
+
+
+class _ErrorOnGraphBreak:
+    # Sets whether a graph break raises (as fullgraph=True would) while frames are compiled inside
+    # the block or the decorated function.
+    def __init__(self, error_on_graph_break):
+        self.error_on_graph_break = error_on_graph_break
+
+    def __call__(self, fn):
+        def error_on_graph_break_wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return error_on_graph_break_wrapper
+
+    def __enter__(self):
+        self.prev_error_on_graph_break = _kiln.set_error_on_graph_break(self.error_on_graph_break)
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _kiln.set_error_on_graph_break(self.prev_error_on_graph_break)
+
+
+def error_on_graph_break(error_on_graph_break):
+    return _ErrorOnGraphBreak(error_on_graph_break)
+
+
 class FrameSummary:
     # traceback.FrameSummary: where a break happened.
     def __init__(self, filename, lineno, name, line):

@@ -5,6 +5,7 @@ cache_size_limit = 8  # alias of recompile_limit
 accumulated_recompile_limit = 256
 accumulated_cache_size_limit = 256  # alias of accumulated_recompile_limit
 suppress_errors = False
+error_on_recompile = False  # a recompile raises torch._dynamo.exc.RecompileError
 capture_scalar_outputs = False
 capture_dynamic_output_shape_ops = False
 # The repro tools (libcompiler/repro), initialised from the environment as PyTorch does.

@@ -15,3 +15,7 @@ class BackendCompilerFailed(TorchDynamoException):
 
 class InvalidBackend(TorchDynamoException):
     pass
+
+
+class RecompileError(TorchDynamoException):
+    pass
