@@ -48,3 +48,6 @@ for bad in [0, "2"]:
         torch.set_num_threads(bad)
     except RuntimeError as error:
         print("RuntimeError:", error)
+# Nothing to add up: sums are zeros and means NaN, whichever layout.
+empty = torch.zeros(0, 3, 40)
+print(empty.sum(0).shape, empty.sum(0).sum().item(), empty.transpose(0, 2).sum(2).shape, empty.mean(0)[0, :2].tolist())

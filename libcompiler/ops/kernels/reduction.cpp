@@ -56,7 +56,7 @@ std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta
   // float32 and float64 sums add in PyTorch's order where its layout of the sum is known.
   const Tensor self = product ? args.tensor(0) : reduced_dims_in_memory_order(args.tensor(0), reduced);
   const std::optional<CascadeSumPlan> plan = product ? std::nullopt : cascade_sum_plan(self, reduced);
-  if (plan && plan->kind == CascadeSumPlan::Kind::Outer && self.dtype() == out.dtype() &&
+  if (plan && plan->kind == CascadeSumPlan::Kind::Outer && self.dtype() == out.dtype() && self.numel() > 0 &&
       (out.dtype() == DType::Float32 || out.dtype() == DType::Float64)) {
     outer_sum(*plan, self, out, mean);
     return {out};
