@@ -37,8 +37,10 @@ struct DriverState {
     initialized = true;
     // The driver's state does not survive fork: a child of this process must not use it.
     pthread_atfork(nullptr, nullptr, [] { forked_after_init = true; });
+    initialized_here = true;
   }
   static inline bool forked_after_init = false;
+  static inline bool initialized_here = false;  // cuInit ran in this process (state() was asked)
   bool initialized = false;
   std::vector<DeviceContext> devices;
   std::mutex mutex;
@@ -85,6 +87,8 @@ void install_cuda() {
 }
 
 bool compiled_with_cuda() { return true; }
+
+bool initialized_in_this_process() { return DriverState::initialized_here; }
 
 bool is_available() { return device_count() > 0; }
 

@@ -13,6 +13,8 @@ namespace kiln::cuda {
 void install_cuda();
 // Whether this build has the CUDA runtime (built against CUDA's headers).
 bool compiled_with_cuda();
+// Whether this process has initialised the driver (a fork of it can no longer use CUDA).
+bool initialized_in_this_process();
 // torch.cuda.is_available(): a driver loads and sees at least one device. Never throws.
 bool is_available();
 // torch.cuda.device_count(): 0 without a driver.

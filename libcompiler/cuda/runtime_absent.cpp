@@ -11,6 +11,8 @@ namespace {
 
 void install_cuda() {}
 bool compiled_with_cuda() { return false; }
+
+bool initialized_in_this_process() { return false; }
 bool is_available() { return false; }
 int device_count() { return 0; }
 void lazy_init() { not_compiled(); }

@@ -1,7 +1,15 @@
 #include "libcompiler/repro/host_placement.h"
 
-#include <map>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+#include "libcompiler/cuda/runtime.h"
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/repro/subgraph.h"
 #include "libcompiler/tensor/copy.h"
@@ -35,6 +43,31 @@ ReproState moved_to(const ReproState& state, const tensor::Device& device) {
     inputs.push_back(placed);
   }
   return with_inputs(state, std::move(inputs));
+}
+
+namespace {
+
+// Set for the restarted process: which device type's storages stand on the host from the start.
+constexpr const char* kStandInVariable = "KILN_MINIFY_CUDA_ON_HOST";
+
+}  // namespace
+
+void restart_on_host_if_cuda_is_initialized(const std::vector<std::string>& file_argv) {
+  if (!cuda::initialized_in_this_process() || std::getenv(kStandInVariable)) return;
+  setenv(kStandInVariable, "1", 1);
+  std::vector<std::string> arguments = {"/proc/self/exe"};
+  arguments.insert(arguments.end(), file_argv.begin(), file_argv.end());
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  std::cerr.flush();
+  execv("/proc/self/exe", argv.data());
+  throw std::runtime_error(std::string("minify: cannot start again with the GPU's tensors on the host: ") + std::strerror(errno));
+}
+
+void stand_in_from_start_if_asked() {
+  if (std::getenv(kStandInVariable)) tensor::begin_host_stand_in(tensor::DeviceType::CUDA);
 }
 
 }  // namespace kiln::repro

@@ -4,6 +4,9 @@
 // inputs and cuts nodes on the host (tensor/host_stand_in.h); what it writes (checkpoints, PyTorch
 // oracle candidates, repro.py) still says the device; each child that runs a candidate moves it
 // there first.
+#include <string>
+#include <vector>
+
 #include "libcompiler/repro/repro_state.h"
 #include "libcompiler/tensor/device.h"
 
@@ -15,5 +18,14 @@ ReproState annotated_on(const ReproState& state, const tensor::Device& device);
 // In a test child: ends the host stand-in of the device's type and copies the state's host
 // tensors to the device (inputs that shared a storage still share one, leaves stay leaves).
 ReproState moved_to(const ReproState& state, const tensor::Device& device);
+
+// The minify command in a process that has initialised CUDA already (an after-Dynamo launcher
+// builds its module with .cuda() parameters before run_repro runs): the process starts again, the
+// same binary and the file's own command line, with the stand-in on from its first line (see
+// stand_in_from_start_if_asked), and this call does not return. Nothing when CUDA is untouched or
+// the stand-in was on from the start.
+void restart_on_host_if_cuda_is_initialized(const std::vector<std::string>& file_argv);
+// At start-up (install_repro): the stand-in from the first line, when a restart asked for it.
+void stand_in_from_start_if_asked();
 
 }  // namespace kiln::repro

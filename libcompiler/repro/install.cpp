@@ -6,6 +6,7 @@
 #include "libcompiler/repro/after_dynamo.h"
 #include "libcompiler/repro/backend_override.h"
 #include "libcompiler/repro/compiler_bisect.h"
+#include "libcompiler/repro/host_placement.h"
 #include "libcompiler/repro/pytorch_repro_modules.h"
 #include "libcompiler/repro/run_repro.h"
 
@@ -14,6 +15,7 @@ namespace kiln::repro {
 using namespace python;
 
 void install_repro(Interpreter& interp) {
+  stand_in_from_start_if_asked();
   fx::set_backend_wrapper([](fx::Backend inner, const std::string& name, const Ref& spec) -> fx::Backend {
     fx::Backend wrapped;
     if (const std::optional<std::string> chosen = overriding_backend()) {

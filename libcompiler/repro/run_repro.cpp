@@ -12,6 +12,7 @@
 #include "libcompiler/repro/analyze.h"
 #include "libcompiler/repro/backend_override.h"
 #include "libcompiler/repro/graph_accuracy.h"
+#include "libcompiler/repro/host_placement.h"
 #include "libcompiler/repro/input_reader.h"
 #include "libcompiler/repro/minifier.h"
 #include "libcompiler/repro/python_oracle.h"
@@ -254,7 +255,10 @@ Ref run_repro(Interpreter& interp, CallArgs& c, ReproAfter after) {
   // The minifier forks a child per candidate and CUDA does not survive fork: its own process keeps
   // a GPU repro's tensors on the host (host_placement.h).
   std::optional<tensor::HostStandIn> on_host;
-  if (run.command == "minify") on_host.emplace(tensor::DeviceType::CUDA);
+  if (run.command == "minify") {
+    restart_on_host_if_cuda_is_initialized(interp.argv);
+    on_host.emplace(tensor::DeviceType::CUDA);
+  }
   const ReproState state = load_state(interp, run);
   if (on_host) run.kept_on_host_for = tensor::stood_in_for(tensor::DeviceType::CUDA);
   if (run.command == "run") return run_command(interp, run, state);
