@@ -39,8 +39,8 @@ std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp
 }
 
 // unary() whose float and double results come from whole arrays when input and output lie dense
-// in memory the same way: arrays(in, out, n) on chunks spread over the thread pool (the scalar expression
-// serves every other case).
+// in memory the same way: arrays(in, out, n) on chunks spread over the thread pool (the scalar
+// expression serves every other case).
 template <typename MakeOp, typename Arrays>
 std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays) {
   const Tensor& self = args.tensor(0);
@@ -66,7 +66,7 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
 }
 
 // Stages over a long array a tile at a time, so that each tile stays in cache between stages:
-// tiles(in, out, n, stage) calls stage(in_tile, out_tile, tile_length) in order.
+// stages(in_tile, out_tile, tile_length) for each tile in order.
 template <typename T, typename Stages>
 void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
   constexpr int64_t kTile = 2048;
