@@ -49,8 +49,9 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
   // like it: elementwise, the order of the elements does not matter.
   if ((dtype == tensor::DType::Float32 || dtype == tensor::DType::Float64) && tensor::dense_memory_order(self) &&
       !args.schema().is_inplace()) {
-    const Tensor out = allocate_outputs(meta(args))[0];
-    if (out.dtype() == dtype && out.strides() == self.strides() && out.sizes() == self.sizes()) {
+    const std::vector<TensorMeta> result = meta(args);
+    if (result[0].dtype == dtype && result[0].strides == self.strides() && result[0].sizes == self.sizes()) {
+      const Tensor out = allocate_outputs(result)[0];
       tensor::visit_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
