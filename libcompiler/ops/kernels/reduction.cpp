@@ -30,6 +30,16 @@ std::vector<bool> dims_of(const Arguments& args, const Tensor& self) {
   return reduction_mask(args[1].is_none() ? std::vector<int64_t>{} : args.int_list(1), self.dim());
 }
 
+// Runs a kernel over columns read in place, which writes its results in memory order (block b,
+// column c at b * columns + c: outer_cascade_sums, extremum_columns), and puts each output's where
+// the output goes.
+template <typename T, typename Kernel>
+void column_results_into(const CascadeSumPlan& plan, int64_t n, T* out, int64_t outputs, const Kernel& kernel) {
+  std::vector<T> results(static_cast<size_t>(outputs));
+  kernel(results.data());
+  for (int64_t i = 0; i < outputs; ++i) out[i] = results[static_cast<size_t>(outer_sum_position(plan, i, n))];
+}
+
 // A sum down columns (sum(0) of a row-major matrix) read where it lies: blocks of columns at a
 // time, in ATen's order (cascade_sum.h), then each output taken from its block and column.
 void outer_sum(const CascadeSumPlan& plan, const Tensor& self, const Tensor& out, bool mean) {
@@ -38,13 +48,10 @@ void outer_sum(const CascadeSumPlan& plan, const Tensor& self, const Tensor& out
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      std::vector<T> sums(static_cast<size_t>(out.numel()));
-      outer_cascade_sums(plan, self.data_ptr<T>(), n, blocks, sums.data());
       T* o = out.data_ptr<T>();
-      for (int64_t i = 0; i < out.numel(); ++i) {
-        const T sum = sums[static_cast<size_t>(outer_sum_position(plan, i, n))];
-        o[i] = mean ? sum / static_cast<T>(n) : sum;
-      }
+      column_results_into(plan, n, o, out.numel(), [&](T* sums) { outer_cascade_sums(plan, self.data_ptr<T>(), n, blocks, sums); });
+      if (mean)
+        for (int64_t i = 0; i < out.numel(); ++i) o[i] /= static_cast<T>(n);
     }
   });
 }
@@ -145,9 +152,9 @@ std::vector<Tensor> extremum_values(const Arguments& args, const std::vector<Ten
         T* o = out.data_ptr<T>();
         if (plan && plan->kind == CascadeSumPlan::Kind::Outer) {
           const int64_t n = self.numel() / out.numel();
-          std::vector<T> found(static_cast<size_t>(out.numel()));
-          extremum_columns(ordered.data_ptr<T>(), n, plan->columns, out.numel() / plan->columns, found.data(), is_max);
-          for (int64_t i = 0; i < out.numel(); ++i) o[i] = found[static_cast<size_t>(outer_sum_position(*plan, i, n))];
+          column_results_into(*plan, n, o, out.numel(), [&](T* found) {
+            extremum_columns(ordered.data_ptr<T>(), n, plan->columns, out.numel() / plan->columns, found, is_max);
+          });
           return;
         }
         const ReductionLayout layout = reduction_layout(self, reduced);
