@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "libcompiler/python/interp/protocols.h"
 
@@ -30,12 +31,36 @@ Failure failure_of(Interpreter& interp, const PyException& error) {
   return {Failure::Kind::Exception, exception->type->name, exception_message(interp, exception)};
 }
 
+namespace {
+
+// The length of the absolute path that starts at `at` (a '/' that starts a word and a second
+// '/' before the word ends), or 0.
+size_t absolute_path_length(std::string_view text, size_t at) {
+  if (text[at] != '/' || (at > 0 && !std::strchr(" \t'\"(=[", text[at - 1]))) return 0;
+  size_t end = at;
+  while (end < text.size() && !std::strchr(" \t'\"),:]", text[end])) ++end;
+  return text.substr(at + 1, end - at - 1).find('/') == std::string_view::npos ? 0 : end - at;
+}
+
+}  // namespace
+
 std::string message_class(std::string_view message) {
   message = message.substr(0, message.find('\n'));
   auto is_digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   auto is_hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
   std::string masked;
   for (size_t i = 0; i < message.size();) {
+    // A file's absolute path becomes '#' and its extension: compilers name the files they
+    // generate by a hash of their source (PyTorch's "Failed to import
+    // /tmp/torchinductor_root/5f/c5fclc5s...py"), which is new for every candidate.
+    if (const size_t length = absolute_path_length(message, i)) {
+      const std::string_view path = message.substr(i, length);
+      const size_t dot = path.rfind('.');
+      masked += '#';
+      if (dot != std::string_view::npos && dot > path.rfind('/')) masked += path.substr(dot);
+      i += length;
+      continue;
+    }
     // A number, or a hex word holding a digit (a hash, an address), becomes one '#'.
     size_t end = i;
     // A node's counter ("relu_3" of "relu") goes altogether: the same node may be renamed.

@@ -10,8 +10,13 @@ namespace {
 TEST(Failure, MessageClassMasksWhatChangesAsAGraphShrinks) {
   EXPECT_EQ(message_class("size mismatch: 32 vs 64 at relu_1"), "size mismatch: # vs # at relu");
   EXPECT_EQ(message_class("toy_compiler refuses relu"), "toy_compiler refuses relu");
-  EXPECT_EQ(message_class("error in /tmp/torchinductor_root/ah/cahlrmkn4oq52x5.cpp: deadbeef12 failed"),
-            "error in /tmp/torchinductor_root/ah/cahlrmkn#oq#x#.cpp: # failed");
+  EXPECT_EQ(message_class("error in /tmp/torchinductor_root/ah/cahlrmkn4oq52x5.cpp: deadbeef12 failed"), "error in #.cpp: # failed");
+  // PyTorch's Inductor names a generated module by a base-32 hash of its source: two candidates
+  // with the same bug fail to import differently named files (seen on CUDA, after Dynamo).
+  EXPECT_EQ(message_class("RuntimeError: Failed to import /tmp/torchinductor_root/5f/c5fclc5slhgvyauszfchd3c4ex5wgxhevqq6wlquum4djyd2zyed.py"),
+            message_class("RuntimeError: Failed to import /tmp/torchinductor_root/xq/cxqvkm2b7hyt3ldzs8vaw4jn5.py"));
+  EXPECT_EQ(message_class("see '/a/b' and (/x/y.h:12)"), "see '#' and (#.h:#)");
+  EXPECT_EQ(message_class("ratio 3/4 and and/or /single"), "ratio #/# and and/or /single");
   EXPECT_EQ(message_class("first line 1\nsecond line"), "first line #");
   EXPECT_EQ(message_class("arg0_1 and add_12"), "arg# and add");
 }
