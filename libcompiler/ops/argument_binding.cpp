@@ -198,7 +198,7 @@ Arguments bind_arguments(const FunctionSchema& schema, const std::vector<IValue>
 
 std::pair<const OpInfo*, Arguments> resolve_overload(std::string_view name, const std::vector<IValue>& positional,
                                                      const std::vector<KeywordArgument>& keywords) {
-  const std::vector<const OpInfo*> candidates = overloads_of(name);
+  const std::vector<const OpInfo*>& candidates = overloads_of(name);
   if (candidates.empty()) type_error("no operator named '" + std::string(name) + "'");
   std::vector<BindFailure> failures;
   for (const OpInfo* op : candidates) {

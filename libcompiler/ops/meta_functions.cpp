@@ -16,8 +16,6 @@ TensorMeta contiguous_meta(const Shape& sizes, DType dtype, const Device& device
   return size_generic::contiguous(sizes, dtype, device);
 }
 
-namespace {
-
 tensor::PromotionOperand promotion_operand(const IValue& value) {
   if (value.is_tensor()) {
     const Tensor& t = value.to_tensor();
@@ -26,8 +24,6 @@ tensor::PromotionOperand promotion_operand(const IValue& value) {
   }
   return tensor::PromotionOperand::python_scalar(value.to_scalar().dtype());
 }
-
-}  // namespace
 
 namespace size_generic {
 
@@ -61,6 +57,13 @@ DType sum_like_dtype(DType self, std::optional<DType> dtype) {
 DType result_type(const std::vector<IValue>& operands) {
   tensor::ResultTypeState state;
   for (const IValue& v : operands) state.update(promotion_operand(v));
+  return state.result();
+}
+
+DType result_type(const IValue& a, const IValue& b) {
+  tensor::ResultTypeState state;
+  state.update(promotion_operand(a));
+  state.update(promotion_operand(b));
   return state.result();
 }
 

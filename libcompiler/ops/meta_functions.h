@@ -6,7 +6,9 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -128,6 +130,10 @@ TensorMeta meta_of(const Tensor& t);
 TensorMeta contiguous_meta(const Shape& sizes, DType dtype, const Device& device);
 // The dtype PyTorch's result_type gives for the given operands (tensors and Python numbers).
 DType result_type(const std::vector<IValue>& operands);
+// The same for two operands, without gathering them (binary kernels call it on every call).
+DType result_type(const IValue& a, const IValue& b);
+// How one operand takes part in that (a Python number, a 0-dim or a dimensioned tensor).
+tensor::PromotionOperand promotion_operand(const IValue& value);
 
 // ---- Size-generic forms
 // The meta functions below are written once over the argument type, so that a caller whose
@@ -183,21 +189,25 @@ struct Elementwise {
 };
 
 template <class Args>
-Elementwise<SizeOf<Args>> elementwise(const Args& args, const std::vector<size_t>& indices) {
+Elementwise<SizeOf<Args>> elementwise(const Args& args, std::span<const size_t> indices) {
   using Size = SizeOf<Args>;
   Elementwise<Size> result{{}, {}, DType::Float32, tensor::kCPU};
-  std::vector<IValue> operands;
-  std::vector<StridedOperand<Size>> strided;
+  tensor::ResultTypeState promotion;
+  // The tensors, in order, until the layout is worked out (most small ops have one or two).
+  std::array<size_t, 4> tensor_slots{};
+  std::vector<size_t> more_tensor_slots;
+  size_t tensors = 0;
   bool have_device = false;
   bool device_from_cpu_scalar = false;
   for (size_t i : indices) {
     const IValue& value = args[i];
     if (value.is_none()) continue;
-    operands.push_back(value);
+    promotion.update(promotion_operand(value));
     if (!value.is_tensor()) continue;
+    if (tensors < tensor_slots.size()) tensor_slots[tensors] = i;
+    else more_tensor_slots.push_back(i);
+    ++tensors;
     const auto& t = args.tensor(i);
-    result.sizes = broadcast_sizes(result.sizes, t.sizes());
-    strided.push_back(StridedOperand<Size>{t.sizes(), t.strides()});
     // A 0-dim CPU tensor may join tensors of any device, as a scalar would.
     const bool cpu_scalar = t.dim() == 0 && t.device().type == tensor::DeviceType::CPU;
     if (!have_device) {
@@ -212,9 +222,39 @@ Elementwise<SizeOf<Args>> elementwise(const Args& args, const std::vector<size_t
       device_from_cpu_scalar = false;
     }
   }
-  result.common = result_type(operands);
+  result.common = promotion.result();
+  auto slot = [&](size_t k) { return k < tensor_slots.size() ? tensor_slots[k] : more_tensor_slots[k - tensor_slots.size()]; };
+  if (tensors == 0) return result;
+  // Tensors of one shape, all with row-major strides (most eager calls): nothing broadcasts and
+  // the output is row-major too, as TensorIterator lays it out. (Only exact row-major strides:
+  // a size-1 dimension's odd stride can turn TensorIterator's order.) Concrete sizes only: for
+  // symbolic ones the comparison itself would guard.
+  if constexpr (std::is_same_v<Size, int64_t>) {
+    const auto& first = args.tensor(slot(0));
+    bool same_row_major = first.strides() == row_major_strides(first.sizes());
+    for (size_t k = 1; k < tensors && same_row_major; ++k) {
+      const auto& t = args.tensor(slot(k));
+      same_row_major = t.sizes() == first.sizes() && t.strides() == first.strides();
+    }
+    if (same_row_major) {
+      result.sizes = first.sizes();
+      result.strides = first.strides();
+      return result;
+    }
+  }
+  std::vector<StridedOperand<Size>> strided;
+  for (size_t k = 0; k < tensors; ++k) {
+    const auto& t = args.tensor(slot(k));
+    result.sizes = broadcast_sizes(result.sizes, t.sizes());
+    strided.push_back(StridedOperand<Size>{t.sizes(), t.strides()});
+  }
   result.strides = elementwise_output_strides(result.sizes, strided);
   return result;
+}
+
+template <class Args>
+Elementwise<SizeOf<Args>> elementwise(const Args& args, std::initializer_list<size_t> indices) {
+  return elementwise(args, std::span<const size_t>(indices.begin(), indices.size()));
 }
 
 template <typename Size>

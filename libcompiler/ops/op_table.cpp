@@ -33,9 +33,15 @@ std::vector<OpInfo> build_table() {
   return table;
 }
 
+// Looked up by string_view without making a std::string: eager dispatch looks a name up per call.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+};
+
 struct Index {
   std::unordered_map<std::string, const OpInfo*> by_qualified_name;
-  std::unordered_map<std::string, std::vector<const OpInfo*>> by_name;
+  std::unordered_map<std::string, std::vector<const OpInfo*>, NameHash, std::equal_to<>> by_name;
 };
 
 const Index& index() {
@@ -67,9 +73,10 @@ const OpInfo* find_op(std::string_view qualified_name) {
   return it == index().by_qualified_name.end() ? nullptr : it->second;
 }
 
-std::vector<const OpInfo*> overloads_of(std::string_view name) {
-  const auto it = index().by_name.find(std::string(name));
-  return it == index().by_name.end() ? std::vector<const OpInfo*>{} : it->second;
+const std::vector<const OpInfo*>& overloads_of(std::string_view name) {
+  static const std::vector<const OpInfo*> none;
+  const auto it = index().by_name.find(name);
+  return it == index().by_name.end() ? none : it->second;
 }
 
 }  // namespace kiln::ops

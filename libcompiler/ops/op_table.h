@@ -54,6 +54,6 @@ const std::vector<OpInfo>& all_ops();
 // unknown.
 const OpInfo* find_op(std::string_view qualified_name);
 // Every overload of a name, in table order ("add" -> add.Tensor, add.Scalar; "prims::iota").
-std::vector<const OpInfo*> overloads_of(std::string_view name);
+const std::vector<const OpInfo*>& overloads_of(std::string_view name);
 
 }  // namespace kiln::ops

@@ -19,11 +19,31 @@ bool should_swap(const std::vector<Shape>& strides, int64_t inner, int64_t outer
   return false;
 }
 
+// Operands of one shape, all contiguous: the walk is one run over every operand (most small ops).
+bool one_contiguous_run(const Shape& shape, const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs) {
+  for (const auto* operands : {&outputs, &inputs})
+    for (const Tensor& t : *operands)
+      if (t.sizes() != shape || !t.is_contiguous()) return false;
+  return true;
+}
+
 }  // namespace
 
 ElementwiseLoop::ElementwiseLoop(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs) {
   if (outputs.empty()) throw_runtime_error("ElementwiseLoop needs at least one output");
   const Shape& shape = outputs.front().sizes();
+  numel_ = numel_of(shape);
+  if (one_contiguous_run(shape, outputs, inputs)) {
+    shape_ = {numel_};
+    data_.reserve(outputs.size() + inputs.size());
+    strides_.reserve(outputs.size() + inputs.size());
+    for (const auto* operands : {&outputs, &inputs})
+      for (const Tensor& t : *operands) {
+        data_.push_back(static_cast<char*>(t.data_ptr()));
+        strides_.push_back(static_cast<int64_t>(t.itemsize()));
+      }
+    return;
+  }
   const int64_t ndim = static_cast<int64_t>(shape.size());
   std::vector<Shape> element_strides;  // outermost first, like Tensor::strides()
   for (const Tensor& out : outputs) {
@@ -44,7 +64,6 @@ ElementwiseLoop::ElementwiseLoop(const std::vector<Tensor>& outputs, const std::
   }
   std::vector<Tensor> operands(outputs);
   operands.insert(operands.end(), inputs.begin(), inputs.end());
-  numel_ = numel_of(shape);
 
   // Order dims innermost first: start from the reversed logical order, then insertion-sort by
   // strides (stable, so ties keep row-major order).
@@ -82,10 +101,9 @@ ElementwiseLoop::ElementwiseLoop(const std::vector<Tensor>& outputs, const std::
   shape_ = std::move(merged_shape);
   for (size_t i = 0; i < operands.size(); ++i) {
     const int64_t item = static_cast<int64_t>(operands[i].itemsize());
-    for (int64_t& s : merged[i]) s *= item;
+    for (int64_t s : merged[i]) strides_.push_back(s * item);
     data_.push_back(static_cast<char*>(operands[i].data_ptr()));
   }
-  strides_ = std::move(merged);
 }
 
 }  // namespace kiln::tensor

@@ -42,40 +42,61 @@ class ElementwiseLoop {
     if (begin >= end) return;
     const size_t ops = data_.size();
     const size_t ndim = shape_.size();
-    std::vector<char*> pointers(data_);
-    std::vector<int64_t> inner_strides(ops);
-    for (size_t i = 0; i < ops; ++i) inner_strides[i] = strides_[i][0];
+    // A small op's whole cost is its bookkeeping: the walk's state lives on the stack for the
+    // operand and dimension counts elementwise ops have, on the heap beyond them.
+    constexpr size_t kInline = 8;
+    char* inline_pointers[kInline];
+    int64_t inline_strides[kInline], inline_counter[kInline];
+    std::vector<char*> heap_pointers;
+    std::vector<int64_t> heap_strides, heap_counter;
+    char** pointers = inline_pointers;
+    int64_t* inner_strides = inline_strides;
+    int64_t* counter = inline_counter;
+    if (ops > kInline || ndim > kInline) {
+      heap_pointers.resize(ops);
+      heap_strides.resize(ops);
+      heap_counter.resize(ndim);
+      pointers = heap_pointers.data();
+      inner_strides = heap_strides.data();
+      counter = heap_counter.data();
+    }
+    for (size_t i = 0; i < ops; ++i) {
+      pointers[i] = data_[i];
+      inner_strides[i] = stride(i, 0);
+    }
     // Position the odometer on element `begin`.
-    std::vector<int64_t> counter(ndim, 0);
     int64_t rest = begin;
     for (size_t d = 0; d < ndim; ++d) {
       counter[d] = rest % shape_[d];
       rest /= shape_[d];
-      for (size_t i = 0; i < ops; ++i) pointers[i] += counter[d] * strides_[i][d];
+      for (size_t i = 0; i < ops; ++i) pointers[i] += counter[d] * stride(i, d);
     }
     int64_t remaining = end - begin;
     while (true) {
       const int64_t n = std::min(shape_[0] - counter[0], remaining);
-      body(pointers.data(), inner_strides.data(), n);
+      body(static_cast<char* const*>(pointers), static_cast<const int64_t*>(inner_strides), n);
       remaining -= n;
       if (remaining == 0) return;
       // Back to the start of the run's row, then advance the outer dimensions like an odometer.
-      for (size_t i = 0; i < ops; ++i) pointers[i] -= counter[0] * strides_[i][0];
+      for (size_t i = 0; i < ops; ++i) pointers[i] -= counter[0] * stride(i, 0);
       counter[0] = 0;
       for (size_t d = 1; d < ndim; ++d) {
         ++counter[d];
-        for (size_t i = 0; i < ops; ++i) pointers[i] += strides_[i][d];
+        for (size_t i = 0; i < ops; ++i) pointers[i] += stride(i, d);
         if (counter[d] < shape_[d]) break;
-        for (size_t i = 0; i < ops; ++i) pointers[i] -= strides_[i][d] * shape_[d];
+        for (size_t i = 0; i < ops; ++i) pointers[i] -= stride(i, d) * shape_[d];
         counter[d] = 0;
       }
     }
   }
 
  private:
+  // Operand i's step in bytes along (merged) dimension d.
+  int64_t stride(size_t i, size_t d) const { return strides_[i * shape_.size() + d]; }
+
   std::vector<char*> data_;
-  std::vector<Shape> strides_;  // [operand][dim], in bytes, innermost dim first
-  Shape shape_;                 // innermost first
+  Shape strides_;  // [operand][dim] flattened, in bytes, innermost dim first
+  Shape shape_;    // innermost first
   int64_t numel_ = 0;
 };
 

@@ -46,14 +46,14 @@ Tensor output_of(const Arguments& args, MetaFunction out_of_place_meta) {
 template <typename MakeOp>
 std::vector<Tensor> arithmetic(const Arguments& args, const MakeOp& make_op) {
   const Tensor out = output_of(args, meta_binary_arithmetic);
-  binary_into(out, args[0], args[1], result_type({args[0], args[1]}), make_op);
+  binary_into(out, args[0], args[1], result_type(args[0], args[1]), make_op);
   return {out};
 }
 
 template <typename MakeOp>
 std::vector<Tensor> comparison(const Arguments& args, const MakeOp& make_op) {
   const Tensor out = allocate_outputs(meta_comparison(args))[0];
-  const DType compute = result_type({args[0], args[1]});
+  const DType compute = result_type(args[0], args[1]);
   const Tensor a = operand_as(args[0], compute), b = operand_as(args[1], compute);
   tensor::visit_dtype(compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -150,7 +150,7 @@ std::vector<Tensor> kernel_div(const Arguments& args) {
   const bool has_mode = args.schema().argument_index("rounding_mode").has_value();
   const auto mode = has_mode ? args.optional_string(2) : std::nullopt;
   const Tensor out = output_of(args, has_mode ? meta_div_mode : meta_binary_float);
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (!mode) {
     const DType compute = tensor::is_floating_point(common) ? common : tensor::default_float_dtype();
     binary_into(out, args[0], args[1], compute, [](auto tag) {
@@ -178,7 +178,7 @@ std::vector<Tensor> kernel_div(const Arguments& args) {
 }
 
 std::vector<Tensor> kernel_floor_divide(const Arguments& args) {
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (common == DType::Bool) throw_not_implemented_for("div_floor_cpu", common);
   check_integer_divisor(args[1], common);
   return arithmetic(args, [](auto tag) {
@@ -193,7 +193,7 @@ std::vector<Tensor> kernel_floor_divide(const Arguments& args) {
 // x * log(y), 0 where x is 0 (even for y 0 or inf), NaN where y is NaN.
 std::vector<Tensor> kernel_xlogy(const Arguments& args) {
   const Tensor out = output_of(args, meta_binary_float);
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   const DType compute = tensor::is_floating_point(common) ? common : tensor::default_float_dtype();
   binary_into(out, args[0], args[1], compute, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
@@ -210,7 +210,7 @@ std::vector<Tensor> kernel_xlogy(const Arguments& args) {
 }
 
 std::vector<Tensor> kernel_remainder(const Arguments& args) {
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (common == DType::Bool) throw_not_implemented_for("remainder_cpu", common);
   check_integer_divisor(args[1], common);
   return arithmetic(args, [](auto tag) {
@@ -233,7 +233,7 @@ std::vector<Tensor> kernel_remainder(const Arguments& args) {
 
 // C's fmod: the remainder has the sign of the dividend (remainder's has the divisor's).
 std::vector<Tensor> kernel_fmod(const Arguments& args) {
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (common == DType::Bool) throw_not_implemented_for("fmod_cpu", common);
   check_integer_divisor(args[1], common);
   return arithmetic(args, [](auto tag) {
@@ -248,7 +248,7 @@ std::vector<Tensor> kernel_fmod(const Arguments& args) {
 
 std::vector<Tensor> kernel_atan2(const Arguments& args) {
   const Tensor out = output_of(args, meta_binary_float);
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   const DType compute = tensor::is_floating_point(common) ? common : tensor::default_float_dtype();
   binary_into(out, args[0], args[1], compute, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
@@ -277,7 +277,7 @@ std::vector<Tensor> power_by(const Arguments& args, const Rule& rule) {
 }  // namespace
 
 std::vector<Tensor> kernel_pow(const Arguments& args) {
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (!tensor::is_floating_point(common) && common != DType::Bool &&
       any_integer(args[1], [](int64_t e) { return e < 0; }))
     throw_runtime_error("Integers to negative integer powers are not allowed.");
@@ -442,7 +442,7 @@ std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args) {
 }
 
 std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args) {
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (!tensor::is_floating_point(common)) throw_not_implemented_for("leaky_relu_backward_cpu", common);
   const double slope = args.scalar(2).to<double>();
   return arithmetic(args, [slope](auto tag) {
@@ -456,7 +456,7 @@ std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args) {
 // The softplus derivative: the gradient where beta * x passes the threshold, else grad * z / (z + 1)
 // with z = exp(beta * x).
 std::vector<Tensor> kernel_softplus_backward(const Arguments& args) {
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (!tensor::is_floating_point(common)) throw_not_implemented_for("softplus_backward_cpu", common);
   const double beta_value = args.scalar(2).to<double>(), threshold_value = args.scalar(3).to<double>();
   return arithmetic(args, [beta_value, threshold_value](auto tag) {
@@ -474,7 +474,7 @@ std::vector<Tensor> kernel_softplus_backward(const Arguments& args) {
 
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   const bool tanh_approximation = args[2].to_string() == "tanh";
-  const DType common = result_type({args[0], args[1]});
+  const DType common = result_type(args[0], args[1]);
   if (!tensor::is_floating_point(common)) throw_not_implemented_for("GeluBackwardKernelImpl", common);
   return arithmetic(args, [tanh_approximation](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;

@@ -23,7 +23,7 @@ void require_integral(const char* kernel, DType dtype) {
 
 template <typename Op>
 std::vector<Tensor> bitwise(const Arguments& args, const char* kernel, const Op& op) {
-  const DType compute = result_type({args[0], args[1]});
+  const DType compute = result_type(args[0], args[1]);
   require_integral(kernel, compute);
   const Tensor out = allocate_outputs(meta_binary_arithmetic(args))[0];
   const Tensor a = operand_as(args[0], compute), b = operand_as(args[1], compute);

@@ -323,7 +323,7 @@ Ref wrap_results(const ops::OpInfo& op, const std::vector<tensor::Tensor>& resul
 
 Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
             const std::vector<std::pair<std::string, Ref>>& kwargs) {
-  auto overloads = ops::overloads_of(name);
+  const auto& overloads = ops::overloads_of(name);
   if (overloads.empty()) raise_error(ExcType::AttributeError, "module 'torch' has no attribute '" + name + "'");
   // f(2, 3) for an op whose first (or first after self) parameter is int[]: pack, as PyTorch's
   // binding of `*size` does.
@@ -341,6 +341,7 @@ Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
     }
   }
   std::vector<ops::IValue> positional;
+  positional.reserve(args.size());
   for (const auto& a : args) positional.push_back(to_ivalue(interp, a));
   std::vector<ops::KeywordArgument> keywords;
   // Factories (ops with a dtype= argument) take requires_grad= in Python, as PyTorch's bindings
