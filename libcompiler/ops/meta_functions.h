@@ -265,17 +265,19 @@ std::vector<TensorMetaT<Size>> single(const Elementwise<Size>& e, DType dtype) {
 // The checks of ATen's arithmetic ops on bool and integer operands.
 template <class Args>
 void check_arithmetic(const Args& args, DType common) {
-  const std::string& name = args.schema().name;
-  const bool is_sub = name == "sub" || name == "sub_" || name == "rsub";
-  if (is_sub && common == DType::Bool)
-    tensor::throw_runtime_error(
-        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
-        "operator instead.");
+  if (common == DType::Bool) {
+    const std::string& name = args.schema().name;
+    if (name == "sub" || name == "sub_" || name == "rsub")
+      tensor::throw_runtime_error(
+          "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+          "operator instead.");
+  }
   if (const auto alpha = args.schema().argument_index("alpha")) {
     const Scalar a = args.scalar(*alpha);
     if (a.is_floating() && !tensor::is_floating_point(common))
       tensor::throw_runtime_error("For integral input tensors, argument alpha must not be a floating point number.");
-    if (a.kind() != Scalar::Kind::Bool && common == DType::Bool)
+    // ATen's alpha_check: a bool alpha needs a bool result (the default alpha, 1, suits any).
+    if (a.kind() == Scalar::Kind::Bool && common != DType::Bool)
       tensor::throw_runtime_error("Boolean alpha only supported for Boolean results.");
   }
 }

@@ -14,3 +14,12 @@ print(torch.tensor([1.123456789], dtype=torch.float64), torch.tensor([1.12345678
 print(torch.zeros(2, dtype=torch.int32), torch.ones(2, dtype=torch.bool), torch.arange(3, dtype=torch.float64), torch.full((2,), 3, dtype=torch.int64))
 print(i.float().mean(), i.sum().dtype, b.sum(), b.sum().dtype, f.sum().dtype, i.prod(), (i > 1).dtype, i.eq(2), i.float().is_floating_point(), i.is_floating_point())
 print(torch.int64, torch.float32, torch.long, torch.float, torch.bool, torch.float16 == torch.half)
+# Bool tensors add with the default alpha; a bool alpha needs a bool result; bools do not subtract.
+flags = torch.tensor([True, False, True])
+print(flags + flags, torch.add(flags, flags, alpha=True), flags * flags)
+for make in (lambda: torch.add(torch.ones(2), torch.ones(2), alpha=True), lambda: flags - flags,
+             lambda: torch.add(torch.ones(2, dtype=torch.int64), 1, alpha=0.5)):
+    try:
+        make()
+    except RuntimeError as e:
+        print("RuntimeError", e)
