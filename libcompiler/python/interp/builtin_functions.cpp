@@ -492,12 +492,8 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
     if (c.args.size() < 2 || c.args.size() > 3) arg_count_error("getattr", "2 or 3 arguments", c.args.size());
     const std::string& name = to_str(c.args[1], "attribute name");
     if (c.args.size() == 2) return getattr(ip, c.args[0], name);
-    try {
-      if (Ref v = try_getattr(ip, c.args[0], name)) return v;
-    } catch (PyException& error) {
-      if (!error.exception->type->is_subtype_of(exception_type(ExcType::AttributeError))) throw;
-    }
-    return c.args[2];
+    Ref value = getattr_or_null(ip, c.args[0], name);
+    return value ? value : c.args[2];
   });
   def(b, "setattr", [](Interpreter& ip, CallArgs& c) {
     if (c.args.size() != 3) arg_count_error("setattr", "3 arguments", c.args.size());
@@ -511,12 +507,7 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
   });
   def(b, "hasattr", [](Interpreter& ip, CallArgs& c) {
     if (c.args.size() != 2) arg_count_error("hasattr", "2 arguments", c.args.size());
-    try {
-      return py_bool(try_getattr(ip, c.args[0], to_str(c.args[1], "attribute name")) != nullptr);
-    } catch (PyException& error) {
-      if (!error.exception->type->is_subtype_of(exception_type(ExcType::AttributeError))) throw;
-      return py_false();
-    }
+    return py_bool(getattr_or_null(ip, c.args[0], to_str(c.args[1], "attribute name")) != nullptr);
   });
   def(b, "callable", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("callable", c, {{"obj"}});

@@ -140,6 +140,7 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()), modules_(py_
     install_sequence_methods();
     install_mapping_methods();
     install_generator_methods();
+    install_module_object_methods();
     install_class_builder_methods();
     return true;
   }();

@@ -22,8 +22,12 @@ bool truthy(Interpreter& interp, const Ref& value);
 
 // obj.name; AttributeError when missing.
 Ref getattr(Interpreter& interp, const Ref& obj, const std::string& name);
-// obj.name, or null when missing (AttributeError raised by a getter also counts as missing).
+// obj.name, or null when missing. An AttributeError that a __getattr__ or a getter raises
+// propagates (its message is the one CPython shows).
 Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name);
+// obj.name, or null when missing or when looking it up raised AttributeError: getattr() with a
+// default, hasattr(), `from m import name`.
+Ref getattr_or_null(Interpreter& interp, const Ref& obj, const std::string& name);
 void setattr(Interpreter& interp, const Ref& obj, const std::string& name, Ref value);
 void delattr(Interpreter& interp, const Ref& obj, const std::string& name);
 // object.__setattr__: stores without consulting the class's __setattr__.
