@@ -357,6 +357,15 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
       return std::make_shared<WrapperObject>(ObjectKind::ClassMethod, a[0]);
     };
     t.super->constructor = super_of;
+    // types.MethodType(function, instance): the function bound to the instance.
+    t.method->constructor = [](Interpreter&, CallArgs& c) -> Ref {
+      if (!c.kwargs.empty()) raise_error(ExcType::TypeError, "method() takes no keyword arguments");
+      if (c.args.size() != 2)
+        raise_error(ExcType::TypeError, "method expected 2 arguments, got " + std::to_string(c.args.size()));
+      if (!is_callable(c.args[0])) raise_error(ExcType::TypeError, "first argument must be callable");
+      if (is_none(c.args[1])) raise_error(ExcType::TypeError, "instance must not be None");
+      return std::make_shared<BoundMethodObject>(c.args[1], c.args[0]);
+    };
     return true;
   }();
   (void)constructors;

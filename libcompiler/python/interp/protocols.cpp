@@ -36,24 +36,6 @@ std::pair<Ref, TypeObject*> special_method(const Object& value, const char* name
   return {nullptr, nullptr};
 }
 
-// Guards repr of self-containing containers ("[...]").
-struct ReprGuard {
-  static std::vector<const Object*>& active() {
-    static std::vector<const Object*> objects;
-    return objects;
-  }
-  explicit ReprGuard(const Object* o) : object(o) {
-    for (const Object* a : active())
-      if (a == o) recursive = true;
-    if (!recursive) active().push_back(o);
-  }
-  ~ReprGuard() {
-    if (!recursive) active().pop_back();
-  }
-  const Object* object;
-  bool recursive = false;
-};
-
 std::string join_repr(Interpreter& interp, const std::vector<Ref>& items) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {

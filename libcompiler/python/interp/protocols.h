@@ -13,6 +13,25 @@
 namespace kiln::python {
 
 std::string repr(Interpreter& interp, const Ref& value);
+// Guards the repr of an object that may contain itself: `recursive` when its repr is already under
+// way ("[...]", "namespace(...)").
+struct ReprGuard {
+  static std::vector<const Object*>& active() {
+    static std::vector<const Object*> objects;
+    return objects;
+  }
+  explicit ReprGuard(const Object* o) : object(o) {
+    for (const Object* a : active())
+      if (a == o) recursive = true;
+    if (!recursive) active().push_back(o);
+  }
+  ~ReprGuard() {
+    if (!recursive) active().pop_back();
+  }
+  const Object* object;
+  bool recursive = false;
+};
+
 // repr() of None, a bool, int, float or str (what needs no interpreter); nullopt for anything else.
 std::optional<std::string> constant_repr(const Ref& value);
 // None, bool, int, float or str: the values constant_repr renders (and EQUALS_MATCH guards hold).
