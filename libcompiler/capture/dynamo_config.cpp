@@ -10,14 +10,11 @@ DynamoConfig read_dynamo_config(Interpreter& interp) {
   DynamoConfig config;
   Ref module = interp.import_module("torch._dynamo.config");
   auto read = [&](const char* name) { return try_getattr(interp, module, name); };
-  // PyTorch's names and their aliases are one setting: the one a script changed wins.
-  auto read_limit = [&](const char* name, const char* alias, int64_t& limit) {
-    const int64_t default_value = limit;
-    for (const char* spelling : {alias, name})
-      if (Ref v = read(spelling); v && !is_none(v) && to_index(interp, v) != default_value) limit = to_index(interp, v);
-  };
-  read_limit("recompile_limit", "cache_size_limit", config.recompile_limit);
-  read_limit("accumulated_recompile_limit", "accumulated_cache_size_limit", config.accumulated_recompile_limit);
+  // cache_size_limit and accumulated_cache_size_limit are these under their older names (the
+  // config module's aliases), so these are all there is to read.
+  if (Ref v = read("recompile_limit"); v && !is_none(v)) config.recompile_limit = to_index(interp, v);
+  if (Ref v = read("accumulated_recompile_limit"); v && !is_none(v))
+    config.accumulated_recompile_limit = to_index(interp, v);
   if (Ref v = read("suppress_errors")) config.suppress_errors = truthy(interp, v);
   if (Ref v = read("error_on_recompile")) config.error_on_recompile = truthy(interp, v);
   if (Ref v = read("capture_scalar_outputs")) config.capture_scalar_outputs = truthy(interp, v);

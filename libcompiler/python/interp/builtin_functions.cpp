@@ -357,6 +357,15 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
       return std::make_shared<WrapperObject>(ObjectKind::ClassMethod, a[0]);
     };
     t.super->constructor = super_of;
+    // types.MethodType(function, instance): the function bound to the instance.
+    t.method->constructor = [](Interpreter&, CallArgs& c) -> Ref {
+      if (!c.kwargs.empty()) raise_error(ExcType::TypeError, "method() takes no keyword arguments");
+      if (c.args.size() != 2)
+        raise_error(ExcType::TypeError, "method expected 2 arguments, got " + std::to_string(c.args.size()));
+      if (!is_callable(c.args[0])) raise_error(ExcType::TypeError, "first argument must be callable");
+      if (is_none(c.args[1])) raise_error(ExcType::TypeError, "instance must not be None");
+      return std::make_shared<BoundMethodObject>(c.args[1], c.args[0]);
+    };
     return true;
   }();
   (void)constructors;
@@ -492,12 +501,8 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
     if (c.args.size() < 2 || c.args.size() > 3) arg_count_error("getattr", "2 or 3 arguments", c.args.size());
     const std::string& name = to_str(c.args[1], "attribute name");
     if (c.args.size() == 2) return getattr(ip, c.args[0], name);
-    try {
-      if (Ref v = try_getattr(ip, c.args[0], name)) return v;
-    } catch (PyException& error) {
-      if (!error.exception->type->is_subtype_of(exception_type(ExcType::AttributeError))) throw;
-    }
-    return c.args[2];
+    Ref value = getattr_or_null(ip, c.args[0], name);
+    return value ? value : c.args[2];
   });
   def(b, "setattr", [](Interpreter& ip, CallArgs& c) {
     if (c.args.size() != 3) arg_count_error("setattr", "3 arguments", c.args.size());
@@ -511,12 +516,7 @@ void install_builtin_functions(Interpreter& interp, DictObject& b) {
   });
   def(b, "hasattr", [](Interpreter& ip, CallArgs& c) {
     if (c.args.size() != 2) arg_count_error("hasattr", "2 arguments", c.args.size());
-    try {
-      return py_bool(try_getattr(ip, c.args[0], to_str(c.args[1], "attribute name")) != nullptr);
-    } catch (PyException& error) {
-      if (!error.exception->type->is_subtype_of(exception_type(ExcType::AttributeError))) throw;
-      return py_false();
-    }
+    return py_bool(getattr_or_null(ip, c.args[0], to_str(c.args[1], "attribute name")) != nullptr);
   });
   def(b, "callable", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("callable", c, {{"obj"}});

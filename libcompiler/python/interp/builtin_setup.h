@@ -11,6 +11,7 @@ void install_str_methods();
 void install_sequence_methods();
 void install_mapping_methods();
 void install_generator_methods();
+void install_module_object_methods();
 
 // print()'s destination: interp.out while sys.stdout is the interpreter's own stream, else
 // whatever a script put in sys.stdout (a StringIO, redirect_stdout's target): module_sys.cpp.

@@ -575,13 +575,15 @@ Flow Evaluator::visit_ImportFrom(const ImportFrom& node) {
   Ref module = interp_.import_module(module_name);
   for (const auto& alias : node.names) {
     if (alias->name == "*") {
-      for (const auto* entry : as<ModuleObject>(module).globals->entries()) {
-        const std::string& name = as<StrObject>(entry->key).value;
-        if (!name.empty() && name[0] != '_') store_name(name, entry->value);
+      // sys.modules may hold any object: its __dict__ then.
+      Ref names = module->kind == ObjectKind::Module ? as<ModuleObject>(module).globals : getattr(interp_, module, "__dict__");
+      for (const auto& [key, value] : mapping_items(interp_, names).value_or(std::vector<std::pair<Ref, Ref>>{})) {
+        const std::string& name = to_str(key, "attribute name");
+        if (!name.empty() && name[0] != '_') store_name(name, value);
       }
       continue;
     }
-    Ref value = try_getattr(interp_, module, alias->name);
+    Ref value = getattr_or_null(interp_, module, alias->name);
     if (!value) {
       try {
         value = interp_.import_module(module_name + "." + alias->name);

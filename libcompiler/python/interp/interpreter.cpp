@@ -133,13 +133,14 @@ PyException python_syntax_error(const SyntaxError& error) {
 
 }  // namespace
 
-Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
+Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()), modules_(py_dict()) {
   static const bool methods_installed = [] {
     install_object_methods();
     install_str_methods();
     install_sequence_methods();
     install_mapping_methods();
     install_generator_methods();
+    install_module_object_methods();
     install_class_builder_methods();
     return true;
   }();
@@ -154,8 +155,8 @@ Interpreter::Interpreter() : out(&std::cout), builtins_(py_dict()) {
 // every module's globals and every class's attributes. The cycles left (among lists, dicts,
 // instances, closures) are then unreachable, and the cycle collector frees them.
 Interpreter::~Interpreter() {
-  for (const auto& [name, module] : modules_)
-    if (module->kind == ObjectKind::Module) as<ModuleObject>(module).globals->clear();
+  for (const auto* entry : modules_->entries())
+    if (entry->value->kind == ObjectKind::Module) as<ModuleObject>(entry->value).globals->clear();
   for (const auto& globals : namespace_globals_) globals->clear();
   alive_.reset();  // what the cycles held goes without __del__, as at CPython's shutdown
   for (const auto& weak : classes_)
@@ -308,7 +309,7 @@ void Interpreter::on_import(const std::string& name, std::function<void(Interpre
 }
 
 Ref Interpreter::find_module(const std::string& name) {
-  if (auto it = modules_.find(name); it != modules_.end()) return it->second;
+  if (Ref loaded = modules_->get(name)) return loaded;
   auto module = std::make_shared<ModuleObject>(name);
   auto native = native_modules_.find(name);
   auto source = source_modules_.find(name);
@@ -326,7 +327,7 @@ Ref Interpreter::find_module(const std::string& name) {
     module->globals->set("__package__", py_str(is_package ? name : name.substr(0, std::min(name.rfind('.'), name.size()))));
     source = source_modules_.emplace(name, Source{text.str(), filename}).first;
   }
-  modules_[name] = module;  // visible to imports made while it initialises, as in Python
+  modules_->set(name, module);  // visible to imports made while it initialises, as in Python
   try {
     if (auto hooks = import_hooks_.find(name); hooks != import_hooks_.end())
       for (auto& hook : hooks->second) hook(*this);
@@ -337,10 +338,13 @@ Ref Interpreter::find_module(const std::string& name) {
       exec_code(source->second.code, *module);
     }
   } catch (...) {
-    modules_.erase(name);
+    modules_->erase(*this, py_str(name));
     throw;
   }
-  return module;
+  // As CPython's import: what sys.modules holds once the code ran, which the code may have
+  // replaced (a module that puts an object of its own there).
+  Ref loaded = modules_->get(name);
+  return loaded ? loaded : module;
 }
 
 std::optional<std::filesystem::path> Interpreter::find_module_file(const std::string& name) {
@@ -352,7 +356,7 @@ std::optional<std::filesystem::path> Interpreter::find_module_file(const std::st
   }
   // sys.path as the script left it (it may have added folders).
   std::vector<std::string> folders = module_search_path;
-  if (Ref sys = find_module("sys"))
+  if (Ref sys = find_module("sys"); sys && sys->kind == ObjectKind::Module)
     if (Ref path = as<ModuleObject>(sys).globals->get("path"); path && path->kind == ObjectKind::List) {
       folders.clear();
       for (const Ref& entry : as<ListObject>(path).items)
@@ -376,7 +380,7 @@ Ref Interpreter::import_module(const std::string& dotted_name) {
     std::string prefix = dotted_name.substr(0, dot);
     module = find_module(prefix);
     if (!module) raise_error(ExcType::ModuleNotFoundError, "No module named '" + prefix + "'");
-    if (parent) {
+    if (parent && parent->kind == ObjectKind::Module) {
       std::string leaf = prefix.substr(prefix.rfind('.') + 1);
       if (!as<ModuleObject>(parent).globals->get(leaf)) as<ModuleObject>(parent).globals->set(leaf, module);
     }
@@ -417,7 +421,7 @@ int Interpreter::run_main_source(std::string source, std::string filename, std::
     std::shared_ptr<LoadedCode> code;  // outlives the traceback, which points into its source
     try {
       auto main = std::make_shared<ModuleObject>("__main__");
-      modules_["__main__"] = main;
+      modules_->set("__main__", main);
       main->globals->set("__file__", py_str(filename));
       code = load(std::move(source), filename);
       exec_code(code, *main);

@@ -1,7 +1,7 @@
 #pragma once
 // The interpreter: runs a parsed module of Kiln's Python subset by walking its AST (evaluator.h),
 // with the object model of object.h. It owns the module table (imports of native and embedded
-// Python modules), the builtins, sys.argv and where print() writes.
+// Python modules, sys.modules), the builtins, sys.argv and where print() writes.
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
@@ -69,6 +69,8 @@ class Interpreter {
   void on_import(const std::string& name, std::function<void(Interpreter&)> fn);
 
   DictObject& builtins() { return *builtins_; }
+  // sys.modules: the table import consults first, and what it returns for a module once run.
+  const std::shared_ptr<DictObject>& modules() const { return modules_; }
   std::vector<std::string> argv;
   // sys.path as the interpreter starts: the folder of the script run (run_main_file), else the
   // working folder (""). Imports of modules kiln does not provide search sys.path's folders.
@@ -107,7 +109,7 @@ class Interpreter {
   friend class Evaluator;
 
   std::shared_ptr<DictObject> builtins_;
-  std::map<std::string, Ref> modules_;  // sys.modules
+  std::shared_ptr<DictObject> modules_;  // sys.modules
   std::vector<std::weak_ptr<TypeObject>> classes_;  // track_class
   std::vector<std::shared_ptr<DictObject>> namespace_globals_;  // of new_namespace's modules
   std::map<std::string, ModuleInit> native_modules_;

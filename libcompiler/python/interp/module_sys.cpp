@@ -1,4 +1,4 @@
-// The sys module: argv, stdout/stderr, exit, and the interpreter facts scripts print.
+// The sys module: argv, modules, stdout/stderr, exit, and the interpreter facts scripts print.
 #include <cstdint>
 #include <iostream>
 
@@ -48,8 +48,7 @@ Ref handled_exception(Interpreter& interp) {
 }  // namespace
 
 Ref redirected_stdout(Interpreter& interp) {
-  Ref sys = interp.import_module("sys");
-  Ref stdout_object = as<ModuleObject>(sys).globals->get("stdout");
+  Ref stdout_object = try_getattr(interp, interp.import_module("sys"), "stdout");
   if (stdout_object && stdout_object->type == stream_type() && !static_cast<TextStream&>(*stdout_object).is_stderr) return nullptr;
   return stdout_object;
 }
@@ -62,6 +61,7 @@ void init_sys_module(Interpreter& interp, ModuleObject& m) {
   std::vector<Ref> path;
   for (const auto& folder : interp.module_search_path) path.push_back(py_str(folder));
   g.set("path", py_list(std::move(path)));
+  g.set("modules", interp.modules());
   g.set("stdout", std::make_shared<TextStream>(stream_type(), false));
   g.set("stderr", std::make_shared<TextStream>(stream_type(), true));
   // Without traceback objects: the third item is None.

@@ -195,6 +195,7 @@ TypeRef builtin_type_ref(TypeObject* type) { return TypeRef(TypeRef(), type); }
 
 TypeRef type_of(const Ref& value) {
   if (value->kind == ObjectKind::Instance) return as<InstanceObject>(value).cls;
+  if (value->kind == ObjectKind::Module && as<ModuleObject>(value).cls) return as<ModuleObject>(value).cls;
   return builtin_type_ref(value->type);
 }
 

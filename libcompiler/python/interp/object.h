@@ -251,6 +251,9 @@ struct ModuleObject : Object {
   explicit ModuleObject(std::string name);
   std::string name;
   std::shared_ptr<DictObject> globals;
+  // The ModuleType subclass it is an instance of (made by one, or its __class__ set to one), kept
+  // alive here as InstanceObject::cls keeps an instance's class; null for a plain module.
+  TypeRef cls;
   // Consulted when an attribute is missing (torch.<op> falls back to the op table).
   std::function<Ref(Interpreter&, const std::string&)> fallback;
 };

@@ -32,9 +32,12 @@ void install_object_methods() {
   add_method(t.object, "__delattr__", [](Interpreter& ip, CallArgs& c) {
     if (c.args.size() != 2) raise_error(ExcType::TypeError, "expected 1 argument");
     const std::string& name = to_str(c.args[1], "attribute name");
-    if (c.args[0]->kind != ObjectKind::Instance || !as<InstanceObject>(c.args[0]).dict.erase(name))
-      raise_error(ExcType::AttributeError, "'" + type_name(c.args[0]) + "' object has no attribute '" + name + "'");
-    (void)ip;
+    const Ref& self = c.args[0];
+    // An instance's attributes are its dict's entries; a module's (a ModuleType subclass's
+    // __delattr__ calling super()'s) are its globals.
+    const bool deleted = self->kind == ObjectKind::Instance ? as<InstanceObject>(self).dict.erase(name) > 0
+                         : self->kind == ObjectKind::Module && as<ModuleObject>(self).globals->erase(ip, py_str(name));
+    if (!deleted) raise_error(ExcType::AttributeError, "'" + type_name(self) + "' object has no attribute '" + name + "'");
     return none();
   });
   add_method(t.object, "__repr__", [](Interpreter&, CallArgs& c) {

@@ -36,24 +36,6 @@ std::pair<Ref, TypeObject*> special_method(const Object& value, const char* name
   return {nullptr, nullptr};
 }
 
-// Guards repr of self-containing containers ("[...]").
-struct ReprGuard {
-  static std::vector<const Object*>& active() {
-    static std::vector<const Object*> objects;
-    return objects;
-  }
-  explicit ReprGuard(const Object* o) : object(o) {
-    for (const Object* a : active())
-      if (a == o) recursive = true;
-    if (!recursive) active().push_back(o);
-  }
-  ~ReprGuard() {
-    if (!recursive) active().pop_back();
-  }
-  const Object* object;
-  bool recursive = false;
-};
-
 std::string join_repr(Interpreter& interp, const std::vector<Ref>& items) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -177,6 +159,63 @@ Ref getattr_of_super(Interpreter& interp, const SuperObject& super, const std::s
     if (it != t->attrs.end()) return bind_attribute(interp, it->second, super.self, t);
   }
   return nullptr;
+}
+
+// A module whose class is a ModuleType subclass: its class's __getattr__, __setattr__ and
+// __delattr__ apply.
+bool is_module_of_subclass(const Ref& obj) {
+  return obj->kind == ObjectKind::Module && obj->type != builtin_types().module;
+}
+
+// The attribute `name` along the MRO of `type`, with the class that defines it; null if none.
+std::pair<Ref, TypeObject*> class_attribute(const TypeObject& type, const std::string& name) {
+  for (TypeObject* t : type.mro)
+    if (auto it = t->attrs.find(name); it != t->attrs.end()) return {it->second, t};
+  return {nullptr, nullptr};
+}
+
+// A module's attribute as CPython's module_getattro finds it: the data descriptors of its
+// ModuleType subclass, its globals, the class's other attributes, then the module's own
+// __getattr__ (PEP 562); last kiln's native fallback (torch.<op> from the op table). Null when
+// missing; the subclass's __getattr__ is try_getattr's to call.
+Ref getattr_of_module(Interpreter& interp, const Ref& obj, const std::string& name) {
+  auto& module = as<ModuleObject>(obj);
+  // A plain module's classes (module, object) hold no data descriptors: its globals come first.
+  if (is_module_of_subclass(obj))
+    if (auto [attr, owner] = class_attribute(*obj->type, name); attr && (attr->kind == ObjectKind::Property || is_data_descriptor(attr)))
+      return bind_attribute(interp, attr, obj, owner);
+  if (Ref value = module.globals->get(name)) return value;
+  if (name == "__dict__") return module.globals;
+  if (name == "__class__") return type_of(obj);
+  if (auto [attr, owner] = class_attribute(*obj->type, name); attr) return bind_attribute(interp, attr, obj, owner);
+  if (Ref hook = module.globals->get("__getattr__")) return call(interp, hook, std::vector<Ref>{py_str(name)});
+  if (module.fallback) return module.fallback(interp, name);
+  return nullptr;
+}
+
+// obj.__class__ = value, where CPython's object_set_class allows it: between a module and a
+// ModuleType subclass, and between user classes whose instances are laid out alike (over the
+// same builtin base).
+void assign_class(const Ref& obj, const Ref& value) {
+  if (value->kind != ObjectKind::Type)
+    raise_error(ExcType::TypeError, "__class__ must be set to a class, not '" + type_name(value) + "' object");
+  auto cls = std::static_pointer_cast<TypeObject>(value);
+  TypeObject* old = obj->type;
+  const TypeObject* module = builtin_types().module;
+  const bool both_modules = cls->is_subtype_of(module) && old->is_subtype_of(module);
+  if ((!both_modules && (cls->is_builtin || old->is_builtin)) ||
+      (obj->kind != ObjectKind::Instance && obj->kind != ObjectKind::Module))
+    raise_error(ExcType::TypeError, "__class__ assignment only supported for mutable types or ModuleType subclasses");
+  auto builtin_base = [](const TypeObject* type) {
+    for (const TypeObject* t : type->mro)
+      if (t->is_builtin) return t;
+    return type;
+  };
+  if (builtin_base(cls.get()) != builtin_base(old))
+    raise_error(ExcType::TypeError, "__class__ assignment: '" + cls->name + "' object layout differs from '" + old->name + "'");
+  if (obj->kind == ObjectKind::Module) as<ModuleObject>(obj).cls = cls->is_builtin ? nullptr : cls;
+  else as<InstanceObject>(obj).cls = cls;
+  obj->type = cls.get();
 }
 
 }  // namespace
@@ -340,11 +379,16 @@ Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
   switch (obj->kind) {
     case ObjectKind::Type: return getattr_of_type(interp, obj, name);
     case ObjectKind::Module: {
-      auto& module = as<ModuleObject>(obj);
-      if (Ref value = module.globals->get(name)) return value;
-      if (name == "__dict__") return module.globals;
-      if (module.fallback) return module.fallback(interp, name);
-      return nullptr;
+      if (!is_module_of_subclass(obj)) return getattr_of_module(interp, obj, name);
+      auto [hook, owner] = special_method(*obj, "__getattr__");
+      if (!hook) return getattr_of_module(interp, obj, name);
+      // As CPython's slot_tp_getattr_hook: the class's __getattr__ when the lookup fails.
+      try {
+        if (Ref value = getattr_of_module(interp, obj, name)) return value;
+      } catch (PyException& error) {
+        if (!error.exception->type->is_subtype_of(exception_type(ExcType::AttributeError))) throw;
+      }
+      return call_bound(interp, hook, obj, {py_str(name)});
     }
     case ObjectKind::Super: return getattr_of_super(interp, as<SuperObject>(obj), name);
     case ObjectKind::Function: {
@@ -366,16 +410,7 @@ Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
     default: break;
   }
   if (name == "__class__") return type_of(obj);
-  Ref attr;
-  TypeObject* owner = nullptr;
-  for (TypeObject* t : obj->type->mro) {
-    auto it = t->attrs.find(name);
-    if (it != t->attrs.end()) {
-      attr = it->second;
-      owner = t;
-      break;
-    }
-  }
+  auto [attr, owner] = class_attribute(*obj->type, name);
   if (attr && (attr->kind == ObjectKind::Property || is_data_descriptor(attr))) return bind_attribute(interp, attr, obj, owner);
   if (obj->kind == ObjectKind::Instance) {
     auto& dict = as<InstanceObject>(obj).dict;
@@ -384,15 +419,17 @@ Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
     if (name == "__dict__") return instance_dict_view(obj);
   }
   if (attr) return bind_attribute(interp, attr, obj, owner);
-  if (auto [hook, hook_owner] = special_method(*obj, "__getattr__"); hook) {
-    try {
-      return call_bound(interp, hook, obj, {py_str(name)});
-    } catch (PyException& error) {
-      if (error.exception->type->is_subtype_of(exception_type(ExcType::AttributeError))) throw;
-      throw;
-    }
-  }
+  if (auto [hook, hook_owner] = special_method(*obj, "__getattr__"); hook) return call_bound(interp, hook, obj, {py_str(name)});
   return nullptr;
+}
+
+Ref getattr_or_null(Interpreter& interp, const Ref& obj, const std::string& name) {
+  try {
+    return try_getattr(interp, obj, name);
+  } catch (PyException& error) {
+    if (!error.exception->type->is_subtype_of(exception_type(ExcType::AttributeError))) throw;
+    return nullptr;
+  }
 }
 
 Ref getattr(Interpreter& interp, const Ref& obj, const std::string& name) {
@@ -421,6 +458,10 @@ void generic_setattr(Interpreter& interp, const Ref& obj, const std::string& nam
   if (obj->kind != ObjectKind::Type)
     if (Ref attr = obj->type->lookup(name); attr && attr->kind == ObjectKind::Instance)
       if (call_dunder(interp, attr, "__set__", {obj, value})) return;
+  if (name == "__class__" && obj->kind != ObjectKind::Type) {
+    assign_class(obj, value);
+    return;
+  }
   switch (obj->kind) {
     case ObjectKind::Instance: as<InstanceObject>(obj).dict[name] = std::move(value); return;
     case ObjectKind::Function: {
@@ -459,7 +500,7 @@ void generic_setattr(Interpreter& interp, const Ref& obj, const std::string& nam
 }
 
 void setattr(Interpreter& interp, const Ref& obj, const std::string& name, Ref value) {
-  if (obj->kind == ObjectKind::Instance) {
+  if (obj->kind == ObjectKind::Instance || is_module_of_subclass(obj)) {
     if (auto [hook, owner] = special_method(*obj, "__setattr__"); hook) {
       call_bound(interp, hook, obj, {py_str(name), std::move(value)});
       return;
@@ -470,12 +511,12 @@ void setattr(Interpreter& interp, const Ref& obj, const std::string& name, Ref v
 
 void delattr(Interpreter& interp, const Ref& obj, const std::string& name) {
   if (interp.call_hook) interp.call_hook->mutating(interp, obj);
-  if (obj->kind == ObjectKind::Instance) {
+  if (obj->kind == ObjectKind::Instance || is_module_of_subclass(obj)) {
     if (auto [hook, owner] = special_method(*obj, "__delattr__"); hook) {
       call_bound(interp, hook, obj, {py_str(name)});
       return;
     }
-    if (as<InstanceObject>(obj).dict.erase(name)) return;
+    if (obj->kind == ObjectKind::Instance && as<InstanceObject>(obj).dict.erase(name)) return;
   }
   if (obj->kind == ObjectKind::Module) {
     if (as<ModuleObject>(obj).globals->erase(interp, py_str(name))) return;

@@ -13,6 +13,25 @@
 namespace kiln::python {
 
 std::string repr(Interpreter& interp, const Ref& value);
+// Guards the repr of an object that may contain itself: `recursive` when its repr is already under
+// way ("[...]", "namespace(...)").
+struct ReprGuard {
+  static std::vector<const Object*>& active() {
+    static std::vector<const Object*> objects;
+    return objects;
+  }
+  explicit ReprGuard(const Object* o) : object(o) {
+    for (const Object* a : active())
+      if (a == o) recursive = true;
+    if (!recursive) active().push_back(o);
+  }
+  ~ReprGuard() {
+    if (!recursive) active().pop_back();
+  }
+  const Object* object;
+  bool recursive = false;
+};
+
 // repr() of None, a bool, int, float or str (what needs no interpreter); nullopt for anything else.
 std::optional<std::string> constant_repr(const Ref& value);
 // None, bool, int, float or str: the values constant_repr renders (and EQUALS_MATCH guards hold).
@@ -22,8 +41,12 @@ bool truthy(Interpreter& interp, const Ref& value);
 
 // obj.name; AttributeError when missing.
 Ref getattr(Interpreter& interp, const Ref& obj, const std::string& name);
-// obj.name, or null when missing (AttributeError raised by a getter also counts as missing).
+// obj.name, or null when missing. An AttributeError that a __getattr__ or a getter raises
+// propagates (its message is the one CPython shows).
 Ref try_getattr(Interpreter& interp, const Ref& obj, const std::string& name);
+// obj.name, or null when missing or when looking it up raised AttributeError: getattr() with a
+// default, hasattr(), `from m import name`.
+Ref getattr_or_null(Interpreter& interp, const Ref& obj, const std::string& name);
 void setattr(Interpreter& interp, const Ref& obj, const std::string& name, Ref value);
 void delattr(Interpreter& interp, const Ref& obj, const std::string& name);
 // object.__setattr__: stores without consulting the class's __setattr__.

@@ -22,6 +22,8 @@ Ref binary_method(bool reflected) {
   });
 }
 
+}  // namespace
+
 TypeObject* union_type() {
   static TypeObject* type = [] {
     TypeObject* t = make_builtin_type("UnionType", {builtin_types().object}, "types");
@@ -44,6 +46,8 @@ TypeObject* union_type() {
   }();
   return type;
 }
+
+namespace {
 
 bool is_union(const Ref& value) { return value->kind == ObjectKind::Native && value->type == union_type(); }
 

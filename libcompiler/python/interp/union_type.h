@@ -8,5 +8,7 @@ namespace kiln::python {
 // left | right when each is a type, None or a union: the union of their members (flattened,
 // duplicates dropped; a single member is returned itself). Null when either is something else.
 Ref type_union(const Ref& left, const Ref& right);
+// types.UnionType.
+TypeObject* union_type();
 
 }  // namespace kiln::python

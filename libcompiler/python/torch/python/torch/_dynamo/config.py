@@ -1,9 +1,12 @@
 # torch._dynamo.config: the settings scripts assign (kept for the capture stage to read).
 import os
+import sys
+from torch.utils._config_module import Config, install_config_module
 recompile_limit = 8
-cache_size_limit = 8  # alias of recompile_limit
 accumulated_recompile_limit = 256
-accumulated_cache_size_limit = 256  # alias of accumulated_recompile_limit
+# One setting each under two names, as in PyTorch: the older names read and write the newer.
+cache_size_limit = Config(alias="torch._dynamo.config.recompile_limit")
+accumulated_cache_size_limit = Config(alias="torch._dynamo.config.accumulated_recompile_limit")
 suppress_errors = False
 error_on_recompile = False  # a recompile raises torch._dynamo.exc.RecompileError
 capture_scalar_outputs = False
@@ -20,3 +23,5 @@ reorderable_logging_functions = set()
 verbose = False
 automatic_dynamic_shapes = True
 assume_static_by_default = True
+
+install_config_module(sys.modules[__name__])
