@@ -126,13 +126,14 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
   }
   const bool numbers = allows_numbers_as_tensors(name);
   std::vector<std::optional<IValue>> bound(params.size());
-  BindFailure mismatch{"", true, std::vector<bool>(positional.size(), false)};
+  BindFailure mismatch{"", true, {}};  // positions marked only once one mismatches (binding is per call)
   for (size_t i = 0; i < positional.size(); ++i) {
     auto converted = convert(params[i].type, positional[i], numbers);
     if (!converted) {
       if (mismatch.message.empty())
         mismatch.message = name + "(): argument '" + python_name(params[i]) + "' (position " + std::to_string(i + 1) +
                            ") must be " + python_type(params[i].type) + ", not " + positional[i].python_type_name();
+      mismatch.mismatched_positions.resize(positional.size());
       mismatch.mismatched_positions[i] = true;
       continue;
     }
@@ -153,9 +154,13 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
     }
     bound[index] = std::move(converted);
   }
-  if (!mismatch.message.empty()) return mismatch;
+  if (!mismatch.message.empty()) {
+    mismatch.mismatched_positions.resize(positional.size());
+    return mismatch;
+  }
   std::vector<std::string> missing;
   std::vector<IValue> values;
+  values.reserve(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
     if (bound[i]) values.push_back(std::move(*bound[i]));
     else if (params[i].default_value) values.push_back(*params[i].default_value);
