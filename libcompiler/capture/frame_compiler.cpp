@@ -323,7 +323,7 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
       graph(interp, inputs, entry->guards, shapes,
             {[this] { return tracer.node_site(this->interp); }, [this] { return tracer.guard_site(this->interp); }}),
       tracer(call_rules(interp), graph, *frame, code.co_name,
-             {metrics.ids.text(), config.capture_scalar_outputs, dynamic_floats(options, config, code),
+             {metrics.ids.text(), config.capture_scalar_outputs || options.fullgraph, dynamic_floats(options, config, code),
               config.reorderable_logging_functions}) {
   graph.on_symbol = [this](const std::string& symbol, const std::string& value, const std::string& range, const std::string& source) {
     events::create_symbol(this->interp, this->metrics.ids, symbol, value, range, source, tracer.guard_site(this->interp));

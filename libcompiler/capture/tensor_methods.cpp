@@ -89,10 +89,28 @@ std::string builtin_of(const std::string& dunder) { return dunder.substr(2, dund
 
 }  // namespace
 
-// float(), int() and format() of a tensor: Dynamo traces them, kiln does not (nor the str() and
-// repr() a tensor's formatting calls).
+// format() of a tensor, and the str() and repr() its formatting calls: Dynamo traces them, kiln
+// does not.
 Ref Tracer::break_on_value_read(Interpreter& interp, const std::string& method, const Ref&, CallArgs&) {
   break_graph(interp, unsupported(UnsupportedConstruct::TensorValueRead, {builtin_of(method)}));
+}
+
+// float() and int() of a tensor read its value as Tensor.item() does: Dynamo breaks there as on
+// .item() (gb0124) unless scalar outputs are captured. Captured, float() of a floating tensor and
+// int() of an integer one are .item(); the other pairs convert the number, which kiln's symbolic
+// numbers do not do yet.
+Ref Tracer::read_number(Interpreter& interp, const Ref& callee, CallArgs& args, bool wants_integer) {
+  const bool integral = tensor::is_integral(static_cast<TensorObject&>(*graph_->fake_of(args.args[0])).value.dtype(), true);
+  if (integral == wants_integer || !config_.capture_scalar_outputs) return item(interp, "item", callee, args);
+  return break_on_value_read(interp, wants_integer ? "__int__" : "__float__", callee, args);
+}
+
+Ref Tracer::read_float(Interpreter& interp, const std::string&, const Ref& callee, CallArgs& args) {
+  return read_number(interp, callee, args, false);
+}
+
+Ref Tracer::read_int(Interpreter& interp, const std::string&, const Ref& callee, CallArgs& args) {
+  return read_number(interp, callee, args, true);
 }
 
 Ref Tracer::break_on_index(Interpreter& interp, const std::string&, const Ref&, CallArgs&) {

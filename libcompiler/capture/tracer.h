@@ -26,6 +26,8 @@ namespace kiln::capture {
 
 struct TracerConfig {
   std::string compile_id;  // for the trace_source and trace_bytecode logs
+  // Dynamo's allow_scalar_outputs: .item() is traced (a symbolic number) instead of breaking the
+  // graph, under config.capture_scalar_outputs or fullgraph=True.
   bool capture_scalar_outputs = false;
   // Globals and attributes (by source text) automatic dynamic made symbolic floats.
   std::set<std::string> dynamic_floats;
@@ -149,6 +151,9 @@ class Tracer : public python::CallHook, public python::ExpressionObserver {
                               python::CallArgs& args);
   python::Ref break_on_value_read(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                                   python::CallArgs& args);
+  python::Ref read_float(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
+  python::Ref read_int(python::Interpreter& interp, const std::string& method, const python::Ref& callee, python::CallArgs& args);
+  python::Ref read_number(python::Interpreter& interp, const python::Ref& callee, python::CallArgs& args, bool wants_integer);
   python::Ref break_on_index(python::Interpreter& interp, const std::string& method, const python::Ref& callee,
                              python::CallArgs& args);
 
