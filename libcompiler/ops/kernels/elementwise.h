@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "libcompiler/ops/ivalue.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/elementwise_loop.h"
@@ -42,11 +42,11 @@ void visit_floating_dtype(tensor::DType dtype, const char* kernel, F&& f) {
 // Runs `run` over the whole walk, in parallel chunks when it is large.
 template <typename Run>
 void for_each_run(const tensor::ElementwiseLoop& loop, const Run& run) {
-  if (loop.numel() < kGrainSize) {
+  if (loop.numel() < tensor::kGrainSize) {
     loop.for_each(run);
     return;
   }
-  parallel_for(0, loop.numel(), kGrainSize, [&](int64_t begin, int64_t end) { loop.for_each_range(begin, end, run); });
+  tensor::parallel_for(0, loop.numel(), tensor::kGrainSize, [&](int64_t begin, int64_t end) { loop.for_each_range(begin, end, run); });
 }
 
 template <typename T>

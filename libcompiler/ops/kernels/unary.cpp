@@ -13,6 +13,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/memory_order.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
@@ -57,7 +58,8 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
           const T* in = self.data_ptr<T>();
           T* o = out.data_ptr<T>();
-          parallel_for(0, self.numel(), kGrainSize, [&](int64_t begin, int64_t end) { arrays(in + begin, o + begin, end - begin); });
+          tensor::parallel_for(0, self.numel(), tensor::kGrainSize,
+                               [&](int64_t begin, int64_t end) { arrays(in + begin, o + begin, end - begin); });
         }
       });
       return {out};
