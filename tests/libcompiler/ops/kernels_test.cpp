@@ -321,6 +321,8 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
       case OpId::mse_loss_backward: args = {values({0.7}, {}, DType::Float64), x, y, 1}; break;
       case OpId::gelu: args = {x, "tanh"}; break;
       case OpId::softplus: args = {x, 2.0, 1.5}; break;
+      case OpId::silu: args = {x}; break;
+      case OpId::silu_backward: args = {y, x}; break;
       case OpId::softplus_backward: args = {y, x, 2.0, 1.5}; break;
       case OpId::xlogy_Tensor: args = {ops::where(ops::gt(x, Scalar(0.5)), x, ops::zeros({}, DType::Float64)), ops::abs(y)}; break;
       case OpId::gelu_backward: args = {y, x, "none"}; break;
@@ -375,7 +377,7 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 51);
+  EXPECT_EQ(checked, 53);
   EXPECT_EQ(declined, 0);
 }
 
