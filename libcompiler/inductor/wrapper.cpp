@@ -9,7 +9,7 @@
 #include "libcompiler/ir/tensor_types.h"
 #include "libcompiler/ops/argument_binding.h"
 #include "libcompiler/ops/dispatch.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/torch_error.h"
@@ -86,7 +86,7 @@ KernelLaunch kernel_launch(const FusedKernel& kernel, const SizeSymbolValues& sy
   launch.outer = size_value(kernel.outer_size, symbols);
   int64_t work = 0;
   for (const KernelMember& m : kernel.members) work += std::max<int64_t>(size_value(m.inner_size, symbols), 1);
-  launch.grain = std::max<int64_t>(1, ops::kGrainSize / std::max<int64_t>(work, 1));
+  launch.grain = std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(work, 1));
   for (const std::string& symbol : kernel.size_symbols) launch.sizes.push_back(symbols.at(symbol));
   return launch;
 }

@@ -257,6 +257,19 @@ std::vector<Tensor> decompose_softplus_backward(const Arguments& args) {
   return {where(linear, grad, smooth)};
 }
 
+// torch._decomp's: x * sigmoid(x).
+std::vector<Tensor> decompose_silu(const Arguments& args) {
+  const Tensor& x = args.tensor(0);
+  return {mul(x, sigmoid(x))};
+}
+
+// torch._decomp's: grad * sigmoid(x) * (1 + x * (1 - sigmoid(x))).
+std::vector<Tensor> decompose_silu_backward(const Arguments& args) {
+  const Tensor& x = args.tensor(1);
+  const Tensor s = sigmoid(x);
+  return {mul(mul(args.tensor(0), s), add(number(1), mul(x, sub(number(1), s))))};
+}
+
 // torch._refs': NaN where other is NaN, 0 where self is 0, else self * log(other).
 std::vector<Tensor> decompose_xlogy(const Arguments& args) {
   const Tensor& self = args.tensor(0);

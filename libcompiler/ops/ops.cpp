@@ -100,6 +100,8 @@ Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
 }
 Tensor xlogy(const Tensor& self, const Tensor& other) { return call_single(OpId::xlogy_Tensor, {self, other}); }
 
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self) { return call_single(OpId::silu_backward, {grad_output, self}); }
+
 Tensor softplus_backward(const Tensor& grad_output, const Tensor& self, const Scalar& beta, const Scalar& threshold) {
   return call_single(OpId::softplus_backward, {grad_output, self, beta, threshold});
 }

@@ -75,6 +75,7 @@ Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);
 Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope, bool self_is_result);
 Tensor softplus_backward(const Tensor& grad_output, const Tensor& self, const Scalar& beta, const Scalar& threshold);
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self);
 
 // ---- in-place (optimizer updates)
 const Tensor& add_(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);

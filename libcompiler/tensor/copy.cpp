@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/elementwise_loop.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/scalar_cast.h"
 #include "libcompiler/tensor/torch_error.h"
 
@@ -29,22 +31,54 @@ DeviceFillFunction& device_fill(DeviceType type) {
 
 // dst (rows x cols, contiguous) = the transpose of a contiguous cols x rows matrix at src:
 // a.t().contiguous(), or the re-layout that puts a reduced outer dim innermost. Element by element
-// one side is read or written a whole row apart each time; in square tiles both stay in cache.
+// one side is read or written a whole row apart each time; square tiles go through a small buffer,
+// so both sides are read and written a cache line at a time (the lines of one tile, a power of two
+// apart, would otherwise evict each other). Bands of tile rows go to the threads.
 template <typename T>
 void transpose_into(T* dst, const T* src, int64_t rows, int64_t cols) {
   constexpr int64_t kTile = 16;
-  for (int64_t i0 = 0; i0 < rows; i0 += kTile)
-    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
-      const int64_t i1 = std::min(i0 + kTile, rows), j1 = std::min(j0 + kTile, cols);
-      for (int64_t i = i0; i < i1; ++i)
-        for (int64_t j = j0; j < j1; ++j) dst[i * cols + j] = src[j * rows + i];
-    }
+  const int64_t bands = (rows + kTile - 1) / kTile;
+  parallel_for(0, bands, std::max<int64_t>(1, kGrainSize / (kTile * cols)), [&](int64_t band_begin, int64_t band_end) {
+    T tile[kTile][kTile];
+    for (int64_t i0 = band_begin * kTile; i0 < std::min(band_end * kTile, rows); i0 += kTile)
+      for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+        const int64_t di = std::min(kTile, rows - i0), dj = std::min(kTile, cols - j0);
+        for (int64_t j = 0; j < dj; ++j)
+          for (int64_t i = 0; i < di; ++i) tile[j][i] = src[(j0 + j) * rows + i0 + i];
+        for (int64_t i = 0; i < di; ++i)
+          for (int64_t j = 0; j < dj; ++j) dst[(i0 + i) * cols + j0 + j] = tile[j][i];
+      }
+  });
 }
 
 // Whether src is the transpose of a contiguous matrix that dst, contiguous, takes in the same dtype.
 bool is_transposed_copy(const Tensor& dst, const Tensor& src) {
   return dst.dtype() == src.dtype() && dst.dim() == 2 && dst.is_contiguous() && src.sizes() == dst.sizes() && src.size(0) > 1 &&
          src.size(1) > 1 && src.stride(0) == 1 && src.stride(1) == src.size(0);
+}
+
+// One run of a copy: when both sides are contiguous in it, bytes copied if the dtypes match and a
+// plain array loop the compiler vectorises if they differ; element by element otherwise.
+template <typename To, typename From>
+void copy_run(char* const* data, const int64_t* strides, int64_t n) {
+  char* out = data[0];
+  const char* in = data[1];
+  if (strides[0] == sizeof(To) && strides[1] == sizeof(From)) {
+    if constexpr (std::is_same_v<To, From>) {
+      std::memcpy(out, in, static_cast<size_t>(n) * sizeof(To));
+    } else {
+      To* o = reinterpret_cast<To*>(out);
+      const From* x = reinterpret_cast<const From*>(in);
+      for (int64_t i = 0; i < n; ++i) o[i] = cast_scalar<To>(x[i]);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i, out += strides[0], in += strides[1]) {
+    From value;
+    std::memcpy(&value, in, sizeof(From));
+    const To converted = cast_scalar<To>(value);
+    std::memcpy(out, &converted, sizeof(To));
+  }
 }
 
 }  // namespace
@@ -95,26 +129,13 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
     return;
   }
   ElementwiseLoop loop({dst}, {src});
-  const bool same_dtype = dst.dtype() == src.dtype();
   visit_dtype(dst.dtype(), [&](auto dst_tag) {
     using To = typename decltype(dst_tag)::type;
-    visit_dtype(src.dtype(), [&](auto src_tag) {
-      using From = typename decltype(src_tag)::type;
-      loop.for_each([&](char* const* data, const int64_t* strides, int64_t n) {
-        if (same_dtype && strides[0] == sizeof(To) && strides[1] == sizeof(To)) {
-          std::memcpy(data[0], data[1], static_cast<size_t>(n) * sizeof(To));
-          return;
-        }
-        char* out = data[0];
-        const char* in = data[1];
-        for (int64_t i = 0; i < n; ++i, out += strides[0], in += strides[1]) {
-          From value;
-          std::memcpy(&value, in, sizeof(From));
-          const To converted = cast_scalar<To>(value);
-          std::memcpy(out, &converted, sizeof(To));
-        }
-      });
-    });
+    if (dst.dtype() == src.dtype()) {
+      for_each_run(loop, copy_run<To, To>);
+      return;
+    }
+    visit_dtype(src.dtype(), [&](auto src_tag) { for_each_run(loop, copy_run<To, typename decltype(src_tag)::type>); });
   });
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/tensor.h"
 
 namespace kiln::tensor {
@@ -99,5 +100,16 @@ class ElementwiseLoop {
   Shape shape_;    // innermost first
   int64_t numel_ = 0;
 };
+
+// Runs `run` over the whole walk, split over the thread pool when it has kGrainSize elements or
+// more (as TensorIterator::for_each): kernels and copies alike.
+template <typename Run>
+void for_each_run(const ElementwiseLoop& loop, const Run& run) {
+  if (loop.numel() < kGrainSize) {
+    loop.for_each(run);
+    return;
+  }
+  parallel_for(0, loop.numel(), kGrainSize, [&](int64_t begin, int64_t end) { loop.for_each_range(begin, end, run); });
+}
 
 }  // namespace kiln::tensor

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/random_ops.h"
 
@@ -36,7 +36,7 @@ double best_seconds(int repetitions, const std::function<void()>& body) {
 // memcpy of `bytes` split over the same thread pool the kernels use, so both sides get the
 // same cores.
 void parallel_memcpy(char* dst, const char* src, int64_t bytes) {
-  kiln::ops::parallel_for(0, bytes, 1 << 20, [&](int64_t begin, int64_t end) {
+  kiln::tensor::parallel_for(0, bytes, 1 << 20, [&](int64_t begin, int64_t end) {
     std::memcpy(dst + begin, src + begin, static_cast<size_t>(end - begin));
   });
 }
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   const double copy_warm = best_seconds(repetitions, [&] { parallel_memcpy(warm.get(), src.data(), bytes * 2); });
   const double warm_bandwidth = 4.0 * bytes / copy_warm;
   std::printf("elements %lld, threads %d, best of %d; memcpy to fresh memory %.2f GB/s, to mapped memory %.2f GB/s\n",
-              static_cast<long long>(n), kiln::ops::num_threads(), repetitions, memcpy_bandwidth / 1e9,
+              static_cast<long long>(n), kiln::tensor::num_threads(), repetitions, memcpy_bandwidth / 1e9,
               warm_bandwidth / 1e9);
   for (const Case& c : cases) {
     const double seconds = best_seconds(repetitions, c.run);

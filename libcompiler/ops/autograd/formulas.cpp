@@ -361,6 +361,10 @@ std::vector<Tensor> backward_softplus(const BackwardContext& ctx, const std::vec
   return {softplus_backward(grads[0], ctx.saved("self"), ctx.args().scalar(1), ctx.args().scalar(2))};
 }
 
+std::vector<Tensor> backward_silu(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  return {silu_backward(grads[0], ctx.saved("self"))};
+}
+
 // derivatives.yaml: self: grad * xlogy(self != 0, other); other: grad * self / other.
 std::vector<Tensor> backward_xlogy(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   const Tensor& g = grads[0];

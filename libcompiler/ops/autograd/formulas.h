@@ -60,6 +60,7 @@ std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<
 std::vector<Tensor> backward_gelu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_leaky_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_softplus(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_silu(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_xlogy(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_leaky_relu_(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_leaky_relu_backward(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -472,6 +472,23 @@ std::vector<Tensor> kernel_softplus_backward(const Arguments& args) {
   });
 }
 
+// ATen's silu_backward: grad * s * (1 + x * (1 - s)) with s = 1 / (1 + exp(-x)).
+std::vector<Tensor> kernel_silu_backward(const Arguments& args) {
+  const DType common = result_type({args[0], args[1]});
+  if (!tensor::is_floating_point(common)) throw_not_implemented_for("silu_backward_cpu", common);
+  return arithmetic(args, [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C grad, C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) {
+        const C s = C(1) / (C(1) + std::exp(-x));
+        return static_cast<C>(grad * s * (C(1) + x * (C(1) - s)));
+      } else {
+        return grad;
+      }
+    };
+  });
+}
+
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args) {
   const bool tanh_approximation = args[2].to_string() == "tanh";
   const DType common = result_type(args[0], args[1]);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/tensor/memory_order.h"
 #include "libcompiler/tensor/views.h"
@@ -136,7 +136,7 @@ template <typename T>
 void outer_sums(const CascadeSumPlan& plan, const T* data, int64_t n, int64_t blocks, T* sums) {
   const OuterTasks tasks = outer_tasks<T>(plan);
   // Spread when the tasks read enough between them.
-  parallel_for(0, blocks * tasks.per_block, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * tasks.block, 1)),
+  tensor::parallel_for(0, blocks * tasks.per_block, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(n * tasks.block, 1)),
                [&](int64_t begin, int64_t end) { outer_sum_task_range(plan, data, n, begin, end, sums); });
 }
 
@@ -156,7 +156,7 @@ template <typename T>
 T full_sum(const T* data, int64_t n) {
   std::mutex mutex;
   std::vector<std::pair<int64_t, T>> chunk_sums;  // (chunk's first element, its sum)
-  parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+  tensor::parallel_for(0, n, tensor::kGrainSize, [&](int64_t begin, int64_t end) {
     T sum = 0;
     cascade_sum_rows(CascadeSumPlan{}, data + begin, end - begin, 0, 1, &sum, false);
     std::lock_guard lock(mutex);

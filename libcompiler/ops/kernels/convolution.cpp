@@ -10,7 +10,7 @@
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
@@ -205,7 +205,7 @@ template <typename T>
 void direct_forward(const Geometry& g, const T* x, const T* w, const T* b, T* y) {
   using C = opmath_t<T>;
   const int64_t ipg = g.in_per_group(), opg = g.out_per_group();
-  parallel_for(0, g.batch * g.out_channels, 1, [&](int64_t begin, int64_t end) {
+  tensor::parallel_for(0, g.batch * g.out_channels, 1, [&](int64_t begin, int64_t end) {
     std::vector<C> acc(g.out_size());
     for (int64_t job = begin; job < end; ++job) {
       const int64_t n = job / g.out_channels, oc = job % g.out_channels, group = oc / opg;
@@ -225,7 +225,7 @@ template <typename T>
 void direct_backward_data(const Geometry& g, const T* gy, const T* w, T* gx) {
   using C = opmath_t<T>;
   const int64_t ipg = g.in_per_group(), opg = g.out_per_group();
-  parallel_for(0, g.batch * g.in_channels, 1, [&](int64_t begin, int64_t end) {
+  tensor::parallel_for(0, g.batch * g.in_channels, 1, [&](int64_t begin, int64_t end) {
     std::vector<C> acc(g.in_size());
     for (int64_t job = begin; job < end; ++job) {
       const int64_t n = job / g.in_channels, c = job % g.in_channels, group = c / ipg, ic = c % ipg;
@@ -245,7 +245,7 @@ template <typename T>
 void direct_backward_weights(const Geometry& g, const T* gy, const T* x, T* gw, T* gb) {
   using C = opmath_t<T>;
   const int64_t ipg = g.in_per_group(), opg = g.out_per_group();
-  parallel_for(0, g.out_channels, 1, [&](int64_t begin, int64_t end) {
+  tensor::parallel_for(0, g.out_channels, 1, [&](int64_t begin, int64_t end) {
     std::vector<C> acc(ipg * g.kernel_size());
     for (int64_t oc = begin; oc < end; ++oc) {
       const int64_t group = oc / opg;
@@ -307,7 +307,7 @@ void add_channel_bias(const Tensor& out, const Tensor& bias) {
     using T = typename decltype(tag)::type;
     T* y = out.data_ptr<T>();
     const T* b = bias.data_ptr<T>();
-    parallel_for(0, out.sizes()[0] * channels, 1, [&](int64_t begin, int64_t end) {
+    tensor::parallel_for(0, out.sizes()[0] * channels, 1, [&](int64_t begin, int64_t end) {
       for (int64_t job = begin; job < end; ++job)
         for (int64_t i = 0; i < plane; ++i) y[job * plane + i] = static_cast<T>(y[job * plane + i] + b[job % channels]);
     });
@@ -322,7 +322,7 @@ void sum_per_channel(const Tensor& t, const Tensor& sums) {
     using C = opmath_t<T>;
     const T* x = t.data_ptr<T>();
     T* out = sums.data_ptr<T>();
-    parallel_for(0, channels, 1, [&](int64_t begin, int64_t end) {
+    tensor::parallel_for(0, channels, 1, [&](int64_t begin, int64_t end) {
       for (int64_t c = begin; c < end; ++c) {
         C total = 0;
         for (int64_t n = 0; n < batch; ++n)

@@ -2,14 +2,14 @@
 // Loops for elementwise kernels, built on ElementwiseLoop: each run of the walk goes to a plain
 // pointer loop when every operand is contiguous in it (or a broadcast scalar), which the
 // compiler vectorises, and to a strided loop otherwise. Walks of kGrainSize elements or more are
-// split over the thread pool. Half and bfloat16 compute in float (ATen's opmath type).
+// split over the thread pool (tensor::for_each_run). Half and bfloat16 compute in float (ATen's
+// opmath type).
 //
 //   unary_loop<float, float>(out, in, [](float x) { return x * 2; });
 #include <cstring>
 #include <type_traits>
 
 #include "libcompiler/ops/ivalue.h"
-#include "libcompiler/ops/kernels/parallel.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/elementwise_loop.h"
@@ -39,16 +39,6 @@ void visit_floating_dtype(tensor::DType dtype, const char* kernel, F&& f) {
   });
 }
 
-// Runs `run` over the whole walk, in parallel chunks when it is large.
-template <typename Run>
-void for_each_run(const tensor::ElementwiseLoop& loop, const Run& run) {
-  if (loop.numel() < kGrainSize) {
-    loop.for_each(run);
-    return;
-  }
-  parallel_for(0, loop.numel(), kGrainSize, [&](int64_t begin, int64_t end) { loop.for_each_range(begin, end, run); });
-}
-
 template <typename T>
 inline T load(const char* p) {
   T value;
@@ -66,7 +56,7 @@ template <typename Out, typename In, typename Op>
 void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
   using C = opmath_t<In>;
   tensor::ElementwiseLoop loop({out}, {in});
-  for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+  tensor::for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
     if (strides[0] == sizeof(Out) && strides[1] == sizeof(In)) {
       Out* o = reinterpret_cast<Out*>(data[0]);
       const In* x = reinterpret_cast<const In*>(data[1]);
@@ -83,7 +73,7 @@ template <typename Out, typename In, typename Op>
 void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Op& op) {
   using C = opmath_t<In>;
   tensor::ElementwiseLoop loop({out}, {a, b});
-  for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+  tensor::for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
     Out* o = reinterpret_cast<Out*>(data[0]);
     const In* x = reinterpret_cast<const In*>(data[1]);
     const In* y = reinterpret_cast<const In*>(data[2]);
@@ -116,7 +106,7 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
   using C = opmath_t<In>;
   using CA = opmath_t<A>;
   tensor::ElementwiseLoop loop({out}, {a, b, c});
-  for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+  tensor::for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
     if (strides[0] == sizeof(Out) && strides[1] == sizeof(A) && strides[2] == sizeof(In) && strides[3] == sizeof(In)) {
       Out* o = reinterpret_cast<Out*>(data[0]);
       const A* x = reinterpret_cast<const A*>(data[1]);

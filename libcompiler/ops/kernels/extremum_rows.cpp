@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "libcompiler/ops/kernels/cascade_sum.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 
 namespace kiln::ops {
@@ -94,7 +94,7 @@ template <typename T>
 void columns_extremum(const T* data, int64_t n, int64_t columns, int64_t blocks, T* out, bool is_max) {
   constexpr int64_t kLanes = cascade::Lanes<T>::kCount;
   const int64_t chunks = columns / kLanes + columns % kLanes;
-  parallel_for(0, blocks * chunks, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n * kLanes, 1)),
+  tensor::parallel_for(0, blocks * chunks, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(n * kLanes, 1)),
                [&](int64_t begin, int64_t end) { column_task_range(data, n, columns, begin, end, out, is_max); });
 }
 

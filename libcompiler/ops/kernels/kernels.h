@@ -43,6 +43,7 @@ std::vector<Tensor> kernel_sigmoid_backward(const Arguments& args);
 std::vector<Tensor> kernel_gelu_backward(const Arguments& args);
 std::vector<Tensor> kernel_leaky_relu_backward(const Arguments& args);
 std::vector<Tensor> kernel_softplus_backward(const Arguments& args);
+std::vector<Tensor> kernel_silu_backward(const Arguments& args);
 std::vector<Tensor> kernel_addcmul(const Arguments& args);
 std::vector<Tensor> kernel_addcdiv(const Arguments& args);
 std::vector<Tensor> kernel_lerp_(const Arguments& args);
@@ -111,6 +112,7 @@ std::vector<Tensor> kernel_relu(const Arguments& args);
 std::vector<Tensor> kernel_gelu(const Arguments& args);
 std::vector<Tensor> kernel_leaky_relu(const Arguments& args);
 std::vector<Tensor> kernel_softplus(const Arguments& args);
+std::vector<Tensor> kernel_silu(const Arguments& args);
 
 // reduction.cpp: sums, means, products, extrema, variance
 std::vector<Tensor> kernel_sum(const Arguments& args);

@@ -11,7 +11,7 @@
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/kernels.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
@@ -165,7 +165,7 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
     T* out = outputs[0].data_ptr<T>();
     T* mean_out = outputs[1].data_ptr<T>();
     T* rstd_out = outputs[2].data_ptr<T>();
-    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(columns, 1)), [&](int64_t begin, int64_t end) {
+    tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(columns, 1)), [&](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
         const T* row = x + r * columns;
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

@@ -7,7 +7,7 @@
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
@@ -108,7 +108,7 @@ void spread_plane(const Planes& p, const T* grad, T* grad_in, const WindowOf& wi
 template <typename Body>
 void for_each_plane(const Planes& p, tensor::DType dtype, const char* kernel, const Body& body) {
   visit_floating_dtype(dtype, kernel, [&](auto tag) {
-    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+    tensor::parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
       for (int64_t plane = begin; plane < end; ++plane) body(plane, tag);
     });
   });
@@ -126,7 +126,7 @@ std::vector<Tensor> kernel_max_pool2d_with_indices(const Arguments& args) {
     using T = typename decltype(tag)::type;
     const T* x = input.data_ptr<T>();
     T* y = outputs[0].data_ptr<T>();
-    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+    tensor::parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
       for (int64_t plane = begin; plane < end; ++plane) {
         const T* in = x + plane * p.in_h * p.in_w;
         for (int64_t oh = 0; oh < p.out_h; ++oh)
@@ -171,7 +171,7 @@ std::vector<Tensor> kernel_max_pool2d_with_indices_backward(const Arguments& arg
     using T = typename decltype(tag)::type;
     const T* g = grad.data_ptr<T>();
     T* gx = grad_input.data_ptr<T>();
-    parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
+    tensor::parallel_for(0, p.count, 1, [&](int64_t begin, int64_t end) {
       for (int64_t plane = begin; plane < end; ++plane)
         for (int64_t o = plane * p.out_h * p.out_w; o < (plane + 1) * p.out_h * p.out_w; ++o)
           if (index[o] >= 0) {

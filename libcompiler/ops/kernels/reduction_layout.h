@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/tensor.h"
 
 namespace kiln::ops {
@@ -23,7 +23,7 @@ ReductionLayout reduction_layout(const tensor::Tensor& self, const std::vector<b
 // is enough work.
 template <typename Rows>
 void for_each_row_range(const ReductionLayout& layout, const Rows& rows) {
-  parallel_for(0, layout.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(layout.inner, 1)), rows);
+  tensor::parallel_for(0, layout.outer, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(layout.inner, 1)), rows);
 }
 
 // Calls row(i) for every row.

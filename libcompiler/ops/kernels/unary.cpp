@@ -13,6 +13,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/memory_order.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
@@ -57,7 +58,8 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
           const T* in = self.data_ptr<T>();
           T* o = out.data_ptr<T>();
-          parallel_for(0, self.numel(), kGrainSize, [&](int64_t begin, int64_t end) { arrays(in + begin, o + begin, end - begin); });
+          tensor::parallel_for(0, self.numel(), tensor::kGrainSize,
+                               [&](int64_t begin, int64_t end) { arrays(in + begin, o + begin, end - begin); });
         }
       });
       return {out};
@@ -187,6 +189,30 @@ std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [negative_slope = static_cast<C>(slope)](C x) -> C { return x > C(0) ? x : static_cast<C>(x * negative_slope); };
   });
+}
+
+// x / (1 + exp(-x)), as ATen's silu kernel divides (not x * sigmoid(x), which rounds once more);
+// contiguous float and double arrays take glibc's vector exp a tile at a time, as sigmoid does.
+std::vector<Tensor> kernel_silu(const Arguments& args) {
+  const tensor::DType dtype = args.tensor(0).dtype();
+  if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("silu_cpu", dtype);
+  return unary_on_arrays(
+      args, meta_unary,
+      [](auto tag) {
+        using C = opmath_t<typename decltype(tag)::type>;
+        return [](C x) -> C {
+          if constexpr (std::is_floating_point_v<C>) return x / (C(1) + std::exp(-x));
+          else return x;
+        };
+      },
+      [](const auto* in, auto* out, int64_t n) {
+        by_tiles(in, out, n, [](const auto* x, auto* y, int64_t m) {
+          using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
+          for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
+          vector_math::apply(vector_math::Function::exp, y, y, m);
+          for (int64_t i = 0; i < m; ++i) y[i] = x[i] / (T(1) + y[i]);
+        });
+      });
 }
 
 // log(1 + exp(beta * x)) / beta, or x itself where beta * x passes the threshold.

@@ -6,7 +6,7 @@
 #include "libcompiler/ops/autograd/function_node.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/cuda/runtime.h"
 #include "libcompiler/python/interp/exceptions.h"
@@ -227,14 +227,14 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     tensor::manual_seed(static_cast<uint64_t>(to_index(ip, a[0])));
     return none();
   });
-  def(m, "get_num_threads", [](Interpreter&, CallArgs&) { return py_int(ops::num_threads()); });
+  def(m, "get_num_threads", [](Interpreter&, CallArgs&) { return py_int(tensor::num_threads()); });
   def(m, "set_num_threads", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("set_num_threads", c, {{"int"}});
     if (a[0]->kind != ObjectKind::Int && a[0]->kind != ObjectKind::Bool)
       raise_error(ExcType::RuntimeError, "set_num_threads expects an int, but got " + type_name(a[0]));
     const int64_t threads = to_index(ip, a[0]);
     if (threads <= 0) raise_error(ExcType::RuntimeError, "set_num_threads expects a positive integer");
-    ops::set_num_threads(static_cast<int>(threads));
+    tensor::set_num_threads(static_cast<int>(threads));
     return none();
   });
   def(m, "get_rng_state", [](Interpreter&, CallArgs&) { return wrap_tensor(tensor::default_cpu_generator().get_state()); });

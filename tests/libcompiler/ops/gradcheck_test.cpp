@@ -98,6 +98,7 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["gelu"] = [] { return sample({random({4}, -2, 2), random({4}, -2, 2)}, [](auto& x) {
     return std::vector<Tensor>{call_single(OpId::gelu, {x[0]}), call_single(OpId::gelu, {x[1], "tanh"})}; }); };
   s["leaky_relu"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::leaky_relu, {x[0], 0.2}); }); };
+  s["silu"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::silu, {x[0]}); }); };
   s["softplus"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::softplus, {x[0], 2.0, 1.0}); }); };
   s["leaky_relu_"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::leaky_relu_, {writable(x[0]), 0.3}); }); };
   s["leaky_relu_backward"] = [] { return sample({random({4}), random({4})}, [](auto& x) { return call(OpId::leaky_relu_backward, {x[0], x[1], 0.1, false}); }); };

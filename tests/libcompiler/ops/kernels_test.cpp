@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "libcompiler/ops/decompositions.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/random_ops.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/views.h"
@@ -119,13 +119,13 @@ TEST(Elementwise, InPlaceUpdatesBumpTheVersion) {
 }
 
 TEST(Elementwise, LargeTensorsUseTheThreadedPath) {
-  const int64_t n = 3 * kGrainSize + 17;  // several chunks and a ragged tail
+  const int64_t n = 3 * tensor::kGrainSize + 17;  // several chunks and a ragged tail
   const Tensor a = arange(0, n, 1, DType::Float64);
-  const Tensor b = ops::transpose(ops::view(arange(0, n - 17, 1, DType::Float64), {3, kGrainSize}), 0, 1);  // strided
+  const Tensor b = ops::transpose(ops::view(arange(0, n - 17, 1, DType::Float64), {3, tensor::kGrainSize}), 0, 1);  // strided
   const std::vector<double> sum_values = as_doubles(add(a, a));
   for (int64_t i = 0; i < n; i += 997) EXPECT_EQ(sum_values[i], 2.0 * i);
   const std::vector<double> strided = as_doubles(mul(b, Scalar(2)));
-  EXPECT_EQ(strided[1], 2.0 * kGrainSize);  // element [0, 1] of the transpose is [1, 0] of the original
+  EXPECT_EQ(strided[1], 2.0 * tensor::kGrainSize);  // element [0, 1] of the transpose is [1, 0] of the original
 }
 
 TEST(Reductions, SumMeanProdExtrema) {
@@ -321,6 +321,8 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
       case OpId::mse_loss_backward: args = {values({0.7}, {}, DType::Float64), x, y, 1}; break;
       case OpId::gelu: args = {x, "tanh"}; break;
       case OpId::softplus: args = {x, 2.0, 1.5}; break;
+      case OpId::silu: args = {x}; break;
+      case OpId::silu_backward: args = {y, x}; break;
       case OpId::softplus_backward: args = {y, x, 2.0, 1.5}; break;
       case OpId::xlogy_Tensor: args = {ops::where(ops::gt(x, Scalar(0.5)), x, ops::zeros({}, DType::Float64)), ops::abs(y)}; break;
       case OpId::gelu_backward: args = {y, x, "none"}; break;
@@ -375,7 +377,7 @@ TEST(Decompositions, ComputeWhatTheKernelsCompute) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 51);
+  EXPECT_EQ(checked, 53);
   EXPECT_EQ(declined, 0);
 }
 

@@ -1,10 +1,14 @@
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "libcompiler/tensor/copy.h"
+#include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/scalar_cast.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/views.h"
@@ -48,6 +52,57 @@ TEST(Copy, BetweenStridesAndDtypes) {
   EXPECT_EQ(halves.data_ptr<Half>()[2].bits, Half(2.7f).bits);
   EXPECT_TRUE(std::isinf(static_cast<float>(halves.data_ptr<Half>()[5])));
   EXPECT_TRUE(to_dtype(src, DType::Float32).is_same(src));
+}
+
+// Reads element (r, c) of a 2-d tensor of element type T, whatever its strides.
+template <typename T>
+T element_at(const Tensor& t, int64_t r, int64_t c) {
+  T value;
+  std::memcpy(&value, static_cast<const char*>(t.data_ptr()) + (r * t.stride(0) + c * t.stride(1)) * sizeof(T), sizeof(T));
+  return value;
+}
+
+// Every dtype pair, on walks long enough to be split over threads, between contiguous, transposed,
+// row-sliced and broadcast layouts: each element must be what cast_scalar makes of it alone.
+TEST(Copy, EveryDtypePairAndLayoutMatchesElementByElementCasts) {
+  const int64_t rows = 3 * kGrainSize / 64 + 5, cols = 67;  // several chunks, ragged ends
+  const double specials[] = {std::nan(""), INFINITY, -INFINITY, -0.0, 1e10, -1e10, 300.5, -1.5, 65504.0, 70000.0};
+  std::vector<double> values(static_cast<size_t>(rows * cols));
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = i % 97 < 10 ? specials[i % 97] : (static_cast<double>(i % 601) - 300.0) * 0.37;
+  const Tensor row_major = tensor_from_values(values, {rows, cols}, DType::Float64);
+  const Tensor column_major = t(tensor_from_values(values, {cols, rows}, DType::Float64));
+  std::vector<double> wider_values(static_cast<size_t>(rows * (cols + 1)));
+  for (size_t i = 0; i < wider_values.size(); ++i) wider_values[i] = values[i % values.size()];
+  const Tensor wider = tensor_from_values(wider_values, {rows, cols + 1}, DType::Float64);
+  const DType dtypes[] = {DType::UInt8, DType::Int8,    DType::Int16, DType::Int32, DType::Int64,
+                          DType::Float16, DType::Float32, DType::Float64, DType::Bool, DType::BFloat16};
+  for (DType from : dtypes) {
+    const Tensor contiguous = to_dtype(row_major, from);
+    const Tensor sources[] = {contiguous, t(to_dtype(t(column_major), from)), narrow(to_dtype(wider, from), 1, 1, cols),
+                              expand(narrow(contiguous, 0, 2, 1), {rows, cols})};
+    for (DType to : dtypes)
+      for (const Tensor& src : sources)
+        for (bool transposed_dst : {false, true}) {
+          const Tensor dst = transposed_dst ? t(Tensor::empty({cols, rows}, to)) : Tensor::empty({rows, cols}, to);
+          copy_(dst, src);
+          int64_t mismatches = 0;
+          visit_dtype(to, [&](auto to_tag) {
+            using To = typename decltype(to_tag)::type;
+            visit_dtype(from, [&](auto from_tag) {
+              using From = typename decltype(from_tag)::type;
+              for (int64_t r = 0; r < rows; ++r)
+                for (int64_t c = 0; c < cols; ++c) {
+                  const To expected = cast_scalar<To>(element_at<From>(src, r, c));
+                  const To got = element_at<To>(dst, r, c);
+                  mismatches += std::memcmp(&expected, &got, sizeof(To)) != 0;
+                }
+            });
+          });
+          EXPECT_EQ(mismatches, 0) << scalar_type_name(from) << " -> " << scalar_type_name(to) << ", source strides "
+                                   << src.stride(0) << "x" << src.stride(1) << ", transposed result " << transposed_dst;
+        }
+  }
 }
 
 TEST(Copy, BroadcastsSourceAndRejectsMismatch) {

@@ -9,7 +9,7 @@
 #include "libcompiler/inductor/codegen/c_like_kernel.h"
 #include "libcompiler/inductor/codegen/cpu_llvm/kernel_codegen.h"
 #include "libcompiler/inductor/codegen/cpu_llvm/kernel_jit.h"
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::inductor {
@@ -71,7 +71,7 @@ class CpuLlvmBackend final : public KernelBackend {
   void launch(KernelHandle kernel, const FusedKernel& fused, const KernelLaunch& launch, std::vector<void*>& buffers) const override {
     const auto fn = reinterpret_cast<HostKernel>(kernel);
     std::atomic<int32_t> status{0};
-    ops::parallel_for(0, launch.outer, launch.grain, [&](int64_t begin, int64_t end) {
+    tensor::parallel_for(0, launch.outer, launch.grain, [&](int64_t begin, int64_t end) {
       if (int32_t s = call_kernel(fn, buffers.data(), launch.sizes.data(), begin, end)) status = s;
     });
     if (status != 0)

@@ -34,7 +34,7 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
-    return input * torch.sigmoid(input)
+    return torch.silu(input)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

@@ -1,4 +1,4 @@
-#include "libcompiler/ops/kernels/parallel.h"
+#include "libcompiler/tensor/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace kiln::ops {
+namespace kiln::tensor {
 
 namespace {
 
@@ -136,4 +136,4 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace kiln::ops
+}  // namespace kiln::tensor

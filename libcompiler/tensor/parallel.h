@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace kiln::ops {
+namespace kiln::tensor {
 
 // PyTorch's at::internal::GRAIN_SIZE: below this many elements threading costs more than it gains.
 inline constexpr int64_t kGrainSize = 32768;
@@ -21,4 +21,4 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
 int num_threads();
 void set_num_threads(int threads);
 
-}  // namespace kiln::ops
+}  // namespace kiln::tensor
