@@ -1,6 +1,7 @@
 #include "libcompiler/tensor/copy.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -63,7 +64,9 @@ template <typename To, typename From>
 void copy_run(char* const* data, const int64_t* strides, int64_t n) {
   char* out = data[0];
   const char* in = data[1];
-  if (strides[0] == sizeof(To) && strides[1] == sizeof(From)) {
+  // The typed loop needs aligned elements (storages are; a byte view at an odd offset is not).
+  const bool aligned = reinterpret_cast<uintptr_t>(out) % alignof(To) == 0 && reinterpret_cast<uintptr_t>(in) % alignof(From) == 0;
+  if (strides[0] == sizeof(To) && strides[1] == sizeof(From) && (aligned || std::is_same_v<To, From>)) {
     if constexpr (std::is_same_v<To, From>) {
       std::memcpy(out, in, static_cast<size_t>(n) * sizeof(To));
     } else {
