@@ -121,24 +121,30 @@ KILN_FLOAT_UNARY_KERNEL(reciprocal, C(1) / x)
   }
 #include "libcompiler/ops/kernels/vector_math.def"
 
-std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
+// finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float and double arrays take glibc's
+// vector exp a tile at a time; other dtypes and layouts go element by element in opmath.
+template <typename Finish>
+std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta, Finish finish) {
   return unary_on_arrays(
-      args, meta_unary_float,
-      [](auto tag) {
+      args, meta,
+      [finish](auto tag) {
         using C = opmath_t<typename decltype(tag)::type>;
-        return [](C x) -> C {
-          if constexpr (std::is_floating_point_v<C>) return C(1) / (C(1) + std::exp(-x));
+        return [finish](C x) -> C {
+          if constexpr (std::is_floating_point_v<C>) return finish(x, std::exp(-x));
           else return x;
         };
       },
-      [](const auto* in, auto* out, int64_t n) {
-        by_tiles(in, out, n, [](const auto* x, auto* y, int64_t m) {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
+      [finish](const auto* in, auto* out, int64_t n) {
+        by_tiles(in, out, n, [finish](const auto* x, auto* y, int64_t m) {
           for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
           vector_math::apply(vector_math::Function::exp, y, y, m);
-          for (int64_t i = 0; i < m; ++i) y[i] = T(1) / (T(1) + y[i]);
+          for (int64_t i = 0; i < m; ++i) y[i] = finish(x[i], y[i]);
         });
       });
+}
+
+std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
+  return of_exp_of_negation(args, meta_unary_float, [](auto, auto e) { return decltype(e)(1) / (decltype(e)(1) + e); });
 }
 #undef KILN_FLOAT_UNARY_KERNEL
 
@@ -191,28 +197,11 @@ std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
   });
 }
 
-// x / (1 + exp(-x)), as ATen's silu kernel divides (not x * sigmoid(x), which rounds once more);
-// contiguous float and double arrays take glibc's vector exp a tile at a time, as sigmoid does.
+// x / (1 + exp(-x)), as ATen's silu kernel divides (not x * sigmoid(x), which rounds once more).
 std::vector<Tensor> kernel_silu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
   if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("silu_cpu", dtype);
-  return unary_on_arrays(
-      args, meta_unary,
-      [](auto tag) {
-        using C = opmath_t<typename decltype(tag)::type>;
-        return [](C x) -> C {
-          if constexpr (std::is_floating_point_v<C>) return x / (C(1) + std::exp(-x));
-          else return x;
-        };
-      },
-      [](const auto* in, auto* out, int64_t n) {
-        by_tiles(in, out, n, [](const auto* x, auto* y, int64_t m) {
-          using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
-          for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
-          vector_math::apply(vector_math::Function::exp, y, y, m);
-          for (int64_t i = 0; i < m; ++i) y[i] = x[i] / (T(1) + y[i]);
-        });
-      });
+  return of_exp_of_negation(args, meta_unary, [](auto x, auto e) { return x / (decltype(e)(1) + e); });
 }
 
 // log(1 + exp(beta * x)) / beta, or x itself where beta * x passes the threshold.
