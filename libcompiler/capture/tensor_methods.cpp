@@ -77,8 +77,14 @@ Ref Tracer::iterate_rows(Interpreter& interp, const std::string&, const Ref&, Ca
 
 // Reads of a tensor's data. Dynamo traces tolist() of an integer tensor, which kiln does not.
 Ref Tracer::break_on_tolist(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
-  if (tensor::is_integral(to_tensor(graph_->fake_of(args.args[0]), "self").dtype(), false))
+  if (tensor::is_integral(to_tensor(graph_->fake_of(args.args[0]), "self").dtype(), false)) {
+    // Dynamo reads each element with aten._local_scalar_dense, a data-dependent operator it breaks
+    // on unless scalar outputs are captured; captured, it traces the list, which kiln does not yet.
+    if (!config_.capture_scalar_outputs)
+      break_graph(interp, GraphBreak(BreakKind::DataDependentOperator, {"aten._local_scalar_dense.default"},
+                                     "aten._local_scalar_dense.default"));
     break_graph(interp, unsupported(UnsupportedConstruct::IntegerTolist));
+  }
   break_graph(interp, GraphBreak(BreakKind::TolistNonInteger, {}, "call_method TensorVariable() to_list"));
 }
 

@@ -1,5 +1,6 @@
 # Reading a tensor's value in a compiled function: .item(), float() and int() break the graph as
-# Dynamo 2.11 breaks it (gb0124) unless scalar outputs are captured, which fullgraph=True implies.
+# Dynamo 2.11 breaks it (gb0124; an integer tolist() as a data-dependent operator, gb0033) unless
+# scalar outputs are captured, which fullgraph=True implies.
 import torch
 import torch._dynamo
 
@@ -16,7 +17,11 @@ def reads_item(x):
     return x + x.sum().item()
 
 
-for fn in (reads_float, reads_int, reads_item):
+def reads_int_list(x):
+    return x * len(x.long().tolist())
+
+
+for fn in (reads_float, reads_int, reads_item, reads_int_list):
     torch._dynamo.reset()
     explanation = torch._dynamo.explain(fn)(torch.ones(3))
     reason = explanation.break_reasons[0].reason.splitlines()
