@@ -52,8 +52,9 @@ constexpr const char* kStandInVariable = "KILN_MINIFY_CUDA_ON_HOST";
 
 }  // namespace
 
-void restart_on_host_if_cuda_is_initialized(const std::vector<std::string>& file_argv) {
-  if (!cuda::initialized_in_this_process() || std::getenv(kStandInVariable)) return;
+bool must_start_again_on_host() { return cuda::initialized_in_this_process() && !std::getenv(kStandInVariable); }
+
+void start_again_on_host(const std::vector<std::string>& file_argv) {
   setenv(kStandInVariable, "1", 1);
   std::vector<std::string> arguments = {"/proc/self/exe"};
   arguments.insert(arguments.end(), file_argv.begin(), file_argv.end());

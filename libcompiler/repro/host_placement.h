@@ -20,11 +20,12 @@ ReproState annotated_on(const ReproState& state, const tensor::Device& device);
 ReproState moved_to(const ReproState& state, const tensor::Device& device);
 
 // The minify command in a process that has initialised CUDA already (an after-Dynamo launcher
-// builds its module with .cuda() parameters before run_repro runs): the process starts again, the
-// same binary and the file's own command line, with the stand-in on from its first line (see
-// stand_in_from_start_if_asked), and this call does not return. Nothing when CUDA is untouched or
-// the stand-in was on from the start.
-void restart_on_host_if_cuda_is_initialized(const std::vector<std::string>& file_argv);
+// builds its module with .cuda() parameters before run_repro runs) must start again: true when
+// CUDA was initialised here and this is not the restarted process.
+bool must_start_again_on_host();
+// Starts the process again, the same binary and the file's own command line, with the stand-in on
+// from its first line (see stand_in_from_start_if_asked). Returns only by throwing.
+[[noreturn]] void start_again_on_host(const std::vector<std::string>& file_argv);
 // At start-up (install_repro): the stand-in from the first line, when a restart asked for it.
 void stand_in_from_start_if_asked();
 

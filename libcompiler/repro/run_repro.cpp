@@ -256,7 +256,7 @@ Ref run_repro(Interpreter& interp, CallArgs& c, ReproAfter after) {
   // a GPU repro's tensors on the host (host_placement.h).
   std::optional<tensor::HostStandIn> on_host;
   if (run.command == "minify") {
-    restart_on_host_if_cuda_is_initialized(interp.argv);
+    if (must_start_again_on_host()) start_again_on_host(interp.argv);
     on_host.emplace(tensor::DeviceType::CUDA);
   }
   const ReproState state = load_state(interp, run);
