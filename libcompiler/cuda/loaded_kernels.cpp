@@ -84,8 +84,9 @@ unsigned blocks_for(int64_t total, unsigned block) {
   return static_cast<unsigned>(std::clamp<int64_t>((total + block - 1) / block, 1, limit));
 }
 
-void launch(KernelFunction kernel, unsigned blocks, unsigned block, std::vector<void*>& arguments) {
-  check(driver().cuLaunchKernel(static_cast<CUfunction>(kernel), blocks, 1, 1, block, 1, 1, 0, nullptr, arguments.data(), nullptr),
+void launch(KernelFunction kernel, unsigned blocks, unsigned block, std::vector<void*>& arguments, unsigned block_y = 1) {
+  check(driver().cuLaunchKernel(static_cast<CUfunction>(kernel), blocks, 1, 1, block, block_y, 1, 0, nullptr, arguments.data(),
+                                nullptr),
         "cuLaunchKernel");
 }
 
@@ -129,6 +130,11 @@ void launch_rows(KernelFunction kernel, int64_t rows, std::vector<void*>& argume
   if (rows == 0) return;
   if (rows > 0x7fffffff) tensor::throw_runtime_error("kiln's CUDA reductions take at most 2^31-1 rows");
   launch(kernel, static_cast<unsigned>(rows), block, arguments);
+}
+
+void launch_blocks(KernelFunction kernel, int64_t blocks, std::vector<void*>& arguments, unsigned block_x, unsigned block_y) {
+  if (blocks == 0) return;
+  launch(kernel, static_cast<unsigned>(std::min<int64_t>(blocks, 0x7fffffff)), block_x, arguments, block_y);
 }
 
 }  // namespace kiln::cuda

@@ -46,6 +46,7 @@ std::optional<KernelMember> member_at(const ComputedNode& node, int index, size_
   }
   KernelMember m;
   m.node = index;
+  m.reduces = node.reduction.has_value();
   m.inner_size = product(inner, 0, inner.size());
   VarRanges ranges = node.var_ranges();
   ranges[1000] = at_least_one(product(outer, 0, outer.size()));

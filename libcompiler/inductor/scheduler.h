@@ -19,6 +19,7 @@ struct KernelMember {
   int node = -1;
   SizeExpr inner_size = size_constant(1);
   ExprRef body;
+  bool reduces = false;  // a reduction: its loop over r0 combines into one value per x0
 };
 
 struct FusedKernel {

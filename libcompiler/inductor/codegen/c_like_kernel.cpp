@@ -81,6 +81,10 @@ std::string body_lines(const ExprRef& root, const std::function<std::string(int)
 
 }  // namespace
 
+std::string CLikeFrame::sequential_inner_loop(const std::string& size) {
+  return "for (int64_t r0 = 0; r0 < " + size + "; r0++)  // vectorized";
+}
+
 const CLikeFrame& cpu_listing_frame() {
   static const CLikeFrame frame{[](const FusedKernel& kernel, const std::string& parameters) {
                                   return "extern \"C\" int " + kernel.name + "(" + parameters + "int64_t begin, int64_t end)\n{\n" +
@@ -100,7 +104,8 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   for (int b : kernel.buffers) {
     const bool is_out = written.count(b) > 0;
     pointer[b] = is_out ? "out_ptr" + std::to_string(out++) : "in_ptr" + std::to_string(in++);
-    params += std::string(is_out ? "" : "const ") + c_type(program.buffers[b].layout.dtype) + "* " + pointer[b] + ", ";
+    params += std::string(is_out ? "" : "const ") + c_type(program.buffers[b].layout.dtype) + "* " + (is_out ? "" : frame.input_qualifier) +
+              pointer[b] + ", ";
   }
   for (const std::string& symbol : kernel.size_symbols) params += "const int64_t " + symbol + ", ";
   std::ostringstream s;
@@ -112,23 +117,25 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     const auto ptr = [&](int b) { return pointer.at(b); };
     if (node.reduction) {
       const std::string acc = "tmp_acc_" + program.buffers[node.output].name;
-      s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction_type_name(*node.reduction)
-        << "_identity;\n";
-      s << "        for (int64_t r0 = 0; r0 < " << m.inner_size.str() << "; r0++)  // vectorized\n        {\n";
+      const std::string reduction = reduction_type_name(*node.reduction);
+      s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction << "_identity;\n";
+      s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";
       s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
-      s << "            " << acc << " = " << reduction_type_name(*node.reduction) << "_combine(" << acc << ", " << result << ");\n";
+      s << "            " << acc << " = " << reduction << "_combine(" << acc << ", " << result << ");\n";
       s << "        }\n";
-      s << "        " << dst << "[x0] = " << acc << ";\n";
+      if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction) << "\n";
+      s << "        " << frame.one_thread << dst << "[x0] = " << acc << ";\n";
     } else if (m.inner_size == size_constant(1)) {
       // A block of its own: the next member's temporaries have the same names.
-      s << "        {\n" << body_lines(m.body, ptr, "            ", frame.floor_division, result);
+      s << "        " << frame.one_thread << "{\n" << body_lines(m.body, ptr, "            ", frame.floor_division, result);
       s << "            " << dst << "[x0] = " << result << ";\n        }\n";
     } else {
-      s << "        for (int64_t r0 = 0; r0 < " << m.inner_size.str() << "; r0++)  // vectorized\n        {\n";
+      s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";
       s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
       s << "            " << dst << "[" << m.inner_size.str() << "*x0 + r0" << "] = " << result << ";\n";
       s << "        }\n";
     }
+    if (*frame.barrier) s << "        " << frame.barrier << "\n";
   }
   s << frame.close;
   return s.str();

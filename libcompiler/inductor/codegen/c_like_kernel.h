@@ -10,11 +10,30 @@
 namespace kiln::inductor {
 
 // How a dialect frames the members' statements: its declaration of the kernel (name and
-// parameters given) through the opening of the loop over x0, and what closes them.
+// parameters given) through the opening of the loop over x0, and what closes them; and how the
+// threads that share one x0 split each member's work. On the CPU one thread runs a whole row; a
+// GPU kernel may give a row to a block of threads, which share each member's loop over r0, combine
+// their partial reductions, let one of them store a row's single value, and wait for each other
+// before the next member reads what this one wrote.
 struct CLikeFrame {
   std::string (*open)(const FusedKernel& kernel, const std::string& parameters);
   const char* close;
   const char* floor_division;  // in index expressions: "//" in the listing, "/" in compiled C
+  // The loop of r0 over [0, size) (its `for (...)` line, without the brace).
+  std::string (*inner_loop)(const std::string& size) = sequential_inner_loop;
+  // A reduction's partial accumulators combined across the threads: "acc = ...(acc, ...);", or
+  // empty when one thread has the whole row.
+  std::string (*combine_threads)(const std::string& accumulator, const std::string& reduction) = nullptr;
+  // What opens a statement only one of a row's threads runs ("" when a thread has the row).
+  const char* one_thread = "";
+  // What makes a row's threads wait for each other after a member ("" when a thread has the row).
+  const char* barrier = "";
+  // Written after the `*` of read-only inputs: "__restrict__ " lets CUDA load them through the
+  // read-only cache and ahead of the kernel's stores (a kernel never writes a buffer it reads
+  // through another argument).
+  const char* input_qualifier = "";
+
+  static std::string sequential_inner_loop(const std::string& size);
 };
 // The CPU listing's frame: `extern "C" int name(..., int64_t begin, int64_t end)`, a chunk of x0.
 const CLikeFrame& cpu_listing_frame();

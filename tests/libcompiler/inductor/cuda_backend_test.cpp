@@ -6,6 +6,7 @@
 
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/inductor/codegen/cuda/cuda_backend.h"
+#include "libcompiler/inductor/codegen/cuda/cuda_kernel_shape.h"
 #include "libcompiler/inductor/graph_lowering.h"
 #include "libcompiler/ir/readable_parser.h"
 
@@ -54,6 +55,15 @@ const char* kViewsAndReductions = R"(class GraphModule(torch.nn.Module):
         return (sum_1, sub)
 )";
 
+// Sums down the columns: the loads step along x0, so a block takes 32 neighbouring columns.
+const char* kColumnSums = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[300, 40][40, 1]cuda:0"):
+        sum_1: "f32[40][1]cuda:0" = torch.ops.aten.sum.dim_IntList(arg0_1, [0])
+        amax: "f32[40][1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [0]);  arg0_1 = None
+        add: "f32[40][1]cuda:0" = torch.ops.aten.add.Tensor(sum_1, amax);  sum_1 = amax = None
+        return (add,)
+)";
+
 inductor::CudaKernelModule module_of(const char* graph, const inductor::CodegenOptions& options = {}) {
   std::unique_ptr<ir::GraphModule> module = ir::parseReadable(graph);
   inductor::GraphLowering lowering(*module);
@@ -73,7 +83,10 @@ TEST_P(CudaBackend, TheRenderedModuleCompiles) {
   ASSERT_FALSE(module.kernel_names.empty());
   for (const std::string& name : module.kernel_names) {
     EXPECT_TRUE(name.starts_with("cuda_fused_")) << name;
-    EXPECT_NE(module.source.find("extern \"C\" __global__ void " + name + "("), std::string::npos) << module.source;
+    // Block kernels carry their launch bounds between the two.
+    const size_t declared = module.source.find(" " + name + "(");
+    ASSERT_NE(declared, std::string::npos) << module.source;
+    EXPECT_NE(module.source.rfind("extern \"C\" __global__ void ", declared), std::string::npos) << module.source;
   }
   try {
     const inductor::CacheEntry entry = inductor::compile_cuda_kernels(module, "sm_90");
@@ -102,7 +115,32 @@ const char* kLayerNormRelu = R"(class GraphModule(torch.nn.Module):
 )";
 
 INSTANTIATE_TEST_SUITE_P(Graphs, CudaBackend,
-                         ::testing::Values(kSoftmaxRelu, kPointwiseChain, kLayerNorm, kViewsAndReductions, kLayerNormRelu));
+                         ::testing::Values(kSoftmaxRelu, kPointwiseChain, kLayerNorm, kViewsAndReductions, kLayerNormRelu, kColumnSums));
+
+// Each kernel's threads as cuda_kernel_shape.h spreads them: rows to blocks, columns to blocks of
+// 32 neighbours, pointwise chains a point per thread.
+std::vector<inductor::CudaKernelShape::Kind> shapes_of(const char* graph) {
+  std::unique_ptr<ir::GraphModule> module = ir::parseReadable(graph);
+  inductor::GraphLowering lowering(*module);
+  const inductor::LoopProgram program = lowering.run();
+  std::vector<inductor::CudaKernelShape::Kind> shapes;
+  for (const inductor::ScheduledStep& step : inductor::schedule_program(program).steps)
+    if (const auto* kernel = std::get_if<inductor::FusedKernel>(&step)) shapes.push_back(inductor::cuda_kernel_shape(*kernel).kind);
+  return shapes;
+}
+
+TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
+  using Kind = inductor::CudaKernelShape::Kind;
+  EXPECT_EQ(shapes_of(kSoftmaxRelu), std::vector<Kind>{Kind::Rows});
+  EXPECT_EQ(shapes_of(kLayerNormRelu), std::vector<Kind>{Kind::Rows});
+  EXPECT_EQ(shapes_of(kPointwiseChain), std::vector<Kind>{Kind::PerPoint});
+  EXPECT_EQ(shapes_of(kColumnSums), std::vector<Kind>{Kind::Columns});
+  const inductor::CudaKernelModule rows = module_of(kSoftmaxRelu);
+  EXPECT_NE(rows.source.find("for (int64_t r0 = threadIdx.x; r0 < 16; r0 += blockDim.x)"), std::string::npos) << rows.source;
+  EXPECT_NE(rows.source.find("kiln_block_combine(tmp_acc_buf0, max_combine_op{})"), std::string::npos) << rows.source;
+  const inductor::CudaKernelModule columns = module_of(kColumnSums);
+  EXPECT_NE(columns.source.find("kiln_column_combine("), std::string::npos) << columns.source;
+}
 
 TEST(CudaBackendKnob, CompileErrorNamesTheKernelAndRelu) {
   if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();

@@ -7,7 +7,8 @@
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
 #include "libcompiler/cuda/nvrtc.h"
-#include "libcompiler/inductor/codegen/c_like_kernel.h"
+#include "libcompiler/cuda/runtime.h"
+#include "libcompiler/inductor/codegen/cuda/cuda_kernel_shape.h"
 
 namespace kiln::inductor {
 
@@ -39,23 +40,19 @@ template <typename A, typename B> __device__ __forceinline__ A sum_combine(A a, 
 template <typename A, typename B> __device__ __forceinline__ A prod_combine(A a, B b) { return a * A(b); }
 template <typename A, typename B> __device__ __forceinline__ A max_combine(A a, B b) { return maximum(a, A(b)); }
 template <typename A, typename B> __device__ __forceinline__ A min_combine(A a, B b) { return minimum(a, A(b)); }
+struct sum_combine_op { template <typename A> __device__ A operator()(A a, A b) const { return sum_combine(a, b); } };
+struct prod_combine_op { template <typename A> __device__ A operator()(A a, A b) const { return prod_combine(a, b); } };
+struct max_combine_op { template <typename A> __device__ A operator()(A a, A b) const { return max_combine(a, b); } };
+struct min_combine_op { template <typename A> __device__ A operator()(A a, A b) const { return min_combine(a, b); } };
 )";
+
+std::string render_cuda_kernel(const LoopProgram& program, const FusedKernel& kernel) {
+  return render_c_like_kernel(program, kernel, cuda_frame(cuda_kernel_shape(kernel).kind));
+}
 
 constexpr const char* kSourceName = "kiln_inductor_kernels.cu";
 // What the compile_error knob calls instead of relu: defined nowhere.
 constexpr const char* kUndefinedCall = "compile_error_TESTING_ONLY";
-
-// One thread per point of the outer range, looping over it grid-stride.
-const CLikeFrame& cuda_frame() {
-  static const CLikeFrame frame{[](const FusedKernel& kernel, const std::string& parameters) {
-                                  return "extern \"C\" __global__ void " + kernel.name + "(" + parameters + "int64_t outer)\n{\n" +
-                                         "    // one thread per x0 in [0, " + kernel.outer_size.str() + ")\n" +
-                                         "    for (int64_t x0 = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; x0 < outer; "
-                                         "x0 += (int64_t)gridDim.x * blockDim.x)\n    {\n";
-                                },
-                                "    }\n}\n", "/"};
-  return frame;
-}
 
 // triton.inject_relu_bug_TESTING_ONLY breaks relu as PyTorch's Triton code generator does: a call
 // of an undefined function (compile_error), x + 1 in its place (accuracy), or a trap that fails
@@ -111,18 +108,27 @@ class CudaBackend final : public KernelBackend {
     return cuda::load_module(compiled.object_code, compiled.kernel_names);
   }
 
-  void launch(KernelHandle kernel, const FusedKernel&, const KernelLaunch& launch, std::vector<void*>& buffers) const override {
+  void launch(KernelHandle kernel, const FusedKernel& fused, const KernelLaunch& launch, std::vector<void*>& buffers) const override {
     std::vector<int64_t> sizes = launch.sizes;
     int64_t outer = launch.outer;
     std::vector<void*> arguments;
     for (void*& buffer : buffers) arguments.push_back(&buffer);
     for (int64_t& size : sizes) arguments.push_back(&size);
     arguments.push_back(&outer);
-    cuda::launch_over(kernel, outer, arguments);
+    const CudaKernelShape shape = cuda_kernel_shape(fused);
+    switch (shape.kind) {
+      case CudaKernelShape::Kind::PerPoint: cuda::launch_over(kernel, outer, arguments); break;
+      case CudaKernelShape::Kind::Rows: cuda::launch_blocks(kernel, outer, arguments, shape.block_x, shape.block_y); break;
+      case CudaKernelShape::Kind::Columns: {
+        const CudaKernelShape block = cuda_column_block(outer, cuda::multi_processor_count(cuda::current_device()));
+        cuda::launch_blocks(kernel, (outer + block.block_x - 1) / block.block_x, arguments, block.block_x, block.block_y);
+        break;
+      }
+    }
   }
 
   std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel) const override {
-    return render_c_like_kernel(program, kernel, cuda_frame());
+    return render_cuda_kernel(program, kernel);
   }
 };
 
@@ -130,12 +136,12 @@ class CudaBackend final : public KernelBackend {
 
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options) {
   CudaKernelModule module;
-  module.source = cuda::kernel_preamble() + kInductorHelpers;
+  module.source = cuda::kernel_preamble() + kInductorHelpers + cuda_thread_combines();
   for (const ScheduledStep& step : schedule.steps)
     if (const auto* k = std::get_if<FusedKernel>(&step)) {
       module.source += "\n";
       module.first_lines.push_back(static_cast<size_t>(std::count(module.source.begin(), module.source.end(), '\n')) + 1);
-      module.source += with_relu_bug(render_c_like_kernel(program, *k, cuda_frame()), options);
+      module.source += with_relu_bug(render_cuda_kernel(program, *k), options);
       module.kernel_names.push_back(k->name);
     }
   return module;
