@@ -119,27 +119,50 @@ INSTANTIATE_TEST_SUITE_P(Graphs, CudaBackend,
 
 // Each kernel's threads as cuda_kernel_shape.h spreads them: rows to blocks, columns to blocks of
 // 32 neighbours, pointwise chains a point per thread.
-std::vector<inductor::CudaKernelShape::Kind> shapes_of(const char* graph) {
+std::vector<inductor::CudaKernelShape> shapes_of(const char* graph) {
   std::unique_ptr<ir::GraphModule> module = ir::parseReadable(graph);
   inductor::GraphLowering lowering(*module);
   const inductor::LoopProgram program = lowering.run();
-  std::vector<inductor::CudaKernelShape::Kind> shapes;
+  std::vector<inductor::CudaKernelShape> shapes;
   for (const inductor::ScheduledStep& step : inductor::schedule_program(program).steps)
-    if (const auto* kernel = std::get_if<inductor::FusedKernel>(&step)) shapes.push_back(inductor::cuda_kernel_shape(*kernel).kind);
+    if (const auto* kernel = std::get_if<inductor::FusedKernel>(&step)) shapes.push_back(inductor::cuda_kernel_shape(*kernel));
   return shapes;
 }
 
 TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
-  using Kind = inductor::CudaKernelShape::Kind;
+  using Kind = inductor::CudaKernelShape;
   EXPECT_EQ(shapes_of(kSoftmaxRelu), std::vector<Kind>{Kind::Rows});
   EXPECT_EQ(shapes_of(kLayerNormRelu), std::vector<Kind>{Kind::Rows});
   EXPECT_EQ(shapes_of(kPointwiseChain), std::vector<Kind>{Kind::PerPoint});
   EXPECT_EQ(shapes_of(kColumnSums), std::vector<Kind>{Kind::Columns});
   const inductor::CudaKernelModule rows = module_of(kSoftmaxRelu);
   EXPECT_NE(rows.source.find("for (int64_t r0 = threadIdx.x; r0 < 16; r0 += blockDim.x)"), std::string::npos) << rows.source;
-  EXPECT_NE(rows.source.find("kiln_block_combine(tmp_acc_buf0, max_combine_op{})"), std::string::npos) << rows.source;
+  EXPECT_NE(rows.source.find("kiln_row_combine(tmp_acc_buf0, max_combine_op{})"), std::string::npos) << rows.source;
   const inductor::CudaKernelModule columns = module_of(kColumnSums);
   EXPECT_NE(columns.source.find("kiln_column_combine("), std::string::npos) << columns.source;
+}
+
+// Per call: many rows get a warp each, few rows a block each; few columns narrow blocks.
+TEST(CudaKernelShapes, ACallsBlocksKeepEveryMultiprocessorBusy) {
+  using inductor::CudaKernelShape;
+  inductor::FusedKernel rows;
+  inductor::KernelMember row;
+  row.inner_size = inductor::size_constant(4096);
+  row.reduces = true;
+  rows.members.push_back(row);
+  const inductor::CudaLaunchGeometry many_rows = inductor::cuda_launch_geometry(rows, CudaKernelShape::Rows, 8192, 132);
+  EXPECT_EQ(many_rows.block_x, 32u);
+  EXPECT_EQ(many_rows.block_y, 8u);
+  EXPECT_EQ(many_rows.blocks, 1024);
+  const inductor::CudaLaunchGeometry few_rows = inductor::cuda_launch_geometry(rows, CudaKernelShape::Rows, 100, 132);
+  EXPECT_EQ(few_rows.block_x, 1024u);
+  EXPECT_EQ(few_rows.block_y, 1u);
+  EXPECT_EQ(few_rows.blocks, 100);
+  const inductor::CudaLaunchGeometry columns = inductor::cuda_launch_geometry(rows, CudaKernelShape::Columns, 1024, 132);
+  EXPECT_EQ(columns.block_x, 8u);
+  EXPECT_EQ(columns.block_y, 128u);
+  EXPECT_EQ(columns.blocks, 128);
+  EXPECT_EQ(inductor::cuda_launch_geometry(rows, CudaKernelShape::Columns, 1 << 20, 132).block_x, 32u);
 }
 
 TEST(CudaBackendKnob, CompileErrorNamesTheKernelAndRelu) {

@@ -47,7 +47,7 @@ struct min_combine_op { template <typename A> __device__ A operator()(A a, A b) 
 )";
 
 std::string render_cuda_kernel(const LoopProgram& program, const FusedKernel& kernel) {
-  return render_c_like_kernel(program, kernel, cuda_frame(cuda_kernel_shape(kernel).kind));
+  return render_c_like_kernel(program, kernel, cuda_frame(cuda_kernel_shape(kernel)));
 }
 
 constexpr const char* kSourceName = "kiln_inductor_kernels.cu";
@@ -115,16 +115,9 @@ class CudaBackend final : public KernelBackend {
     for (void*& buffer : buffers) arguments.push_back(&buffer);
     for (int64_t& size : sizes) arguments.push_back(&size);
     arguments.push_back(&outer);
-    const CudaKernelShape shape = cuda_kernel_shape(fused);
-    switch (shape.kind) {
-      case CudaKernelShape::Kind::PerPoint: cuda::launch_over(kernel, outer, arguments); break;
-      case CudaKernelShape::Kind::Rows: cuda::launch_blocks(kernel, outer, arguments, shape.block_x, shape.block_y); break;
-      case CudaKernelShape::Kind::Columns: {
-        const CudaKernelShape block = cuda_column_block(outer, cuda::multi_processor_count(cuda::current_device()));
-        cuda::launch_blocks(kernel, (outer + block.block_x - 1) / block.block_x, arguments, block.block_x, block.block_y);
-        break;
-      }
-    }
+    const CudaLaunchGeometry geometry =
+        cuda_launch_geometry(fused, cuda_kernel_shape(fused), outer, cuda::multi_processor_count(cuda::current_device()));
+    cuda::launch_blocks(kernel, geometry.blocks, arguments, geometry.block_x, geometry.block_y);
   }
 
   std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel) const override {

@@ -9,35 +9,39 @@ namespace {
 
 // The most threads a block has: __launch_bounds__ of both block frames, so that NVRTC keeps a
 // kernel's registers within what a block of that size may use.
-constexpr unsigned kMostThreads = 512;
+constexpr unsigned kMostThreads = 1024;
+constexpr unsigned kWarp = 32;
+// Rows a block of warp-per-row kernels takes, and the warps per SM that make a warp per row worth it.
+constexpr unsigned kRowsPerBlock = 8;
+constexpr int64_t kWarpsPerMultiprocessor = 16;
+constexpr unsigned kPointThreads = 256;
 
-// Each load in the member's body that depends on r0: whether r0 steps it by one element.
 void visit_loads(const ExprRef& e, const std::function<void(const Expr&)>& visit) {
   if (e->kind == Expr::Kind::Load) visit(*e);
   for (const ExprRef& a : e->args) visit_loads(a, visit);
 }
 
+// Whether every load of the member that depends on r0 steps along x0 (neighbouring columns) and
+// none along r0.
 bool reads_down_columns(const KernelMember& member) {
   bool down_columns = false, along_rows = false;
   visit_loads(member.body, [&](const Expr& load) {
     if (!load.index.mentions(kInnerVar)) return;
     if (load.index.coefficient_of(kInnerVar) == size_constant(1)) along_rows = true;
     else if (load.index.coefficient_of(kOuterVar) == size_constant(1)) down_columns = true;
-    else along_rows = true;  // neither neighbours: a row's block reads it no worse
+    else along_rows = true;  // neither neighbours: a row's threads read it no worse
   });
   return down_columns && !along_rows;
 }
 
-// Threads of a Rows block: a power of two, about a quarter of the longest row, from a warp to
-// kMostThreads (256 when a row's length is only known at run time).
-unsigned row_threads(const FusedKernel& kernel) {
+unsigned threads_per_row(const FusedKernel& kernel) {
   int64_t longest = 0;
   for (const KernelMember& m : kernel.members) {
     const std::optional<int64_t> inner = m.inner_size.constant();
     if (!inner) return 256;
     longest = std::max(longest, *inner);
   }
-  unsigned threads = 32;
+  unsigned threads = kWarp;
   while (threads < kMostThreads && threads * 4 < longest) threads *= 2;
   return threads;
 }
@@ -57,19 +61,29 @@ CudaKernelShape cuda_kernel_shape(const FusedKernel& kernel) {
     // A pointwise loop writes along r0: only reductions leave a column kernel one value per x0.
     if (!m.reduces || !reads_down_columns(m)) all_loops_reduce_down_columns = false;
   }
-  if (!has_loops) return {};
-  if (all_loops_reduce_down_columns) return {CudaKernelShape::Kind::Columns, 32, kMostThreads / 32};
-  return {CudaKernelShape::Kind::Rows, row_threads(kernel), 1};
+  if (!has_loops) return CudaKernelShape::PerPoint;
+  return all_loops_reduce_down_columns ? CudaKernelShape::Columns : CudaKernelShape::Rows;
 }
 
-CudaKernelShape cuda_column_block(int64_t outer, int multiprocessors) {
-  unsigned columns = 32;
-  // Narrower than a 32-byte sector of floats would waste what a warp reads.
-  while (columns > 8 && (outer + columns - 1) / columns < 2 * int64_t{multiprocessors}) columns /= 2;
-  return {CudaKernelShape::Kind::Columns, columns, kMostThreads / columns};
+CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelShape shape, int64_t outer, int multiprocessors) {
+  const int64_t sms = std::max(multiprocessors, 1);
+  switch (shape) {
+    case CudaKernelShape::PerPoint:
+      return {std::clamp<int64_t>((outer + kPointThreads - 1) / kPointThreads, 1, sms * 32), kPointThreads, 1};
+    case CudaKernelShape::Rows:
+      if (outer >= sms * kWarpsPerMultiprocessor) return {(outer + kRowsPerBlock - 1) / kRowsPerBlock, kWarp, kRowsPerBlock};
+      return {outer, threads_per_row(kernel), 1};
+    case CudaKernelShape::Columns: {
+      unsigned columns = 32;
+      // Narrower than a 32-byte sector of floats would waste what a warp reads.
+      while (columns > 8 && (outer + columns - 1) / columns < 2 * sms) columns /= 2;
+      return {(outer + columns - 1) / columns, columns, kMostThreads / columns};
+    }
+  }
+  return {};
 }
 
-const CLikeFrame& cuda_frame(CudaKernelShape::Kind kind) {
+const CLikeFrame& cuda_frame(CudaKernelShape shape) {
   static const CLikeFrame per_point{[](const FusedKernel& kernel, const std::string& parameters) {
                                       return "extern \"C\" __global__ void " + kernel.name + "(" + parameters + "int64_t outer)\n{\n" +
                                              "    // one thread per x0 in [0, " + kernel.outer_size.str() + ")\n" +
@@ -85,9 +99,10 @@ const CLikeFrame& cuda_frame(CudaKernelShape::Kind kind) {
                                     "__restrict__ "};
   static const CLikeFrame rows{
       [](const FusedKernel& kernel, const std::string& parameters) {
-        return block_kernel_declaration(kernel, parameters) + "    // one block per x0 in [0, " + kernel.outer_size.str() +
-               "): its threads share each member's loop over r0\n" +
-               "    for (int64_t x0 = blockIdx.x; x0 < outer; x0 += gridDim.x)\n    {\n";
+        return block_kernel_declaration(kernel, parameters) + "    // x0 in [0, " + kernel.outer_size.str() +
+               "): blockDim.y rows per block; a row's threads (threadIdx.x) share each member's loop over r0\n" +
+               "    for (int64_t x0 = blockIdx.x * (int64_t)blockDim.y + threadIdx.y; x0 < outer; x0 += (int64_t)gridDim.x * "
+               "blockDim.y)\n    {\n";
       },
       "    }\n}\n",
       "/",
@@ -95,10 +110,10 @@ const CLikeFrame& cuda_frame(CudaKernelShape::Kind kind) {
         return "#pragma unroll 4\n        for (int64_t r0 = threadIdx.x; r0 < " + size + "; r0 += blockDim.x)";
       },
       [](const std::string& acc, const std::string& reduction) {
-        return acc + " = kiln_block_combine(" + acc + ", " + reduction + "_combine_op{});";
+        return acc + " = kiln_row_combine(" + acc + ", " + reduction + "_combine_op{});";
       },
       "if (threadIdx.x == 0) ",
-      "__syncthreads();",
+      "kiln_row_barrier();",
       "__restrict__ "};
   static const CLikeFrame columns{
       [](const FusedKernel& kernel, const std::string& parameters) {
@@ -119,22 +134,25 @@ const CLikeFrame& cuda_frame(CudaKernelShape::Kind kind) {
       "if (x0_in_range && threadIdx.y == 0) ",
       "__syncthreads();",
       "__restrict__ "};
-  switch (kind) {
-    case CudaKernelShape::Kind::PerPoint: return per_point;
-    case CudaKernelShape::Kind::Rows: return rows;
-    case CudaKernelShape::Kind::Columns: return columns;
+  switch (shape) {
+    case CudaKernelShape::PerPoint: return per_point;
+    case CudaKernelShape::Rows: return rows;
+    case CudaKernelShape::Columns: return columns;
   }
   return per_point;
 }
 
 const char* cuda_thread_combines() {
-  return R"(// The threads of a Rows block combine their partial reductions: within each warp by shuffles,
-// then the warps' results in warp order; every thread gets the total.
-template <typename T> __device__ __forceinline__ T kiln_shfl_down(T v, int offset) { return __shfl_down_sync(0xffffffffu, v, offset); }
-__device__ __forceinline__ bool kiln_shfl_down(bool v, int offset) { return __shfl_down_sync(0xffffffffu, (int)v, offset) != 0; }
-template <typename T, typename Combine> __device__ T kiln_block_combine(T value, Combine combine) {
+  return R"(// A row's threads combine their partial reductions: within each warp by butterfly shuffles (every
+// lane gets the warp's total), then, when a block has the row, the warps' totals in warp order.
+// A block of warp-per-row rows (blockDim.x == 32) never waits for the whole block: its warps'
+// rows, and so their loops, differ.
+template <typename T> __device__ __forceinline__ T kiln_shfl_xor(T v, int mask) { return __shfl_xor_sync(0xffffffffu, v, mask); }
+__device__ __forceinline__ bool kiln_shfl_xor(bool v, int mask) { return __shfl_xor_sync(0xffffffffu, (int)v, mask) != 0; }
+template <typename T, typename Combine> __device__ T kiln_row_combine(T value, Combine combine) {
+  for (int mask = 16; mask > 0; mask >>= 1) value = combine(value, kiln_shfl_xor(value, mask));
+  if (blockDim.x <= 32) return value;
   __shared__ T warp_totals[32];
-  for (int offset = 16; offset > 0; offset >>= 1) value = combine(value, kiln_shfl_down(value, offset));
   __syncthreads();  // the last call's readers are done with warp_totals
   if ((threadIdx.x & 31) == 0) warp_totals[threadIdx.x >> 5] = value;
   __syncthreads();
@@ -142,9 +160,13 @@ template <typename T, typename Combine> __device__ T kiln_block_combine(T value,
   for (unsigned w = 1; w < (blockDim.x >> 5); ++w) total = combine(total, warp_totals[w]);
   return total;
 }
+__device__ __forceinline__ void kiln_row_barrier() {
+  if (blockDim.x > 32) __syncthreads();
+  else __syncwarp();
+}
 // The lanes (threadIdx.y) of each column of a Columns block, in lane order.
 template <typename T, typename Combine> __device__ T kiln_column_combine(T value, Combine combine) {
-  __shared__ T lanes[512];
+  __shared__ T lanes[1024];
   __syncthreads();
   lanes[threadIdx.y * blockDim.x + threadIdx.x] = value;
   __syncthreads();
