@@ -8,6 +8,7 @@
 #include "libcompiler/backends/testing_backends.h"
 #include "libcompiler/fx/backend_registry.h"
 #include "libcompiler/fx/graph_runner.h"
+#include "libcompiler/inductor/compiled_eager_ops.h"
 #include "libcompiler/inductor/compile_cache.h"
 #include "libcompiler/inductor/compile_fx.h"
 #include "libcompiler/inductor/inductor_events.h"
@@ -193,6 +194,9 @@ void install_backends() {
       fx::register_backend(backend.name, aot_backend(backend));
   install_testing_backends();
   fx::set_script_backend_factory(script);
+  // Eager CUDA ops without a kernel of their own compile as one-op graphs (after install_torch has
+  // installed the CUDA runtime and its host fallback).
+  inductor::install_compiled_eager_ops(tensor::DeviceType::CUDA);
 }
 
 aot::AtenGraphCompiler aten_compiler(Interpreter& interp, const std::string& backend, const CompileSettings& settings) {

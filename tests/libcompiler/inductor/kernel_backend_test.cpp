@@ -7,6 +7,9 @@
 
 #include "libcompiler/inductor/codegen/cpu_llvm/cpu_llvm_backend.h"
 #include "libcompiler/inductor/compile_fx.h"
+#include "libcompiler/inductor/compiled_eager_ops.h"
+#include "libcompiler/ops/kernel_registry.h"
+#include "libcompiler/ops/ops.h"
 #include "libcompiler/inductor/graph_lowering.h"
 #include "libcompiler/ir/readable_parser.h"
 #include "libcompiler/tensor/factories.h"
@@ -43,7 +46,10 @@ class FakeGpuBackend final : public inductor::KernelBackend {
                                const inductor::CodegenOptions& options) const override {
     return cpu().compile(program, schedule, options);
   }
-  std::vector<inductor::KernelHandle> load(const inductor::CacheEntry& compiled) const override { return cpu().load(compiled); }
+  std::vector<inductor::KernelHandle> load(const inductor::CacheEntry& compiled) const override {
+    ++loads;
+    return cpu().load(compiled);
+  }
   void launch(inductor::KernelHandle kernel, const inductor::FusedKernel& fused, const inductor::KernelLaunch& launch,
               std::vector<void*>& buffers) const override {
     ++launches;
@@ -53,6 +59,7 @@ class FakeGpuBackend final : public inductor::KernelBackend {
     return cpu().render_kernel(program, kernel);
   }
   mutable int launches = 0;
+  mutable int loads = 0;
 
  private:
   static const inductor::KernelBackend& cpu() { return inductor::cpu_llvm_backend(); }
@@ -106,3 +113,57 @@ TEST(KernelBackend, ARegisteredBackendCompilesAndRunsTheGraphsOfItsDevice) {
 }
 
 }  // namespace
+
+namespace {
+
+int host_fallback_runs = 0;
+
+std::vector<Tensor> counted_host_fallback(const ops::OpInfo& op, const ops::Arguments& args) {
+  ++host_fallback_runs;
+  return HostMemoryDevice::cpu_kernel_in_place(op, args);
+}
+
+// Elements as text, without the device suffix: a stand-in GPU tensor's against its CPU twin's.
+std::string values_of(const Tensor& t) {
+  std::string text = tensor::tensor_repr(t);
+  const size_t device = text.find(", device=");
+  return device == std::string::npos ? text : text.substr(0, device) + ")";
+}
+
+}  // namespace
+
+// Eager ops a device has no kernel for (here: every op, on the stand-in GPU) run as one-op graphs
+// compiled by its code generator, once per op and geometry; what a compiled graph cannot stand
+// for (a random op, an op that writes its argument) goes to the fallback it replaced.
+TEST(CompiledEagerOps, OpsWithoutADeviceKernelRunAsOneOpGraphsCompiledForTheDevice) {
+  HostMemoryDevice device;
+  FakeGpuBackend gpu;
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, &gpu);
+  ops::register_fallback(tensor::DeviceType::CUDA, counted_host_fallback);
+  inductor::install_compiled_eager_ops(tensor::DeviceType::CUDA);
+  {
+    const Tensor host = tensor::tensor_from_values(std::vector<double>{-2, -0.5, 0, 3, 1, 2}, tensor::Shape{2, 3}, tensor::DType::Float32);
+    const Tensor x = HostMemoryDevice::to_device(host);
+    const Tensor gelu = ops::gelu(x);
+    EXPECT_EQ(gelu.device(), HostMemoryDevice::kDevice);
+    EXPECT_EQ(values_of(gelu), values_of(ops::gelu(host)));
+    const Tensor softmax = ops::_softmax(x, 1, false);
+    EXPECT_EQ(values_of(softmax), values_of(ops::_softmax(host, 1, false)));
+    EXPECT_EQ(host_fallback_runs, 0);
+    const int launches = gpu.launches;
+    EXPECT_GE(launches, 2);
+    ops::gelu(x);  // the same signature: its compiled graph again
+    EXPECT_EQ(gpu.launches, launches + 1);
+    EXPECT_EQ(gpu.loads, 2);
+    // Another geometry compiles anew.
+    EXPECT_EQ(values_of(ops::gelu(ops::t(x))), values_of(ops::gelu(ops::t(host))));
+    EXPECT_EQ(gpu.loads, 3);
+
+    ops::bernoulli(x, 0.5);
+    EXPECT_EQ(host_fallback_runs, 1);
+    ops::bernoulli_(x, 0.5);
+    EXPECT_EQ(host_fallback_runs, 2);
+  }
+  ops::register_fallback(tensor::DeviceType::CUDA, nullptr);
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, nullptr);
+}
