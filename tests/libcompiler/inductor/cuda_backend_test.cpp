@@ -136,33 +136,40 @@ TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
   EXPECT_EQ(shapes_of(kPointwiseChain), std::vector<Kind>{Kind::PerPoint});
   EXPECT_EQ(shapes_of(kColumnSums), std::vector<Kind>{Kind::Columns});
   const inductor::CudaKernelModule rows = module_of(kSoftmaxRelu);
-  EXPECT_NE(rows.source.find("for (int64_t r0 = threadIdx.x; r0 < 16; r0 += blockDim.x)"), std::string::npos) << rows.source;
+  EXPECT_NE(rows.source.find("for (int64_t r0 = threadIdx.x; r0 < 16; r0 += kRowThreads)"), std::string::npos) << rows.source;
   EXPECT_NE(rows.source.find("kiln_row_combine(tmp_acc_buf0, max_combine_op{})"), std::string::npos) << rows.source;
   const inductor::CudaKernelModule columns = module_of(kColumnSums);
   EXPECT_NE(columns.source.find("kiln_column_combine("), std::string::npos) << columns.source;
 }
 
-// Per call: many rows get a warp each, few rows a block each; few columns narrow blocks.
+// Many short rows get a warp each, long rows a block each; few columns narrow blocks.
 TEST(CudaKernelShapes, ACallsBlocksKeepEveryMultiprocessorBusy) {
   using inductor::CudaKernelShape;
-  inductor::FusedKernel rows;
-  inductor::KernelMember row;
-  row.inner_size = inductor::size_constant(4096);
-  row.reduces = true;
-  rows.members.push_back(row);
-  const inductor::CudaLaunchGeometry many_rows = inductor::cuda_launch_geometry(rows, CudaKernelShape::Rows, 8192, 132);
-  EXPECT_EQ(many_rows.block_x, 32u);
-  EXPECT_EQ(many_rows.block_y, 8u);
-  EXPECT_EQ(many_rows.blocks, 1024);
-  const inductor::CudaLaunchGeometry few_rows = inductor::cuda_launch_geometry(rows, CudaKernelShape::Rows, 100, 132);
-  EXPECT_EQ(few_rows.block_x, 1024u);
-  EXPECT_EQ(few_rows.block_y, 1u);
+  const auto rows_of = [](int64_t outer, int64_t inner) {
+    inductor::FusedKernel kernel;
+    kernel.outer_size = inductor::size_constant(outer);
+    inductor::KernelMember row;
+    row.inner_size = inductor::size_constant(inner);
+    row.reduces = true;
+    kernel.members.push_back(row);
+    return kernel;
+  };
+  const inductor::CudaLaunchGeometry short_rows = inductor::cuda_launch_geometry(rows_of(8192, 100), CudaKernelShape::Rows, 8192, 132);
+  EXPECT_EQ(short_rows.block_x, 32u);
+  EXPECT_EQ(short_rows.block_y, 8u);
+  EXPECT_EQ(short_rows.blocks, 1024);
+  const inductor::CudaLaunchGeometry long_rows = inductor::cuda_launch_geometry(rows_of(8192, 4096), CudaKernelShape::Rows, 8192, 132);
+  EXPECT_EQ(long_rows.block_x, 256u);
+  EXPECT_EQ(long_rows.block_y, 1u);
+  EXPECT_EQ(long_rows.blocks, 8192);
+  const inductor::CudaLaunchGeometry few_rows = inductor::cuda_launch_geometry(rows_of(100, 100), CudaKernelShape::Rows, 100, 132);
+  EXPECT_EQ(few_rows.block_x, 32u);
   EXPECT_EQ(few_rows.blocks, 100);
-  const inductor::CudaLaunchGeometry columns = inductor::cuda_launch_geometry(rows, CudaKernelShape::Columns, 1024, 132);
+  const inductor::CudaLaunchGeometry columns = inductor::cuda_launch_geometry(rows_of(1024, 16384), CudaKernelShape::Columns, 1024, 132);
   EXPECT_EQ(columns.block_x, 8u);
   EXPECT_EQ(columns.block_y, 128u);
   EXPECT_EQ(columns.blocks, 128);
-  EXPECT_EQ(inductor::cuda_launch_geometry(rows, CudaKernelShape::Columns, 1 << 20, 132).block_x, 32u);
+  EXPECT_EQ(inductor::cuda_launch_geometry(rows_of(1 << 20, 8), CudaKernelShape::Columns, 1 << 20, 132).block_x, 32u);
 }
 
 TEST(CudaBackendKnob, CompileErrorNamesTheKernelAndRelu) {

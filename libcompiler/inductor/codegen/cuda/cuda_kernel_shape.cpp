@@ -11,9 +11,14 @@ namespace {
 // kernel's registers within what a block of that size may use.
 constexpr unsigned kMostThreads = 1024;
 constexpr unsigned kWarp = 32;
-// Rows a block of warp-per-row kernels takes, and the warps per SM that make a warp per row worth it.
+// Rows of at most this many elements get a warp each (a block takes kRowsPerBlock of them) when
+// the kernel has rows enough for that; longer rows get a block each, so that the rows in flight
+// stay within L2 while each member's loop reads its row again.
+constexpr int64_t kLongestWarpRow = 512;
+constexpr int64_t kFewestWarpRows = 4096;
 constexpr unsigned kRowsPerBlock = 8;
-constexpr int64_t kWarpsPerMultiprocessor = 16;
+// Elements each thread of a block-per-row kernel takes of the longest row (a power of two threads).
+constexpr int64_t kElementsPerThread = 16;
 constexpr unsigned kPointThreads = 256;
 
 void visit_loads(const ExprRef& e, const std::function<void(const Expr&)>& visit) {
@@ -34,16 +39,24 @@ bool reads_down_columns(const KernelMember& member) {
   return down_columns && !along_rows;
 }
 
-unsigned threads_per_row(const FusedKernel& kernel) {
+// Threads per row and rows per block of a Rows kernel, fixed by its source: the r0 loops step by
+// a constant, so that NVRTC unrolls loops of rows of known length and issues their loads at once.
+struct RowLayout {
+  unsigned threads = 256, rows = 1;
+};
+
+RowLayout row_layout(const FusedKernel& kernel) {
   int64_t longest = 0;
   for (const KernelMember& m : kernel.members) {
     const std::optional<int64_t> inner = m.inner_size.constant();
-    if (!inner) return 256;
+    if (!inner) return {};
     longest = std::max(longest, *inner);
   }
+  const std::optional<int64_t> outer = kernel.outer_size.constant();
+  if (outer && *outer >= kFewestWarpRows && longest <= kLongestWarpRow) return {kWarp, kRowsPerBlock};
   unsigned threads = kWarp;
-  while (threads < kMostThreads && threads * 4 < longest) threads *= 2;
-  return threads;
+  while (threads < kMostThreads && threads * kElementsPerThread < longest) threads *= 2;
+  return {threads, 1};
 }
 
 std::string block_kernel_declaration(const FusedKernel& kernel, const std::string& parameters) {
@@ -70,9 +83,10 @@ CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelSha
   switch (shape) {
     case CudaKernelShape::PerPoint:
       return {std::clamp<int64_t>((outer + kPointThreads - 1) / kPointThreads, 1, sms * 32), kPointThreads, 1};
-    case CudaKernelShape::Rows:
-      if (outer >= sms * kWarpsPerMultiprocessor) return {(outer + kRowsPerBlock - 1) / kRowsPerBlock, kWarp, kRowsPerBlock};
-      return {outer, threads_per_row(kernel), 1};
+    case CudaKernelShape::Rows: {
+      const RowLayout layout = row_layout(kernel);
+      return {(outer + layout.rows - 1) / layout.rows, layout.threads, layout.rows};
+    }
     case CudaKernelShape::Columns: {
       unsigned columns = 32;
       // Narrower than a 32-byte sector of floats would waste what a warp reads.
@@ -99,15 +113,18 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
                                     "__restrict__ "};
   static const CLikeFrame rows{
       [](const FusedKernel& kernel, const std::string& parameters) {
-        return block_kernel_declaration(kernel, parameters) + "    // x0 in [0, " + kernel.outer_size.str() +
-               "): blockDim.y rows per block; a row's threads (threadIdx.x) share each member's loop over r0\n" +
+        const RowLayout layout = row_layout(kernel);
+        return block_kernel_declaration(kernel, parameters) + "    // x0 in [0, " + kernel.outer_size.str() + "): " +
+               std::to_string(layout.rows) + " per block; a row's " + std::to_string(layout.threads) +
+               " threads (threadIdx.x) share each member's loop over r0\n" + "    constexpr int64_t kRowThreads = " +
+               std::to_string(layout.threads) + ";\n" +
                "    for (int64_t x0 = blockIdx.x * (int64_t)blockDim.y + threadIdx.y; x0 < outer; x0 += (int64_t)gridDim.x * "
                "blockDim.y)\n    {\n";
       },
       "    }\n}\n",
       "/",
       [](const std::string& size) {
-        return "#pragma unroll 4\n        for (int64_t r0 = threadIdx.x; r0 < " + size + "; r0 += blockDim.x)";
+        return "#pragma unroll 16\n        for (int64_t r0 = threadIdx.x; r0 < " + size + "; r0 += kRowThreads)";
       },
       [](const std::string& acc, const std::string& reduction) {
         return acc + " = kiln_row_combine(" + acc + ", " + reduction + "_combine_op{});";

@@ -1,8 +1,8 @@
 #pragma once
 // How a fused kernel's work is spread over CUDA threads, as Inductor's Triton heuristics pick a
 // kernel's grid: a kernel whose members are all one point per x0 gives each x0 to a thread
-// (grid-stride). A kernel with loops over r0 gives each x0 (a row) to a warp, or, when there are
-// too few rows to fill the device that way, to a whole block; a row's threads share every
+// (grid-stride). A kernel with loops over r0 gives each x0 (a row) to a warp, or, for long rows or
+// few, to a whole block; a row's threads share every
 // member's loop and combine their partial reductions (rows read along r0 stay coalesced). A
 // kernel that reduces down columns (its loads step along x0, not r0) gives a few consecutive x0 to
 // a block, threadIdx.x along x0 and threadIdx.y sharing r0: a warp reads whole 32-byte sectors of
@@ -23,11 +23,12 @@ struct CudaLaunchGeometry {
   int64_t blocks = 0;
   unsigned block_x = 256, block_y = 1;
 };
-// A call's blocks and threads over `outer` x0 on a device of `multiprocessors` SMs. Rows: a warp
-// per row (8 rows a block) when that gives every SM 16 warps, else a block per row of a power of
-// two threads, about a quarter of the longest row (256 when its length is known only at run
-// time). Columns: the widest of 32, 16 or 8 columns that still gives two blocks per SM, lanes
-// filling 1024 threads. PerPoint: blocks of 256 threads, at most 32 blocks per SM (grid-stride).
+// A call's blocks and threads over `outer` x0 on a device of `multiprocessors` SMs. Rows: fixed
+// by the kernel's source: a warp per row (8 rows a block) for at least 4096 rows of at most 512
+// elements, else a block per row of a power of two threads, one per 16 elements of the longest row
+// (256 when a length is known only at run time). Columns: the widest of 32, 16 or 8 columns that
+// still gives two blocks per SM, lanes filling 1024 threads. PerPoint: blocks of 256 threads, at
+// most 32 blocks per SM (grid-stride).
 CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelShape shape, int64_t outer, int multiprocessors);
 
 // Device functions the Rows and Columns frames call (NVRTC source).
