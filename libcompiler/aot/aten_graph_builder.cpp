@@ -125,8 +125,30 @@ void AtenGraphBuilder::set_source(std::optional<std::string> summary) {
 
 ir::TensorMeta AtenGraphBuilder::meta_of(const Tensor& fake) const {
   ir::TensorMeta meta = ir::irTensorMeta(fake);
-  if (fake.device().type == tensor::DeviceType::Meta) meta.device = device_;
+  if (fake.device().type == tensor::DeviceType::Meta) {
+    const auto placed = devices_.find(fake.impl());
+    meta.device = placed == devices_.end() ? device_ : placed->second;
+  }
   return meta;
+}
+
+void AtenGraphBuilder::place_outputs(const ops::Arguments& args, const std::vector<Tensor>& outputs) {
+  if (devices_.empty()) return;
+  std::optional<ir::Device> device;
+  const auto consider = [&](const Tensor& t) {
+    if (!t.defined()) return;
+    const auto placed = devices_.find(t.impl());
+    const ir::Device d = placed == devices_.end() ? device_ : placed->second;
+    if (!device || device->type == tensor::DeviceType::CPU) device = d;
+  };
+  for (const ops::IValue& value : args.values()) {
+    if (value.is_tensor()) consider(value.to_tensor());
+    else if (value.is_tensor_list())
+      for (const Tensor& t : value.to_tensor_list()) consider(t);
+  }
+  if (!device || *device == device_) return;
+  for (const Tensor& output : outputs)
+    if (output.defined()) devices_[output.impl()] = *device;
 }
 
 // Placeholders go after the existing ones, before the first op node (nullptr: the end).
@@ -179,7 +201,9 @@ bool AtenGraphBuilder::decomposes(const ops::OpInfo& op) const {
   return decompose_ && !bisect::disable_subsystem(backend_, "decomposition", [&] { return ir::overloadName(op); });
 }
 
-ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor) {
+ir::Node* AtenGraphBuilder::add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor,
+                                            std::optional<ir::Device> device) {
+  if (device && *device != device_) devices_[fake.impl()] = *device;
   ir::Node* node = graph_.createNode(ir::OpCode::Placeholder, name, {}, {}, name, first_op_node());
   node->meta.value = meta_of(fake);
   node->meta.descriptor = std::move(descriptor);
@@ -307,6 +331,7 @@ void AtenGraphBuilder::record(const ops::OpInfo& called, const ops::Arguments& a
     }
   }
   ir::Node* node = graph_.callFunction(ir::tableOpTarget(op), std::move(positional), std::move(keywords));
+  place_outputs(args, outputs);
   const std::optional<std::string> source = current_source();
   node->meta.sourceSummary = source;
   const bool tuple = op.schema.returns.size() != 1 || op.schema.returns[0].type.is_list;

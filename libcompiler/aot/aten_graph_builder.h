@@ -39,7 +39,11 @@ class AtenGraphBuilder : public ops::CallRecorder {
   AtenGraphBuilder& operator=(const AtenGraphBuilder&) = delete;
 
   // A placeholder for `fake`, placed after the existing placeholders and before every op node.
-  ir::Node* add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor);
+  // `device`: the device the input is on, when not the builder's (a CPU scalar tensor in a CUDA
+  // graph, as the step counts of torch.optim's optimizers are); what an op makes from it is on
+  // the device of its other tensors, a CPU result only from CPU tensors.
+  ir::Node* add_placeholder(const std::string& name, const Tensor& fake, std::optional<std::string> descriptor,
+                            std::optional<ir::Device> device = std::nullopt);
   // A SymInt placeholder (`meta`: its Sym(s77) value) whose value is `size` in this trace: size
   // arguments (SymInt) equal to it are recorded as the placeholder, as a symbolic trace would.
   ir::Node* add_size_placeholder(const std::string& name, int64_t size, const ir::FakeValue& meta,
@@ -110,6 +114,11 @@ class AtenGraphBuilder : public ops::CallRecorder {
 
   ir::Graph& graph_;
   ir::Device device_;
+  // The fakes on another device than device_ (add_placeholder's `device`, and what ops made of
+  // them); empty in a graph on one device.
+  std::unordered_map<const tensor::TensorImpl*, ir::Device> devices_;
+  // Records the device of an op's outputs, from its tensor arguments'.
+  void place_outputs(const ops::Arguments& args, const std::vector<Tensor>& outputs);
   std::unordered_map<const tensor::TensorImpl*, ir::Node*> nodes_;
   // Views whose base was written after their node was made.
   std::unordered_set<const tensor::TensorImpl*> stale_views_;

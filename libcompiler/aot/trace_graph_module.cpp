@@ -37,13 +37,16 @@ Ref fake_of(const Ref& input, bool requires_grad) {
   return fake_tensor(real.sizes(), real.strides(), real.dtype(), device_seen(input), requires_grad);
 }
 
+// The graph's device: its tensor inputs', a GPU's where CPU tensors come with GPU ones (the CPU
+// scalar step counts of an optimizer over CUDA parameters).
 ir::Device device_of(const std::vector<Ref>& inputs) {
+  std::optional<ir::Device> device;
   for (const Ref& input : inputs) {
     if (size_input(input)) continue;
     input_tensor(input);  // a tensor, or the error that says it is not
-    return device_seen(input);
+    if (!device || device->type == tensor::DeviceType::CPU) device = device_seen(input);
   }
-  return tensor::kCPU;
+  return device.value_or(tensor::kCPU);
 }
 
 // Tensor.item() of a float input while the graph runs on fakes, which hold no numbers: the number
@@ -94,7 +97,7 @@ Run run_on_fakes(Interpreter& interp, const fx::BackendGraph& graph, AtenGraphBu
     }
     const Tensor& real = input_tensor(example_inputs[i]);
     run.fakes.push_back(fake_of(example_inputs[i], with_grad && real.requires_grad()));
-    ir::Node* placeholder = builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), descriptor);
+    ir::Node* placeholder = builder.add_placeholder(name, to_tensor(run.fakes.back(), "input"), descriptor, device_seen(example_inputs[i]));
     if (const auto* captured = std::get_if<ir::TensorMeta>(&symbolic); captured && captured->symbolic()) {
       ir::TensorMeta meta = *captured;
       meta.device = std::get<ir::TensorMeta>(placeholder->meta.value).device;

@@ -29,16 +29,26 @@ std::vector<IndexExpr> loop_vars(size_t count, int first = 0) {
 
 namespace {
 
-// The device of the graph's tensor inputs (the CPU for a graph without any).
+// The device of the graph's tensor inputs (the CPU for a graph without any). CPU scalars (0-dim)
+// may come with a GPU's inputs, as PyTorch's Inductor takes them (an optimizer's step counts):
+// the program reads them from copies on the GPU that the wrapper makes per call.
 tensor::Device graph_device(const ir::GraphModule& module) {
   std::optional<tensor::Device> device;
+  bool cpu_tensors = false;
   for (const ir::Node* node : module.graph.placeholders()) {
     const auto* meta = std::get_if<ir::TensorMeta>(&node->meta.value);
     if (!meta) continue;
     const tensor::Device& input = meta->device;
-    if (device && *device != input) throw LoweringUnsupported("inductor: graph inputs on several devices");
+    if (input.type == tensor::DeviceType::CPU && !meta->sizes.empty()) cpu_tensors = true;
+    if (input.type == tensor::DeviceType::CPU && meta->sizes.empty()) {
+      if (!device) device = input;
+      continue;
+    }
+    if (device && device->type != tensor::DeviceType::CPU && *device != input)
+      throw LoweringUnsupported("inductor: graph inputs on several devices");
     device = input;
   }
+  if (device && device->type != tensor::DeviceType::CPU && cpu_tensors) throw LoweringUnsupported("inductor: graph inputs on several devices");
   return device.value_or(tensor::kCPU);
 }
 

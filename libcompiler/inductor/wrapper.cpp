@@ -64,6 +64,8 @@ ops::IValue extern_value(const ExternArgument& arg, const std::vector<Tensor>& b
 }
 
 bool same_layout(const Tensor& t, const ConcreteLayout& layout) {
+  // A CPU scalar input of a GPU program is read through a copy on the GPU.
+  if (t.device().type != layout.device.type) return false;
   if (static_cast<size_t>(t.dim()) != layout.sizes.size()) return false;
   for (size_t i = 0; i < layout.sizes.size(); ++i) {
     if (t.sizes()[i] != layout.sizes[i]) return false;
@@ -103,9 +105,13 @@ CompiledProgram::CompiledProgram(const KernelBackend& backend, LoopProgram progr
       written_(program_.buffers.size(), false) {
   for (const auto& node : program_.nodes) {
     if (const auto* computed = std::get_if<ComputedNode>(&node)) written_[computed->output] = true;
-    if (const auto* external = std::get_if<ExternNode>(&node))
-      for (int out : external->outputs)
-        if (out >= 0) written_[out] = true;
+    const auto* external = std::get_if<ExternNode>(&node);
+    if (!external) continue;
+    for (int out : external->outputs)
+      if (out >= 0) written_[out] = true;
+    // What it writes in place (the copy_ of a mutated input's new value).
+    for (size_t i = 0; external->op && i < external->args.size() && i < external->op->schema.arguments.size(); ++i)
+      if (external->op->schema.arguments[i].type.is_write && external->args[i].buffer) written_[*external->args[i].buffer] = true;
   }
   plan_reuse();
   if (program_.size_symbols.empty()) static_sizes_ = evaluate_sizes({});
@@ -225,8 +231,9 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
   if (!static_sizes_) per_call = evaluate_sizes(symbols);
   const CallSizes& sizes = static_sizes_ ? *static_sizes_ : *per_call;
   // The kernels index an input by the layout it was compiled for. One laid out otherwise (a saved
-  // activation whose layout the forward chose, a caller's transposed tensor) is read through a
-  // copy in that layout, and an input the program writes gets the copy's values back at the end.
+  // activation whose layout the forward chose, a caller's transposed tensor, a CPU scalar of a GPU
+  // program) is read through a copy in that layout, and an input the program writes gets the
+  // copy's values back at the end.
   std::vector<std::pair<int, Tensor>> relaid;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const int b = program_.inputs[i];

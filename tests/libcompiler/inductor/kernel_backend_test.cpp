@@ -167,3 +167,31 @@ TEST(CompiledEagerOps, OpsWithoutADeviceKernelRunAsOneOpGraphsCompiledForTheDevi
   ops::register_fallback(tensor::DeviceType::CUDA, nullptr);
   inductor::register_backend_for_device(tensor::DeviceType::CUDA, nullptr);
 }
+
+// A CPU scalar input of a GPU graph (the step count of an optimizer over GPU parameters): the
+// program runs on the GPU, reads the scalar through a copy there, and writes the new count back.
+TEST(KernelBackend, ACpuScalarInputOfAGpuGraphIsReadOnTheGpuAndWrittenBack) {
+  HostMemoryDevice device;
+  FakeGpuBackend gpu;
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, &gpu);
+  ops::register_fallback(tensor::DeviceType::CUDA, HostMemoryDevice::cpu_kernel_in_place);  // the copies' kernels
+  {
+    std::unique_ptr<ir::GraphModule> module = ir::parseReadable(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cuda:0", arg1_1: "f32[][]cpu"):
+        add: "f32[][]cpu" = torch.ops.aten.add.Tensor(arg1_1, 1.0)
+        mul: "f32[4][1]cuda:0" = torch.ops.aten.mul.Tensor(arg0_1, add)
+        copy_: "f32[][]cpu" = torch.ops.aten.copy_.default(arg1_1, add);  arg1_1 = add = copy_ = None
+        return (mul,)
+)");
+    const inductor::CompiledArtifacts artifacts = inductor::compile_graph(*module, {});
+    EXPECT_EQ(artifacts.program->program().device, HostMemoryDevice::kDevice) << artifacts.output_code;
+    const Tensor x =
+        HostMemoryDevice::to_device(tensor::tensor_from_values(std::vector<double>{1, 2, 3, 4}, tensor::Shape{4}, tensor::DType::Float32));
+    const Tensor step = tensor::tensor_from_values(std::vector<double>{2}, tensor::Shape{}, tensor::DType::Float32);
+    const std::vector<ops::IValue> outputs = artifacts.program->run({ops::IValue(x), ops::IValue(step)});
+    EXPECT_EQ(tensor::tensor_repr(outputs.at(0).to_tensor()), "tensor([ 3.,  6.,  9., 12.], device='cuda:0')");
+    EXPECT_EQ(tensor::tensor_repr(step), "tensor(3.)");
+  }
+  ops::register_fallback(tensor::DeviceType::CUDA, nullptr);
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, nullptr);
+}
