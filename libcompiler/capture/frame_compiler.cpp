@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "libcompiler/capture/tensor_describer.h"
 #include "libcompiler/capture/capture_events.h"
 #include "libcompiler/capture/compile_times.h"
 #include "libcompiler/capture/dynamo_config.h"
@@ -292,6 +293,7 @@ struct FrameCompile {
   std::unique_ptr<CacheEntry> entry = std::make_unique<CacheEntry>();
   std::unique_ptr<Frame> frame;
   ShapeEnv shapes;
+  TensorDescriber describer{metrics.ids};
   OutputGraph graph;
   Tracer tracer;
   // Objects the capture changed are put back however the compile ends; the entry replays the
@@ -325,6 +327,9 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
       tracer(call_rules(interp), graph, *frame, code.co_name,
              {metrics.ids.text(), config.capture_scalar_outputs || options.fullgraph, dynamic_floats(options, config, code),
               config.reorderable_logging_functions}) {
+  graph.on_input_tensor = [this](const tensor::Tensor& real, bool is_parameter, const std::string& source) {
+    describer.describe_input(real, is_parameter, source);
+  };
   graph.on_symbol = [this](const std::string& symbol, const std::string& value, const std::string& range, const std::string& source) {
     events::create_symbol(this->interp, this->metrics.ids, symbol, value, range, source, tracer.guard_site(this->interp));
   };
@@ -554,6 +559,7 @@ void Runtime::handle_graph_break(FrameCompile& c) {
   if (broke.restarts()) {
     events::restart(c.metrics.ids, broke);
     c.phases.restart();
+    c.describer.restart();
   }
 }
 

@@ -184,6 +184,7 @@ Ref OutputGraph::fake_of(const Ref& tensor_ref) {
   SourceRef source = find_source(interp_, frame_inputs_, tensor_ref);
   if (!source)
     throw unsupported(UnsupportedConstruct::UnreachableTensor);
+  if (on_input_tensor) on_input_tensor(real, tensor_ref->type->is_subtype_of(python::torch_types().parameter), source->text());
   ir::TensorMeta meta = placeholder_meta(source, real);
   // A dict entry read by position holds while the key there is the same object.
   for (const Source* step = source.get(); step; step = step->base().get())

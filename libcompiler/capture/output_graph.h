@@ -121,6 +121,10 @@ class OutputGraph {
   // for running a call on fakes.
   python::CallArgs fake_arguments(const python::CallArgs& args);
 
+  // Called when a real tensor becomes a graph input: it, whether it is an nn.Parameter, and where
+  // the frame reads it.
+  std::function<void(const tensor::Tensor& real, bool is_parameter, const std::string& source)> on_input_tensor;
+
   // Called when a symbol is made: its name, its value now, its range and what it stands for.
   std::function<void(const std::string& symbol, const std::string& value, const std::string& range, const std::string& source)>
       on_symbol;
