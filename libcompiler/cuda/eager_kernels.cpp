@@ -1,3 +1,4 @@
+#include "libcompiler/cuda/philox_random.h"
 #include "libcompiler/cuda/eager_kernels.h"
 
 #include "libcompiler/cuda/cublas.h"
@@ -135,6 +136,8 @@ void register_eager_kernels() {
   ops::register_kernel(OpId::mm, cuda, &mm_kernel);
   ops::register_kernel(OpId::bmm, cuda, &bmm_kernel);
   ops::register_kernel(OpId::addmm, cuda, &addmm_kernel);
+  ops::register_kernel(OpId::randn, cuda, &randn_kernel);
+  ops::register_kernel(OpId::randint_low, cuda, &randint_kernel);
 }
 
 }  // namespace kiln::cuda

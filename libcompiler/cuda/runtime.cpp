@@ -152,6 +152,8 @@ int64_t total_memory(int device) {
 
 int multi_processor_count(int device) { return attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT); }
 
+int max_threads_per_multiprocessor(int device) { return attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR); }
+
 void synchronize(int device) {
   make_current(device_index(tensor::Device{tensor::DeviceType::CUDA, device}));
   check(driver().cuCtxSynchronize(), "cuCtxSynchronize");

@@ -32,6 +32,10 @@ std::string device_name(int device);
 std::pair<int, int> device_capability(int device);
 int64_t total_memory(int device);
 int multi_processor_count(int device);
+int max_threads_per_multiprocessor(int device);
+// torch.manual_seed's part for CUDA (torch.cuda.manual_seed_all): every device's Philox generator
+// (philox_random.h) reseeded at offset 0.
+void manual_seed_all(uint64_t seed);
 // Waits for the device's work (the default stream) to finish.
 void synchronize(int device);
 

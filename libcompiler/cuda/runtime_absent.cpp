@@ -22,6 +22,8 @@ std::string device_name(int) { not_compiled(); }
 std::pair<int, int> device_capability(int) { not_compiled(); }
 int64_t total_memory(int) { not_compiled(); }
 int multi_processor_count(int) { not_compiled(); }
+int max_threads_per_multiprocessor(int) { not_compiled(); }
+void manual_seed_all(uint64_t) {}  // no CUDA generators to seed
 void synchronize(int) { not_compiled(); }
 MemoryStats memory_stats(int) { return {}; }
 void reset_peak_memory_stats(int) {}

@@ -73,6 +73,12 @@ std::vector<std::pair<std::string, NativeFn>> cuda_native_functions() {
          cuda::reset_peak_memory_stats(device_argument(ip, c, "reset_peak_memory_stats"));
          return none();
        }},
+      {"_cuda_manual_seed_all",
+       [](Interpreter& ip, CallArgs& c) {
+         auto a = bind_native("manual_seed_all", c, {{"seed"}});
+         cuda::manual_seed_all(static_cast<uint64_t>(to_index(ip, a[0])));
+         return none();
+       }},
       {"_cuda_empty_cache",
        [](Interpreter&, CallArgs&) {
          cuda::empty_cache();

@@ -75,8 +75,8 @@ FactoryOptions factory_options(Interpreter& ip, CallArgs& c, const char* functio
   return options;
 }
 
-// The factory's result on device= (made on the CPU: CUDA's random numbers are the CPU
-// generator's, not PyTorch's Philox ones), with requires_grad=.
+// The factory's result on device= (random factories draw there already: cuda/philox_random.h),
+// with requires_grad=.
 Ref finish(tensor::Tensor t, const FactoryOptions& options) {
   if (options.device.type != tensor::DeviceType::CPU) {
     ops::NoGradGuard no_grad;
@@ -199,7 +199,9 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
       const tensor::DType dtype = options.dtype.value_or(tensor::DType::Float32);
       if (options.generator)
         return finish(op == ops::OpId::randn ? tensor::randn(shape, dtype, *options.generator) : tensor::rand(shape, dtype, *options.generator), options);
-      return finish(ops::call_single(op, {std::vector<int64_t>(shape.begin(), shape.end()), dtype}), options);
+      // On a GPU the op draws there, from the device's own generator.
+      const ops::IValue device = options.device.type == tensor::DeviceType::CUDA ? ops::IValue(options.device) : ops::IValue();
+      return finish(ops::call_single(op, {std::vector<int64_t>(shape.begin(), shape.end()), dtype, ops::IValue(), device}), options);
     });
   };
   random_factory("randn", ops::OpId::randn);
@@ -214,7 +216,8 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     const tensor::DType dtype = options.dtype.value_or(tensor::DType::Int64);
     if (options.generator) return finish(tensor::randint(low, high, shape, dtype, *options.generator), options);
     std::vector<int64_t> sizes(shape.begin(), shape.end());
-    return finish(ops::call_single(ops::OpId::randint_low, {low, high, sizes, dtype}), options);
+    const ops::IValue device = options.device.type == tensor::DeviceType::CUDA ? ops::IValue(options.device) : ops::IValue();
+    return finish(ops::call_single(ops::OpId::randint_low, {low, high, sizes, dtype, ops::IValue(), device}), options);
   });
   def(m, "randperm", [](Interpreter& ip, CallArgs& c) {
     FactoryOptions options = factory_options(ip, c, "randperm");
@@ -225,6 +228,7 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   def(m, "manual_seed", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("manual_seed", c, {{"seed"}});
     tensor::manual_seed(static_cast<uint64_t>(to_index(ip, a[0])));
+    cuda::manual_seed_all(static_cast<uint64_t>(to_index(ip, a[0])));
     return none();
   });
   def(m, "get_num_threads", [](Interpreter&, CallArgs&) { return py_int(tensor::num_threads()); });

@@ -81,12 +81,12 @@ def synchronize(device=None):
 
 
 def manual_seed(seed):
-    # CUDA tensors' random numbers come from the CPU generator in kiln (see torch.randn's device=).
-    torch.manual_seed(seed)
+    # Every device's generator: kiln runs one device per process.
+    torch._cuda_manual_seed_all(seed)
 
 
 def manual_seed_all(seed):
-    torch.manual_seed(seed)
+    torch._cuda_manual_seed_all(seed)
 
 
 def memory_allocated(device=None):
