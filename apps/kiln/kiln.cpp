@@ -14,6 +14,7 @@
 #include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/inductor/warm_up.h"
 #include "libcompiler/capture/replay_record.h"
+#include "libcompiler/distributed/c10d_module.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
 #include "libcompiler/repro/install.h"
@@ -68,6 +69,7 @@ int run(int argc, char** argv, bool& interrupted) {
   kiln::capture::install_capture(interp);
   kiln::backends::install_backends();
   kiln::repro::install_repro(interp);
+  kiln::distributed::install_distributed(interp);
   if (options.count("command")) {
     interp.argv = {"-c"};
     interp.argv.insert(interp.argv.end(), args.begin(), args.end());
