@@ -1,16 +1,21 @@
 #include "libcompiler/distributed/c10d_module.h"
 
 #include <cmath>
+#include <csignal>
+#include <cstring>
+#include <ctime>
 
 #include "libcompiler/distributed/bucket_assignment.h"
 #include "libcompiler/distributed/dist_error.h"
 #include "libcompiler/distributed/process_group.h"
 #include "libcompiler/distributed/tcp_store.h"
+#include "libcompiler/distributed/worker_group.h"
 #include "libcompiler/python/interp/bytes_object.h"
 #include "libcompiler/python/interp/exceptions.h"
 #include "libcompiler/python/interp/protocols.h"
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
+#include "libdiag/log/logger.h"
 
 namespace kiln::distributed {
 
@@ -55,6 +60,22 @@ std::vector<tensor::Tensor> tensors_of(Interpreter& ip, const Ref& list, const c
 std::string bytes_or_str(const Ref& value) {
   if (is_bytes(value)) return bytes_data(value);
   return to_str(value, "value");
+}
+
+// "2026-11-28_19:49:54": a failure's time in the launcher's summary (datetime.isoformat(sep="_")).
+std::string local_time_text(std::chrono::system_clock::time_point time) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
+  std::tm local{};
+  ::localtime_r(&seconds, &local);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d_%H:%M:%S", &local);
+  return text;
+}
+
+// "SIGTERM" for a worker a signal ended (exitcode -15), as Python's signal.Signals names it.
+std::string signal_name(int exitcode) {
+  const char* abbreviation = exitcode < 0 ? ::sigabbrev_np(-exitcode) : nullptr;
+  return abbreviation ? std::string("SIG") + abbreviation : std::string();
 }
 
 // ---- TCPStore ----
@@ -261,6 +282,40 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
     auto group = std::make_shared<ProcessGroupObject>(process_group_type());
     group->group = make_process_group(to_str(a[0], "backend"), options);
     return group;
+  });
+  // The launcher (torch/distributed/run.py): its workers, given as (argv, environment,
+  // local_rank, global_rank), run to the end; the failures as (local_rank, global_rank, pid,
+  // exitcode, local time as the summary shows it, the name of the signal that ended it or ""),
+  // the first observed first.
+  def("_run_worker_group", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_run_worker_group", c, {{"workers"}, {"monitor_interval"}, {"grace"}});
+    std::vector<WorkerSpec> workers;
+    for (const Ref& entry : to_vector(ip, a[0])) {
+      const std::vector<Ref> fields = to_vector(ip, entry);
+      WorkerSpec worker;
+      for (const Ref& arg : to_vector(ip, fields.at(0))) worker.argv.push_back(to_str(arg, "argv"));
+      for (const Ref& key : to_vector(ip, fields.at(1)))
+        worker.environment[to_str(key, "environment")] = to_str(getitem(ip, fields.at(1), key), "environment");
+      worker.local_rank = static_cast<int>(to_index(ip, fields.at(2)));
+      worker.global_rank = static_cast<int>(to_index(ip, fields.at(3)));
+      workers.push_back(std::move(worker));
+    }
+    const auto interval = std::chrono::milliseconds(static_cast<int64_t>(to_double(ip, a[1]) * 1000));
+    const WorkerGroupResult result = run_worker_group(workers, interval, std::chrono::seconds(to_index(ip, a[2])));
+    std::vector<Ref> failures;
+    for (const WorkerFailure& f : result.failures)
+      failures.push_back(py_tuple({py_int(f.local_rank), py_int(f.global_rank), py_int(f.pid), py_int(f.exitcode),
+                                   py_str(local_time_text(f.time)), py_str(signal_name(f.exitcode))}));
+    return py_list(std::move(failures));
+  });
+  def("_current_executable", [](Interpreter&, CallArgs&) { return py_str(current_executable()); });
+  def("_fully_qualified_host_name", [](Interpreter&, CallArgs&) { return py_str(fully_qualified_host_name()); });
+  // A warning of torch.distributed's loggers (TORCH_LOGS' distributed component) at a PyTorch site.
+  def("_log_warning", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_log_warning", c, {{"path"}, {"line"}, {"message"}});
+    log::emit(log::Component::distributed, log::Level::Warning, {to_str(a[0], "path"), static_cast<int>(to_index(ip, a[1]))}, "",
+              to_str(a[2], "message"));
+    return none();
   });
   def("_compute_bucket_assignment_by_size", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("_compute_bucket_assignment_by_size", c,
