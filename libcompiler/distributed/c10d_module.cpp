@@ -9,6 +9,7 @@
 #include "libcompiler/distributed/dist_error.h"
 #include "libcompiler/distributed/process_group.h"
 #include "libcompiler/distributed/tcp_store.h"
+#include "libcompiler/distributed/unused_parameters.h"
 #include "libcompiler/distributed/worker_group.h"
 #include "libcompiler/python/interp/bytes_object.h"
 #include "libcompiler/python/interp/exceptions.h"
@@ -316,6 +317,13 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
     log::emit(log::Component::distributed, log::Level::Warning, {to_str(a[0], "path"), static_cast<int>(to_index(ip, a[1]))}, "",
               to_str(a[2], "message"));
     return none();
+  });
+  def("_parameters_reached", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_parameters_reached", c, {{"outputs"}, {"parameters"}});
+    std::vector<Ref> flags;
+    for (bool reached : parameters_reached(tensors_of(ip, a[0], "outputs"), tensors_of(ip, a[1], "parameters")))
+      flags.push_back(py_bool(reached));
+    return py_list(std::move(flags));
   });
   def("_compute_bucket_assignment_by_size", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("_compute_bucket_assignment_by_size", c,
