@@ -7,6 +7,7 @@ import sys
 from contextlib import contextmanager
 
 import torch
+import torch.compiler
 import torch.distributed as dist
 from torch._C import _distributed_c10d as _c10d
 from torch.nn import Module
@@ -198,13 +199,22 @@ class DistributedDataParallel(Module):
                 self.process_group.broadcast(buffer.detach(), 0).wait()
 
     def forward(self, *inputs, **kwargs):
-        grad_sync = torch.is_grad_enabled() and self.require_backward_grad_sync
-        if grad_sync:
+        self._pre_forward()
+        return self._post_forward(self.module(*inputs, **kwargs))
+
+    # The reducer's bookkeeping runs eagerly around the module, also when DDP is compiled: the
+    # graph breaks there and torch.compile captures the wrapped module alone, as Dynamo does.
+    @torch.compiler.disable
+    def _pre_forward(self):
+        self._grad_sync = torch.is_grad_enabled() and self.require_backward_grad_sync
+        if self._grad_sync:
             self.reducer.rebuild_buckets()
         if self.broadcast_buffers and self.modules_buffers and self.require_forward_param_sync:
             self._sync_buffers()
-        output = self.module(*inputs, **kwargs)
-        if grad_sync:
+
+    @torch.compiler.disable
+    def _post_forward(self, output):
+        if self._grad_sync:
             self.require_forward_param_sync = True
             self.reducer.prepare_for_backward(_tensors_in(output) if self.find_unused_parameters else [])
         else:
