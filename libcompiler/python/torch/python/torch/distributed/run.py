@@ -170,6 +170,9 @@ def run(args):
         }
         if "OMP_NUM_THREADS" in os.environ:
             environment["OMP_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"]
+            # kiln's thread pool reads its own variable: the workers get the same thread count
+            # PyTorch's would, so that N ranks do not oversubscribe the cores.
+            environment["KILN_NUM_THREADS"] = os.environ.get("KILN_NUM_THREADS", os.environ["OMP_NUM_THREADS"])
         workers.append((command, environment, local_rank, rank))
     failures = _c10d._run_worker_group(workers, args.monitor_interval, _SHUTDOWN_GRACE_SECONDS)
     if failures:
