@@ -26,7 +26,7 @@ namespace {
 
 // DistError's kinds as the torch.distributed classes (defined in Python) PyTorch raises.
 [[noreturn]] void raise_dist_error(Interpreter& ip, const DistError& error) {
-  static const char* const classes[] = {"DistStoreError", "DistNetworkError", "DistBackendError"};
+  static const char* const classes[] = {"DistStoreError", "DistNetworkError"};
   Ref cls = getattr(ip, ip.import_module("torch.distributed"), classes[static_cast<int>(error.kind)]);
   throw PyException(call(ip, cls, std::vector<Ref>{py_str(error.what())}));
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The errors of torch.distributed, by the Python class PyTorch raises for each (all subclasses
-// of torch.distributed.DistError, itself a RuntimeError): the Python binding raises that class.
+// The errors of torch.distributed's store, by the Python class PyTorch raises for each (all
+// subclasses of torch.distributed.DistError, itself a RuntimeError): the Python binding raises
+// that class. A failed collective is a RuntimeError with Gloo's message, as in PyTorch.
 #include <stdexcept>
 #include <string>
 
@@ -9,7 +10,6 @@ namespace kiln::distributed {
 enum class DistErrorKind {
   Store,    // DistStoreError: a store wait or get timed out, clients did not join
   Network,  // DistNetworkError: the store could not be reached or went away
-  Backend,  // DistBackendError: a collective failed in the backend
 };
 
 struct DistError : std::runtime_error {

@@ -29,7 +29,8 @@ def is_available():
 
 
 if is_available():
-    from torch._C._distributed_c10d import TCPStore, Work, ProcessGroup, _compute_bucket_assignment_by_size
+    from torch._C._distributed_c10d import (TCPStore, Work, ProcessGroup, _compute_bucket_assignment_by_size,
+                                            _parameters_reached)
     from torch.distributed.distributed_c10d import (
         Backend, ReduceOp, GroupMember, group, init_process_group, destroy_process_group, is_initialized,
         is_gloo_available, is_nccl_available, is_mpi_available, is_ucc_available, is_backend_available,

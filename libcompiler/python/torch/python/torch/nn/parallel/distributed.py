@@ -9,12 +9,7 @@ from contextlib import contextmanager
 import torch
 import torch.compiler
 import torch.distributed as dist
-from torch._C import _distributed_c10d as _c10d
 from torch.nn import Module
-
-# The broadcast of module states at construction and of buffers before each forward goes in
-# buckets of this size in PyTorch (_broadcast_coalesced); kiln broadcasts tensor by tensor.
-_BROADCAST_BUCKET_BYTES = 250 * 1024 * 1024
 
 
 class _Bucket:
@@ -76,7 +71,7 @@ class _Reducer:
             return False
         self.should_rebuild = False
         tensors = [self.parameters[i] for i in self.ready_order]
-        bucket_indices, _ = _c10d._compute_bucket_assignment_by_size(
+        bucket_indices, _ = dist._compute_bucket_assignment_by_size(
             tensors, [self.first_bucket_bytes_cap, self.bucket_bytes_cap], None, self.ready_order)
         self._install_buckets(bucket_indices)
         return True
@@ -96,7 +91,7 @@ class _Reducer:
             bucket.pending = len(bucket.indices)
             bucket.work = None
         if self.find_unused_parameters:
-            reached = _c10d._parameters_reached(outputs, self.parameters)
+            reached = dist._parameters_reached(outputs, self.parameters)
             for index, used in enumerate(reached):
                 if not used:
                     self._mark_ready(index, from_hook=False)
@@ -183,11 +178,13 @@ class DistributedDataParallel(Module):
             limits = [dist._DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap]
         else:
             limits = [self.bucket_bytes_cap]
-        bucket_indices, _ = _c10d._compute_bucket_assignment_by_size(parameters, limits)
+        bucket_indices, _ = dist._compute_bucket_assignment_by_size(parameters, limits)
         first_bucket_bytes = dist._DEFAULT_FIRST_BUCKET_BYTES if self.bucket_bytes_cap_default else self.bucket_bytes_cap
         self.reducer = _Reducer(parameters, list(reversed(bucket_indices)), self.process_group, find_unused_parameters,
                                 self.bucket_bytes_cap, first_bucket_bytes, static_graph or not find_unused_parameters)
 
+    # PyTorch broadcasts module states and buffers in 250 MB buckets (_broadcast_coalesced); a
+    # broadcast per tensor gives the same values.
     def _sync_module_states(self):
         with torch.no_grad():
             for tensor in list(self.module.parameters()) + self.modules_buffers:
