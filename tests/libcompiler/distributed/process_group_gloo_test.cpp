@@ -22,7 +22,8 @@ std::vector<double> values_of(const Tensor& t) {
 }
 
 // Runs body(rank, group) on `world` threads, each with its process group over one store.
-void with_ranks(int world, const std::function<void(int, ProcessGroup&)>& body) {
+void with_ranks(int world, const std::function<void(int, ProcessGroup&)>& body,
+                std::chrono::milliseconds collective_timeout = 10s) {
   TcpStoreOptions master_options;
   master_options.port = 0;
   master_options.is_master = true;
@@ -41,7 +42,7 @@ void with_ranks(int world, const std::function<void(int, ProcessGroup&)>& body) 
         group_options.store_prefix = "test/";
         group_options.rank = rank;
         group_options.size = world;
-        group_options.timeout = 10s;
+        group_options.timeout = collective_timeout;
         std::unique_ptr<ProcessGroup> group = make_process_group("gloo", group_options);
         body(rank, *group);
       } catch (const std::exception& error) {
@@ -104,6 +105,25 @@ TEST(ProcessGroupGloo, APeerThatGoesAwayFailsTheCollectiveWithAnError) {
       EXPECT_TRUE(std::regex_search(error.what(), std::regex("Connection (closed|reset) by peer"))) << error.what();
     }
   });
+}
+
+TEST(ProcessGroupGloo, APeerThatDoesNotJoinFailsTheCollectiveAfterTheGroupsTimeout) {
+  with_ranks(
+      2,
+      [](int rank, ProcessGroup& group) {
+        if (rank == 1) {
+          std::this_thread::sleep_for(1s);  // alive, its connections open, but not reducing
+          return;
+        }
+        Tensor t = tensor::ones({4});
+        try {
+          group.allreduce(t, ReduceOp::SUM)->wait();
+          ADD_FAILURE() << "the all-reduce without its peer returned";
+        } catch (const std::exception& error) {
+          EXPECT_NE(std::string(error.what()).find("Timed out waiting 500ms"), std::string::npos) << error.what();
+        }
+      },
+      500ms);
 }
 
 TEST(ProcessGroupGloo, RejectsWhatPyTorchsGlooRejects) {
