@@ -27,6 +27,7 @@ const DistributedScript kScripts[] = {
     {"collectives.py", 3, "collectives.nproc3.out"},
     {"ddp_mlp.py", 2, "ddp_mlp.out"},
     {"ddp_unused.py", 2, "ddp_unused.out"},
+    {"groups.py", 3, "groups.nproc3.out"},
 };
 
 // `program -m torch.distributed.run` on a free port (--standalone) with `ranks` workers.

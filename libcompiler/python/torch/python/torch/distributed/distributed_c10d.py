@@ -2,6 +2,7 @@
 # made by init_process_group through a rendezvous, and the collectives on it. Names, defaults and
 # errors as PyTorch 2.11's; the work is done by torch._C._distributed_c10d.
 import os
+import warnings
 from datetime import timedelta
 
 import torch
@@ -71,10 +72,13 @@ class group:
 
 
 class _World:
-    """What init_process_group made: the default group, its backend and its store."""
+    """What init_process_group made: the default group, its backend and its store; and the
+    groups new_group made since, with their members' global ranks in group-rank order."""
     default_pg = None
     backend = None
     store = None
+    group_ranks = []  # (group, [global ranks])
+    groups_made = 0   # every rank calls new_group in the same order: this numbers their keys
 
 
 _DEFAULT_NOT_INITIALIZED = "Default process group has not been initialized, please make sure to call init_process_group."
@@ -189,6 +193,8 @@ def _set_world(pg, backend, store):
     _World.default_pg = pg
     _World.backend = backend
     _World.store = store
+    _World.group_ranks = []
+    _World.groups_made = 0
     GroupMember.WORLD = pg
     group.WORLD = pg
 
@@ -205,14 +211,69 @@ def destroy_process_group(group=None):
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local_synchronization=False,
               group_desc=None, device_id=None):
-    raise NotImplementedError("kiln's torch.distributed has the default process group only (new_group)")
+    """A group of some ranks (all when None). Every rank of the default group calls it, in the
+    same order; a rank outside gets GroupMember.NON_GROUP_MEMBER."""
+    default_pg = _get_default_group()
+    world_size = default_pg.size()
+    ranks = list(range(world_size)) if ranks is None else sorted(ranks)
+    for rank in ranks:
+        if rank < 0 or rank >= world_size:
+            raise ValueError("The new group's rank should be within the world_size set by init_process_group")
+    _World.groups_made += 1
+    prefix = f"group_{_World.groups_made}/"
+    if default_pg.rank() not in ranks:
+        return GroupMember.NON_GROUP_MEMBER
+    pg = _c10d._new_process_group(_World.backend if backend is None else Backend(backend), _World.store, prefix,
+                                  ranks.index(default_pg.rank()), len(ranks),
+                                  default_pg_timeout if timeout is None else timeout)
+    _World.group_ranks.append((pg, ranks))
+    return pg
+
+
+def _ranks_of(group):
+    for pg, ranks in _World.group_ranks:
+        if pg is group:
+            return ranks
+    raise ValueError(f"Group {group} is not registered, please create group with torch.distributed.new_group API")
+
+
+def get_process_group_ranks(group):
+    if group is None or group is _World.default_pg:
+        return list(range(_get_default_group().size()))
+    return list(_ranks_of(group))
+
+
+def get_group_rank(group, global_rank):
+    if group is _World.default_pg:
+        return global_rank
+    ranks = _ranks_of(group)
+    if global_rank not in ranks:
+        raise ValueError(f"Global rank {global_rank} is not part of group {group}")
+    return ranks.index(global_rank)
+
+
+def get_global_rank(group, group_rank):
+    if group is _World.default_pg:
+        return group_rank
+    ranks = _ranks_of(group)
+    if group_rank < 0 or group_rank >= len(ranks):
+        raise ValueError(f"Group rank {group_rank} is not part of group {group}")
+    return ranks[group_rank]
+
+
+def _rank_not_in_group(group):
+    return isinstance(group, int) and group == GroupMember.NON_GROUP_MEMBER
 
 
 def get_rank(group=None):
+    if _rank_not_in_group(group):
+        return -1
     return _group_or_default(group).rank()
 
 
 def get_world_size(group=None):
+    if _rank_not_in_group(group):
+        return -1
     return _group_or_default(group).size()
 
 
@@ -241,63 +302,92 @@ def _finish(work, async_op):
     return None
 
 
-def _rank_argument(rank, group_rank, name):
+def _group_rank_argument(pg, rank, group_rank, name):
+    """The rank in `pg` that a collective's src/dst names: group_src/group_dst as it is, a global
+    src/dst translated (0 when neither is given)."""
     if rank is not None and group_rank is not None:
         raise ValueError(f"Can not specify both {name} and group_{name}")
     if group_rank is not None:
         return group_rank
-    return 0 if rank is None else rank
+    return get_group_rank(pg, 0 if rank is None else rank)
+
+
+def _not_in_group(group, op_name):
+    """A collective on a group this rank is not in does nothing, with PyTorch's warning."""
+    if not _rank_not_in_group(group):
+        return False
+    global_rank = -1 if GroupMember.WORLD is None else GroupMember.WORLD.rank()
+    warnings.warn(f"Running {op_name} on global rank {global_rank} which does not belong to the given group.")
+    return True
 
 
 def barrier(group=None, async_op=False, device_ids=None):
+    if _not_in_group(group, "barrier"):
+        return None
     return _finish(_group_or_default(group).barrier(), async_op)
 
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(tensor, "tensor")
+    if _not_in_group(group, "all_reduce"):
+        return None
     return _finish(_group_or_default(group).allreduce(tensor, int(op)), async_op)
 
 
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
+    if _not_in_group(group, "broadcast"):
+        return None
     pg = _group_or_default(group)
-    return _finish(pg.broadcast(tensor, _rank_argument(src, group_src, "src")), async_op)
+    return _finish(pg.broadcast(tensor, _group_rank_argument(pg, src, group_src, "src")), async_op)
 
 
 def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_dst=None):
     _check_single_tensor(tensor, "tensor")
+    if _not_in_group(group, "reduce"):
+        return None
     pg = _group_or_default(group)
-    return _finish(pg.reduce(tensor, _rank_argument(dst, group_dst, "dst"), int(op)), async_op)
+    return _finish(pg.reduce(tensor, _group_rank_argument(pg, dst, group_dst, "dst"), int(op)), async_op)
 
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
     _check_tensor_list(tensor_list, "tensor_list")
     _check_single_tensor(tensor, "tensor")
+    if _not_in_group(group, "all_gather"):
+        return None
     return _finish(_group_or_default(group).allgather(tensor_list, tensor), async_op)
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
     _check_single_tensor(input_tensor, "input_tensor")
     _check_single_tensor(output_tensor, "output_tensor")
+    if _not_in_group(group, "all_gather_into_tensor"):
+        return None
     return _finish(_group_or_default(group).allgather_into_tensor(output_tensor, input_tensor), async_op)
 
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(output, "output")
     _check_tensor_list(input_list, "input_list")
+    if _not_in_group(group, "reduce_scatter"):
+        return None
     return _finish(_group_or_default(group).reduce_scatter(output, input_list, int(op)), async_op)
 
 
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
     _check_single_tensor(output, "output")
     _check_single_tensor(input, "input")
+    if _not_in_group(group, "reduce_scatter_tensor"):
+        return None
     return _finish(_group_or_default(group).reduce_scatter_tensor(output, input, int(op)), async_op)
 
 
 def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
     _check_single_tensor(tensor, "tensor")
+    if _not_in_group(group, "gather"):
+        return None
     pg = _group_or_default(group)
-    dst = _rank_argument(dst, group_dst, "dst")
+    dst = _group_rank_argument(pg, dst, group_dst, "dst")
     if pg.rank() == dst:
         if gather_list is None:
             raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
@@ -311,8 +401,10 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
 
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
     _check_single_tensor(tensor, "tensor")
+    if _not_in_group(group, "scatter"):
+        return None
     pg = _group_or_default(group)
-    src = _rank_argument(src, group_src, "src")
+    src = _group_rank_argument(pg, src, group_src, "src")
     if pg.rank() == src:
         if scatter_list is None:
             raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
