@@ -443,7 +443,8 @@ int Interpreter::run_main_module(const std::string& name, std::ostream& err) {
             text = read.str();
             filename = std::filesystem::absolute(*file).lexically_normal().string();
           } else {
-            raise_error(ExcType::ModuleNotFoundError, "No module named " + target);
+            err << "kiln: No module named " << target << "\n";  // as CPython's -m says it
+            return std::shared_ptr<LoadedCode>();
           }
           if (std::filesystem::path(filename).filename() == "__init__.py") {
             import_module(target);
@@ -465,6 +466,7 @@ int Interpreter::run_main_module(const std::string& name, std::ostream& err) {
       err);
 }
 
+// A `prepare` that loads no code (it said why on `err`) ends the run with status 1.
 int Interpreter::run_main(const std::function<std::shared_ptr<LoadedCode>(ModuleObject& main)>& prepare, std::ostream& err) {
   int status = 0;
   ended_by_interrupt_ = false;
@@ -474,6 +476,10 @@ int Interpreter::run_main(const std::function<std::shared_ptr<LoadedCode>(Module
       auto main = std::make_shared<ModuleObject>("__main__");
       modules_->set("__main__", main);
       code = prepare(*main);
+      if (!code) {
+        status = 1;
+        return;
+      }
       exec_code(code, *main);
     } catch (PyException& error) {
       out->flush();
