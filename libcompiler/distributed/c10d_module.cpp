@@ -168,6 +168,7 @@ TypeObject* work_type() {
     });
     method(t, "is_completed", [work_of](Interpreter&, CallArgs& c) { return py_bool(work_of(c).is_completed()); });
     method(t, "is_success", [work_of](Interpreter&, CallArgs& c) { return py_bool(work_of(c).is_success()); });
+    method(t, "_source_rank", [work_of](Interpreter&, CallArgs& c) { return py_int(work_of(c).source_rank()); });
     method(t, "result", [work_of](Interpreter&, CallArgs& c) {
       std::vector<Ref> outputs;
       for (const tensor::Tensor& t : work_of(c).result()) outputs.push_back(wrap_tensor(t));
@@ -244,6 +245,17 @@ TypeObject* process_group_type() {
       return wrap_work(group_of(c).scatter(to_tensor(a[1], "output"), tensors_of(ip, a[2], "inputs"), static_cast<int>(to_index(ip, a[3]))));
     });
     method(t, "barrier", [group_of](Interpreter&, CallArgs& c) { return wrap_work(group_of(c).barrier()); });
+    method(t, "send", [group_of](Interpreter& ip, CallArgs& c) {
+      auto a = bind_native("send", c, {{"self"}, {"tensor"}, {"dst"}, {"tag"}});
+      return wrap_work(group_of(c).send(to_tensor(a[1], "tensor"), static_cast<int>(to_index(ip, a[2])),
+                                        static_cast<uint64_t>(to_index(ip, a[3]))));
+    });
+    // src -1: from any rank (recv_anysource).
+    method(t, "recv", [group_of](Interpreter& ip, CallArgs& c) {
+      auto a = bind_native("recv", c, {{"self"}, {"tensor"}, {"src"}, {"tag"}});
+      return wrap_work(group_of(c).recv(to_tensor(a[1], "tensor"), static_cast<int>(to_index(ip, a[2])),
+                                        static_cast<uint64_t>(to_index(ip, a[3]))));
+    });
     // destroy_process_group: the worker finishes what is queued and the connections close now,
     // not when the last reference to the object goes.
     method(t, "_shutdown", [](Interpreter&, CallArgs& c) {

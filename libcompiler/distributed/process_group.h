@@ -39,6 +39,9 @@ class ProcessGroup {
   // output receives root's inputs[rank()].
   virtual WorkRef scatter(const Tensor& output, const std::vector<Tensor>& inputs, int root) = 0;
   virtual WorkRef barrier() = 0;
+  // Point to point: `tag` matches a send with its receive; src -1 receives from any rank.
+  virtual WorkRef send(const Tensor& tensor, int dst, uint64_t tag) = 0;
+  virtual WorkRef recv(const Tensor& tensor, int src, uint64_t tag) = 0;
 
  protected:
   ProcessGroup(int rank, int size) : rank_(rank), size_(size) {}

@@ -15,6 +15,7 @@
 #include <gloo/rendezvous/prefix_store.h>
 #include <gloo/scatter.h>
 #include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
 
 #include "libcompiler/distributed/dist_error.h"
 #include "libcompiler/tensor/copy.h"
@@ -397,6 +398,46 @@ WorkRef ProcessGroupGloo::barrier() {
     options.setTimeout(timeout_);
     gloo::barrier(options);
   });
+}
+
+std::shared_ptr<gloo::transport::UnboundBuffer> ProcessGroupGloo::transfer_buffer(const char* operation, const Tensor& tensor) {
+  check_cpu_dense(operation, tensor);
+  if (!tensor.is_contiguous()) tensor::throw_runtime_error("input tensor has to be contiguous");
+  return context_->createUnboundBuffer(tensor.data_ptr(), static_cast<size_t>(tensor.numel()) * tensor.itemsize());
+}
+
+WorkRef ProcessGroupGloo::send(const Tensor& tensor, int dst, uint64_t tag) {
+  if (dst < 0 || dst >= size()) tensor::throw_runtime_error("ProcessGroupGloo::send: invalid destination rank: " + std::to_string(dst));
+  auto buffer = transfer_buffer("send", tensor);
+  buffer->send(dst, tag);
+  return std::make_shared<Work>(
+      std::vector<Tensor>{tensor},
+      [buffer, tensor](std::chrono::milliseconds timeout) {
+        int peer = -1;
+        buffer->waitSend(&peer, timeout);
+        return peer;
+      },
+      timeout_);
+}
+
+WorkRef ProcessGroupGloo::recv(const Tensor& tensor, int src, uint64_t tag) {
+  if (src >= size()) tensor::throw_runtime_error("ProcessGroupGloo::recv: invalid source rank: " + std::to_string(src));
+  auto buffer = transfer_buffer("recv", tensor);
+  if (src >= 0) {
+    buffer->recv(src, tag);
+  } else {
+    std::vector<int> anyone;
+    for (int r = 0; r < size(); ++r) anyone.push_back(r);
+    buffer->recv(anyone, tag);
+  }
+  return std::make_shared<Work>(
+      std::vector<Tensor>{tensor},
+      [buffer, tensor](std::chrono::milliseconds timeout) {
+        int peer = -1;
+        buffer->waitRecv(&peer, timeout);
+        return peer;
+      },
+      timeout_);
 }
 
 std::unique_ptr<ProcessGroup> make_gloo_process_group(const ProcessGroupOptions& options) {

@@ -14,7 +14,10 @@
 
 namespace gloo {
 class Context;
+namespace transport {
+class UnboundBuffer;
 }
+}  // namespace gloo
 
 namespace kiln::distributed {
 
@@ -34,6 +37,8 @@ class ProcessGroupGloo : public ProcessGroup {
   WorkRef gather(const std::vector<Tensor>& outputs, const Tensor& input, int root) override;
   WorkRef scatter(const Tensor& output, const std::vector<Tensor>& inputs, int root) override;
   WorkRef barrier() override;
+  WorkRef send(const Tensor& tensor, int dst, uint64_t tag) override;
+  WorkRef recv(const Tensor& tensor, int src, uint64_t tag) override;
 
  private:
   // A collective's Gloo calls, run on the worker thread with the operation's tag.
@@ -44,6 +49,8 @@ class ProcessGroupGloo : public ProcessGroup {
   // The reduction of a dense buffer in place across ranks (AVG divided afterwards).
   void allreduce_buffer(const Tensor& buffer, ReduceOp op, uint32_t tag);
   void check_root(const char* collective, int root) const;
+  // A point-to-point transfer's buffer: the tensor's memory, which must be one dense run.
+  std::shared_ptr<gloo::transport::UnboundBuffer> transfer_buffer(const char* operation, const Tensor& tensor);
 
   std::shared_ptr<gloo::Context> context_;
   std::chrono::milliseconds timeout_;

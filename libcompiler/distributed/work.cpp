@@ -16,6 +16,18 @@ bool Work::is_success() {
 
 void Work::wait(std::optional<std::chrono::milliseconds> timeout) {
   std::unique_lock lock(mutex_);
+  if (await_ && !done_) {
+    std::optional<std::string> error;
+    int peer = -1;
+    try {
+      peer = await_(timeout.value_or(await_timeout_));
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    done_ = true;
+    error_ = std::move(error);
+    source_rank_ = peer;
+  }
   if (timeout) {
     if (!done_changed_.wait_for(lock, *timeout, [this] { return done_; }))
       tensor::throw_runtime_error("Timed out waiting " + std::to_string(timeout->count()) + "ms for the collective to complete");
@@ -36,6 +48,11 @@ const std::vector<tensor::Tensor>& Work::result() {
   }
   wait();
   return outputs_;
+}
+
+int Work::source_rank() {
+  std::lock_guard lock(mutex_);
+  return source_rank_;
 }
 
 void Work::mark_done(std::optional<std::string> error) {

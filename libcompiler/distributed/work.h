@@ -17,8 +17,16 @@ namespace kiln::distributed {
 
 class Work {
  public:
+  // How a point-to-point transfer already posted is awaited on the waiting thread: blocks until
+  // it ended (an exception past `timeout`) and returns the peer's rank.
+  using Await = std::function<int(std::chrono::milliseconds timeout)>;
+
   Work(std::vector<tensor::Tensor> outputs, std::function<void()> finish)
       : outputs_(std::move(outputs)), finish_(std::move(finish)) {}
+  // A send or a receive (they bypass the worker thread, so that one rank's receive posted before
+  // its send cannot hold the send back); `timeout` is the group's, for wait() without one.
+  Work(std::vector<tensor::Tensor> outputs, Await await, std::chrono::milliseconds timeout)
+      : outputs_(std::move(outputs)), await_(std::move(await)), await_timeout_(timeout) {}
 
   bool is_completed();
   bool is_success();
@@ -27,6 +35,8 @@ class Work {
   void wait(std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   // The output tensors; PyTorch's Work.result(), which wants the work waited for.
   const std::vector<tensor::Tensor>& result();
+  // The rank a receive got its data from (-1 until waited for, and for other work).
+  int source_rank();
 
   // Called by the worker thread: the collective ended, with an error message or none.
   void mark_done(std::optional<std::string> error);
@@ -39,6 +49,9 @@ class Work {
   bool finished_ = false;  // finish_ ran (on the waiting thread)
   std::vector<tensor::Tensor> outputs_;
   std::function<void()> finish_;
+  Await await_;
+  std::chrono::milliseconds await_timeout_{0};
+  int source_rank_ = -1;
 };
 
 }  // namespace kiln::distributed

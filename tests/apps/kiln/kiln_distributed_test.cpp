@@ -28,6 +28,7 @@ const DistributedScript kScripts[] = {
     {"ddp_mlp.py", 2, "ddp_mlp.out"},
     {"ddp_unused.py", 2, "ddp_unused.out"},
     {"groups.py", 3, "groups.nproc3.out"},
+    {"point_to_point.py", 3, "point_to_point.nproc3.out"},
 };
 
 // `program -m torch.distributed.run` on a free port (--standalone) with `ranks` workers.

@@ -414,3 +414,49 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     else:
         scatter_list = []
     return _finish(pg.scatter(tensor, scatter_list, src), async_op)
+
+
+def _check_not_self_rank(pg, rank, rank_type):
+    if pg.rank() == rank:
+        raise ValueError(f"Invalid {rank_type} rank: {rank_type} rank should not be the same as the rank of the current process.")
+
+
+def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
+    _check_single_tensor(tensor, "tensor")
+    if _rank_not_in_group(group):
+        _not_in_group(group, "isend")
+        return None
+    pg = _group_or_default(group)
+    return pg.send(tensor, _group_rank_argument(pg, dst, group_dst, "dst"), tag)
+
+
+def irecv(tensor, src=None, group=None, tag=0, group_src=None):
+    """Without src (nor group_src), from whichever rank sends first."""
+    _check_single_tensor(tensor, "tensor")
+    if _rank_not_in_group(group):
+        _not_in_group(group, "irecv")
+        return None
+    pg = _group_or_default(group)
+    if src is None and group_src is None:
+        return pg.recv(tensor, -1, tag)
+    return pg.recv(tensor, _group_rank_argument(pg, src, group_src, "src"), tag)
+
+
+def send(tensor, dst=None, group=None, tag=0, group_dst=None):
+    pg = _group_or_default(None if _rank_not_in_group(group) else group)
+    _check_not_self_rank(pg, _group_rank_argument(pg, dst, group_dst, "dst"), "destination")
+    work = isend(tensor, dst=dst, group=group, tag=tag, group_dst=group_dst)
+    if work is not None:
+        work.wait()
+
+
+def recv(tensor, src=None, group=None, tag=0, group_src=None):
+    """Returns the sender's global rank (-1 when this rank is not in the group)."""
+    work = irecv(tensor, src=src, group=group, tag=tag, group_src=group_src)
+    if work is None:
+        return -1
+    work.wait()
+    pg = _group_or_default(group)
+    sender = work._source_rank() if src is None and group_src is None else _group_rank_argument(pg, src, group_src, "src")
+    _check_not_self_rank(pg, sender, "source")
+    return get_global_rank(pg, sender)
