@@ -20,6 +20,9 @@ struct DistributedScript {
   const char* script;
   int ranks;
   const char* expected;  // real PyTorch's stdout, from torchrun --nproc-per-node=ranks
+  // Whether .reference's PyTorch runs it: its object collectives need NumPy, which it lacks, so
+  // objects.out is kiln's output, checked by hand (the objects a rank sent, as it sent them).
+  bool pytorch_runs_it = true;
 };
 
 const DistributedScript kScripts[] = {
@@ -29,6 +32,7 @@ const DistributedScript kScripts[] = {
     {"ddp_unused.py", 2, "ddp_unused.out"},
     {"groups.py", 3, "groups.nproc3.out"},
     {"point_to_point.py", 3, "point_to_point.nproc3.out"},
+    {"objects.py", 2, "objects.out", false},
 };
 
 // `program -m torch.distributed.run` on a free port (--standalone) with `ranks` workers.
@@ -83,6 +87,7 @@ TEST(KilnDistributedLivePyTorch, ScriptsAgreeWithTorchrun) {
     GTEST_SKIP() << ".reference/bin/python is absent: the scripts are compared with committed outputs only";
   const fs::path dir = testdataPath("distributed");
   for (const DistributedScript& s : kScripts) {
+    if (!s.pytorch_runs_it) continue;
     SCOPED_TRACE(std::string(s.script) + " on " + std::to_string(s.ranks) + " ranks");
     RunResult python = launch(reference_python().string(), s.script, s.ranks, dir);
     ASSERT_EQ(python.status, 0) << python.err;

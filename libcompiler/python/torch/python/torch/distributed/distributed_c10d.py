@@ -460,3 +460,63 @@ def recv(tensor, src=None, group=None, tag=0, group_src=None):
     sender = work._source_rank() if src is None and group_src is None else _group_rank_argument(pg, src, group_src, "src")
     _check_not_self_rank(pg, sender, "source")
     return get_global_rank(pg, sender)
+
+
+def _object_to_tensor(obj):
+    """An object's bytes as a uint8 tensor. PyTorch pickles it; kiln writes it as torch.save
+    does (through a file: kiln's torch.save takes paths), which every kiln rank reads back."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "object.pt")
+        torch.save(obj, path)
+        with open(path, "rb") as f:
+            data = f.read()
+    return torch.tensor(list(data), dtype=torch.uint8)
+
+
+def _tensor_to_object(tensor, size):
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "object.pt")
+        with open(path, "wb") as f:
+            f.write(bytes(tensor[:size].tolist()))
+        return torch.load(path, weights_only=False)
+
+
+def broadcast_object_list(object_list, src=None, group=None, device=None, group_src=None):
+    if _not_in_group(group, "broadcast_object_list"):
+        return
+    pg = _group_or_default(group)
+    root = _group_rank_argument(pg, src, group_src, "src")
+    if pg.rank() == root:
+        payloads = [_object_to_tensor(obj) for obj in object_list]
+        sizes = torch.tensor([p.numel() for p in payloads], dtype=torch.long)
+    else:
+        sizes = torch.zeros(len(object_list), dtype=torch.long)
+    pg.broadcast(sizes, root).wait()
+    if pg.rank() == root:
+        payload = torch.cat(payloads) if payloads else torch.zeros(0, dtype=torch.uint8)
+    else:
+        payload = torch.zeros(int(sizes.sum().item()), dtype=torch.uint8)
+    pg.broadcast(payload, root).wait()
+    if pg.rank() != root:
+        offset = 0
+        for i, size in enumerate(sizes.tolist()):
+            object_list[i] = _tensor_to_object(payload[offset:offset + size], size)
+            offset += size
+
+
+def all_gather_object(object_list, obj, group=None):
+    if _not_in_group(group, "all_gather_object"):
+        return
+    pg = _group_or_default(group)
+    payload = _object_to_tensor(obj)
+    sizes = [torch.zeros(1, dtype=torch.long) for _ in range(pg.size())]
+    pg.allgather(sizes, torch.tensor([payload.numel()], dtype=torch.long)).wait()
+    longest = max(int(s.item()) for s in sizes)
+    padded = torch.zeros(longest, dtype=torch.uint8)
+    padded[:payload.numel()] = payload
+    gathered = [torch.zeros(longest, dtype=torch.uint8) for _ in range(pg.size())]
+    pg.allgather(gathered, padded).wait()
+    for i, size in enumerate(sizes):
+        object_list[i] = _tensor_to_object(gathered[i], int(size.item()))
