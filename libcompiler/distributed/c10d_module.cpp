@@ -297,9 +297,9 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
     return group;
   });
   // The launcher (torch/distributed/run.py): its workers, given as (argv, environment,
-  // local_rank, global_rank), run to the end; the failures as (local_rank, global_rank, pid,
-  // exitcode, local time as the summary shows it, the name of the signal that ended it or ""),
-  // the first observed first.
+  // local_rank, global_rank), run to the end. Returns (failures, signal): the failures as
+  // (local_rank, global_rank, pid, exitcode, local time as the summary shows it, the name of the
+  // signal that ended it or ""), the first observed first; the signal that stopped the launcher, or 0.
   def("_run_worker_group", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("_run_worker_group", c, {{"workers"}, {"monitor_interval"}, {"grace"}});
     std::vector<WorkerSpec> workers;
@@ -319,7 +319,7 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
     for (const WorkerFailure& f : result.failures)
       failures.push_back(py_tuple({py_int(f.local_rank), py_int(f.global_rank), py_int(f.pid), py_int(f.exitcode),
                                    py_str(local_time_text(f.time)), py_str(signal_name(f.exitcode))}));
-    return py_list(std::move(failures));
+    return py_tuple({py_list(std::move(failures)), py_int(result.signal)});
   });
   def("_current_executable", [](Interpreter&, CallArgs&) { return py_str(current_executable()); });
   def("_fully_qualified_host_name", [](Interpreter&, CallArgs&) { return py_str(fully_qualified_host_name()); });

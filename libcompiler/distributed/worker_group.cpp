@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <iterator>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -24,6 +26,7 @@ namespace {
 // What torchrun's agent logs come from, so that TORCH_LOGS' distributed settings apply to them.
 constexpr log::SourceSite kElasticApiSite{"torch/distributed/elastic/multiprocessing/api.py", 1012};
 constexpr log::SourceSite kElasticFailureSite{"torch/distributed/elastic/multiprocessing/api.py", 986};
+constexpr log::SourceSite kAgentSite{"torch/distributed/elastic/agent/server/api.py", 739};
 
 pid_t start_worker(const WorkerSpec& worker) {
   std::map<std::string, std::string> environment;
@@ -49,6 +52,31 @@ pid_t start_worker(const WorkerSpec& worker) {
 
 int exitcode_of(int status) { return WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status); }
 
+// The signals torchrun's agent handles (TORCHELASTIC_SIGNALS_TO_HANDLE), caught while a group runs.
+constexpr int kHandledSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+volatile std::sig_atomic_t received_signal = 0;
+extern "C" void on_launcher_signal(int number) { received_signal = number; }
+
+// Catches kHandledSignals for its lifetime, restoring the previous handlers after.
+class SignalCatcher {
+ public:
+  SignalCatcher() {
+    received_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = on_launcher_signal;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < std::size(kHandledSignals); ++i) ::sigaction(kHandledSignals[i], &action, &previous_[i]);
+  }
+  ~SignalCatcher() {
+    for (size_t i = 0; i < std::size(kHandledSignals); ++i) ::sigaction(kHandledSignals[i], &previous_[i], nullptr);
+  }
+  SignalCatcher(const SignalCatcher&) = delete;
+  SignalCatcher& operator=(const SignalCatcher&) = delete;
+
+ private:
+  struct sigaction previous_[std::size(kHandledSignals)];
+};
+
 }  // namespace
 
 WorkerGroupResult run_worker_group(const std::vector<WorkerSpec>& workers, std::chrono::milliseconds poll_interval,
@@ -58,6 +86,7 @@ WorkerGroupResult run_worker_group(const std::vector<WorkerSpec>& workers, std::
     pid_t pid;
     bool ended = false;
   };
+  const SignalCatcher catcher;
   std::vector<Running> running;
   for (const WorkerSpec& worker : workers) running.push_back({&worker, start_worker(worker)});
   WorkerGroupResult result;
@@ -81,14 +110,20 @@ WorkerGroupResult run_worker_group(const std::vector<WorkerSpec>& workers, std::
   // Failures are looked for more often than torchrun's monitor interval: a rank that fails
   // makes its peers fail a moment later, and the summary must name the first as the root cause.
   poll_interval = std::min(poll_interval, std::chrono::milliseconds(2));
-  while (reap() && result.failures.empty()) std::this_thread::sleep_for(poll_interval);
-  if (result.failures.empty()) return result;
-  // A worker failed: the group stops, as torchrun's agent stops it.
+  while (reap() && result.failures.empty() && !received_signal) std::this_thread::sleep_for(poll_interval);
+  result.signal = received_signal;
+  if (result.failures.empty() && !result.signal) return result;
+  // A worker failed, or the launcher was told to stop: the group stops, as torchrun's agent
+  // stops it, with the signal the launcher got or else SIGTERM.
+  const int closing = result.signal ? result.signal : SIGTERM;
+  if (result.signal)
+    log::emit(log::Component::distributed, log::Level::Warning, kAgentSite, "",
+              "Received " + std::to_string(result.signal) + " death signal, shutting down workers");
   for (Running& r : running) {
     if (r.ended) continue;
     log::emit(log::Component::distributed, log::Level::Warning, kElasticApiSite, "",
-              "Sending process " + std::to_string(r.pid) + " closing signal SIGTERM");
-    ::kill(r.pid, SIGTERM);
+              "Sending process " + std::to_string(r.pid) + " closing signal SIG" + ::sigabbrev_np(closing));
+    ::kill(r.pid, closing);
   }
   const auto deadline = std::chrono::steady_clock::now() + grace;
   bool killed = false;
@@ -104,6 +139,7 @@ WorkerGroupResult run_worker_group(const std::vector<WorkerSpec>& workers, std::
     }
     std::this_thread::sleep_for(poll_interval);
   }
+  if (result.failures.empty() || result.signal) return result;  // a stop the launcher was told to make is no failure
   const WorkerFailure& first = result.failures.front();
   log::emit(log::Component::distributed, log::Level::Error, kElasticFailureSite, "",
             "failed (exitcode: " + std::to_string(first.exitcode) + ") local_rank: " + std::to_string(first.local_rank) +

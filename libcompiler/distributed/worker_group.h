@@ -29,10 +29,14 @@ struct WorkerGroupResult {
   // The workers that did not exit 0, in the order their ends were seen (the first is the root
   // cause; the others mostly ended by the SIGTERM it caused).
   std::vector<WorkerFailure> failures;
+  // The signal (SIGINT, SIGTERM, SIGHUP or SIGQUIT) the launcher got while the group ran, which
+  // it passed on to the workers before stopping them; 0 when none came.
+  int signal = 0;
 };
 
 // Starts every worker and waits for the group; `poll_interval` is torchrun's --monitor-interval
-// and `grace` how long stopped workers have before SIGKILL.
+// and `grace` how long stopped workers have before SIGKILL. A signal to the launcher stops the
+// group too, as torchrun's agent does, so that no worker outlives it.
 WorkerGroupResult run_worker_group(const std::vector<WorkerSpec>& workers, std::chrono::milliseconds poll_interval,
                                    std::chrono::seconds grace);
 

@@ -72,6 +72,18 @@ TEST(KilnDistributed, LauncherSummarizesTheRankThatFailed) {
     EXPECT_NE(err.find(expected), std::string::npos) << "missing:\n" << expected << "\nin:\n" << err;
 }
 
+TEST(KilnDistributed, ASignalToTheLauncherStopsItsWorkers) {
+  // SIGTERM after 2 s, when both ranks are running; the launcher's status is kept.
+  RunResult result = run("timeout", "--preserve-status -s TERM 2 " + kiln::test::quoted(fs::path(kiln_binary())) +
+                                        " -m torch.distributed.run --standalone --nproc-per-node=2 rank_waits.py",
+                         testdataPath("distributed"));
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.out, "");  // rank 1 was stopped before it could print
+  for (const char* expected : {"Received 15 death signal, shutting down workers\n", " closing signal SIGTERM\n",
+                               "torch.distributed.elastic.multiprocessing.api.SignalException: Process "})
+    EXPECT_NE(result.err.find(expected), std::string::npos) << "missing:\n" << expected << "\nin:\n" << result.err;
+}
+
 // The acceptance program: DDP wrapped in torch.compile on two ranks (each rank prints
 // its checksum when it gets there, so the lines are compared in any order).
 TEST(KilnDistributed, DdpCompileProgramPrintsPyTorchsNumbers) {

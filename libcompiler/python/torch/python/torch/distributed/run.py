@@ -1,7 +1,8 @@
 # torch.distributed.run (torchrun): starts --nproc-per-node worker processes of the script on this
 # node with torchrun's environment (RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, ...), hosts the
 # store the workers' env:// rendezvous uses (TORCHELASTIC_USE_AGENT_STORE), and when a worker
-# fails stops the others and raises ChildFailedError with torchelastic's summary.
+# fails stops the others and raises ChildFailedError with torchelastic's summary; a signal to the
+# launcher goes on to the workers and raises SignalException.
 #   kiln -m torch.distributed.run --nproc-per-node=2 train.py ARGS...
 # Elastic membership (--nnodes MIN:MAX with MIN < MAX), restarts and log redirection are not
 # provided; the workers run kiln (sys.executable's place) on the script.
@@ -10,6 +11,7 @@ import sys
 from argparse import REMAINDER, ArgumentParser
 
 import torch._C._distributed_c10d as _c10d
+from torch.distributed.elastic.multiprocessing.api import SignalException
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError, ProcessFailure, record
 
 # Seconds a stopped worker has between SIGTERM and SIGKILL, as torchelastic's agent gives.
@@ -174,7 +176,9 @@ def run(args):
             # PyTorch's would, so that N ranks do not oversubscribe the cores.
             environment["KILN_NUM_THREADS"] = os.environ.get("KILN_NUM_THREADS", os.environ["OMP_NUM_THREADS"])
         workers.append((command, environment, local_rank, rank))
-    failures = _c10d._run_worker_group(workers, args.monitor_interval, _SHUTDOWN_GRACE_SECONDS)
+    failures, signal = _c10d._run_worker_group(workers, args.monitor_interval, _SHUTDOWN_GRACE_SECONDS)
+    if signal:
+        raise SignalException(f"Process {os.getpid()} got signal: {signal}", sigval=signal)
     if failures:
         summary = {}
         for local_rank, rank, pid, exitcode, time, signal in failures:
