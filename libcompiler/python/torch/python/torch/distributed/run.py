@@ -121,6 +121,9 @@ def run(args):
     nproc = determine_local_world_size(args.nproc_per_node)
     if args.max_restarts:
         raise NotImplementedError("kiln's torchrun does not restart workers (--max-restarts)")
+    if args.log_dir or args.redirects != "0" or args.tee != "0" or args.local_ranks_filter:
+        raise NotImplementedError("kiln's torchrun does not redirect the workers' output (--log-dir, --redirects, --tee, "
+                                  "--local-ranks-filter): they write to the launcher's stdout and stderr")
     run_id = args.rdzv_id
     master_addr, master_port = args.master_addr, args.master_port
     if args.standalone:
