@@ -1,6 +1,7 @@
 // kiln: runs a PyTorch-style Python script (DESIGN.md §4) with Kiln's interpreter and torch surface.
 //   kiln SCRIPT.py [ARGS...]     sys.argv = [SCRIPT.py, ARGS...]
 //   kiln -c CODE [ARGS...]       sys.argv = ['-c', ARGS...]
+//   kiln -m MODULE [ARGS...]     runs MODULE as __main__ (as python -m), sys.argv = [its file, ARGS...]
 //   kiln --replay RECORD         re-runs a compile recorded by replay_record_enabled
 #include <boost/program_options.hpp>
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "libcompiler/capture/dynamo_module.h"
 #include "libcompiler/inductor/warm_up.h"
 #include "libcompiler/capture/replay_record.h"
+#include "libcompiler/distributed/c10d_module.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
 #include "libcompiler/repro/install.h"
@@ -26,9 +28,10 @@ namespace {
 int run(int argc, char** argv, bool& interrupted) {
   const kiln::inductor::FinishWarmUpOnReturn finish_warm_up;
   std::ios::sync_with_stdio(false);
-  po::options_description visible("Usage: kiln [options] SCRIPT.py [ARGS...]\n       kiln -c CODE [ARGS...]\n\nOptions");
+  po::options_description visible("Usage: kiln [options] SCRIPT.py [ARGS...]\n       kiln -c CODE [ARGS...]\n       kiln -m MODULE [ARGS...]\n\nOptions");
   visible.add_options()("help,h", "print this help and exit")("version,V", "print the version and exit")(
       "command,c", po::value<std::string>(), "run CODE instead of a script file")(
+      "module,m", po::value<std::string>(), "run library module MODULE as a script (as python -m: torch.distributed.run)")(
       "replay", po::value<std::string>(), "re-run the compile a replay record (torch._dynamo.config.replay_record_enabled) holds");
   po::options_description all;
   all.add(visible);
@@ -37,7 +40,7 @@ int run(int argc, char** argv, bool& interrupted) {
   int own = 1;
   while (own < argc) {
     std::string arg = argv[own];
-    if (arg == "-c" || arg == "--command" || arg == "--replay") {
+    if (arg == "-c" || arg == "--command" || arg == "-m" || arg == "--module" || arg == "--replay") {
       own = std::min(own + 2, argc);
       break;
     }
@@ -68,10 +71,18 @@ int run(int argc, char** argv, bool& interrupted) {
   kiln::capture::install_capture(interp);
   kiln::backends::install_backends();
   kiln::repro::install_repro(interp);
+  kiln::distributed::install_distributed(interp);
   if (options.count("command")) {
     interp.argv = {"-c"};
     interp.argv.insert(interp.argv.end(), args.begin(), args.end());
     const int status = interp.run_main_source(options["command"].as<std::string>(), "<string>", std::cerr);
+    interrupted = interp.ended_by_interrupt();
+    return status;
+  }
+  if (options.count("module")) {
+    interp.argv = {""};
+    interp.argv.insert(interp.argv.end(), args.begin(), args.end());
+    const int status = interp.run_main_module(options["module"].as<std::string>(), std::cerr);
     interrupted = interp.ended_by_interrupt();
     return status;
   }

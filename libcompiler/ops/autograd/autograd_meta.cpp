@@ -61,10 +61,19 @@ void retain_grad(const Tensor& self) {
   meta.grad_fn->retain_output_grad(meta.output_nr, self.autograd_meta());
 }
 
-int64_t register_grad_hook(const Tensor& self, GradHook hook) {
+namespace {
+
+// Hook ids, shared by both kinds of hooks so that remove_grad_hook finds either.
+int64_t next_hook_id() {
   static int64_t next_id = 0;
+  return next_id++;
+}
+
+}  // namespace
+
+int64_t register_grad_hook(const Tensor& self, GradHook hook) {
   if (!self.requires_grad()) tensor::throw_runtime_error("cannot register a hook on a tensor that doesn't require gradient");
-  const int64_t id = next_id++;
+  const int64_t id = next_hook_id();
   auto& meta = materialize_meta(self);
   if (is_leaf(self))
     meta.grad_hooks.push_back({id, std::move(hook)});
@@ -73,9 +82,23 @@ int64_t register_grad_hook(const Tensor& self, GradHook hook) {
   return id;
 }
 
+int64_t register_post_accumulate_grad_hook(const Tensor& self, PostAccumulateGradHook hook) {
+  if (!self.requires_grad()) tensor::throw_runtime_error("cannot register a hook on a tensor that doesn't require gradient");
+  if (!is_leaf(self)) tensor::throw_runtime_error("post accumulate grad hooks cannot be registered on non-leaf tensors");
+  const int64_t id = next_hook_id();
+  materialize_meta(self).post_accumulate_grad_hooks.push_back({id, std::move(hook)});
+  return id;
+}
+
 void remove_grad_hook(const Tensor& self, int64_t id) {
   const auto& meta = self.autograd_meta();
   if (!meta) return;
+  auto& post_hooks = meta->post_accumulate_grad_hooks;
+  for (auto it = post_hooks.begin(); it != post_hooks.end(); ++it)
+    if (it->id == id) {
+      post_hooks.erase(it);
+      return;
+    }
   auto& hooks = meta->grad_hooks;
   for (auto it = hooks.begin(); it != hooks.end(); ++it)
     if (it->id == id) {

@@ -22,6 +22,8 @@ struct AutogradMeta {
   bool non_differentiable_view = false;
   // A leaf's Tensor.register_hook hooks, run by its AccumulateGrad before it accumulates.
   std::vector<ops::RegisteredGradHook> grad_hooks;
+  // Its Tensor.register_post_accumulate_grad_hook hooks, run by AccumulateGrad after it accumulates.
+  std::vector<ops::RegisteredPostAccumulateGradHook> post_accumulate_grad_hooks;
 };
 
 }  // namespace kiln::tensor
@@ -46,6 +48,8 @@ bool retains_grad(const Tensor& self);
 // Tensor.register_hook: on a leaf, run before its gradient accumulates; on a non-leaf, run by its
 // grad_fn on the gradient of this output. Returns the id remove_grad_hook takes.
 int64_t register_grad_hook(const Tensor& self, GradHook hook);
+// Tensor.register_post_accumulate_grad_hook: leaves only, as PyTorch. Its id is remove_grad_hook's too.
+int64_t register_post_accumulate_grad_hook(const Tensor& self, PostAccumulateGradHook hook);
 void remove_grad_hook(const Tensor& self, int64_t id);
 
 // Where a gradient for `self` goes: (grad_fn, output_nr), or the leaf's AccumulateGrad; an

@@ -80,6 +80,10 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
   } else {
     add_(existing, incoming);
   }
+  if (const auto& meta = variable_.autograd_meta(); meta && !meta->post_accumulate_grad_hooks.empty()) {
+    const std::vector<RegisteredPostAccumulateGradHook> hooks = meta->post_accumulate_grad_hooks;
+    for (const auto& registered : hooks) registered.hook(variable_);
+  }
   return {};
 }
 

@@ -25,6 +25,13 @@ struct RegisteredGradHook {
 };
 // Runs the hooks in registration order on a defined gradient.
 Tensor run_grad_hooks(const std::vector<RegisteredGradHook>& hooks, Tensor grad);
+// Tensor.register_post_accumulate_grad_hook's function: called with the leaf once its .grad
+// holds this backward's gradient (DDP's reducer starts a bucket's all-reduce from it).
+using PostAccumulateGradHook = std::function<void(const Tensor& leaf)>;
+struct RegisteredPostAccumulateGradHook {
+  int64_t id;
+  PostAccumulateGradHook hook;
+};
 
 struct Edge {
   std::shared_ptr<Node> function;

@@ -415,6 +415,59 @@ int Interpreter::run_main_file(const std::filesystem::path& given, std::ostream&
 }
 
 int Interpreter::run_main_source(std::string source, std::string filename, std::ostream& err) {
+  return run_main(
+      [&](ModuleObject& main) {
+        main.globals->set("__file__", py_str(filename));
+        return load(std::move(source), filename);
+      },
+      err);
+}
+
+int Interpreter::run_main_module(const std::string& name, std::ostream& err) {
+  return run_main(
+      [&](ModuleObject& main) {
+        // As runpy: the parent packages are imported first, then the module's code runs as
+        // __main__; a package runs its __main__ submodule.
+        std::string target = name;
+        for (;;) {
+          const size_t dot = target.rfind('.');
+          if (dot != std::string::npos) import_module(target.substr(0, dot));
+          std::string text, filename;
+          if (auto embedded = source_modules_.find(target); embedded != source_modules_.end()) {
+            text = embedded->second.text;
+            filename = embedded->second.filename;
+          } else if (const std::optional<std::filesystem::path> file = find_module_file(target)) {
+            std::ifstream in(*file, std::ios::binary);
+            std::stringstream read;
+            read << in.rdbuf();
+            text = read.str();
+            filename = std::filesystem::absolute(*file).lexically_normal().string();
+          } else {
+            err << "kiln: No module named " << target << "\n";  // as CPython's -m says it
+            return std::shared_ptr<LoadedCode>();
+          }
+          if (std::filesystem::path(filename).filename() == "__init__.py") {
+            import_module(target);
+            target += ".__main__";
+            continue;
+          }
+          main.globals->set("__file__", py_str(filename));
+          main.globals->set("__package__", py_str(dot == std::string::npos ? "" : target.substr(0, dot)));
+          // sys.argv[0] is the module's file, also in a sys module the imports already made.
+          if (argv.empty()) argv.push_back(filename);
+          else argv[0] = filename;
+          if (Ref sys = modules_->get("sys"); sys && sys->kind == ObjectKind::Module)
+            if (Ref sys_argv = as<ModuleObject>(sys).globals->get("argv"); sys_argv && sys_argv->kind == ObjectKind::List &&
+                                                                           !as<ListObject>(sys_argv).items.empty())
+              as<ListObject>(sys_argv).items[0] = py_str(filename);
+          return load(std::move(text), filename);
+        }
+      },
+      err);
+}
+
+// A `prepare` that loads no code (it said why on `err`) ends the run with status 1.
+int Interpreter::run_main(const std::function<std::shared_ptr<LoadedCode>(ModuleObject& main)>& prepare, std::ostream& err) {
   int status = 0;
   ended_by_interrupt_ = false;
   auto run = [&] {
@@ -422,8 +475,11 @@ int Interpreter::run_main_source(std::string source, std::string filename, std::
     try {
       auto main = std::make_shared<ModuleObject>("__main__");
       modules_->set("__main__", main);
-      main->globals->set("__file__", py_str(filename));
-      code = load(std::move(source), filename);
+      code = prepare(*main);
+      if (!code) {
+        status = 1;
+        return;
+      }
       exec_code(code, *main);
     } catch (PyException& error) {
       out->flush();

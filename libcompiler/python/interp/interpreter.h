@@ -41,6 +41,9 @@ class Interpreter {
   // `err` and returns the exit status (0, 1, or SystemExit's code).
   int run_main_file(const std::filesystem::path& path, std::ostream& err);
   int run_main_source(std::string source, std::string filename, std::ostream& err);
+  // `python -m NAME`: module NAME (kiln's own, or a .py file or package on sys.path) runs as
+  // __main__ once its parent package is imported, sys.argv[0] its file.
+  int run_main_module(const std::string& name, std::ostream& err);
   // Whether the last main script ended on an uncaught KeyboardInterrupt (status 130): CPython then
   // ends its process by SIGINT itself, so that the shell sees the signal.
   bool ended_by_interrupt() const { return ended_by_interrupt_; }
@@ -103,6 +106,9 @@ class Interpreter {
   static void clear_interrupt();
 
  private:
+  // Runs the code `prepare` loads into the __main__ module it is given (the module's
+  // attributes set), as run_main_source describes.
+  int run_main(const std::function<std::shared_ptr<LoadedCode>(ModuleObject& main)>& prepare, std::ostream& err);
   Ref find_module(const std::string& name);
   // The .py file of module `name` in sys.path's folders (a package: its folder's __init__.py).
   std::optional<std::filesystem::path> find_module_file(const std::string& name);

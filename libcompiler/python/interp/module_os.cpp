@@ -133,6 +133,11 @@ void init_os_module(Interpreter& interp, ModuleObject& m) {
     return value ? py_str(value) : a[1] ? a[1] : none();
   }));
   m.globals->set("getpid", native_function("getpid", [](Interpreter&, CallArgs&) { return py_int(getpid()); }));
+  // os._exit: ends the process at once, without unwinding or flushing (a rank that dies).
+  m.globals->set("_exit", native_function("_exit", [](Interpreter& ip, CallArgs& c) -> Ref {
+    auto a = bind_native("_exit", c, {{"status"}});
+    ::_exit(static_cast<int>(to_index(ip, a[0])));
+  }));
   for (auto [name, unlink_path] : {std::pair{"remove", &::unlink}, {"rmdir", &::rmdir}})
     m.globals->set(name, native_function(name, [name, unlink_path](Interpreter& ip, CallArgs& c) {
       auto a = bind_native(name, c, {{"path"}});

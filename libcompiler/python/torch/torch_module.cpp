@@ -270,6 +270,15 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     });
     return py_int(id);
   });
+  // Tensor.register_post_accumulate_grad_hook's native half: the Python hook, called with the leaf.
+  def(m, "_register_post_accumulate_grad_hook", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_register_post_accumulate_grad_hook", c, {{"tensor"}, {"hook"}});
+    Interpreter* interp = &ip;
+    Ref hook = a[1];
+    return py_int(ops::register_post_accumulate_grad_hook(to_tensor(a[0], "tensor"), [interp, hook](const tensor::Tensor& leaf) {
+      call(*interp, hook, std::vector<Ref>{wrap_tensor(leaf)});
+    }));
+  });
   def(m, "_remove_grad_hook", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("_remove_grad_hook", c, {{"tensor"}, {"id"}});
     ops::remove_grad_hook(to_tensor(a[0], "tensor"), as<IntObject>(a[1]).value);

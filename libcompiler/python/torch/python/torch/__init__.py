@@ -175,6 +175,7 @@ import torch.amp
 from torch.nn.transformer import _transformer_encoder_layer_fwd
 import torch.cpu
 import torch.cuda
+import torch.distributed
 from torch.amp import autocast
 from torch.amp.autocast_mode import (clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype,
                                      is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,

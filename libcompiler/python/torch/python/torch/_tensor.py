@@ -86,6 +86,13 @@ def register_hook(self, hook):
 torch._add_tensor_method("register_hook", register_hook)
 
 
+def register_post_accumulate_grad_hook(self, hook):
+    return _TensorHookHandle(self, torch._register_post_accumulate_grad_hook(self, hook))
+
+
+torch._add_tensor_method("register_post_accumulate_grad_hook", register_post_accumulate_grad_hook)
+
+
 # Tensor methods of the functions torch._composites makes.
 for _name in ("floor", "trunc", "ceil", "frac", "narrow", "movedim", "roll", "outer", "sort", "argsort", "msort",
               "logsumexp", "lerp", "nan_to_num", "count_nonzero", "aminmax", "median", "kthvalue", "diff", "diag",

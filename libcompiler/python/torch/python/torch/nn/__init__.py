@@ -1357,3 +1357,4 @@ from torch.nn.rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, LSTMCell, GRUCell
 from torch.nn.transformer import (MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,  # noqa: E402
                                   NonDynamicallyQuantizableLinear, TransformerDecoder, TransformerDecoderLayer,
                                   Transformer)
+import torch.nn.parallel  # noqa: E402  (DistributedDataParallel subclasses Module)
