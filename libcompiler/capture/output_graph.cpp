@@ -209,6 +209,13 @@ Ref OutputGraph::fake_of(const Ref& tensor_ref) {
   return fake;
 }
 
+void OutputGraph::describe_read(const Ref& tensor_ref) {
+  if (!on_input_tensor || is_fake(tensor_ref) || subgraph_) return;
+  if (SourceRef source = find_source(interp_, frame_inputs_, tensor_ref))
+    on_input_tensor(static_cast<TensorObject&>(*tensor_ref).value, tensor_ref->type->is_subtype_of(python::torch_types().parameter),
+                    source->text());
+}
+
 void OutputGraph::realize_parameters(const Ref& module) {
   if (module->kind != ObjectKind::Instance) return;
   const auto& dict = as<InstanceObject>(module).dict;

@@ -93,6 +93,9 @@ class OutputGraph {
   // (named after its source, with a TENSOR_MATCH guard). GraphBreak when the tensor cannot be
   // reached from the frame's inputs.
   python::Ref fake_of(const python::Ref& tensor);
+  // A frame's tensor read without becoming a graph input (only to call .item() on it, before the
+  // graph breaks there): described as Dynamo describes every tensor it wraps (on_input_tensor).
+  void describe_read(const python::Ref& tensor);
   static bool is_fake(const python::Ref& value);
   static ir::Node* node_of(const python::Ref& fake);
   // The placeholders of a module's direct parameters, in order (Dynamo wraps a module's own

@@ -36,6 +36,7 @@ Ref Tracer::read_metadata(Interpreter&, const std::string&, const Ref&, CallArgs
 
 Ref Tracer::item(Interpreter& interp, const std::string&, const Ref&, CallArgs& args) {
   if (config_.capture_scalar_outputs) return graph_->scalar_item(graph_->fake_of(args.args[0]));
+  graph_->describe_read(args.args[0]);
   break_graph(interp, GraphBreak(BreakKind::Item, {}, "call_method TensorVariable() item () {}"));
 }
 

@@ -30,11 +30,9 @@ const std::map<std::string, std::string>& known_trace_kind_differences() {
       // test starts kiln with an empty one): a hit writes provenance records instead of the
       // pre-post-grad graph.
       // Dynamo describes every tensor a frame reads as it wraps it (VariableBuilder); kiln describes
-      // the tensors it makes graph inputs. These frames read a tensor only to call .item() on it
-      // (item_break's resume function) or to return it (train_mlp's resume after backward), so no
-      // graph input is made.
-      {"item_break 1/0", "missing: describe_source, describe_storage, describe_tensor; extra: "},
-      {"item_break 1/0_1", "missing: describe_source, describe_storage, describe_tensor; extra: "},
+      // the tensors it makes graph inputs, and one read for .item() before that breaks. This frame
+      // (train_mlp's resume after backward) only returns the tensor it reads, so no graph input is
+      // made.
       {"train_mlp 7/0", "missing: describe_source, describe_storage, describe_tensor; extra: "},
       {"recompile_shape 0/0",
        "missing: fx_graph_cache_hit, inductor_provenance_tracking_kernel_stack_traces, "
