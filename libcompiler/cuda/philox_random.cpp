@@ -38,7 +38,7 @@ std::map<int, PhiloxState>& generators() {
 // Philox4x32-10 and curand's stream layout (counter: the offset's draws in x/y, the thread's
 // index in z/w), then the op's draw and the thread's writes, as PyTorch's
 // distribution_elementwise_grid_stride_kernel.
-constexpr const char* kRandomSource = R"(// kiln's CUDA random numbers: PyTorch's Philox streams
+const char* const kRandomSource = R"(// kiln's CUDA random numbers: PyTorch's Philox streams
 typedef unsigned int u32;
 typedef unsigned long long u64;
 __device__ __forceinline__ uint4 kiln_philox_round(uint4 c, uint2 k) {
@@ -70,30 +70,36 @@ __device__ __forceinline__ float2 kiln_box_muller(u32 x, u32 y) {
   r.y *= s;
   return r;
 }
-extern "C" __global__ void kiln_randn(float* out, long long numel, u64 seed, u64 offset) {
+// PyTorch's distribution_elementwise_grid_stride_kernel: thread `index` makes four values from each
+// draw (`values`) and writes them `stride` apart.
+template <typename T, typename Values> __device__ void kiln_grid_stride(T* out, long long numel, u64 seed, u64 offset, Values values) {
   const long long index = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const long long stride = (long long)blockDim.x * gridDim.x;
   const long long rounded = ((numel - 1) / (stride * 4) + 1) * stride * 4;
   u64 k = 0;
   for (long long i = index; i < rounded; i += stride * 4, ++k) {
-    const uint4 w = kiln_draw(seed, index, offset, k);
-    const float2 a = kiln_box_muller(w.x, w.y), b = kiln_box_muller(w.z, w.w);
-    const float values[4] = {a.x, a.y, b.x, b.y};
+    T made[4];
+    values(kiln_draw(seed, index, offset, k), made);
     for (int j = 0; j < 4; ++j)
-      if (i + stride * j < numel) out[i + stride * j] = values[j] * 1.0f + 0.0f;
+      if (i + stride * j < numel) out[i + stride * j] = made[j];
   }
 }
+extern "C" __global__ void kiln_randn(float* out, long long numel, u64 seed, u64 offset) {
+  kiln_grid_stride(out, numel, seed, offset, [](uint4 w, float* made) {
+    // curand_normal4: two Box-Muller pairs; then PyTorch's normal transform, rand * std + mean.
+    const float2 a = kiln_box_muller(w.x, w.y), b = kiln_box_muller(w.z, w.w);
+    made[0] = a.x * 1.0f + 0.0f;
+    made[1] = a.y * 1.0f + 0.0f;
+    made[2] = b.x * 1.0f + 0.0f;
+    made[3] = b.y * 1.0f + 0.0f;
+  });
+}
 template <typename T> __device__ void kiln_randint(T* out, long long numel, u64 seed, u64 offset, u64 range, long long base) {
-  const long long index = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  const long long stride = (long long)blockDim.x * gridDim.x;
-  const long long rounded = ((numel - 1) / (stride * 4) + 1) * stride * 4;
-  u64 k = 0;
-  for (long long i = index; i < rounded; i += stride * 4, ++k) {
-    const uint4 w = kiln_draw(seed, index, offset, k);
-    const u32 values[4] = {w.x, w.y, w.z, w.w};
-    for (int j = 0; j < 4; ++j)
-      if (i + stride * j < numel) out[i + stride * j] = (T)(long long)((values[j] % range) + base);
-  }
+  kiln_grid_stride(out, numel, seed, offset, [range, base](uint4 w, T* made) {
+    // curand4's words, as transformation::uniform_int_from_to maps them.
+    const u32 words[4] = {w.x, w.y, w.z, w.w};
+    for (int j = 0; j < 4; ++j) made[j] = (T)(long long)((words[j] % range) + base);
+  });
 }
 extern "C" __global__ void kiln_randint_i64(long long* out, long long numel, u64 seed, u64 offset, u64 range, long long base) {
   kiln_randint(out, numel, seed, offset, range, base);
@@ -155,6 +161,8 @@ tensor::Device requested_device(const ops::Arguments& args, size_t device_argume
 }
 
 }  // namespace
+
+const char* philox_kernels_source() { return kRandomSource; }
 
 void manual_seed_all(uint64_t seed) {
   std::lock_guard lock(generators_mutex);

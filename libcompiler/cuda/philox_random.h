@@ -17,4 +17,7 @@ namespace kiln::cuda {
 std::vector<tensor::Tensor> randn_kernel(const ops::Arguments& args);
 std::vector<tensor::Tensor> randint_kernel(const ops::Arguments& args);
 
+// The kernels' NVRTC source (entries kiln_randn, kiln_randint_i64, kiln_randint_i32).
+const char* philox_kernels_source();
+
 }  // namespace kiln::cuda

@@ -13,6 +13,7 @@
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
 #include "libcompiler/cuda/nvrtc.h"
+#include "libcompiler/cuda/philox_random.h"
 #include "libcompiler/cuda/pointwise.h"
 #include "libcompiler/cuda/reduction.h"
 #include "libcompiler/ops/op_table.h"
@@ -114,6 +115,17 @@ TEST_P(CudaKernels, EveryReductionRowCompiles) {
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaKernels, ::testing::Values(DType::Float32, DType::Float16, DType::BFloat16, DType::Float64),
                          [](const auto& info) { return std::string(tensor::dtype_name(info.param)); });
+
+// What PyTorch's Philox draws is checked on the GPU (tests/device/cuda_random.py); here, that the
+// kernels compile.
+TEST(CudaCompile, ThePhiloxKernelsCompile) {
+  if (!nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << nvrtc_missing_reason();
+  try {
+    EXPECT_FALSE(compile_cuda(philox_kernels_source(), "philox.cu", "sm_90").image.empty());
+  } catch (const CudaCompileError& error) {
+    FAIL() << error.what();
+  }
+}
 
 TEST(CudaCompile, AnErrorCarriesNvrtcsLog) {
   if (!nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << nvrtc_missing_reason();
