@@ -119,7 +119,7 @@ std::unique_ptr<ir::GraphModule> traced_op(const ops::OpInfo& op, const ops::Arg
   std::vector<ir::Node*> nodes;
   for (const Tensor& output : outputs) {
     ir::Node* node = builder.node_of(output);
-    if (!node) return nullptr;  // an output the trace did not make (an argument returned as is)
+    if (!node) return nullptr;  // an output the trace did not make (an undefined optional output)
     nodes.push_back(node);
   }
   builder.set_output(nodes, /*as_list=*/false, {});

@@ -33,23 +33,20 @@ namespace {
 // may come with a GPU's inputs, as PyTorch's Inductor takes them (an optimizer's step counts):
 // the program reads them from copies on the GPU that the wrapper makes per call.
 tensor::Device graph_device(const ir::GraphModule& module) {
-  std::optional<tensor::Device> device;
-  bool cpu_tensors = false;
+  std::optional<tensor::Device> other;  // the inputs' device other than the CPU
+  bool cpu_tensors = false;             // CPU inputs that are not 0-dim
   for (const ir::Node* node : module.graph.placeholders()) {
     const auto* meta = std::get_if<ir::TensorMeta>(&node->meta.value);
     if (!meta) continue;
-    const tensor::Device& input = meta->device;
-    if (input.type == tensor::DeviceType::CPU && !meta->sizes.empty()) cpu_tensors = true;
-    if (input.type == tensor::DeviceType::CPU && meta->sizes.empty()) {
-      if (!device) device = input;
+    if (meta->device.type == tensor::DeviceType::CPU) {
+      cpu_tensors = cpu_tensors || !meta->sizes.empty();
       continue;
     }
-    if (device && device->type != tensor::DeviceType::CPU && *device != input)
-      throw LoweringUnsupported("inductor: graph inputs on several devices");
-    device = input;
+    if (other && *other != meta->device) throw LoweringUnsupported("inductor: graph inputs on several devices");
+    other = meta->device;
   }
-  if (device && device->type != tensor::DeviceType::CPU && cpu_tensors) throw LoweringUnsupported("inductor: graph inputs on several devices");
-  return device.value_or(tensor::kCPU);
+  if (other && cpu_tensors) throw LoweringUnsupported("inductor: graph inputs on several devices");
+  return other.value_or(tensor::kCPU);
 }
 
 }  // namespace
