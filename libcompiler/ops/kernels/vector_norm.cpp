@@ -3,6 +3,7 @@
 // (the whole tensor, or its last dims) as one kernel when nothing needs the composition, as
 // ATen's norm kernel reduces the last dim: lanes of squares added down the row (a 32-byte vector's,
 // ATen's AVX2 one), the lanes added in order, the elements past the last whole vector after.
+#include <algorithm>
 #include <cmath>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -12,6 +13,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/ops/tensor_meta.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/memory_order.h"
 #include "libcompiler/tensor/parallel.h"
 
 namespace kiln::ops {
@@ -57,10 +59,13 @@ void two_norm_rows(const T* in, int64_t rows, int64_t inner, T* out) {
 }
 
 // The 2-norm as one kernel, or an undefined tensor where the composition must run: autograd or a
-// tracer is watching, the input is not a contiguous float32/float64 CPU tensor, or the reduced
-// dims are not its last ones.
+// tracer is watching, the input is not a float32/float64 CPU tensor, or the reduced dims are not
+// the last ones of a contiguous tensor. A norm of every element reads any dense tensor in memory
+// order, as TensorIterator coalesces it (a transposed matrix's norm).
 Tensor two_norm_kernel(const Tensor& self, const std::vector<bool>& reduced, bool keepdim) {
-  if (is_recording_calls() || self.device().type != tensor::DeviceType::CPU || !self.is_contiguous() || self.numel() == 0) return Tensor();
+  if (is_recording_calls() || self.device().type != tensor::DeviceType::CPU || self.numel() == 0) return Tensor();
+  const bool every_dim = std::find(reduced.begin(), reduced.end(), false) == reduced.end();
+  if (!self.is_contiguous() && !(every_dim && tensor::dense_memory_order(self))) return Tensor();
   if (self.dtype() != tensor::DType::Float32 && self.dtype() != tensor::DType::Float64) return Tensor();
   if (GradMode::is_enabled() && self.requires_grad()) return Tensor();
   int64_t inner = 1;
