@@ -1,8 +1,9 @@
 // Convolutions over 1 to 3 spatial dims: convolution and convolution_backward, and the conv1d,
 // conv2d and conv3d composites (unbatched inputs, padding="same"/"valid") that reach them.
-// float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn); the float64 forward unfolds
-// each sample's input into columns and multiplies them with BLAS (PyTorch's slow_conv2d path,
-// im2col + gemm); the rest runs the direct loops below with opmath accumulation.
+// float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn), and so does the bfloat16 and
+// float16 forward, on float32 copies; the float64 forward unfolds each sample's input into
+// columns and multiplies them with BLAS (PyTorch's slow_conv2d path, im2col + gemm); the rest
+// runs the direct loops below with opmath accumulation.
 #include <cblas.h>
 #include <dnnl.hpp>
 #include <pthread.h>
@@ -301,6 +302,14 @@ void direct_backward_weights(const Geometry& g, const T* gy, const T* x, T* gw, 
 // backward-weights. A transposed convolution is the same pair run the other way round.
 void run_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
   if (input.dtype() == DType::Float32) return dnnl_forward(g, input, weight, bias, out);
+  if (input.dtype() == DType::BFloat16 || input.dtype() == DType::Float16) {
+    // As PyTorch's (mkldnn) convolution for these: products summed in float32, rounded once at
+    // the end; so oneDNN's float32 forward on float32 copies (exact widenings).
+    const Tensor wide = Tensor::empty(out.sizes(), DType::Float32);
+    dnnl_forward(g, tensor::to_dtype(input, DType::Float32), tensor::to_dtype(weight, DType::Float32),
+                 bias.defined() ? tensor::to_dtype(bias, DType::Float32) : Tensor(), wide);
+    return tensor::copy_elements(out, wide);
+  }
   if (input.dtype() == DType::Float64)
     return unfolded_forward(g, input.data_ptr<double>(), weight.data_ptr<double>(), bias.defined() ? bias.data_ptr<double>() : nullptr,
                             out.data_ptr<double>());
