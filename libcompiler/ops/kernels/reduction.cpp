@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/cascade_sum.h"
 #include "libcompiler/ops/kernels/elementwise.h"
@@ -68,7 +69,10 @@ std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta
     std::vector<int64_t> dims;
     for (size_t d = 0; d < reduced.size(); ++d)
       if (reduced[d]) dims.push_back(static_cast<int64_t>(d));
-    const Tensor wide = tensor::to_dtype(args.tensor(0), DType::Float32);
+    // (_to_copy keeps a dense input's layout: a transposed one converts in memory order. The
+    // table ops here run inside this op, which records its own autograd.)
+    NoGradGuard no_grad;
+    const Tensor wide = ops::to_copy(args.tensor(0), DType::Float32);
     const bool keepdim = out.dim() == wide.dim() && !dims.empty();
     tensor::copy_elements(out, mean ? ops::mean(wide, dims, keepdim) : ops::sum(wide, dims, keepdim));
     return {out};
