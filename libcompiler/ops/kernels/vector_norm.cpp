@@ -1,8 +1,9 @@
 // linalg_vector_norm: a composite of table ops (abs, then amax / amin / count / sum / squares /
-// powers), so that autograd and a tracer record those; the 2-norm of contiguous float rows
-// (the whole tensor, or its last dims) as one kernel when nothing needs the composition, as
-// ATen's norm kernel reduces the last dim: lanes of squares added down the row (a 32-byte vector's,
-// ATen's AVX2 one), the lanes added in order, the elements past the last whole vector after.
+// powers), so that autograd and a tracer record those; the 2-norm of contiguous float rows (the
+// whole tensor, or its last dims; bfloat16 and float16 ones in float32) as one kernel when nothing
+// needs the composition, as ATen's norm kernel reduces the last dim: lanes of squares added down
+// the row (a 32-byte vector's, ATen's AVX2 one), the lanes added in order, the elements past the
+// last whole vector after.
 #include <algorithm>
 #include <cmath>
 
@@ -12,6 +13,7 @@
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/ops/tensor_meta.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/memory_order.h"
 #include "libcompiler/tensor/parallel.h"
@@ -64,10 +66,16 @@ void two_norm_rows(const T* in, int64_t rows, int64_t inner, T* out) {
 // order, as TensorIterator coalesces it (a transposed matrix's norm).
 Tensor two_norm_kernel(const Tensor& self, const std::vector<bool>& reduced, bool keepdim) {
   if (is_recording_calls() || self.device().type != tensor::DeviceType::CPU || self.numel() == 0) return Tensor();
+  if (GradMode::is_enabled() && self.requires_grad()) return Tensor();
+  if (self.dtype() == tensor::DType::BFloat16 || self.dtype() == tensor::DType::Float16) {
+    // In float32, ATen's accumulate type for these, on a float32 copy (_to_copy keeps a dense
+    // layout), rounded once at the end.
+    const Tensor wide = two_norm_kernel(ops::to_copy(self, tensor::DType::Float32), reduced, keepdim);
+    return wide.defined() ? tensor::to_dtype(wide, self.dtype()) : Tensor();
+  }
   const bool every_dim = std::find(reduced.begin(), reduced.end(), false) == reduced.end();
   if (!self.is_contiguous() && !(every_dim && tensor::dense_memory_order(self))) return Tensor();
   if (self.dtype() != tensor::DType::Float32 && self.dtype() != tensor::DType::Float64) return Tensor();
-  if (GradMode::is_enabled() && self.requires_grad()) return Tensor();
   int64_t inner = 1;
   std::vector<int64_t> sizes;
   bool in_suffix = true;
