@@ -3,12 +3,13 @@
 
 usage: eager_ops.py [--build BUILD_DIR] [--only REGEX] [--repeat N] [--markdown]
 
-The ops the real-model programs use most, on float32 and float64, contiguous and transposed
+The ops the real-model programs use most, on float32, float64 and bfloat16, contiguous and transposed
 (2048x1024 unless the op needs other shapes), each timed inside the script (median of 15 calls
 after a warm-up, so start-up stays out). Both tools use the machine's default thread count. The
 peer is .reference/bin/python (scripts/setup --reference); without it only kiln is measured.
 Prints one line per case with the ratio kiln/PyTorch (< 1: kiln is faster) and their geometric
-mean; --repeat runs the whole comparison N times, to tell noise from a difference.
+mean; --repeat runs the whole comparison N times, to tell noise from a difference. A case a tool
+cannot run (an op without a kernel for the dtype) is listed as unsupported, with the error's type.
 """
 import argparse
 import math
@@ -33,14 +34,17 @@ selected = re.compile(sys.argv[1])
 
 
 def timed(fn):
-    fn()
+    try:
+        fn()
+    except Exception as e:
+        return "unsupported " + type(e).__name__
     times = []
     for _ in range(15):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
     times.sort()
-    return times[7] * 1000
+    return f"{times[7] * 1000:.4f}"
 
 
 def matrices(dtype, layout):
@@ -120,12 +124,12 @@ def cases(dtype, layout):
     yield "conv2d_3x3", lambda: F.conv2d(image, kernel, padding=1)
 
 
-for dtype_name, dtype in [("float32", torch.float32), ("float64", torch.float64)]:
+for dtype_name, dtype in [("float32", torch.float32), ("float64", torch.float64), ("bfloat16", torch.bfloat16)]:
     for layout in ["contiguous", "transposed"]:
         for op, fn in cases(dtype, layout):
             case = f"{op} {dtype_name} {layout}"
             if selected.search(case):
-                print(f"{case}\t{timed(fn):.4f}", flush=True)
+                print(f"{case}\t{timed(fn)}", flush=True)
 '''
 
 
@@ -136,7 +140,7 @@ def measure(command, script, only):
     times = {}
     for line in run.stdout.splitlines():
         case, ms = line.split("\t")
-        times[case] = float(ms)
+        times[case] = ms if ms.startswith("unsupported") else float(ms)
     return times
 
 
@@ -157,8 +161,13 @@ def main():
             ratios = []
             if a.markdown:
                 print("| op | dtype | layout | kiln ms | PyTorch ms | kiln / PyTorch |\n|---|---|---|---|---|---|")
+            unsupported = []
             for case, ms in kiln.items():
                 peer = torch.get(case)
+                if isinstance(ms, str) or isinstance(peer, str):
+                    unsupported.append(f"{case} (kiln: {ms if isinstance(ms, str) else 'ok'}, "
+                                       f"PyTorch: {peer if isinstance(peer, str) else 'ok'})")
+                    continue
                 ratio = ms / peer if peer else None
                 if ratio:
                     ratios.append(ratio)
@@ -169,6 +178,8 @@ def main():
                 else:
                     print(f"{case:40} kiln {ms:9.3f} ms" +
                           (f"   PyTorch {peer:9.3f} ms   kiln/PyTorch {ratio:6.2f}" if peer else ""))
+            for case in unsupported:
+                print(f"unsupported: {case}")
             if ratios:
                 geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
                 slower = sum(1 for r in ratios if r > 1.0)

@@ -283,7 +283,11 @@ std::vector<Tensor> kernel_pow(const Arguments& args) {
     throw_runtime_error("Integers to negative integer powers are not allowed.");
   // A Python number exponent that ATen computes without pow (pow_tensor_scalar_optimized_kernel):
   // multiplications and square roots, the same bits as PyTorch's and many times faster. (Half and
-  // bfloat16 round between ATen's steps; they keep std::pow.)
+  // bfloat16 round between ATen's steps; they keep std::pow, but for squares: x * x of one in
+  // float32 is exact, as pow's is.)
+  if ((common == DType::BFloat16 || common == DType::Float16) && args[0].is_tensor() && args[1].is_number() &&
+      args[1].to_double() == 2)
+    return power_by(args, [](auto x) { return x * x; });
   if ((common == DType::Float32 || common == DType::Float64) && args[0].is_tensor() && args[1].is_number()) {
     const double e = args[1].to_double();
     if (e == 2) return power_by(args, [](auto x) { return x * x; });

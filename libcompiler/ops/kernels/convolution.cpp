@@ -1,7 +1,10 @@
 // Convolutions over 1 to 3 spatial dims: convolution and convolution_backward, and the conv1d,
 // conv2d and conv3d composites (unbatched inputs, padding="same"/"valid") that reach them.
-// float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn); other floating dtypes run
-// the direct loops below with opmath accumulation (PyTorch's slow_conv path, for float64).
+// float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn), and so does the bfloat16 and
+// float16 forward, on float32 copies; the float64 forward unfolds each sample's input into
+// columns and multiplies them with BLAS (PyTorch's slow_conv2d path, im2col + gemm); the rest
+// runs the direct loops below with opmath accumulation.
+#include <cblas.h>
 #include <dnnl.hpp>
 #include <pthread.h>
 
@@ -221,6 +224,33 @@ void direct_forward(const Geometry& g, const T* x, const T* w, const T* b, T* y)
   });
 }
 
+// ---- unfolded input times the weights (float64 forward)
+
+// The float64 forward as one matrix product per sample and group: the input's patches unfolded
+// into columns (row ic * K + k, column o: the input under tap k of output position o, 0 in the
+// padding), then weights [out_per_group][in_per_group * K] times columns, added to the bias.
+void unfolded_forward(const Geometry& g, const double* x, const double* w, const double* b, double* y) {
+  const int64_t ipg = g.in_per_group(), opg = g.out_per_group(), taps = g.kernel_size(), outs = g.out_size();
+  std::vector<double> columns(static_cast<size_t>(ipg * taps * outs));
+  for (int64_t n = 0; n < g.batch; ++n)
+    for (int64_t group = 0; group < g.groups; ++group) {
+      tensor::parallel_for(0, ipg, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(taps * outs, 1)), [&](int64_t begin, int64_t end) {
+        for (int64_t ic = begin; ic < end; ++ic) {
+          double* rows = columns.data() + ic * taps * outs;
+          std::fill(rows, rows + taps * outs, 0.0);
+          const double* plane = x + (n * g.in_channels + group * ipg + ic) * g.in_size();
+          for_each_tap(g, [&](int64_t o, int64_t k, int64_t i) { rows[k * outs + o] = plane[i]; });
+        }
+      });
+      double* out = y + (n * g.out_channels + group * opg) * outs;
+      if (b)
+        for (int64_t oc = 0; oc < opg; ++oc) std::fill(out + oc * outs, out + (oc + 1) * outs, b[group * opg + oc]);
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(opg), static_cast<int>(outs), static_cast<int>(ipg * taps),
+                  1.0, w + group * opg * ipg * taps, static_cast<int>(ipg * taps), columns.data(), static_cast<int>(outs), b ? 1.0 : 0.0,
+                  out, static_cast<int>(outs));
+    }
+}
+
 template <typename T>
 void direct_backward_data(const Geometry& g, const T* gy, const T* w, T* gx) {
   using C = opmath_t<T>;
@@ -268,10 +298,21 @@ void direct_backward_weights(const Geometry& g, const T* gy, const T* x, T* gw, 
 }
 
 // The three computations of a convolution's geometry g, each on oneDNN for float32 and by direct
-// loops otherwise: the forward (input -> output), its backward-data (output -> input) and its
+// loops otherwise (the float64 forward: unfolded, by BLAS): the forward (input -> output), its backward-data (output -> input) and its
 // backward-weights. A transposed convolution is the same pair run the other way round.
 void run_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
   if (input.dtype() == DType::Float32) return dnnl_forward(g, input, weight, bias, out);
+  if (input.dtype() == DType::BFloat16 || input.dtype() == DType::Float16) {
+    // As PyTorch's (mkldnn) convolution for these: products summed in float32, rounded once at
+    // the end; so oneDNN's float32 forward on float32 copies (exact widenings).
+    const Tensor wide = Tensor::empty(out.sizes(), DType::Float32);
+    dnnl_forward(g, tensor::to_dtype(input, DType::Float32), tensor::to_dtype(weight, DType::Float32),
+                 bias.defined() ? tensor::to_dtype(bias, DType::Float32) : Tensor(), wide);
+    return tensor::copy_elements(out, wide);
+  }
+  if (input.dtype() == DType::Float64)
+    return unfolded_forward(g, input.data_ptr<double>(), weight.data_ptr<double>(), bias.defined() ? bias.data_ptr<double>() : nullptr,
+                            out.data_ptr<double>());
   visit_floating_dtype(input.dtype(), "slow_conv2d_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
     direct_forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,

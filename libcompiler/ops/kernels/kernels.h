@@ -155,6 +155,7 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args);
 std::vector<Tensor> kernel_native_layer_norm_backward(const Arguments& args);
 std::vector<Tensor> kernel_layer_norm(const Arguments& args);
 std::vector<Tensor> kernel_batch_norm(const Arguments& args);
+std::vector<Tensor> kernel_linalg_vector_norm(const Arguments& args);
 std::vector<Tensor> kernel_group_norm(const Arguments& args);
 std::vector<Tensor> kernel_nll_loss_forward(const Arguments& args);
 std::vector<Tensor> kernel_nll_loss_backward(const Arguments& args);

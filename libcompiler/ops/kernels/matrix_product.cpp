@@ -1,6 +1,6 @@
 // Matrix products. float32 and float64 go to OpenBLAS (sgemm/dgemm, sdot/ddot), reading strided
-// operands in place when one of their strides is 1; other dtypes use a plain loop with opmath
-// accumulation. matmul and linear are composites that pick mm/addmm/bmm/dot as ATen does, so
+// operands in place when one of their strides is 1; bfloat16 and float16 matrices through sgemm
+// on float32 copies; other dtypes use a plain loop with opmath accumulation. matmul and linear are composites that pick mm/addmm/bmm/dot as ATen does, so
 // their grad_fn names match PyTorch's.
 #include <cblas.h>
 
@@ -9,6 +9,7 @@
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/views.h"
 
@@ -48,6 +49,15 @@ void gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alp
     else
       cblas_dgemm(CblasRowMajor, A.transpose, B.transpose, m, n, k, alpha.to<double>(), A.data.data_ptr<double>(),
                   A.leading, B.data.data_ptr<double>(), B.leading, beta.to<double>(), out.data_ptr<double>(), ldc);
+    return;
+  }
+  if ((dtype == DType::BFloat16 || dtype == DType::Float16) && k > 0) {
+    // As PyTorch's CPU gemm for these: the products summed in float32 and rounded once at the
+    // end; so sgemm on float32 copies (exact: every bfloat16 and float16 is a float32).
+    const bool use_beta = beta.to<double>() != 0.0;
+    const Tensor wide = use_beta ? tensor::to_dtype(out, DType::Float32) : Tensor::empty(out.sizes(), DType::Float32);
+    gemm(tensor::to_dtype(a, DType::Float32), tensor::to_dtype(b, DType::Float32), wide, alpha, use_beta ? beta : Scalar(0));
+    tensor::copy_elements(out, wide);
     return;
   }
   tensor::visit_dtype(dtype, [&](auto tag) {

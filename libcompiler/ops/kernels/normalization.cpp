@@ -7,6 +7,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
@@ -144,6 +145,72 @@ template <typename T>
 void layer_norm_row(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean, T& rstd) {
   if (cpu_has_avx2_fma()) return layer_norm_row_fma(row, w, b, eps, columns, out, mean, rstd);
   layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+}
+
+// batch_norm's output planes [begin, end) (plane i is channel i % channels of a contiguous
+// [N, C, spatial] input) as ATen's batch_norm_cpu_contiguous_impl: input * alpha + beta per
+// channel, which its build fuses into one multiply-add (checked bit for bit against PyTorch 2.11).
+template <typename T>
+KILN_INLINE_INTO_CLONES void scale_shift_planes(const T* in, T* out, int64_t begin, int64_t end, int64_t channels, int64_t plane,
+                                                const T* alpha, const T* beta) {
+  for (int64_t i = begin; i < end; ++i) {
+    const T a = alpha[i % channels], b = beta[i % channels];
+    const T* x = in + i * plane;
+    T* y = out + i * plane;
+    for (int64_t d = 0; d < plane; ++d) y[d] = fused_multiply_add(x[d], a, b);
+  }
+}
+
+template <typename T>
+KILN_AVX2_FMA_TARGET void scale_shift_planes_fma(const T* in, T* out, int64_t begin, int64_t end, int64_t channels, int64_t plane,
+                                                 const T* alpha, const T* beta) {
+  scale_shift_planes(in, out, begin, end, channels, plane, alpha, beta);
+}
+
+template <typename T>
+void scale_shift_plane_range(const T* in, T* out, int64_t begin, int64_t end, int64_t channels, int64_t plane, const T* alpha,
+                             const T* beta) {
+  if (cpu_has_avx2_fma()) return scale_shift_planes_fma(in, out, begin, end, channels, plane, alpha, beta);
+  scale_shift_planes(in, out, begin, end, channels, plane, alpha, beta);
+}
+
+// batch_norm with running statistics as one kernel where nothing needs the composition (no
+// autograd, no tracer, real contiguous float tensors of one dtype); empty otherwise.
+Tensor batch_norm_inference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& running_mean,
+                            const Tensor& running_var, double eps) {
+  if (is_recording_calls() || input.device().type != tensor::DeviceType::CPU || !input.is_contiguous()) return Tensor();
+  if (input.dtype() != tensor::DType::Float32 && input.dtype() != tensor::DType::Float64) return Tensor();
+  for (const Tensor* t : {&input, &weight, &bias, &running_mean, &running_var}) {
+    if (!t->defined()) continue;
+    if (t->device().type != tensor::DeviceType::CPU || t->dtype() != input.dtype()) return Tensor();
+    if (GradMode::is_enabled() && t->requires_grad()) return Tensor();
+  }
+  const int64_t channels = input.sizes()[1];
+  const int64_t plane = channels == 0 ? 0 : input.numel() / (input.sizes()[0] * channels);
+  Tensor out = Tensor::empty(input.sizes(), input.dtype());
+  if (input.numel() == 0) return out;
+  tensor::visit_dtype(input.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const Tensor mean = tensor::contiguous(running_mean), var = tensor::contiguous(running_var);
+      const Tensor w = weight.defined() ? tensor::contiguous(weight) : Tensor();
+      const Tensor b = bias.defined() ? tensor::contiguous(bias) : Tensor();
+      std::vector<T> alpha(static_cast<size_t>(channels)), beta(static_cast<size_t>(channels));
+      for (int64_t c = 0; c < channels; ++c) {
+        const T invstd = T(1) / std::sqrt(var.data_ptr<T>()[c] + static_cast<T>(eps));
+        alpha[c] = invstd * (w.defined() ? w.data_ptr<T>()[c] : T(1));
+        // bias - mean * alpha, fused as ATen's build fuses it.
+        beta[c] = std::fma(-mean.data_ptr<T>()[c], alpha[c], b.defined() ? b.data_ptr<T>()[c] : T(0));
+      }
+      const T* in = input.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      tensor::parallel_for(0, input.sizes()[0] * channels, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(plane, 1)),
+                           [&](int64_t begin, int64_t end) {
+                             scale_shift_plane_range(in, o, begin, end, channels, plane, alpha.data(), beta.data());
+                           });
+    }
+  });
+  return out;
 }
 
 }  // namespace
@@ -286,6 +353,7 @@ std::vector<Tensor> kernel_batch_norm(const Arguments& args) {
       ops::add_(running_var, batch_var, momentum * static_cast<double>(count) / static_cast<double>(std::max<int64_t>(count - 1, 1)));
     }
   } else {
+    if (Tensor out = batch_norm_inference(input, weight, bias, running_mean, running_var, eps); out.defined()) return {out};
     mean_value = per_channel(running_mean);
     var_value = per_channel(running_var);
   }

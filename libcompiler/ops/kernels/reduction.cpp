@@ -1,10 +1,11 @@
 // Reductions over dims: sum, mean, prod, amax/amin, max/min (with indices), argmax, var, std.
 // Each works on a ReductionLayout (one contiguous row per output element). float32 and float64
-// sums add in PyTorch's order (cascade_sum.h) where it is known; other sums accumulate in double
-// (int64 for integers).
+// sums add in PyTorch's order (cascade_sum.h) where it is known, bfloat16 and float16 ones as
+// float32's; other sums accumulate in double (int64 for integers).
 #include <cmath>
 #include <limits>
 
+#include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/cascade_sum.h"
 #include "libcompiler/ops/kernels/elementwise.h"
@@ -12,6 +13,7 @@
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
 #include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 
@@ -60,6 +62,21 @@ void outer_sum(const CascadeSumPlan& plan, const Tensor& self, const Tensor& out
 std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta>& meta, bool product, bool mean) {
   const Tensor out = allocate_outputs(meta)[0];
   const std::vector<bool> reduced = dims_of(args, args.tensor(0));
+  const DType in_dtype = args.tensor(0).dtype();
+  if (!product && in_dtype == out.dtype() && (in_dtype == DType::BFloat16 || in_dtype == DType::Float16)) {
+    // In float32, ATen's accumulate type for these, on a float32 copy: the float32 sum's order,
+    // rounded once at the end.
+    std::vector<int64_t> dims;
+    for (size_t d = 0; d < reduced.size(); ++d)
+      if (reduced[d]) dims.push_back(static_cast<int64_t>(d));
+    // (_to_copy keeps a dense input's layout: a transposed one converts in memory order. The
+    // table ops here run inside this op, which records its own autograd.)
+    NoGradGuard no_grad;
+    const Tensor wide = ops::to_copy(args.tensor(0), DType::Float32);
+    const bool keepdim = out.dim() == wide.dim() && !dims.empty();
+    tensor::copy_elements(out, mean ? ops::mean(wide, dims, keepdim) : ops::sum(wide, dims, keepdim));
+    return {out};
+  }
   // float32 and float64 sums add in PyTorch's order where its layout of the sum is known.
   const Tensor self = product ? args.tensor(0) : reduced_dims_in_memory_order(args.tensor(0), reduced);
   const std::optional<CascadeSumPlan> plan = product ? std::nullopt : cascade_sum_plan(self, reduced);
