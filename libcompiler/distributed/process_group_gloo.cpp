@@ -239,6 +239,20 @@ WorkRef ProcessGroupGloo::reduce(const Tensor& tensor, int root, ReduceOp op) {
                  [tensor, buffer] { write_back(tensor, buffer); });
 }
 
+// Every rank's `source` into `gathered`, rank after rank (both dense; the collectives' worker).
+void ProcessGroupGloo::gather_all(const Tensor& source, const Tensor& gathered, uint32_t tag) const {
+  if (source.numel() == 0) return;
+  gloo::AllgatherOptions options(context_);
+  options.setTag(tag);
+  options.setTimeout(timeout_);
+  with_element_type(source, [&](auto* type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    options.setInput(static_cast<T*>(source.data_ptr()), static_cast<size_t>(source.numel()));
+    options.setOutput(static_cast<T*>(gathered.data_ptr()), static_cast<size_t>(gathered.numel()));
+  });
+  gloo::allgather(options);
+}
+
 WorkRef ProcessGroupGloo::allgather(const std::vector<Tensor>& outputs, const Tensor& input) {
   check_cpu_dense("allgather", input);
   if (static_cast<int>(outputs.size()) != size())
@@ -251,18 +265,7 @@ WorkRef ProcessGroupGloo::allgather(const std::vector<Tensor>& outputs, const Te
   Tensor source = dense(input);
   Tensor gathered = Tensor::empty({size() * input.numel()}, input.dtype());
   return enqueue(outputs,
-                 [this, source, gathered](uint32_t tag) {
-                   if (source.numel() == 0) return;
-                   gloo::AllgatherOptions options(context_);
-                   options.setTag(tag);
-                   options.setTimeout(timeout_);
-                   with_element_type(source, [&](auto* type) {
-                     using T = std::remove_pointer_t<decltype(type)>;
-                     options.setInput(static_cast<T*>(source.data_ptr()), static_cast<size_t>(source.numel()));
-                     options.setOutput(static_cast<T*>(gathered.data_ptr()), static_cast<size_t>(gathered.numel()));
-                   });
-                   gloo::allgather(options);
-                 },
+                 [this, source, gathered](uint32_t tag) { gather_all(source, gathered, tag); },
                  [outputs, gathered] {
                    for (size_t i = 0; i < outputs.size(); ++i) tensor::copy_(outputs[i], chunk(gathered, static_cast<int64_t>(i), outputs[i]));
                  });
@@ -278,18 +281,7 @@ WorkRef ProcessGroupGloo::allgather_into_tensor(const Tensor& output, const Tens
   Tensor source = dense(input);
   Tensor gathered = dense(output);
   return enqueue({output},
-                 [this, source, gathered](uint32_t tag) {
-                   if (source.numel() == 0) return;
-                   gloo::AllgatherOptions options(context_);
-                   options.setTag(tag);
-                   options.setTimeout(timeout_);
-                   with_element_type(source, [&](auto* type) {
-                     using T = std::remove_pointer_t<decltype(type)>;
-                     options.setInput(static_cast<T*>(source.data_ptr()), static_cast<size_t>(source.numel()));
-                     options.setOutput(static_cast<T*>(gathered.data_ptr()), static_cast<size_t>(gathered.numel()));
-                   });
-                   gloo::allgather(options);
-                 },
+                 [this, source, gathered](uint32_t tag) { gather_all(source, gathered, tag); },
                  [output, gathered] { write_back(output, gathered); });
 }
 

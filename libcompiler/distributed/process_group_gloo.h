@@ -45,6 +45,7 @@ class ProcessGroupGloo : public ProcessGroup {
   using Body = std::function<void(uint32_t tag)>;
   // Queues `body`; `finish` runs on the thread that waits for the Work.
   WorkRef enqueue(std::vector<Tensor> outputs, Body body, std::function<void()> finish = {});
+  void gather_all(const Tensor& source, const Tensor& gathered, uint32_t tag) const;
   void run_worker();
   // The reduction of a dense buffer in place across ranks (AVG divided afterwards).
   void allreduce_buffer(const Tensor& buffer, ReduceOp op, uint32_t tag);
