@@ -2,6 +2,7 @@
 #include "libcompiler/cuda/eager_kernels.h"
 
 #include "libcompiler/cuda/cublas.h"
+#include "libcompiler/cuda/indexing_ops.h"
 #include "libcompiler/cuda/pointwise.h"
 #include "libcompiler/cuda/reduction.h"
 #include "libcompiler/ops/dispatch.h"
@@ -138,6 +139,7 @@ void register_eager_kernels() {
   ops::register_kernel(OpId::addmm, cuda, &addmm_kernel);
   ops::register_kernel(OpId::randn, cuda, &randn_kernel);
   ops::register_kernel(OpId::randint_low, cuda, &randint_kernel);
+  register_indexing_kernels();
 }
 
 }  // namespace kiln::cuda

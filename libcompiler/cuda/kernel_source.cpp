@@ -1,5 +1,8 @@
 #include "libcompiler/cuda/kernel_source.h"
 
+#include <cstring>
+
+#include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::cuda {
@@ -75,6 +78,21 @@ template <typename T> __device__ __forceinline__ T kiln_reciprocal(T x) { return
 template <typename T> __device__ __forceinline__ T kiln_rsqrt(T x) { return T(1) / sqrt(x); }
 )";
   return preamble;
+}
+
+std::array<char, 8> scalar_argument(const tensor::Scalar& value, tensor::DType compute) {
+  std::array<char, 8> bytes{};
+  tensor::visit_dtype(compute, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (tensor::kIsReducedFloat<T>) {
+      const float converted = value.to<float>();
+      std::memcpy(bytes.data(), &converted, sizeof(converted));
+    } else {
+      const T converted = value.to<T>();
+      std::memcpy(bytes.data(), &converted, sizeof(converted));
+    }
+  });
+  return bytes;
 }
 
 }  // namespace kiln::cuda

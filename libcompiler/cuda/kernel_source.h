@@ -3,10 +3,12 @@
 // code, the type it computes in (float for half and bfloat16, as ATen's opmath_type), and a
 // preamble of loads, stores and math helpers. NVRTC compiles it without CUDA's headers: half and
 // bfloat16 are converted with PTX instructions and bit operations.
+#include <array>
 #include <string>
 #include <string_view>
 
 #include "libcompiler/tensor/dtype.h"
+#include "libcompiler/tensor/scalar.h"
 
 namespace kiln::cuda {
 
@@ -18,6 +20,9 @@ std::string_view compute_type(tensor::DType dtype);
 // maximum number of dimensions a kernel's geometry takes, and the math helpers the pointwise
 // table's expressions call (kiln_relu, kiln_sigmoid, kiln_maximum, ...).
 const std::string& kernel_preamble();
+
+// A number passed to a kernel as a parameter of the compute type: its bytes.
+std::array<char, 8> scalar_argument(const tensor::Scalar& value, tensor::DType compute);
 
 // Kernels index tensors of at most this many dimensions.
 inline constexpr int kMaxKernelDims = 8;

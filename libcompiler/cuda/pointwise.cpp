@@ -1,12 +1,10 @@
 #include "libcompiler/cuda/pointwise.h"
 
 #include <array>
-#include <cstring>
 
 #include "libcompiler/cuda/context.h"
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
-#include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::cuda {
@@ -53,22 +51,6 @@ Geometry geometry_of(const tensor::Tensor& out, const std::vector<PointwiseInput
   if (g.sizes.size() > static_cast<size_t>(kMaxKernelDims))
     tensor::throw_runtime_error("kiln's CUDA kernels index at most " + std::to_string(kMaxKernelDims) + " dimensions that do not merge");
   return g;
-}
-
-// A scalar parameter's bytes in the compute type.
-std::array<char, 8> scalar_bytes(const tensor::Scalar& value, tensor::DType compute) {
-  std::array<char, 8> bytes{};
-  tensor::visit_dtype(compute, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (tensor::kIsReducedFloat<T>) {
-      const float converted = value.to<float>();
-      std::memcpy(bytes.data(), &converted, sizeof(converted));
-    } else {
-      const T converted = value.to<T>();
-      std::memcpy(bytes.data(), &converted, sizeof(converted));
-    }
-  });
-  return bytes;
 }
 
 void check_operand(const tensor::Tensor& out, const tensor::Tensor& t) {
@@ -124,7 +106,7 @@ void run_pointwise(const tensor::Tensor& out, const std::string& expression, ten
   std::vector<void*> pointers = {out.data_ptr()};
   for (const PointwiseInput& input : inputs) pointers.push_back(input.tensor.data_ptr());
   std::vector<std::array<char, 8>> values;
-  for (const PointwiseScalar& scalar : scalars) values.push_back(scalar_bytes(scalar.value, compute));
+  for (const PointwiseScalar& scalar : scalars) values.push_back(scalar_argument(scalar.value, compute));
   std::vector<void*> arguments;
   for (void*& pointer : pointers) arguments.push_back(&pointer);
   for (auto& value : values) arguments.push_back(value.data());

@@ -132,8 +132,10 @@ std::shared_ptr<const CompiledProgram> compiled_program(const ops::OpInfo& op, c
   if (!module) return nullptr;
   try {
     CompiledArtifacts artifacts = compile_graph(*module, InductorConfig{}, "eager");
+    // An extern runs its op's eager kernel: one without a kernel of the device's own would come
+    // back to this fallback (the op itself, or a host copy in the middle of the graph).
     for (const LoopNode& node : artifacts.program->program().nodes)
-      if (std::holds_alternative<ExternNode>(node)) return nullptr;  // its own eager kernel: this fallback again
+      if (const auto* e = std::get_if<ExternNode>(&node); e && (!e->op || !ops::kernel_for(*e->op, device.type))) return nullptr;
     return artifacts.program;
   } catch (const LoweringUnsupported&) {
     return nullptr;

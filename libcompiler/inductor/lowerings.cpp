@@ -21,6 +21,7 @@ bool floating_math(ScalarOp op) {
     case ScalarOp::Erf:
     case ScalarOp::Sin:
     case ScalarOp::Cos:
+    case ScalarOp::Fma:
     case ScalarOp::TrueDiv:
     case ScalarOp::Pow: return true;
     default: return false;
@@ -77,10 +78,6 @@ const std::unordered_set<std::string>& fallbacks_by_memory_position() {
   };
   return targets;
 }
-
-}  // namespace
-
-namespace {
 
 }  // namespace
 

@@ -133,6 +133,43 @@ std::vector<TensorBox> lower_tanh_backward(GraphLowering& lowering) {
   })};
 }
 
+// prims.fma(a, b, c): a·b + c with one rounding (PyTorch's decompositions of softmax's backward).
+std::vector<TensorBox> lower_fma(GraphLowering& lowering) {
+  std::vector<Operand> operands = {operand(lowering, lowering.arg(0)), operand(lowering, lowering.arg(1)), operand(lowering, lowering.arg(2))};
+  const ir::Dtype dtype = lowering.out_meta().dtype;
+  if (!is_floating(dtype)) throw UseFallback("fma of integers");
+  return {elementwise(lowering, operands, lowering.out_sizes(), dtype, [](const std::vector<ExprRef>& a) { return op(ScalarOp::Fma, a); })};
+}
+
+// bitwise_not of bools is logical_not; of integers it flips bits, which no scalar op does.
+std::vector<TensorBox> lower_bitwise_not(GraphLowering& lowering) {
+  if (lowering.out_meta().dtype != ir::Dtype::Bool) throw UseFallback("bitwise_not of integers");
+  std::vector<Operand> operands = {operand(lowering, lowering.arg(0))};
+  return {elementwise(lowering, operands, lowering.out_sizes(), ir::Dtype::Bool,
+                      [](const std::vector<ExprRef>& a) { return op(ScalarOp::LogicalNot, a); })};
+}
+
+// arange(end), arange(start, end), arange(start, end, step): start + step·i, in index arithmetic
+// for integer results and in the result's floating type otherwise (Inductor's iota · step + start).
+std::vector<TensorBox> lower_arange(GraphLowering& lowering) {
+  const bool has_start = lowering_key(lowering.node()) != "aten.arange.default";
+  const ir::Argument* start_arg = has_start ? lowering.arg_or_kwarg(0, "start") : nullptr;
+  const ir::Argument* step_arg = has_start ? lowering.arg_or_kwarg(2, "step") : nullptr;
+  const double start = start_arg ? lowering.number(*start_arg) : 0.0;
+  const double step = step_arg ? lowering.number(*step_arg) : 1.0;
+  const ir::Dtype dtype = lowering.out_meta().dtype;
+  if (is_floating(dtype))
+    return {lowering.pointwise(lowering.out_sizes(), dtype, [start, step, dtype](const std::vector<IndexExpr>& index, const VarRanges&) {
+      const ExprRef position = Expr::index_value(index[0], dtype);
+      return op(ScalarOp::Add, {op(ScalarOp::Mul, {position, Expr::constant(step, dtype)}), Expr::constant(start, dtype)});
+    })};
+  if (start != static_cast<double>(static_cast<int64_t>(start)) || step != static_cast<double>(static_cast<int64_t>(step)))
+    throw UseFallback("arange of integers from fractional bounds");
+  return {lowering.pointwise(lowering.out_sizes(), dtype, [start, step, dtype](const std::vector<IndexExpr>& index, const VarRanges&) {
+    return Expr::index_value(index[0] * static_cast<int64_t>(step) + IndexExpr::constant(static_cast<int64_t>(start)), dtype);
+  })};
+}
+
 std::vector<TensorBox> lower_full(GraphLowering& lowering) {
   const double value = lowering.number(lowering.arg(1));
   const ir::Dtype dtype = lowering.out_meta().dtype;

@@ -1,4 +1,5 @@
-// Every generated eager CUDA kernel compiles: each row of pointwise_ops.def and reduction_ops.def,
+// Every generated eager CUDA kernel compiles: each row of pointwise_ops.def and reduction_ops.def
+// and each kind of indexed move (indexing_ops.h),
 // for the dtypes a GPU program computes in, through NVRTC for sm_90 (NVRTC needs no GPU). What
 // they compute is checked on the GPU machine against PyTorch (tests/device/).
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "libcompiler/cuda/indexed_move.h"
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
 #include "libcompiler/cuda/nvrtc.h"
@@ -111,6 +113,23 @@ TEST_P(CudaKernels, EveryReductionRowCompiles) {
     const DType accumulate = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
     EXPECT_NO_THROW(compile_cuda(reduction_source(out, in, accumulate, row.spelling), "reduction.cu", "sm_90"));
   }
+}
+
+// Each kind of move: copying from a tensor (gather, embedding) or a number (scatter.value) with
+// int64 and int32 indices, and accumulating (scatter_add, embedding's backward) where atomics take
+// the dtype.
+TEST_P(CudaKernels, EveryIndexedMoveCompiles) {
+  const DType dtype = GetParam();
+  for (const DType index_dtype : {DType::Int64, DType::Int32})
+    for (const bool from_tensor : {true, false})
+      for (const bool accumulate : {false, true}) {
+        if (accumulate && !can_accumulate(dtype)) continue;
+        SCOPED_TRACE(std::string(tensor::dtype_name(index_dtype)) + (from_tensor ? " from a tensor" : " from a number") +
+                     (accumulate ? ", accumulating" : ""));
+        IndexedMove move{.dst = Tensor::empty({4}, dtype), .index = Tensor::empty({4}, index_dtype), .accumulate = accumulate};
+        if (from_tensor) move.src = Tensor::empty({4}, dtype);
+        EXPECT_NO_THROW(compile_cuda(indexed_move_source(move), "indexed_move.cu", "sm_90"));
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaKernels, ::testing::Values(DType::Float32, DType::Float16, DType::BFloat16, DType::Float64),

@@ -91,6 +91,29 @@ const char* kMomentumStep = R"(class GraphModule(torch.nn.Module):
         return ()
 )";
 
+// A causal mask as tril decomposes (arange, comparison, where, bitwise_not of bools), an arange
+// added to floats, and prims.fma (softmax's backward as PyTorch decomposes it): all lowered to
+// loops, none left to an extern (on CUDA an extern without a device kernel is a host round trip).
+const char* kMaskArangeFma = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 8][8, 1]cpu", arg1_1: "f32[8, 8][8, 1]cpu"):
+        full: "b8[8, 8][8, 1]cpu" = torch.ops.aten.full.default([8, 8], 1, dtype = torch.bool, layout = torch.strided, device = device(type='cpu'), pin_memory = False)
+        arange: "i64[8][1]cpu" = torch.ops.aten.arange.start_step(0, 8, dtype = torch.int64, layout = torch.strided, device = device(type='cpu'))
+        unsqueeze: "i64[8, 1][1, 1]cpu" = torch.ops.aten.unsqueeze.default(arange, -1);  arange = None
+        arange_1: "i64[8][1]cpu" = torch.ops.aten.arange.start_step(0, 8, dtype = torch.int64, layout = torch.strided, device = device(type='cpu'))
+        sub: "i64[8, 8][8, 1]cpu" = torch.ops.aten.sub.Tensor(arange_1, unsqueeze);  arange_1 = unsqueeze = None
+        le: "b8[8, 8][8, 1]cpu" = torch.ops.aten.le.Scalar(sub, 0);  sub = None
+        scalar_tensor: "b8[][]cpu" = torch.ops.aten.scalar_tensor.default(0, dtype = torch.bool, layout = torch.strided, device = device(type='cpu'))
+        where: "b8[8, 8][8, 1]cpu" = torch.ops.aten.where.self(le, full, scalar_tensor);  le = full = scalar_tensor = None
+        bitwise_not: "b8[8, 8][8, 1]cpu" = torch.ops.aten.bitwise_not.default(where);  where = None
+        scalar_tensor_1: "f32[][]cpu" = torch.ops.aten.scalar_tensor.default(0.0, dtype = torch.float32, layout = torch.strided, device = device(type='cpu'))
+        where_1: "f32[8, 8][8, 1]cpu" = torch.ops.aten.where.self(bitwise_not, scalar_tensor_1, arg0_1);  bitwise_not = scalar_tensor_1 = None
+        arange_2: "f32[8][1]cpu" = torch.ops.aten.arange.start(-2, 6, dtype = torch.float32, layout = torch.strided, device = device(type='cpu'))
+        add: "f32[8, 8][8, 1]cpu" = torch.ops.aten.add.Tensor(where_1, arange_2);  where_1 = arange_2 = None
+        neg: "f32[8, 8][8, 1]cpu" = torch.ops.aten.neg.default(arg1_1)
+        fma: "f32[8, 8][8, 1]cpu" = torch.ops.prims.fma.default(neg, arg0_1, add);  neg = None
+        return (add, fma)
+)";
+
 std::vector<ops::IValue> positive_inputs(const ir::GraphModule& module) {
   std::vector<ops::IValue> inputs;
   for (const ir::Node* node : module.graph.nodes()) {
@@ -157,6 +180,13 @@ TEST(InductorCompile, ViewsSlicesAndExternMatmulMatchTheReference) {
 
 TEST(InductorCompile, ColumnReductionMatchesTheReference) {
   expect_matches_reference(compile(kSumDim0));
+}
+
+TEST(InductorCompile, MasksArangesAndFmaLowerToLoops) {
+  Compiled c = compile(kMaskArangeFma);
+  EXPECT_EQ(c.artifacts.ir_pre_fusion.find("ExternKernel"), std::string::npos) << c.artifacts.ir_pre_fusion;
+  EXPECT_NE(c.artifacts.ir_pre_fusion.find("ops.fma("), std::string::npos) << c.artifacts.ir_pre_fusion;
+  expect_matches_reference(c);
 }
 
 TEST(InductorCompile, PrintedIrNamesBuffersLoadsAndReductions) {

@@ -418,6 +418,7 @@ class KernelEmitter {
       case ScalarOp::Erf: return emit_erf(b_, a[0]);
       case ScalarOp::Sin: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sin, a[0]);
       case ScalarOp::Cos: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::cos, a[0]);
+      case ScalarOp::Fma: return b_.CreateIntrinsic(llvm::Intrinsic::fma, {t}, {a[0], a[1], a[2]});
       case ScalarOp::Lt: return fp ? b_.CreateFCmpOLT(a[0], a[1]) : b_.CreateICmp(unsigned_ints ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT, a[0], a[1]);
       case ScalarOp::Le: return fp ? b_.CreateFCmpOLE(a[0], a[1]) : b_.CreateICmp(unsigned_ints ? llvm::CmpInst::ICMP_ULE : llvm::CmpInst::ICMP_SLE, a[0], a[1]);
       case ScalarOp::Gt: return fp ? b_.CreateFCmpOGT(a[0], a[1]) : b_.CreateICmp(unsigned_ints ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_SGT, a[0], a[1]);
