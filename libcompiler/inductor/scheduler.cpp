@@ -72,6 +72,9 @@ std::optional<KernelMember> member_for(const ComputedNode& node, int index, cons
   return std::nullopt;
 }
 
+// The longest loop a member may add to a kernel of one row.
+constexpr int64_t kLargestFusedRow = 4096;
+
 // The elements per outer index a member writes.
 SizeExpr row_size(const KernelMember& m, const ComputedNode& node) { return node.reduction ? size_constant(1) : m.inner_size; }
 
@@ -128,6 +131,7 @@ class Fuser {
   }
 
   bool legal(const FusedKernel& kernel, const KernelMember& m) const {
+    if (!shares_iteration(kernel, m)) return false;
     for (int buffer : loaded_buffers(m.body)) {
       for (const KernelMember& producer : kernel.members) {
         const ComputedNode& p = std::get<ComputedNode>(program_.nodes[producer.node]);
@@ -135,6 +139,22 @@ class Fuser {
       }
     }
     return true;
+  }
+
+  // Whether a new member loops as the kernel's members do (Inductor fuses nodes of one iteration
+  // space): a pointwise member's loop per row is as long as another member's loop or, as a
+  // reduction's epilogue, one element. A kernel of one row runs on one block of threads (one
+  // task on the CPU) however much its members do, so it takes only small rows after its first.
+  bool shares_iteration(const FusedKernel& kernel, const KernelMember& m) const {
+    if (kernel.members.empty()) return true;
+    if (kernel.outer_size == size_constant(1)) {
+      const std::optional<int64_t> inner = m.inner_size.constant();
+      if (!inner || *inner > kLargestFusedRow) return false;
+    }
+    if (m.reduces) return true;
+    return std::any_of(kernel.members.begin(), kernel.members.end(), [&](const KernelMember& k) {
+      return k.inner_size == m.inner_size || (k.reduces && m.inner_size == size_constant(1));
+    });
   }
 
   bool try_fuse(const ComputedNode& node, int index) {

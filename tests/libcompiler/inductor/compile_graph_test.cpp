@@ -114,6 +114,16 @@ const char* kMaskArangeFma = R"(class GraphModule(torch.nn.Module):
         return (add, fma)
 )";
 
+// A full sum (one row), then a pointwise op on another, larger tensor: a kernel of one row runs
+// on one block of threads (one task on the CPU), so the large op gets kernels of its own.
+const char* kFullSumBesideLargePointwise = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4096][1]cpu", arg1_1: "f32[64, 512][512, 1]cpu"):
+        sum_1: "f32[][]cpu" = torch.ops.aten.sum.default(arg0_1)
+        mul: "f32[64, 512][512, 1]cpu" = torch.ops.aten.mul.Tensor(arg1_1, 2.0);  arg1_1 = None
+        div: "f32[4096][1]cpu" = torch.ops.aten.div.Tensor(arg0_1, sum_1);  arg0_1 = sum_1 = None
+        return (div, mul)
+)";
+
 std::vector<ops::IValue> positive_inputs(const ir::GraphModule& module) {
   std::vector<ops::IValue> inputs;
   for (const ir::Node* node : module.graph.nodes()) {
@@ -186,6 +196,15 @@ TEST(InductorCompile, MasksArangesAndFmaLowerToLoops) {
   Compiled c = compile(kMaskArangeFma);
   EXPECT_EQ(c.artifacts.ir_pre_fusion.find("ExternKernel"), std::string::npos) << c.artifacts.ir_pre_fusion;
   EXPECT_NE(c.artifacts.ir_pre_fusion.find("ops.fma("), std::string::npos) << c.artifacts.ir_pre_fusion;
+  expect_matches_reference(c);
+}
+
+TEST(InductorCompile, AOneRowKernelLeavesLargePointwiseWorkToOtherKernels) {
+  Compiled c = compile(kFullSumBesideLargePointwise);
+  // The multiplication loops over its 32768 elements as the outer range of a kernel of its own,
+  // not as one row of the sum's kernel.
+  EXPECT_EQ(c.artifacts.ir_post_fusion.find("inner_range = 32768"), std::string::npos) << c.artifacts.ir_post_fusion;
+  EXPECT_NE(c.artifacts.ir_post_fusion.find("outer_range = 32768"), std::string::npos) << c.artifacts.ir_post_fusion;
   expect_matches_reference(c);
 }
 
