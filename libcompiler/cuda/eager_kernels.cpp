@@ -124,6 +124,22 @@ std::vector<Tensor> addmm_kernel(const Arguments& args) {
   return {out};
 }
 
+// arange(end), arange(start, end), arange(start, end, step): start + step * i in the result's
+// compute type, as ATen's CUDA kernel computes it (`i` is the pointwise kernel's element position).
+std::vector<Tensor> arange_kernel(const ops::OpInfo& op, const Arguments& args) {
+  const Tensor out = output_of(op, args);
+  const bool has_start = op.id != OpId::arange;
+  const tensor::Scalar start = has_start ? args.scalar(0) : tensor::Scalar(int64_t{0});
+  const tensor::Scalar step = op.id == OpId::arange_start_step ? args.scalar(2) : tensor::Scalar(int64_t{1});
+  run_pointwise(out, "start + step * (C)i", out.dtype(), {}, {{"start", start}, {"step", step}});
+  return {out};
+}
+
+template <OpId Id>
+std::vector<Tensor> arange_kernel(const Arguments& args) {
+  return arange_kernel(ops::op_info(Id), args);
+}
+
 }  // namespace
 
 void register_eager_kernels() {
@@ -139,6 +155,9 @@ void register_eager_kernels() {
   ops::register_kernel(OpId::addmm, cuda, &addmm_kernel);
   ops::register_kernel(OpId::randn, cuda, &randn_kernel);
   ops::register_kernel(OpId::randint_low, cuda, &randint_kernel);
+  ops::register_kernel(OpId::arange, cuda, &arange_kernel<OpId::arange>);
+  ops::register_kernel(OpId::arange_start, cuda, &arange_kernel<OpId::arange_start>);
+  ops::register_kernel(OpId::arange_start_step, cuda, &arange_kernel<OpId::arange_start_step>);
   register_indexing_kernels();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Elementwise CUDA kernels generated per expression: out[i] = expression over the inputs'
-// elements at i (broadcast to out's shape, any strides and dtypes) and scalar parameters, all
-// in `compute`'s compute type. Dimensions that are contiguous together in every operand are
+// elements at i (broadcast to out's shape, any strides and dtypes), scalar parameters, and `i`
+// itself (the element's row-major position in out, a long long), all in `compute`'s compute
+// type. Dimensions that are contiguous together in every operand are
 // merged first, so contiguous tensors are walked as one flat range.
 #include <string>
 #include <vector>

@@ -13,7 +13,6 @@
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernel_registry.h"
-#include "libcompiler/tensor/allocator.h"
 
 namespace kiln::inductor {
 
@@ -86,10 +85,7 @@ std::optional<std::string> signature(const ops::OpInfo& op, const ops::Arguments
     } else if (value.is_dtype()) {
       key += "d" + std::string(tensor::scalar_type_name(value.to_dtype()));
     } else if (value.is_device()) {
-      // A factory's device= (arange(..., device="cuda")) places it, resolved as its storage would be.
-      const tensor::Device placed = tensor::allocator_for(value.to_device().type).placement(value.to_device());
-      if (placed.type == device.type && device.index < 0) device = placed;
-      key += "D" + placed.str();
+      key += "D" + value.to_device().str();
     } else {
       return std::nullopt;
     }

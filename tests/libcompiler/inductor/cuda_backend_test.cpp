@@ -4,6 +4,8 @@
 // is checked on the GPU machine (tests/device/cuda_compile.py against PyTorch).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/inductor/codegen/cuda/cuda_backend.h"
 #include "libcompiler/inductor/codegen/cuda/cuda_kernel_shape.h"
@@ -184,6 +186,11 @@ TEST(CudaBackendKnob, CompileErrorNamesTheKernelAndRelu) {
     EXPECT_EQ(error.op, "relu");
     EXPECT_EQ(error.kernel, module.kernel_names.back());
     EXPECT_NE(std::string(error.what()).find("compile_error_TESTING_ONLY"), std::string::npos) << error.what();
+    // The kernel compiled on its own, its lines numbered as the whole module (output_code) shows them.
+    const size_t relu_line = 1 + static_cast<size_t>(std::count(module.source.begin(),
+                                                                 module.source.begin() + static_cast<ptrdiff_t>(module.source.find("compile_error_TESTING_ONLY")), '\n'));
+    EXPECT_NE(std::string(error.what()).find("kiln_inductor_kernels.cu(" + std::to_string(relu_line) + ")"), std::string::npos)
+        << "line " << relu_line << ": " << error.what();
   }
 }
 

@@ -1,14 +1,15 @@
 #include "libcompiler/inductor/codegen/cuda/cuda_backend.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
+#include <optional>
 
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/cuda/runtime.h"
 #include "libcompiler/inductor/codegen/cuda/cuda_kernel_shape.h"
+#include "libcompiler/tensor/parallel.h"
+#include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::inductor {
 
@@ -69,14 +70,28 @@ std::string with_relu_bug(std::string source, const CodegenOptions& options) {
   return source;
 }
 
-// The kernel whose lines hold the first error of NVRTC's log ("<source>(42): error: ...").
-std::string kernel_at_first_error(const std::string& log, const std::vector<size_t>& first_lines, const std::vector<std::string>& names) {
-  const size_t at = log.find(std::string(kSourceName) + "(");
-  if (at == std::string::npos) return "";
-  const size_t line = std::strtoull(log.c_str() + at + std::strlen(kSourceName) + 1, nullptr, 10);
-  std::string kernel;
-  for (size_t i = 0; i < first_lines.size() && first_lines[i] <= line; ++i) kernel = names[i];
-  return kernel;
+// A module's object code: each kernel's cubin, preceded by its size (8 bytes, little-endian).
+std::string pack_images(const std::vector<std::string>& images) {
+  std::string packed;
+  for (const std::string& image : images) {
+    uint64_t size = image.size();
+    for (int byte = 0; byte < 8; ++byte, size >>= 8) packed += static_cast<char>(size & 0xff);
+    packed += image;
+  }
+  return packed;
+}
+
+std::vector<std::string> unpack_images(const std::string& packed) {
+  std::vector<std::string> images;
+  for (size_t at = 0; at + 8 <= packed.size();) {
+    uint64_t size = 0;
+    for (int byte = 7; byte >= 0; --byte) size = size << 8 | static_cast<unsigned char>(packed[at + static_cast<size_t>(byte)]);
+    at += 8;
+    if (size > packed.size() - at) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    images.push_back(packed.substr(at, size));
+    at += size;
+  }
+  return images;
 }
 
 class CudaBackend final : public KernelBackend {
@@ -104,8 +119,11 @@ class CudaBackend final : public KernelBackend {
   }
 
   std::vector<KernelHandle> load(const CacheEntry& compiled) const override {
-    if (compiled.kernel_names.empty()) return {};
-    return cuda::load_module(compiled.object_code, compiled.kernel_names);
+    const std::vector<std::string> images = unpack_images(compiled.object_code);
+    if (images.size() != compiled.kernel_names.size()) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    std::vector<KernelHandle> kernels;
+    for (size_t i = 0; i < images.size(); ++i) kernels.push_back(cuda::load_module(images[i], {compiled.kernel_names[i]})[0]);
+    return kernels;
   }
 
   void launch(KernelHandle kernel, const FusedKernel& fused, const KernelLaunch& launch, std::vector<void*>& buffers) const override {
@@ -129,28 +147,39 @@ class CudaBackend final : public KernelBackend {
 
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options) {
   CudaKernelModule module;
-  module.source = cuda::kernel_preamble() + kInductorHelpers + cuda_thread_combines();
+  module.preamble = cuda::kernel_preamble() + kInductorHelpers + cuda_thread_combines();
+  module.source = module.preamble;
   for (const ScheduledStep& step : schedule.steps)
     if (const auto* k = std::get_if<FusedKernel>(&step)) {
       module.source += "\n";
       module.first_lines.push_back(static_cast<size_t>(std::count(module.source.begin(), module.source.end(), '\n')) + 1);
-      module.source += with_relu_bug(render_cuda_kernel(program, *k), options);
+      module.kernels.push_back(with_relu_bug(render_cuda_kernel(program, *k), options));
+      module.source += module.kernels.back();
       module.kernel_names.push_back(k->name);
     }
   return module;
 }
 
 CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::string& architecture) {
+  const size_t count = module.kernels.size();
+  std::vector<std::string> images(count);
+  std::vector<std::optional<std::string>> errors(count);
+  tensor::parallel_for(0, static_cast<int64_t>(count), 1, [&](int64_t begin, int64_t end) {
+    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      // #line keeps NVRTC's messages in the whole module's numbering (output_code's).
+      const std::string source = module.preamble + "\n#line " + std::to_string(module.first_lines[i]) + " \"" + kSourceName + "\"\n" + module.kernels[i];
+      try {
+        images[i] = cuda::compile_cuda(source, kSourceName, architecture).image;
+      } catch (const cuda::CudaCompileError& error) {
+        errors[i] = error.what();
+      }
+    }
+  });
+  for (size_t i = 0; i < count; ++i)
+    if (errors[i]) throw KernelCompileError(*errors[i], module.kernel_names[i], errors[i]->find(kUndefinedCall) != std::string::npos ? "relu" : "");
   CacheEntry entry;
   entry.kernel_names = module.kernel_names;
-  if (entry.kernel_names.empty()) return entry;
-  try {
-    entry.object_code = cuda::compile_cuda(module.source, kSourceName, architecture).image;
-  } catch (const cuda::CudaCompileError& error) {
-    const std::string message = error.what();
-    const std::string kernel = kernel_at_first_error(message, module.first_lines, module.kernel_names);
-    throw KernelCompileError(message, kernel, message.find(kUndefinedCall) != std::string::npos ? "relu" : "");
-  }
+  entry.object_code = pack_images(images);
   return entry;
 }
 

@@ -15,13 +15,17 @@ const KernelBackend& cuda_backend();
 // The CUDA C++ module a schedule's kernels compile as: the helpers, then each kernel (with the
 // testing knob's relu bug when asked), and where each kernel's lines start.
 struct CudaKernelModule {
-  std::string source;
+  std::string source;  // the preamble, then each kernel: what output_code shows
+  std::string preamble;
+  std::vector<std::string> kernels;  // each kernel's source
   std::vector<std::string> kernel_names;
   std::vector<size_t> first_lines;  // 1-based, as NVRTC's messages count
 };
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options);
-// Compiles the module for an architecture ("sm_90"); throws KernelCompileError naming the kernel
-// of NVRTC's first error (and "relu" as its op under the compile_error knob).
+// Compiles the module for an architecture ("sm_90"), each kernel on its own (in parallel, as
+// Inductor's compile workers), its lines numbered as in the whole module; throws
+// KernelCompileError naming the first kernel that does not compile (and "relu" as its op under the
+// compile_error knob).
 CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::string& architecture);
 
 }  // namespace kiln::inductor
