@@ -71,7 +71,9 @@ void run_indexed_move(const IndexedMove& move) {
   for (int64_t size : move.sizes) numel *= size;
   make_current(device_index(move.dst.device()));
   if (numel == 0) return;
-  KernelFunction kernel = loaded_kernel(indexed_move_source(move), kEntry);
+  const std::string key = std::string(tensor::dtype_name(move.dst.dtype())) + "|" + std::string(tensor::dtype_name(move.index.dtype())) +
+                          (move.src.defined() ? "|tensor" : "|number") + (move.accumulate ? "|add" : "|set");
+  KernelFunction kernel = loaded_kernel(key, [&] { return indexed_move_source(move); }, kEntry);
 
   std::vector<int64_t> block(kScalarsAt + ScalarCount, 0);
   block[0] = numel;

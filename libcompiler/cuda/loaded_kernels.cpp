@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
+#include <unordered_map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -24,14 +24,19 @@ namespace {
 
 struct KernelKey {
   int device;
-  std::string source;
+  std::string key;  // the source, or a caller's shorter name for it
   std::string entry;
-  auto operator<=>(const KernelKey&) const = default;
+  bool operator==(const KernelKey&) const = default;
+};
+struct KernelKeyHash {
+  size_t operator()(const KernelKey& k) const {
+    return std::hash<std::string>()(k.key) ^ (std::hash<std::string>()(k.entry) * 31) ^ static_cast<size_t>(k.device);
+  }
 };
 
 std::mutex kernels_mutex;
-std::map<KernelKey, CUfunction>& kernels() {
-  static std::map<KernelKey, CUfunction> instance;
+std::unordered_map<KernelKey, CUfunction, KernelKeyHash>& kernels() {
+  static std::unordered_map<KernelKey, CUfunction, KernelKeyHash> instance;
   return instance;
 }
 
@@ -110,15 +115,19 @@ std::vector<KernelFunction> load_module(const std::string& image, const std::vec
   return functions;
 }
 
-KernelFunction loaded_kernel(const std::string& source, const std::string& entry) {
+KernelFunction loaded_kernel(const std::string& key, const std::function<std::string()>& make_source, const std::string& entry) {
   const int device = current_device();
   make_current(device);
   std::lock_guard lock(kernels_mutex);
-  KernelKey key{device, source, entry};
-  if (auto found = kernels().find(key); found != kernels().end()) return found->second;
-  KernelFunction function = load_module(compiled_kernel_image(source, entry, current_architecture()), {entry})[0];
-  kernels().emplace(std::move(key), static_cast<CUfunction>(function));
+  KernelKey k{device, key, entry};
+  if (auto found = kernels().find(k); found != kernels().end()) return found->second;
+  KernelFunction function = load_module(compiled_kernel_image(make_source(), entry, current_architecture()), {entry})[0];
+  kernels().emplace(std::move(k), static_cast<CUfunction>(function));
   return function;
+}
+
+KernelFunction loaded_kernel(const std::string& source, const std::string& entry) {
+  return loaded_kernel(source, [&source] { return source; }, entry);
 }
 
 void launch_over(KernelFunction kernel, int64_t total, std::vector<void*>& arguments, unsigned block) {

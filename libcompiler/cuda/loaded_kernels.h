@@ -3,6 +3,7 @@
 // loaded with the driver and kept for the process, keyed by source. Launches go on the default
 // stream (PyTorch's default-stream semantics: in order, asynchronous to the host).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ using KernelFunction = void*;
 std::vector<KernelFunction> load_module(const std::string& image, const std::vector<std::string>& names);
 // The function `entry` of `source`, compiled and loaded on first use.
 KernelFunction loaded_kernel(const std::string& source, const std::string& entry);
+// The same for the source make_source() gives, which only a first use asks for: `key` tells that
+// source apart from every other in the process (eager ops launch often; their sources, a few
+// kilobytes each, cost more to write and compare than the kernels take to run).
+KernelFunction loaded_kernel(const std::string& key, const std::function<std::string()>& make_source, const std::string& entry);
 
 // Launches `kernel` over `total` threads (blocks of `block` threads, at most enough to fill the
 // device a few times over: kernels loop over the rest); `arguments` point to each parameter's value.

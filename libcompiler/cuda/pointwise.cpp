@@ -94,7 +94,11 @@ void run_pointwise(const tensor::Tensor& out, const std::string& expression, ten
   make_current(device_index(out.device()));
   if (out.numel() == 0) return;
   const Geometry g = geometry_of(out, inputs);
-  KernelFunction kernel = loaded_kernel(pointwise_source(out, expression, compute, inputs, scalars), kPointwiseEntry);
+  // What the source depends on: the expression, the dtypes, and the operands' names.
+  std::string key = expression + "|" + std::string(tensor::dtype_name(compute)) + "|" + std::string(tensor::dtype_name(out.dtype()));
+  for (const PointwiseInput& input : inputs) key += "|" + input.name + ":" + std::string(tensor::dtype_name(input.tensor.dtype()));
+  for (const PointwiseScalar& scalar : scalars) key += "|" + scalar.name;
+  KernelFunction kernel = loaded_kernel(key, [&] { return pointwise_source(out, expression, compute, inputs, scalars); }, kPointwiseEntry);
 
   std::vector<int64_t> geometry(2 + kMaxKernelDims * (inputs.size() + 2), 0);
   geometry[0] = out.numel();

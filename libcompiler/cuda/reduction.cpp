@@ -90,7 +90,9 @@ void run_reduction(const tensor::Tensor& out, const tensor::Tensor& in, std::vec
   geometry[1] = in.numel() == 0 ? 0 : n;
   geometry[2] = kept;
   geometry[3 + 2 * kMaxKernelDims] = reduced;
-  KernelFunction kernel = loaded_kernel(reduction_source(out, in, accumulate, spelling), kReduceEntry);
+  const std::string key = std::string(spelling.init) + "|" + spelling.combine + "|" + spelling.finish + "|" + std::string(tensor::dtype_name(out.dtype())) +
+                          "|" + std::string(tensor::dtype_name(in.dtype())) + "|" + std::string(tensor::dtype_name(accumulate));
+  KernelFunction kernel = loaded_kernel(key, [&] { return reduction_source(out, in, accumulate, spelling); }, kReduceEntry);
   void* out_pointer = out.data_ptr();
   void* in_pointer = in.data_ptr();
   std::vector<void*> arguments = {&out_pointer, &in_pointer, geometry.data()};

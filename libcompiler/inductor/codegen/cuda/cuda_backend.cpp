@@ -1,7 +1,9 @@
 #include "libcompiler/inductor/codegen/cuda/cuda_backend.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
+#include <string_view>
 
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
@@ -70,28 +72,60 @@ std::string with_relu_bug(std::string source, const CodegenOptions& options) {
   return source;
 }
 
-// A module's object code: each kernel's cubin, preceded by its size (8 bytes, little-endian).
-std::string pack_images(const std::vector<std::string>& images) {
-  std::string packed;
-  for (const std::string& image : images) {
-    uint64_t size = image.size();
-    for (int byte = 0; byte < 8; ++byte, size >>= 8) packed += static_cast<char>(size & 0xff);
-    packed += image;
+// A module's object code: the number of kernels, the image each kernel is in, then each image
+// preceded by its size (all numbers 8 bytes, little-endian).
+struct PackedImages {
+  std::vector<uint64_t> image_of_kernel;
+  std::vector<std::string> images;
+};
+
+void put_number(std::string& out, uint64_t value) {
+  for (int byte = 0; byte < 8; ++byte, value >>= 8) out += static_cast<char>(value & 0xff);
+}
+
+std::string pack_images(const PackedImages& packed) {
+  std::string out;
+  put_number(out, packed.image_of_kernel.size());
+  for (uint64_t image : packed.image_of_kernel) put_number(out, image);
+  for (const std::string& image : packed.images) {
+    put_number(out, image.size());
+    out += image;
   }
+  return out;
+}
+
+PackedImages unpack_images(const std::string& object_code) {
+  size_t at = 0;
+  const auto number = [&] {
+    if (object_code.size() - at < 8) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    uint64_t value = 0;
+    for (int byte = 7; byte >= 0; --byte) value = value << 8 | static_cast<unsigned char>(object_code[at + static_cast<size_t>(byte)]);
+    at += 8;
+    return value;
+  };
+  PackedImages packed;
+  packed.image_of_kernel.resize(number());
+  for (uint64_t& image : packed.image_of_kernel) image = number();
+  while (at < object_code.size()) {
+    const uint64_t size = number();
+    if (size > object_code.size() - at) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    packed.images.push_back(object_code.substr(at, size));
+    at += size;
+  }
+  for (uint64_t image : packed.image_of_kernel)
+    if (image >= packed.images.size()) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
   return packed;
 }
 
-std::vector<std::string> unpack_images(const std::string& packed) {
-  std::vector<std::string> images;
-  for (size_t at = 0; at + 8 <= packed.size();) {
-    uint64_t size = 0;
-    for (int byte = 7; byte >= 0; --byte) size = size << 8 | static_cast<unsigned char>(packed[at + static_cast<size_t>(byte)]);
-    at += 8;
-    if (size > packed.size() - at) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
-    images.push_back(packed.substr(at, size));
-    at += size;
-  }
-  return images;
+// The kernel whose lines hold the first error of NVRTC's log ("<source>(42): error: ..."): the
+// kernels' lines are numbered as in the whole module.
+std::string kernel_at_first_error(const std::string& log, const std::vector<size_t>& first_lines, const std::vector<std::string>& names) {
+  const size_t at = log.find(std::string(kSourceName) + "(");
+  if (at == std::string::npos) return "";
+  const size_t line = std::strtoull(log.c_str() + at + std::string_view(kSourceName).size() + 1, nullptr, 10);
+  std::string kernel;
+  for (size_t i = 0; i < first_lines.size() && first_lines[i] <= line; ++i) kernel = names[i];
+  return kernel;
 }
 
 class CudaBackend final : public KernelBackend {
@@ -119,10 +153,22 @@ class CudaBackend final : public KernelBackend {
   }
 
   std::vector<KernelHandle> load(const CacheEntry& compiled) const override {
-    const std::vector<std::string> images = unpack_images(compiled.object_code);
-    if (images.size() != compiled.kernel_names.size()) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
-    std::vector<KernelHandle> kernels;
-    for (size_t i = 0; i < images.size(); ++i) kernels.push_back(cuda::load_module(images[i], {compiled.kernel_names[i]})[0]);
+    if (compiled.kernel_names.empty()) return {};
+    const PackedImages packed = unpack_images(compiled.object_code);
+    if (packed.image_of_kernel.size() != compiled.kernel_names.size())
+      tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    std::vector<KernelHandle> kernels(compiled.kernel_names.size());
+    for (size_t image = 0; image < packed.images.size(); ++image) {
+      std::vector<size_t> members;
+      std::vector<std::string> names;
+      for (size_t k = 0; k < kernels.size(); ++k)
+        if (packed.image_of_kernel[k] == image) {
+          members.push_back(k);
+          names.push_back(compiled.kernel_names[k]);
+        }
+      const std::vector<KernelHandle> loaded = cuda::load_module(packed.images[image], names);
+      for (size_t i = 0; i < members.size(); ++i) kernels[members[i]] = loaded[i];
+    }
     return kernels;
   }
 
@@ -161,25 +207,35 @@ CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& 
 }
 
 CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::string& architecture) {
-  const size_t count = module.kernels.size();
-  std::vector<std::string> images(count);
-  std::vector<std::optional<std::string>> errors(count);
-  tensor::parallel_for(0, static_cast<int64_t>(count), 1, [&](int64_t begin, int64_t end) {
-    for (auto i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+  CacheEntry entry;
+  entry.kernel_names = module.kernel_names;
+  if (module.kernels.empty()) return entry;
+  // One NVRTC program per thread, the kernels dealt out in turn: a program costs tens of
+  // milliseconds before its first kernel, a kernel with row loops a few hundred.
+  const size_t programs = std::min(module.kernels.size(), static_cast<size_t>(std::max(1, tensor::num_threads())));
+  PackedImages packed;
+  packed.images.resize(programs);
+  for (size_t k = 0; k < module.kernels.size(); ++k) packed.image_of_kernel.push_back(k % programs);
+  std::vector<std::optional<std::string>> errors(programs);
+  tensor::parallel_for(0, static_cast<int64_t>(programs), 1, [&](int64_t begin, int64_t end) {
+    for (auto p = static_cast<size_t>(begin); p < static_cast<size_t>(end); ++p) {
+      std::string source = module.preamble;
       // #line keeps NVRTC's messages in the whole module's numbering (output_code's).
-      const std::string source = module.preamble + "\n#line " + std::to_string(module.first_lines[i]) + " \"" + kSourceName + "\"\n" + module.kernels[i];
+      for (size_t k = p; k < module.kernels.size(); k += programs)
+        source += "\n#line " + std::to_string(module.first_lines[k]) + " \"" + kSourceName + "\"\n" + module.kernels[k];
       try {
-        images[i] = cuda::compile_cuda(source, kSourceName, architecture).image;
+        packed.images[p] = cuda::compile_cuda(source, kSourceName, architecture).image;
       } catch (const cuda::CudaCompileError& error) {
-        errors[i] = error.what();
+        errors[p] = error.what();
       }
     }
   });
-  for (size_t i = 0; i < count; ++i)
-    if (errors[i]) throw KernelCompileError(*errors[i], module.kernel_names[i], errors[i]->find(kUndefinedCall) != std::string::npos ? "relu" : "");
-  CacheEntry entry;
-  entry.kernel_names = module.kernel_names;
-  entry.object_code = pack_images(images);
+  for (const std::optional<std::string>& error : errors) {
+    if (!error) continue;
+    const std::string kernel = kernel_at_first_error(*error, module.first_lines, module.kernel_names);
+    throw KernelCompileError(*error, kernel, error->find(kUndefinedCall) != std::string::npos ? "relu" : "");
+  }
+  entry.object_code = pack_images(packed);
   return entry;
 }
 

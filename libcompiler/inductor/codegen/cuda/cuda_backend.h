@@ -22,10 +22,10 @@ struct CudaKernelModule {
   std::vector<size_t> first_lines;  // 1-based, as NVRTC's messages count
 };
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options);
-// Compiles the module for an architecture ("sm_90"), each kernel on its own (in parallel, as
-// Inductor's compile workers), its lines numbered as in the whole module; throws
-// KernelCompileError naming the first kernel that does not compile (and "relu" as its op under the
-// compile_error knob).
+// Compiles the module for an architecture ("sm_90") as one NVRTC program per thread (in parallel,
+// as Inductor's compile workers), the kernels' lines numbered as in the whole module; throws
+// KernelCompileError naming the kernel of an error (and "relu" as its op under the compile_error
+// knob).
 CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::string& architecture);
 
 }  // namespace kiln::inductor
