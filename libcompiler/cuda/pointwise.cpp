@@ -53,6 +53,23 @@ Geometry geometry_of(const tensor::Tensor& out, const std::vector<PointwiseInput
   return g;
 }
 
+// Flat32 when every operand walks out's elements in order, contiguously; 32-bit positions when
+// the elements and every operand's farthest offset fit in 31 bits.
+PointwiseIndexing indexing_of(const Geometry& g, int64_t numel) {
+  constexpr int64_t kLimit = int64_t{1} << 31;
+  bool flat = g.sizes.size() <= 1;
+  for (const auto& strides : g.strides) {
+    int64_t farthest = 0;
+    for (size_t d = 0; d < g.sizes.size(); ++d) {
+      farthest += (g.sizes[d] - 1) * (strides[d] < 0 ? -strides[d] : strides[d]);
+      flat = flat && strides[d] == 1;
+    }
+    if (farthest >= kLimit) return PointwiseIndexing::Strided64;
+  }
+  if (numel >= kLimit) return PointwiseIndexing::Strided64;
+  return flat ? PointwiseIndexing::Flat32 : PointwiseIndexing::Strided32;
+}
+
 void check_operand(const tensor::Tensor& out, const tensor::Tensor& t) {
   if (t.device() != out.device())
     tensor::throw_runtime_error("Expected all tensors to be on the same device, but found at least two devices, " + out.device().str() +
@@ -62,25 +79,37 @@ void check_operand(const tensor::Tensor& out, const tensor::Tensor& t) {
 }  // namespace
 
 std::string pointwise_source(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,
-                             const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars) {
+                             const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars,
+                             PointwiseIndexing indexing) {
   const std::string c(compute_type(compute));
+  const std::string operands = std::to_string(inputs.size() + 1);
+  // 32-bit positions where they fit: a 64-bit division costs tens of instructions.
+  const std::string index_type = indexing == PointwiseIndexing::Strided64 ? "long long" : "unsigned int";
   std::string source = kernel_preamble();
-  source += "struct Geometry { long long numel; long long ndim; long long sizes[KILN_MAX_DIMS]; long long strides[" +
-            std::to_string(inputs.size() + 1) + "][KILN_MAX_DIMS]; };\n";
+  source += "struct Geometry { long long numel; long long ndim; long long sizes[KILN_MAX_DIMS]; long long strides[" + operands + "][KILN_MAX_DIMS]; };\n";
   source += "extern \"C\" __global__ void " + std::string(kPointwiseEntry) + "(" + std::string(storage_type(out.dtype())) + "* __restrict__ out";
   for (size_t k = 0; k < inputs.size(); ++k)
     source += ", const " + std::string(storage_type(inputs[k].tensor.dtype())) + "* __restrict__ in" + std::to_string(k);
   for (const PointwiseScalar& scalar : scalars) source += ", " + c + " " + scalar.name;
   source += ", Geometry g) {\n";
   source += "  typedef " + c + " C;\n";
-  source += "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < g.numel; i += (long long)gridDim.x * blockDim.x) {\n";
-  source += "    long long offset[" + std::to_string(inputs.size() + 1) + "] = {0};\n";
-  source += "    long long rest = i;\n";
-  source += "    for (int d = (int)g.ndim - 1; d >= 0; --d) {\n";
-  source += "      const long long index = rest % g.sizes[d];\n";
-  source += "      rest /= g.sizes[d];\n";
-  source += "      for (int k = 0; k < " + std::to_string(inputs.size() + 1) + "; ++k) offset[k] += index * g.strides[k][d];\n";
-  source += "    }\n";
+  source += "  typedef " + index_type + " I;\n";
+  source += "  const I numel = (I)g.numel;\n";
+  source += "  for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < numel; i += (I)gridDim.x * blockDim.x) {\n";
+  if (indexing == PointwiseIndexing::Flat32) {
+    source += "    const I offset[" + operands + "] = {" ;
+    for (size_t k = 0; k <= inputs.size(); ++k) source += std::string(k ? ", " : "") + "i";
+    source += "};\n";
+  } else {
+    source += "    I offset[" + operands + "] = {0};\n";
+    source += "    I rest = i;\n";
+    source += "    for (int d = (int)g.ndim - 1; d >= 0; --d) {\n";
+    source += "      const I size = (I)g.sizes[d];\n";
+    source += "      const I index = rest % size;\n";
+    source += "      rest /= size;\n";
+    source += "      for (int k = 0; k < " + operands + "; ++k) offset[k] += index * (I)g.strides[k][d];\n";
+    source += "    }\n";
+  }
   for (size_t k = 0; k < inputs.size(); ++k)
     source += "    const C " + inputs[k].name + " = (C)kiln_load(in" + std::to_string(k) + " + offset[" + std::to_string(k + 1) + "]);\n";
   source += "    kiln_store(out + offset[0], " + expression + ");\n";
@@ -94,11 +123,14 @@ void run_pointwise(const tensor::Tensor& out, const std::string& expression, ten
   make_current(device_index(out.device()));
   if (out.numel() == 0) return;
   const Geometry g = geometry_of(out, inputs);
-  // What the source depends on: the expression, the dtypes, and the operands' names.
+  const PointwiseIndexing indexing = indexing_of(g, out.numel());
+  // What the source depends on: the expression, the dtypes, the operands' names, the indexing.
   std::string key = expression + "|" + std::string(tensor::dtype_name(compute)) + "|" + std::string(tensor::dtype_name(out.dtype()));
   for (const PointwiseInput& input : inputs) key += "|" + input.name + ":" + std::string(tensor::dtype_name(input.tensor.dtype()));
   for (const PointwiseScalar& scalar : scalars) key += "|" + scalar.name;
-  KernelFunction kernel = loaded_kernel(key, [&] { return pointwise_source(out, expression, compute, inputs, scalars); }, kPointwiseEntry);
+  key += "|" + std::to_string(static_cast<int>(indexing));
+  KernelFunction kernel =
+      loaded_kernel(key, [&] { return pointwise_source(out, expression, compute, inputs, scalars, indexing); }, kPointwiseEntry);
 
   std::vector<int64_t> geometry(2 + kMaxKernelDims * (inputs.size() + 2), 0);
   geometry[0] = out.numel();

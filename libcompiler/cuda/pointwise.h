@@ -1,7 +1,7 @@
 #pragma once
 // Elementwise CUDA kernels generated per expression: out[i] = expression over the inputs'
 // elements at i (broadcast to out's shape, any strides and dtypes), scalar parameters, and `i`
-// itself (the element's row-major position in out, a long long), all in `compute`'s compute
+// itself (the element's row-major position in out, an integer), all in `compute`'s compute
 // type. Dimensions that are contiguous together in every operand are
 // merged first, so contiguous tensors are walked as one flat range.
 #include <string>
@@ -21,9 +21,14 @@ struct PointwiseScalar {
   tensor::Scalar value;
 };
 
-// The kernel's CUDA C++ source (what runs for these operands).
+// How a kernel finds its operands' elements: every operand contiguous in out's order (the position
+// is the offset), or through sizes and strides, in 32-bit arithmetic where the offsets fit.
+enum class PointwiseIndexing { Flat32, Strided32, Strided64 };
+
+// The kernel's CUDA C++ source (what runs for these operands' dtypes and names).
 std::string pointwise_source(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,
-                             const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars);
+                             const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars,
+                             PointwiseIndexing indexing);
 // Compiles (once), and launches on out's device.
 void run_pointwise(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,
                    const std::vector<PointwiseInput>& inputs, const std::vector<PointwiseScalar>& scalars = {});

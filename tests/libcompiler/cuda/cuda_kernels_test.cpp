@@ -4,6 +4,7 @@
 // they compute is checked on the GPU machine against PyTorch (tests/device/).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -54,8 +55,9 @@ const std::vector<ReductionRow>& reduction_rows() {
 }
 
 // The kernel a row makes for operands of `dtype` (its boolean operands bool, its result bool for
-// a comparison), as eager_kernels.cpp names them from the op's schema.
-std::string source_for(const Row& row, DType dtype) {
+// a comparison), as eager_kernels.cpp names them from the op's schema; the rows take the three
+// ways of indexing in turn.
+std::string source_for(const Row& row, DType dtype, size_t row_number) {
   const ops::FunctionSchema& schema = ops::op_info(row.op).schema;
   std::vector<PointwiseInput> inputs;
   std::vector<PointwiseScalar> scalars;
@@ -72,7 +74,8 @@ std::string source_for(const Row& row, DType dtype) {
   const bool boolean_result = name == "eq" || name == "ne" || name == "lt" || name == "le" || name == "gt" || name == "ge" ||
                               name.starts_with("logical_");
   const Tensor out = Tensor::empty({4, 3}, boolean_result ? DType::Bool : dtype);
-  return pointwise_source(out, row.expression, dtype, inputs, scalars);
+  const PointwiseIndexing indexing = std::array{PointwiseIndexing::Flat32, PointwiseIndexing::Strided32, PointwiseIndexing::Strided64}[row_number % 3];
+  return pointwise_source(out, row.expression, dtype, inputs, scalars, indexing);
 }
 
 class CudaKernels : public ::testing::TestWithParam<DType> {
@@ -89,7 +92,7 @@ TEST_P(CudaKernels, EveryPointwiseRowCompiles) {
   const std::string& preamble = kernel_preamble();
   std::string module = preamble;
   for (size_t i = 0; i < pointwise_rows().size(); ++i) {
-    std::string kernel = source_for(pointwise_rows()[i], GetParam()).substr(preamble.size());
+    std::string kernel = source_for(pointwise_rows()[i], GetParam(), i).substr(preamble.size());
     for (const std::string name : {"Geometry", "kiln_pointwise"})
       for (size_t at = 0; (at = kernel.find(name, at)) != std::string::npos; at += name.size() + 4)
         kernel.replace(at, name.size(), name + "_" + std::to_string(i));
@@ -98,9 +101,9 @@ TEST_P(CudaKernels, EveryPointwiseRowCompiles) {
   try {
     compile_cuda(module, "pointwise_rows.cu", "sm_90");
   } catch (const CudaCompileError&) {
-    for (const Row& row : pointwise_rows()) {
-      const std::string name = ops::op_info(row.op).qualified_name();
-      EXPECT_NO_THROW(compile_cuda(source_for(row, GetParam()), name + ".cu", "sm_90")) << name;
+    for (size_t i = 0; i < pointwise_rows().size(); ++i) {
+      const std::string name = ops::op_info(pointwise_rows()[i].op).qualified_name();
+      EXPECT_NO_THROW(compile_cuda(source_for(pointwise_rows()[i], GetParam(), i), name + ".cu", "sm_90")) << name;
     }
   }
 }

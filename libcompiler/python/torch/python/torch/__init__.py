@@ -82,12 +82,13 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return isclose(input, other, rtol, atol, equal_nan).all().item()
 
 
+# On input's device unless told otherwise, drawing from that device's generator.
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    return torch.randn(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return torch.randn(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    return torch.rand(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return torch.rand(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
 def equal(input, other):
