@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "libcompiler/distributed/bucket_assignment.h"
+#include "libcompiler/distributed/ddp_optimizer.h"
 #include "libcompiler/distributed/dist_error.h"
 #include "libcompiler/distributed/process_group.h"
 #include "libcompiler/distributed/tcp_store.h"
@@ -361,6 +362,9 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
 
 }  // namespace
 
-void install_distributed(Interpreter& interp) { interp.register_native_module("torch._C._distributed_c10d", init_c10d_module); }
+void install_distributed(Interpreter& interp) {
+  interp.register_native_module("torch._C._distributed_c10d", init_c10d_module);
+  install_ddp_optimizer();
+}
 
 }  // namespace kiln::distributed

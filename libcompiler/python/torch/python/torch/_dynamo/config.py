@@ -23,5 +23,8 @@ reorderable_logging_functions = set()
 verbose = False
 automatic_dynamic_shapes = True
 assume_static_by_default = True
+# Graphs captured inside a DistributedDataParallel forward are split at its gradient buckets
+# (DDPOptimizer): True or "ddp_optimizer" splits, False or "no_optimization" does not.
+optimize_ddp = True
 
 install_config_module(sys.modules[__name__])
