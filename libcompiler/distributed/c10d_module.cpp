@@ -18,6 +18,7 @@
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libdiag/log/logger.h"
+#include "libdiag/trace/trace_writer.h"
 
 namespace kiln::distributed {
 
@@ -329,6 +330,16 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
     auto a = bind_native("_log_warning", c, {{"path"}, {"line"}, {"message"}});
     log::emit(log::Component::distributed, log::Level::Warning, {to_str(a[0], "path"), static_cast<int>(to_index(ip, a[1]))}, "",
               to_str(a[2], "message"));
+    return none();
+  });
+  // The default group's rank (None once it is destroyed): TORCH_TRACE's records and file name and
+  // TORCH_LOGS' lines carry it, as PyTorch's do while torch.distributed is initialized.
+  def("_set_default_group_rank", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_set_default_group_rank", c, {{"rank"}});
+    std::optional<uint32_t> rank;
+    if (!is_none(a[0])) rank = static_cast<uint32_t>(to_index(ip, a[0]));
+    trace::TraceWriter::from_environment().set_rank(rank);
+    log::set_log_rank(rank);
     return none();
   });
   def("_parameters_reached", [](Interpreter& ip, CallArgs& c) {
