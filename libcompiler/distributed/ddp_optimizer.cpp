@@ -276,9 +276,10 @@ fx::Backend ddp_optimizer(fx::Backend inner, int64_t bucket_bytes_cap, int64_t f
         text += "\n---" + name + " graph---\n" + ir::graphListing(submodule->graph) + "\n";
       log_graphs(compile_id, 596, text + "\n---------------\n");
     }
+    // Printed as print_readable()'s defaults print: sizes without strides or devices.
     trace::TraceWriter& writer = trace::TraceWriter::from_environment();
     if (writer.enabled()) {
-      writer.record("optimize_ddp_split_graph", trace::TraceJson::object(), {graph->compile_id, {}}, ir::printReadable(*split),
+      writer.record("optimize_ddp_split_graph", trace::TraceJson::object(), {graph->compile_id, {}}, ir::printReadable(*split, false),
                     {kSourcePath, 598});
       for (const auto& [name, submodule] : split->submodules()) {
         auto child = ir::copyGraphModule(*submodule);
@@ -286,7 +287,7 @@ fx::Backend ddp_optimizer(fx::Backend inner, int64_t bucket_bytes_cap, int64_t f
         trace::TraceJson metadata = trace::TraceJson::object();
         metadata["name"] = name;
         writer.record("optimize_ddp_split_child", metadata, {graph->compile_id, {}},
-                      ir::printReadable(*child), {kSourcePath, 604});
+                      ir::printReadable(*child, false), {kSourcePath, 604});
       }
     }
 
