@@ -9,42 +9,36 @@ import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 
-class Net(nn.Module):
+class Tower(nn.Module):
+    """Two 512-wide layers, 1 MB of weights each: DDP's 1 MB buckets put them apart, so
+    DDPOptimizer splits the compiled graph."""
+
     def __init__(self):
         super().__init__()
-        self.body = nn.Sequential(nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU())
-        self.head = nn.Linear(512, 10)
+        self.hidden = nn.ModuleList([nn.Linear(512, 512) for _ in range(2)])
+        self.out = nn.Linear(512, 10)
 
     def forward(self, x):
-        return self.head(self.body(x))
+        for layer in self.hidden:
+            x = torch.relu(layer(x))
+        return self.out(x)
 
 
-def main():
-    dist.init_process_group("gloo")
-    rank = dist.get_rank()
-    torch.manual_seed(0)
-    model = Net()
-    # 1 MB buckets: the two 512x512 layers fall in different buckets, so the graph is split.
-    ddp = DDP(model, bucket_cap_mb=1)
-    opt = torch.optim.SGD(ddp.parameters(), lr=0.05)
-    compiled = torch.compile(ddp)
-    torch.manual_seed(1 + rank)
-    for step in range(3):
-        batch = 8 if rank == 1 and step == 2 else 16
-        x = torch.randn(batch, 512)
-        y = torch.randint(0, 10, (batch,))
-        opt.zero_grad()
-        loss = nn.functional.cross_entropy(compiled(x), y)
-        loss.backward()
-        opt.step()
-        total = loss.detach().clone()
-        dist.all_reduce(total)
-        if rank == 0:
-            print("step", step, "mean loss", round(total.item() / dist.get_world_size(), 4))
-    w = sum(p.sum().item() for p in model.parameters())
-    print("rank", rank, "weights checksum", round(w, 4))
-    dist.destroy_process_group()
-
-
-if __name__ == "__main__":
-    main()
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+torch.manual_seed(0)
+model = Tower()
+compiled = torch.compile(DDP(model, bucket_cap_mb=1))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+torch.manual_seed(1 + rank)
+for step, batch in enumerate([16, 16, 8 if rank == 1 else 16]):
+    opt.zero_grad()
+    loss = nn.functional.cross_entropy(compiled(torch.randn(batch, 512)), torch.randint(0, 10, (batch,)))
+    loss.backward()
+    opt.step()
+    total = loss.detach().clone()
+    dist.all_reduce(total)
+    if rank == 0:
+        print("step", step, "mean loss", round(total.item() / 2, 4))
+print("rank", rank, "weights checksum", round(sum(p.sum().item() for p in model.parameters()), 4))
+dist.destroy_process_group()

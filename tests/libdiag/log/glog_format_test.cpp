@@ -74,15 +74,9 @@ TEST(GlogFormat, EveryLineOfAMessageGetsThePrefix) {
 
 // Under torch.distributed, as the real ddp_compile.py run's stderr shows.
 TEST(GlogFormat, EveryLineOfARanksMessageNamesTheRank) {
-  LogRecord record;
-  record.time = local_time(11, 26, 9, 26, 18, 453000);
-  record.process_id = 4612;
-  record.path = "torch/_dynamo/backends/distributed.py";
-  record.line = 596;
-  record.compile_id = "4/0";
-  record.artifact = "ddp_graphs";
-  record.message = "\n---orig graph---";
-  record.rank = 0;
+  const LogRecord record{.time = local_time(11, 26, 9, 26, 18, 453000), .process_id = 4612,
+                         .path = "torch/_dynamo/backends/distributed.py", .line = 596, .compile_id = "4/0",
+                         .artifact = "ddp_graphs", .message = "\n---orig graph---", .rank = 0};
   EXPECT_EQ(format_glog(record),
             "[rank0]:V1126 09:26:18.453000 4612 torch/_dynamo/backends/distributed.py:596] [4/0] [__ddp_graphs] \n"
             "[rank0]:V1126 09:26:18.453000 4612 torch/_dynamo/backends/distributed.py:596] [4/0] [__ddp_graphs] ---orig graph---");
