@@ -98,15 +98,21 @@ std::set<std::string> values_requiring_grad(const ir::Graph& graph, const std::v
 }
 
 // The example a part gets for a value another part computes: a fake of the value's metadata
-// (PyTorch runs the parts on fake tensors); null when the metadata is not a tensor of known sizes.
-Ref fake_example(const ir::Node& value, const tensor::Device& device, bool requires_grad) {
+// (PyTorch runs the parts on fake tensors), its size symbols at this compile's values; null when
+// the value is not a tensor whose sizes those give.
+Ref fake_example(const ir::Node& value, const std::map<std::string, int64_t>& symbol_values, const tensor::Device& device,
+                 bool requires_grad) {
   const auto* meta = std::get_if<ir::TensorMeta>(&value.meta.value);
-  if (!meta || meta->symbolic()) return nullptr;
+  if (!meta) return nullptr;
   const std::optional<tensor::DType> dtype = ir::tensorDtype(meta->dtype);
   if (!dtype) return nullptr;
   tensor::Shape sizes, strides;
-  for (const ir::SymExpr& s : meta->sizes) sizes.push_back(*s.constant());
-  for (const ir::SymExpr& s : meta->strides) strides.push_back(*s.constant());
+  for (const auto& [exprs, out] : {std::pair{&meta->sizes, &sizes}, std::pair{&meta->strides, &strides}})
+    for (const ir::SymExpr& e : *exprs) {
+      const std::optional<int64_t> n = e.evaluate(symbol_values);
+      if (!n) return nullptr;
+      out->push_back(*n);
+    }
   return aot::fake_tensor(sizes, strides, *dtype, device, requires_grad);
 }
 
@@ -122,6 +128,12 @@ std::optional<PartGraph> part_graph(const fx::BackendGraph& whole, const ir::Gra
   tensor::Device device;
   for (const Ref& input : whole_example)
     if (is_tensor(input)) device = aot::device_seen(input);
+  // The size symbols' values: the examples of their placeholders (s77: "Sym(s77)").
+  std::map<std::string, int64_t> symbol_values;
+  for (size_t i = 0; i < whole_inputs.size() && i < whole_example.size(); ++i)
+    if (const auto* size = std::get_if<ir::SymScalar>(&whole_inputs[i]->meta.value);
+        size && whole_example[i]->kind == ObjectKind::Int && size->expr.freeSymbols().size() == 1)
+      symbol_values[size->expr.freeSymbols()[0]] = static_cast<const IntObject&>(*whole_example[i]).value;
   PartGraph result;
   std::vector<std::string> sources;
   for (const ir::Node* input : part.graph.placeholders()) {
@@ -132,7 +144,8 @@ std::optional<PartGraph> part_graph(const fx::BackendGraph& whole, const ir::Gra
       sources.push_back(whole.input_sources.at(i));
       continue;
     }
-    Ref fake = fake_example(*whole.module->graph.findNode(input->name()), device, requiring_grad.count(input->name()) > 0);
+    Ref fake = fake_example(*whole.module->graph.findNode(input->name()), symbol_values, device,
+                            requiring_grad.count(input->name()) > 0);
     if (!fake) return std::nullopt;
     result.example.push_back(fake);
     sources.push_back("None");

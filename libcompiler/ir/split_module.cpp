@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace kiln::ir {
@@ -56,7 +57,25 @@ std::unique_ptr<GraphModule> splitModule(const GraphModule& module, const std::f
     partitions[p].nodes.push_back(n);
     partitionOfNode[n] = p;
   }
-  // A value defined in one partition (or outside any: placeholders) and used in another.
+  // The node that first holds each size symbol (Dynamo's graphs take one as a placeholder,
+  // s77: "Sym(s77)").
+  std::map<std::string, const Node*> symbolNodes;
+  for (const Node* n : nodes)
+    if (const auto* scalar = std::get_if<SymScalar>(&n->meta.value)) {
+      const std::vector<std::string> symbols = scalar->expr.freeSymbols();
+      if (symbols.size() == 1 && scalar->expr == SymExpr::symbol(symbols[0])) symbolNodes.emplace(symbols[0], n);
+    }
+  // The symbols a tensor value's sizes and strides mention, sorted by name.
+  auto symbolsOf = [](const Node* n) {
+    std::set<std::string> symbols;
+    if (const auto* meta = std::get_if<TensorMeta>(&n->meta.value))
+      for (const auto* exprs : {&meta->sizes, &meta->strides})
+        for (const SymExpr& e : *exprs)
+          for (std::string& symbol : e.freeSymbols()) symbols.insert(std::move(symbol));
+    return symbols;
+  };
+  // A value defined in one partition (or outside any: placeholders) and used in another. A
+  // partition reading a value of symbolic size also reads the symbols' nodes, as FX does.
   auto crossUse = [&](const Node* def, const Node* use) {
     auto defined = partitionOfNode.find(def);
     auto used = use ? partitionOfNode.find(use) : partitionOfNode.end();
@@ -72,6 +91,18 @@ std::unique_ptr<GraphModule> splitModule(const GraphModule& module, const std::f
     if (hasUse) {
       Partition& u = partitions[used->second];
       u.inputs.add(def);
+      for (const std::string& symbol : symbolsOf(def)) {
+        auto holder = symbolNodes.find(symbol);
+        if (holder == symbolNodes.end()) continue;
+        u.inputs.add(holder->second);
+        auto holderPartition = partitionOfNode.find(holder->second);
+        if (holderPartition == partitionOfNode.end()) continue;
+        Partition& h = partitions[holderPartition->second];
+        h.outputs.add(holder->second);
+        if (std::find(h.dependents.begin(), h.dependents.end(), used->second) == h.dependents.end())
+          h.dependents.push_back(used->second);
+        u.dependencies[holderPartition->second] = true;
+      }
       if (hasDef) u.dependencies[defined->second] = true;
     }
   };

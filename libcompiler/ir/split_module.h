@@ -2,7 +2,8 @@
 // FX's split_module: a graph cut into partitions, each a submodule "submod_<partition>" of a
 // parent graph that calls them in dependency order. A partition's inputs are the values it reads
 // from outside (placeholders named as the nodes they stand for), its outputs the values read
-// outside it (one returned as it is, several as a tuple the parent takes apart with getitem).
+// outside it (one returned as it is, several as a tuple the parent takes apart with getitem);
+// a partition that reads a value of symbolic size also reads the node holding each symbol.
 #include <functional>
 #include <memory>
 

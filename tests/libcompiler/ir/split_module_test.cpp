@@ -110,5 +110,31 @@ TEST(SplitModule, PartitionsUsedAcrossGetTupleOutputsAndGetitems) {
             "    return (sin, cos)");
 }
 
+// As PyTorch splits a graph Dynamo captured with dynamic sizes: each part that reads a value of
+// size s0 also takes the s0 placeholder.
+TEST(SplitModule, APartReadingASymbolicSizeTakesTheSymbol) {
+  auto module = parseReadable(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, s0: \"Sym(s0)\", x: \"f32[s0, 4][4, 1]cpu\"):\n"
+      "        a: \"f32[s0, 4][4, 1]cpu\" = torch.sin(x);  x = None\n"
+      "        b: \"f32[s0, 4][4, 1]cpu\" = torch.cos(a);  a = None\n"
+      "        return (b,)\n");
+  auto split = splitModule(*module, [](const Node& n) { return n.name() == "b" ? 1 : 0; });
+  EXPECT_EQ(graphListing(split->graph),
+            "graph():\n"
+            "    %s0 : [num_users=2] = placeholder[target=s0]\n"
+            "    %x : [num_users=1] = placeholder[target=x]\n"
+            "    %submod_0 : [num_users=1] = call_module[target=submod_0](args = (%x, %s0), kwargs = {})\n"
+            "    %submod_1 : [num_users=1] = call_module[target=submod_1](args = (%submod_0, %s0), kwargs = {})\n"
+            "    return (submod_1,)");
+  EXPECT_EQ(printReadable(*split->submodule("submod_1"), false),
+            "class submod_1(torch.nn.Module):\n"
+            "    def forward(self, a: \"f32[s0, 4]\", s0: \"Sym(s0)\"):\n"
+            "        # No stacktrace found for following nodes\n"
+            "        cos: \"f32[s0, 4]\" = torch.cos(a);  a = None\n"
+            "        return cos\n"
+            "\n");
+}
+
 }  // namespace
 }  // namespace kiln::ir
