@@ -85,15 +85,20 @@ TEST(GraphListing, ListsTheRealDdpGraphsAsPyTorchDid) {
   EXPECT_EQ(graphListing(split->submodule("submod_5")->graph), loggedBetween("---submod_5 graph---", ""));
 }
 
+// The forward of a printed module (a "class GraphModule" header is added) split in two: the node
+// named `last` alone in the second part.
+std::unique_ptr<GraphModule> splitBefore(const std::string& last, const std::string& forward) {
+  auto module = parseReadable("class GraphModule(torch.nn.Module):\n" + forward);
+  return splitModule(*module, [&](const Node& n) { return n.name() == last ? 1 : 0; });
+}
+
 TEST(SplitModule, PartitionsUsedAcrossGetTupleOutputsAndGetitems) {
-  auto module = parseReadable(
-      "class GraphModule(torch.nn.Module):\n"
-      "    def forward(self, x: \"f32[4]\"):\n"
-      "        a: \"f32[4]\" = torch.sin(x)\n"
-      "        b: \"f32[4]\" = torch.cos(x)\n"
-      "        c: \"f32[4]\" = a + b;  a = b = None\n"
-      "        return (c,)\n");
-  auto split = splitModule(*module, [](const Node& n) { return n.name() == "c" ? 1 : 0; });
+  auto split = splitBefore("c",
+                           "    def forward(self, x: \"f32[4]\"):\n"
+                           "        a: \"f32[4]\" = torch.sin(x)\n"
+                           "        b: \"f32[4]\" = torch.cos(x)\n"
+                           "        c: \"f32[4]\" = a + b;  a = b = None\n"
+                           "        return (c,)\n");
   EXPECT_EQ(graphListing(split->graph),
             "graph():\n"
             "    %x : [num_users=1] = placeholder[target=x]\n"
@@ -113,13 +118,11 @@ TEST(SplitModule, PartitionsUsedAcrossGetTupleOutputsAndGetitems) {
 // As PyTorch splits a graph Dynamo captured with dynamic sizes: each part that reads a value of
 // size s0 also takes the s0 placeholder.
 TEST(SplitModule, APartReadingASymbolicSizeTakesTheSymbol) {
-  auto module = parseReadable(
-      "class GraphModule(torch.nn.Module):\n"
-      "    def forward(self, s0: \"Sym(s0)\", x: \"f32[s0, 4][4, 1]cpu\"):\n"
-      "        a: \"f32[s0, 4][4, 1]cpu\" = torch.sin(x);  x = None\n"
-      "        b: \"f32[s0, 4][4, 1]cpu\" = torch.cos(a);  a = None\n"
-      "        return (b,)\n");
-  auto split = splitModule(*module, [](const Node& n) { return n.name() == "b" ? 1 : 0; });
+  auto split = splitBefore("b",
+                           "    def forward(self, s0: \"Sym(s0)\", x: \"f32[s0, 4][4, 1]cpu\"):\n"
+                           "        a: \"f32[s0, 4][4, 1]cpu\" = torch.sin(x);  x = None\n"
+                           "        b: \"f32[s0, 4][4, 1]cpu\" = torch.cos(a);  a = None\n"
+                           "        return (b,)\n");
   EXPECT_EQ(graphListing(split->graph),
             "graph():\n"
             "    %s0 : [num_users=2] = placeholder[target=s0]\n"
