@@ -331,7 +331,8 @@ void install_ddp_optimizer() {
     // DDP's module is loaded by a script that wraps a module in it; until then nothing splits.
     Ref ddp_module = interp.modules()->get("torch.nn.parallel.distributed");
     if (!splits || !ddp_module) return inner;
-    Ref active = getattr(interp, getattr(interp, ddp_module, "DistributedDataParallel"), "_active_ddp_module");
+    Ref active = call(interp, getattr(interp, getattr(interp, ddp_module, "DistributedDataParallel"), "_get_active_ddp_module"),
+                      std::vector<Ref>{});
     if (is_none(active)) return inner;
     const int64_t bucket_bytes_cap = to_index(interp, getattr(interp, active, "bucket_bytes_cap"));
     const int64_t first_bucket_cap =
