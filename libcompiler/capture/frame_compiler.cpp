@@ -679,9 +679,10 @@ void Runtime::call_backend(FrameCompile& c) {
   try {
     HookScope no_capture(interp, nullptr);
     const Ref& compiling = c.options.compiling_backend();
-    fx::Backend backend = fx::wrap_backend(compiling->kind == ObjectKind::Str ? *fx::find_backend(as<StrObject>(compiling).value)
-                                                                              : fx::script_backend(compiling),
-                                           backend_name, compiling);
+    fx::Backend backend = fx::split_backend(
+        interp, fx::wrap_backend(compiling->kind == ObjectKind::Str ? *fx::find_backend(as<StrObject>(compiling).value)
+                                                                    : fx::script_backend(compiling),
+                                 backend_name, compiling));
     c.entry->compiled = backend(interp, captured, example);
   } catch (PyException& error) {
     metrics.graph_op_count.reset();

@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "libcompiler/distributed/bucket_assignment.h"
+#include "libcompiler/distributed/ddp_optimizer.h"
 #include "libcompiler/distributed/dist_error.h"
 #include "libcompiler/distributed/process_group.h"
 #include "libcompiler/distributed/tcp_store.h"
@@ -17,6 +18,7 @@
 #include "libcompiler/python/torch/tensor_methods.h"
 #include "libcompiler/python/torch/tensor_object.h"
 #include "libdiag/log/logger.h"
+#include "libdiag/trace/trace_writer.h"
 
 namespace kiln::distributed {
 
@@ -330,6 +332,16 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
               to_str(a[2], "message"));
     return none();
   });
+  // The default group's rank (None once it is destroyed): TORCH_TRACE's records and file name and
+  // TORCH_LOGS' lines carry it, as PyTorch's do while torch.distributed is initialized.
+  def("_set_default_group_rank", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_set_default_group_rank", c, {{"rank"}});
+    std::optional<uint32_t> rank;
+    if (!is_none(a[0])) rank = static_cast<uint32_t>(to_index(ip, a[0]));
+    trace::TraceWriter::from_environment().set_rank(rank);
+    log::set_log_rank(rank);
+    return none();
+  });
   def("_parameters_reached", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("_parameters_reached", c, {{"outputs"}, {"parameters"}});
     std::vector<Ref> flags;
@@ -361,6 +373,9 @@ void init_c10d_module(Interpreter&, ModuleObject& m) {
 
 }  // namespace
 
-void install_distributed(Interpreter& interp) { interp.register_native_module("torch._C._distributed_c10d", init_c10d_module); }
+void install_distributed(Interpreter& interp) {
+  interp.register_native_module("torch._C._distributed_c10d", init_c10d_module);
+  install_ddp_optimizer();
+}
 
 }  // namespace kiln::distributed

@@ -6,7 +6,8 @@
 
 namespace kiln::distributed {
 
-// Makes torch.distributed available (torch.distributed.is_available() is False without it).
+// Makes torch.distributed available (torch.distributed.is_available() is False without it), and
+// DDPOptimizer the splitter of graphs compiled inside a DistributedDataParallel forward.
 void install_distributed(python::Interpreter& interp);
 
 }  // namespace kiln::distributed

@@ -32,6 +32,11 @@ BackendWrapper& backend_wrapper() {
   return wrapper;
 }
 
+BackendSplitter& backend_splitter() {
+  static BackendSplitter splitter;
+  return splitter;
+}
+
 }  // namespace
 
 void register_backend(const std::string& name, Backend backend, BackendWarmUp warm_up) {
@@ -60,6 +65,12 @@ void set_backend_wrapper(BackendWrapper wrapper) { backend_wrapper() = std::move
 
 Backend wrap_backend(Backend inner, const std::string& name, const Ref& spec) {
   return backend_wrapper() ? backend_wrapper()(std::move(inner), name, spec) : inner;
+}
+
+void set_backend_splitter(BackendSplitter splitter) { backend_splitter() = std::move(splitter); }
+
+Backend split_backend(Interpreter& interp, Backend inner) {
+  return backend_splitter() ? backend_splitter()(interp, std::move(inner)) : inner;
 }
 
 Backend script_backend(const Ref& callable) {

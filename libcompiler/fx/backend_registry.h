@@ -58,4 +58,12 @@ using BackendWrapper = std::function<Backend(Backend inner, const std::string& n
 void set_backend_wrapper(BackendWrapper wrapper);
 Backend wrap_backend(Backend inner, const std::string& name, const python::Ref& spec);
 
+// What a compile's (wrapped) backend is handed to as the frame is compiled, as Dynamo hijacks
+// the callback: DDPOptimizer (libcompiler/distributed) installs one that, while a
+// DistributedDataParallel forward runs, splits the graph at the module's gradient buckets and
+// compiles each part with the backend. Without one the backend is used as it is.
+using BackendSplitter = std::function<Backend(python::Interpreter&, Backend inner)>;
+void set_backend_splitter(BackendSplitter splitter);
+Backend split_backend(python::Interpreter& interp, Backend inner);
+
 }  // namespace kiln::fx

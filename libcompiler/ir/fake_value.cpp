@@ -78,9 +78,10 @@ std::optional<TensorMeta> parseTensorAnnotation(std::string_view text) {
 
 }  // namespace
 
-std::optional<std::string> annotationText(const FakeValue& value) {
+std::optional<std::string> annotationText(const FakeValue& value, bool withStrideAndDevice) {
   if (const auto* t = std::get_if<TensorMeta>(&value))
-    return std::string(dtypeShortName(t->dtype)) + bracketed(t->sizes) + bracketed(t->strides) + t->device.str();
+    return std::string(dtypeShortName(t->dtype)) + bracketed(t->sizes) +
+           (withStrideAndDevice ? bracketed(t->strides) + t->device.str() : "");
   if (const auto* s = std::get_if<SymScalar>(&value)) return "Sym(" + s->expr.str() + ")";
   if (const auto* o = std::get_if<OpaqueAnnotation>(&value)) return o->text;
   return std::nullopt;

@@ -48,8 +48,9 @@ struct OpaqueAnnotation {
 
 using FakeValue = std::variant<std::monostate, TensorMeta, SymScalar, TensorTuple, OpaqueAnnotation>;
 
-// The text between the quotes of a node's annotation, or nullopt when FX prints none.
-std::optional<std::string> annotationText(const FakeValue& value);
+// The text between the quotes of a node's annotation, or nullopt when FX prints none; a tensor's
+// strides and device are left out unless asked for ("f32[3, 3]" against "f32[3, 3][3, 1]cpu").
+std::optional<std::string> annotationText(const FakeValue& value, bool withStrideAndDevice = true);
 // The inverse: a tensor or Sym annotation, otherwise the text as an OpaqueAnnotation.
 FakeValue parseAnnotation(std::string_view text);
 

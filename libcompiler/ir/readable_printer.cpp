@@ -36,15 +36,23 @@ std::string formatArgs(const std::vector<Argument>& args, size_t firstArg, const
   return s;
 }
 
-// Only the verbose form annotates values with their fake tensors.
-std::string annotated(const Node& node, bool verbose) {
-  auto text = verbose ? annotationText(node.meta.value) : std::nullopt;
+// How the printed code annotates values: not at all (gm.code), with sizes (print_readable's
+// defaults), or with strides and devices too (the trace payloads).
+enum class Annotations { None, Sizes, Full };
+
+std::optional<std::string> annotationOf(const Node& node, Annotations annotations) {
+  if (annotations == Annotations::None) return std::nullopt;
+  return annotationText(node.meta.value, annotations == Annotations::Full);
+}
+
+std::string annotated(const Node& node, Annotations annotations) {
+  auto text = annotationOf(node, annotations);
   return text ? node.name() + ": \"" + *text + "\"" : node.name();
 }
 
 // The statement that computes node (without the frees).
-std::string statement(const Node& node, bool verbose) {
-  auto annotated = [&](const Node& n) { return ir::annotated(n, verbose); };
+std::string statement(const Node& node, Annotations annotations) {
+  auto annotated = [&](const Node& n) { return ir::annotated(n, annotations); };
   const auto& args = node.args();
   switch (node.op()) {
     case OpCode::GetAttr:
@@ -101,14 +109,15 @@ std::string elementLine(const Argument& element, const std::optional<std::string
 
 class ModulePrinter {
  public:
-  ModulePrinter(const GraphModule& module, std::vector<std::string>& out, bool verbose = true)
-      : module_(module), out_(out), verbose_(verbose) {}
+  // Anything but Annotations::None prints the verbose form (source comments, expanded signatures).
+  ModulePrinter(const GraphModule& module, std::vector<std::string>& out, Annotations annotations = Annotations::Full)
+      : module_(module), out_(out), annotations_(annotations), verbose_(annotations != Annotations::None) {}
 
   void print(const std::string& indent) {
     out_.push_back(indent + "class " + module_.className + "(torch.nn.Module):");
     printForward(indent + "    ");
     out_.push_back("");
-    for (const auto& [name, submodule] : module_.submodules()) ModulePrinter(*submodule, out_).print(indent + "    ");
+    for (const auto& [name, submodule] : module_.submodules()) ModulePrinter(*submodule, out_, annotations_).print(indent + "    ");
   }
 
   void printForward(const std::string& indent) {
@@ -117,7 +126,7 @@ class ModulePrinter {
   }
 
  private:
-  std::string annotated(const Node& node) const { return ir::annotated(node, verbose_); }
+  std::string annotated(const Node& node) const { return ir::annotated(node, annotations_); }
   // The verbose form lays a signature out one parameter per line where the graph asks for it.
   bool expanded() const { return verbose_ && module_.graph.codegen.expandedSignature; }
 
@@ -129,7 +138,7 @@ class ModulePrinter {
       for (const auto& name : style.pytree->inputNames) params.push_back(name), comments.emplace_back();
     } else {
       for (const Node* p : module_.graph.placeholders()) {
-        auto text = verbose_ ? annotationText(p->meta.value) : std::nullopt;
+        auto text = annotationOf(*p, annotations_);
         if (text)
           params.push_back(p->target() + ": \"" + *text + "\"");
         else if (!verbose_ && p->meta.typeAnnotation)
@@ -220,7 +229,7 @@ class ModulePrinter {
       }
       std::vector<const Node*> frees = freed[node];
       if (node->users().empty()) frees.push_back(node);
-      std::string line = indent + statement(*node, verbose_);
+      std::string line = indent + statement(*node, annotations_);
       if (!frees.empty()) {
         line += ";  ";
         for (const Node* f : frees) line += f->name() + " = ";
@@ -237,15 +246,16 @@ class ModulePrinter {
 
   const GraphModule& module_;
   std::vector<std::string>& out_;
+  Annotations annotations_;
   bool verbose_;
   std::vector<std::string> body_;
 };
 
 }  // namespace
 
-std::vector<std::string> printReadableLines(const GraphModule& module) {
+std::vector<std::string> printReadableLines(const GraphModule& module, bool includeStrideAndDevice) {
   std::vector<std::string> lines;
-  ModulePrinter(module, lines).print("");
+  ModulePrinter(module, lines, includeStrideAndDevice ? Annotations::Full : Annotations::Sizes).print("");
   if (module.graphId) {
     lines.push_back("");
     lines.push_back(" # graph id: " + *module.graphId);
@@ -255,13 +265,13 @@ std::vector<std::string> printReadableLines(const GraphModule& module) {
 
 std::vector<std::string> printForwardCode(const GraphModule& module, const std::string& indent) {
   std::vector<std::string> lines;
-  ModulePrinter(module, lines, /*verbose=*/false).printForward(indent);
+  ModulePrinter(module, lines, Annotations::None).printForward(indent);
   return lines;
 }
 
-std::string printReadable(const GraphModule& module) {
+std::string printReadable(const GraphModule& module, bool includeStrideAndDevice) {
   std::string text;
-  for (const auto& line : printReadableLines(module)) text += line + "\n";
+  for (const auto& line : printReadableLines(module, includeStrideAndDevice)) text += line + "\n";
   return text;
 }
 

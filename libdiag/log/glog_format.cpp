@@ -7,7 +7,8 @@ namespace kiln::log {
 std::string glog_prefix(const LogRecord& record) {
   // append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
   const std::string pathname = std::string(" ").append(record.path);
-  std::string prefix = trace::format_glog_prefix(trace::make_glog_prefix(
+  std::string prefix = record.rank ? "[rank" + std::to_string(*record.rank) + "]:" : "";
+  prefix += trace::format_glog_prefix(trace::make_glog_prefix(
       glog_severity(record.level)[0], record.time, static_cast<uint64_t>(record.process_id), pathname,
       static_cast<uint32_t>(record.line)));
   prefix.pop_back();  // the space before the envelope; a log line adds its tags first

@@ -2,7 +2,8 @@
 // PyTorch's default TORCH_LOGS format (TorchLogsFormatter): a glog-style prefix on every line,
 //   V1122 08:17:16.229000 431 torch/_dynamo/output_graph.py:2417] [0/0] [__graph_code] TRACED GRAPH
 // = severity letter, MMDD, local time with microseconds, pid, path:line, "]", " [<compile id>]"
-// inside a compilation, " [__<artifact>]" for an artifact, then a space and one message line.
+// inside a compilation, " [__<artifact>]" for an artifact, then a space and one message line;
+// under torch.distributed, "[rank<N>]:" before it all.
 #include <string>
 
 #include "libdiag/log/log_record.h"

@@ -2,6 +2,7 @@
 // One message on its way out: what PyTorch's formatters read from a Python LogRecord.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "libdiag/log/level.h"
@@ -18,6 +19,9 @@ struct LogRecord {
   std::string_view compile_id;  // "0/0", "1/0_1"; empty outside a compilation
   std::string_view artifact;    // "guards"; empty for a component's own message
   std::string_view message;     // may span several lines
+  // The process's rank in torch.distributed's default group, once it is initialized: PyTorch's
+  // formatter then opens every line with "[rank<N>]:".
+  std::optional<uint32_t> rank;
 };
 
 }  // namespace kiln::log

@@ -36,6 +36,7 @@ class ActiveLogs {
   std::unique_ptr<std::FILE, FileCloser> file;
   LogSink sink;
   std::vector<std::pair<std::string, std::unique_ptr<std::FILE, FileCloser>>> debug_logs;  // logger prefix, file
+  std::optional<uint32_t> rank;
 
   // The lowest level that may be shown, read without the mutex by is_enabled.
   std::array<std::atomic<int>, kComponentCount> component_floor;
@@ -113,13 +114,13 @@ void write(ActiveLogs& logs, const LogRecord& record, bool bare_format) {
     }
 }
 
-LogRecord make_record(Level level, SourceSite site, std::string_view logger_name,
-                      std::string_view compile_id, std::string_view artifact,
-                      std::string_view message) {
+// The caller holds the mutex.
+LogRecord make_record(const ActiveLogs& logs, Level level, SourceSite site, std::string_view logger_name,
+                      std::string_view compile_id, std::string_view artifact, std::string_view message) {
   // Whole milliseconds, as PyTorch's records carry them (LogRecord.msecs).
   const auto now = std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
   return LogRecord{level,     now,        getpid(), logger_name, site.path, site.line,
-                   compile_id, artifact, message};
+                   compile_id, artifact, message,     logs.rank};
 }
 
 }  // namespace
@@ -141,7 +142,7 @@ void emit(Component component, Level level, SourceSite site, std::string_view co
   std::lock_guard lock(logs.mutex);
   const std::string logger = module_logger(site.path, component);
   if (static_cast<int>(level) < logs.settings.effective_level(logger)) return;
-  write(logs, make_record(level, site, logger, compile_id, "", message), false);
+  write(logs, make_record(logs, level, site, logger, compile_id, "", message), false);
 }
 
 void emit(Artifact artifact, Level level, SourceSite site, std::string_view compile_id,
@@ -156,7 +157,7 @@ void emit(Artifact artifact, Level level, SourceSite site, std::string_view comp
       static_cast<int>(level) < logs.settings.effective_level(module))
     return;
   const std::string logger = module + ".__" + std::string(about.name);
-  write(logs, make_record(level, site, logger, compile_id, about.name, message), about.bare_format);
+  write(logs, make_record(logs, level, site, logger, compile_id, about.name, message), about.bare_format);
 }
 
 void add_debug_log(const std::string& logger_prefix, const std::filesystem::path& path) {
@@ -186,6 +187,12 @@ void set_log_output(LogOutputOptions options) {
   std::lock_guard lock(logs.mutex);
   logs.output = std::move(options);
   logs.file = std::move(file);
+}
+
+void set_log_rank(std::optional<uint32_t> rank) {
+  ActiveLogs& logs = active();
+  std::lock_guard lock(logs.mutex);
+  logs.rank = rank;
 }
 
 LogSink set_log_sink(LogSink sink) {

@@ -59,6 +59,10 @@ void set_log_output(LogOutputOptions options);
 // appended to `path`. Throws std::runtime_error when the file cannot be opened.
 void add_debug_log(const std::string& logger_prefix, const std::filesystem::path& path);
 
+// The rank records carry from now on (torch.distributed's default group's, set as it is
+// initialized and cleared as it is destroyed).
+void set_log_rank(std::optional<uint32_t> rank);
+
 // Where formatted text goes instead of stderr (tests); returns the previous sink. An empty
 // sink restores stderr. The TORCH_LOGS_OUT file is written either way.
 using LogSink = std::function<void(std::string_view text)>;

@@ -40,12 +40,6 @@ RunResult launch(const std::string& program, const std::string& script, int rank
   return run(program, "-m torch.distributed.run --standalone --nproc-per-node=" + std::to_string(ranks) + " " + script, dir);
 }
 
-std::vector<std::string> sorted_lines(const std::string& text) {
-  std::vector<std::string> lines = lines_of(text);
-  std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
 TEST(KilnDistributed, ScriptsPrintWhatPyTorchPrinted) {
   const fs::path dir = testdataPath("distributed");
   for (const DistributedScript& s : kScripts) {

@@ -73,4 +73,10 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+std::vector<std::string> sorted_lines(const std::string& text) {
+  std::vector<std::string> lines = lines_of(text);
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
 }  // namespace kiln::test

@@ -24,5 +24,7 @@ std::string tlparse_binary();
 std::filesystem::path reference_python();
 std::vector<std::filesystem::path> scripts_in(const std::filesystem::path& dir);
 std::vector<std::string> lines_of(const std::string& text);
+// The lines in sorted order: what ranks print, compared whatever order they printed in.
+std::vector<std::string> sorted_lines(const std::string& text);
 
 }  // namespace kiln::test

@@ -19,12 +19,15 @@ std::string compile_id(const nlohmann::json& record) {
   return part("frame_id") + "/" + part("frame_compile_id") + (attempt ? "_" + std::to_string(attempt) : "");
 }
 
-// Calls `visit` with each record (the JSON on a glog line) of the folder's logs, in order.
+// Calls `visit` with each record (the JSON on a glog line) of the folder's logs (or of the one
+// log given), in order.
 template <class Visit>
 void for_each_record(const fs::path& trace_dir, Visit visit) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(trace_dir))
-    if (entry.path().extension() == ".log") files.push_back(entry.path());
+  if (fs::is_regular_file(trace_dir)) files.push_back(trace_dir);
+  else
+    for (const auto& entry : fs::directory_iterator(trace_dir))
+      if (entry.path().extension() == ".log") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
     std::ifstream in(file);
@@ -37,12 +40,22 @@ void for_each_record(const fs::path& trace_dir, Visit visit) {
   }
 }
 
+// The record's key ("dynamo_start"): the one field that is not context (the JSON object sorts
+// its fields, so it is not necessarily the first).
+std::string record_key(const nlohmann::json& record) {
+  static const std::set<std::string> context = {"frame_id",    "frame_compile_id", "attempt", "compiled_autograd_id",
+                                                "has_payload", "rank",             "stack"};
+  for (const auto& [key, value] : record.items())
+    if (!context.count(key)) return key;
+  return {};
+}
+
 }  // namespace
 
-std::map<std::string, std::set<std::string>> record_kinds_by_compile(const fs::path& trace_dir) {
+std::map<std::string, std::set<std::string>> record_kinds_by_compile(const fs::path& trace) {
   static const std::set<std::string> id_keys = {"frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "has_payload", "rank"};
   std::map<std::string, std::set<std::string>> kinds;
-  for_each_record(trace_dir, [&](const nlohmann::json& record) {
+  for_each_record(trace, [&](const nlohmann::json& record) {
     if (!record.contains("frame_id")) return;
     for (const auto& [key, value] : record.items()) {
       if (id_keys.count(key)) continue;
@@ -50,6 +63,30 @@ std::map<std::string, std::set<std::string>> record_kinds_by_compile(const fs::p
     }
   });
   return kinds;
+}
+
+std::map<std::string, int64_t> record_counts(const fs::path& trace) {
+  std::map<std::string, int64_t> counts;
+  for_each_record(trace, [&](const nlohmann::json& record) {
+    ++counts[record_key(record)];
+  });
+  return counts;
+}
+
+std::set<int64_t> ranks_in(const fs::path& trace) {
+  std::set<int64_t> ranks;
+  for_each_record(trace, [&](const nlohmann::json& record) {
+    if (record_key(record) != "str") ranks.insert(record.contains("rank") ? record["rank"].get<int64_t>() : -1);
+  });
+  return ranks;
+}
+
+std::vector<std::string> record_names(const fs::path& trace, const std::string& key) {
+  std::vector<std::string> names;
+  for_each_record(trace, [&](const nlohmann::json& record) {
+    if (record_key(record) == key) names.push_back(record[key]["name"].get<std::string>());
+  });
+  return names;
 }
 
 std::map<std::string, std::set<std::string>> phases_by_compile(const fs::path& trace_dir) {

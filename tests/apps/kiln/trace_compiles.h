@@ -25,7 +25,15 @@ std::vector<CompileSummary> compiles_in(const std::filesystem::path& trace_dir);
 std::string compile_key(const std::optional<std::string>& co_name, std::optional<int64_t> ops);
 // Per compile id ("0/0", "1/0_1"), the kinds of record its compile wrote: the record's key
 // ("dynamo_output_graph", "compilation_metrics"), or an artifact's name ("fx_graph_cache_miss").
-std::map<std::string, std::set<std::string>> record_kinds_by_compile(const std::filesystem::path& trace_dir);
+std::map<std::string, std::set<std::string>> record_kinds_by_compile(const std::filesystem::path& trace);
+
+// `trace` below is a TORCH_TRACE folder or one of its logs (a rank's).
+// Per record key ("artifact" for every artifact), how many records the trace holds.
+std::map<std::string, int64_t> record_counts(const std::filesystem::path& trace);
+// The "rank" of the records that carry a compile context (all but "str"); -1 for one without.
+std::set<int64_t> ranks_in(const std::filesystem::path& trace);
+// The metadata "name" of each record with this key, in order ("submod_0", ...).
+std::vector<std::string> record_names(const std::filesystem::path& trace, const std::string& key);
 
 // Per compilation ("0/0": chromium events name no attempt), the phases its chromium events
 // closed ("dynamo", "create_aot_dispatcher_function", "inductor_compile", ...) and its instants.

@@ -15,7 +15,7 @@ const std::set<std::string> kGraphArtifacts = {"before_pre_grad_graph", "after_p
 
 // Trace records are one envelope line ("V... path:line] {json}") and payload lines that start
 // with a tab.
-std::vector<Payload> graphPayloads(const std::filesystem::path& log) {
+std::vector<Payload> graphPayloads(const std::filesystem::path& log, const std::set<std::string>& keys) {
   std::ifstream in(log);
   std::vector<Payload> payloads;
   std::string line;
@@ -33,7 +33,7 @@ std::vector<Payload> graphPayloads(const std::filesystem::path& log) {
     if (envelope.is_discarded() || !envelope.is_object() || envelope.empty()) continue;
     std::string key = envelope.begin().key();
     std::string kind;
-    if (kGraphKeys.count(key)) kind = key;
+    if (keys.count(key)) kind = key;
     if (key == "artifact" && kGraphArtifacts.count(envelope["artifact"].value("name", "")))
       kind = "artifact:" + envelope["artifact"].value("name", "");
     if (kind.empty()) continue;

@@ -19,8 +19,9 @@ struct Payload {
   std::string text;
 };
 
-// Every graph payload of one trace log, in file order.
-std::vector<Payload> graphPayloads(const std::filesystem::path& log);
+// Every graph payload of one trace log, in file order: of the records with these keys and the
+// graph artifacts.
+std::vector<Payload> graphPayloads(const std::filesystem::path& log, const std::set<std::string>& keys = kGraphKeys);
 // Every *.log under shared/real/pytorch-2.11/traces, sorted.
 std::vector<std::filesystem::path> realTraceLogs();
 

@@ -72,6 +72,16 @@ TEST(GlogFormat, EveryLineOfAMessageGetsThePrefix) {
   EXPECT_EQ(format_glog(record), "C0304 05:06:07.000000 7 a.py:1] ");
 }
 
+// Under torch.distributed, as the real ddp_compile.py run's stderr shows.
+TEST(GlogFormat, EveryLineOfARanksMessageNamesTheRank) {
+  const LogRecord record{.time = local_time(11, 26, 9, 26, 18, 453000), .process_id = 4612,
+                         .path = "torch/_dynamo/backends/distributed.py", .line = 596, .compile_id = "4/0",
+                         .artifact = "ddp_graphs", .message = "\n---orig graph---", .rank = 0};
+  EXPECT_EQ(format_glog(record),
+            "[rank0]:V1126 09:26:18.453000 4612 torch/_dynamo/backends/distributed.py:596] [4/0] [__ddp_graphs] \n"
+            "[rank0]:V1126 09:26:18.453000 4612 torch/_dynamo/backends/distributed.py:596] [4/0] [__ddp_graphs] ---orig graph---");
+}
+
 // One record of a real log: consecutive lines with the same prefix are one multi-line message.
 struct RealRecord {
   std::string prefix;  // everything before the message, as written

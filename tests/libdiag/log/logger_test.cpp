@@ -152,6 +152,22 @@ TEST(Logger, WritesTheGlogPrefixWithPidAndCompileIdAndArtifact) {
             " " + std::to_string(getpid()) + " torch/_dynamo/guards.py:3911] [1/0_1] [__guards]");
 }
 
+TEST(Logger, RecordsCarryTheRankWhileOneIsSet) {
+  LogCapture capture;
+  init_logs(with_torch_logs("ddp_graphs"));
+  set_log_rank(1);
+  emit(Artifact::ddp_graphs, Level::Debug, {"torch/_dynamo/backends/distributed.py", 596}, "4/0", "a\nb");
+  set_log_rank(std::nullopt);
+  emit(Artifact::ddp_graphs, Level::Debug, {"torch/_dynamo/backends/distributed.py", 596}, "4/0", "c");
+  std::vector<std::string> lines;
+  std::istringstream text(capture.text());
+  for (std::string line; std::getline(text, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u) << capture.text();
+  EXPECT_TRUE(lines[0].starts_with("[rank1]:V")) << lines[0];
+  EXPECT_TRUE(lines[1].starts_with("[rank1]:V")) << lines[1];
+  EXPECT_TRUE(lines[2].starts_with("V")) << lines[2];
+}
+
 TEST(Logger, BareFormatArtifactPrintsTheMessageAlone) {
   LogCapture capture;
   init_logs(with_torch_logs("custom_format_test_artifact"));

@@ -23,5 +23,9 @@ reorderable_logging_functions = set()
 verbose = False
 automatic_dynamic_shapes = True
 assume_static_by_default = True
+# Graphs captured inside a DistributedDataParallel forward are split at its gradient buckets
+# (DDPOptimizer) when this is True or "ddp_optimizer"; False, "no_optimization" and the Python
+# reducer modes compile them whole.
+optimize_ddp = True
 
 install_config_module(sys.modules[__name__])

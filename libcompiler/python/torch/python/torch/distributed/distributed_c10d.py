@@ -197,6 +197,7 @@ def _set_world(pg, backend, store):
     _World.groups_made = 0
     GroupMember.WORLD = pg
     group.WORLD = pg
+    _c10d._set_default_group_rank(None if pg is None else pg.rank())
 
 
 def destroy_process_group(group=None):

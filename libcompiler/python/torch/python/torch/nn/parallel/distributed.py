@@ -142,6 +142,8 @@ class _Reducer:
 
 
 class DistributedDataParallel(Module):
+    _active_ddp_module = None
+
     def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True, init_sync=True,
                  process_group=None, bucket_cap_mb=None, find_unused_parameters=False, check_reduction=False,
                  gradient_as_bucket_view=False, static_graph=False, delay_all_reduce_named_params=None,
@@ -197,7 +199,25 @@ class DistributedDataParallel(Module):
 
     def forward(self, *inputs, **kwargs):
         self._pre_forward()
-        return self._post_forward(self.module(*inputs, **kwargs))
+        # Capture does not resume inside `try`: the rest of this frame runs eagerly and the
+        # wrapped module's forward is a frame of its own, compiled while this module is active,
+        # as under PyTorch's _inside_ddp_forward.
+        try:
+            self._enter_ddp_forward()
+            output = self.module(*inputs, **kwargs)
+        finally:
+            DistributedDataParallel._active_ddp_module = None
+        return self._post_forward(output)
+
+    @classmethod
+    def _get_active_ddp_module(cls):
+        return cls._active_ddp_module
+
+    # While a module is active, torch.compile splits the graphs it captures at the module's bucket
+    # boundaries (DDPOptimizer, torch._dynamo.config.optimize_ddp).
+    @torch.compiler.disable
+    def _enter_ddp_forward(self):
+        DistributedDataParallel._active_ddp_module = self
 
     # The reducer's bookkeeping runs eagerly around the module, also when DDP is compiled: the
     # graph breaks there and torch.compile captures the wrapped module alone, as Dynamo does.
