@@ -34,14 +34,9 @@ std::string indexed_move_source(const IndexedMove& move) {
   source += "extern \"C\" __global__ void " + std::string(kEntry) + "(" + t + "* dst, const " + t + "* __restrict__ src, const " +
             std::string(storage_type(move.index.dtype())) + "* __restrict__ index, " + c + " value, " + c + " scale, IndexedGeometry g) {\n";
   source += "  typedef " + c + " C;\n";
-  source += "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < g.numel; i += (long long)gridDim.x * blockDim.x) {\n";
-  source += "    long long offset[3] = {0, 0, 0};\n";
-  source += "    long long rest = i;\n";
-  source += "    for (int d = (int)g.ndim - 1; d >= 0; --d) {\n";
-  source += "      const long long at = rest % g.sizes[d];\n";
-  source += "      rest /= g.sizes[d];\n";
-  source += "      for (int k = 0; k < 3; ++k) offset[k] += at * g.strides[k][d];\n";
-  source += "    }\n";
+  source += "  typedef long long I;\n";
+  source += "  for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < g.numel; i += (I)gridDim.x * blockDim.x) {\n";
+  source += offsets_from_position(3);
   source += "    const long long v = (long long)index[offset[2]];\n";
   source += "    if (g.has_skip && v == g.skip) continue;\n";
   source += "    if (v < 0 || v >= g.bound) __trap();\n";

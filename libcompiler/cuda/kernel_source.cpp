@@ -95,4 +95,16 @@ std::array<char, 8> scalar_argument(const tensor::Scalar& value, tensor::DType c
   return bytes;
 }
 
+std::string offsets_from_position(size_t operands) {
+  const std::string n = std::to_string(operands);
+  return "    I offset[" + n + "] = {0};\n"
+         "    I rest = i;\n"
+         "    for (int d = (int)g.ndim - 1; d >= 0; --d) {\n"
+         "      const I size = (I)g.sizes[d];\n"
+         "      const I at = rest % size;\n"
+         "      rest /= size;\n"
+         "      for (int k = 0; k < " + n + "; ++k) offset[k] += at * (I)g.strides[k][d];\n"
+         "    }\n";
+}
+
 }  // namespace kiln::cuda

@@ -24,6 +24,11 @@ const std::string& kernel_preamble();
 // A number passed to a kernel as a parameter of the compute type: its bytes.
 std::array<char, 8> scalar_argument(const tensor::Scalar& value, tensor::DType compute);
 
+// Device code for a grid-stride loop's body: the element offsets `offset[k]` of `operands`
+// operands at position `i`, from a parameter `g` holding ndim, sizes[] and strides[operand][], in
+// the kernel's index type `I`.
+std::string offsets_from_position(size_t operands);
+
 // Kernels index tensors of at most this many dimensions.
 inline constexpr int kMaxKernelDims = 8;
 

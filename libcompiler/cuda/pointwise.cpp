@@ -101,14 +101,7 @@ std::string pointwise_source(const tensor::Tensor& out, const std::string& expre
     for (size_t k = 0; k <= inputs.size(); ++k) source += std::string(k ? ", " : "") + "i";
     source += "};\n";
   } else {
-    source += "    I offset[" + operands + "] = {0};\n";
-    source += "    I rest = i;\n";
-    source += "    for (int d = (int)g.ndim - 1; d >= 0; --d) {\n";
-    source += "      const I size = (I)g.sizes[d];\n";
-    source += "      const I index = rest % size;\n";
-    source += "      rest /= size;\n";
-    source += "      for (int k = 0; k < " + operands + "; ++k) offset[k] += index * (I)g.strides[k][d];\n";
-    source += "    }\n";
+    source += offsets_from_position(inputs.size() + 1);
   }
   for (size_t k = 0; k < inputs.size(); ++k)
     source += "    const C " + inputs[k].name + " = (C)kiln_load(in" + std::to_string(k) + " + offset[" + std::to_string(k + 1) + "]);\n";
