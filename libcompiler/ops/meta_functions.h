@@ -420,7 +420,7 @@ std::vector<MetaOf<Args>> meta_clone(const Args& args) {
 template <class Args>
 std::vector<MetaOf<Args>> meta_clone_memory_format(const Args& args) {
   auto metas = meta_clone(args);
-  if (args.optional_string(1) == "contiguous_format") metas[0].strides = tensor::row_major_strides(metas[0].sizes);
+  if (args.optional_string(1) == "torch.contiguous_format") metas[0].strides = tensor::row_major_strides(metas[0].sizes);
   return metas;
 }
 

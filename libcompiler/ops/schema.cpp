@@ -191,7 +191,10 @@ class SchemaParser {
       if (type.is_list && type.list_size) return IValue(std::vector<int64_t>(static_cast<size_t>(*type.list_size), value));
       return IValue(value);
     }
-    return IValue(text);  // enum names such as contiguous_format
+    // Enum names such as contiguous_format: memory formats and layouts are torch globals, passed
+    // by their qualified names (torch.contiguous_format, as graphs print them).
+    if (type.base == SchemaType::Base::MemoryFormat || type.base == SchemaType::Base::Layout) return IValue("torch." + text);
+    return IValue(text);
   }
 
   std::string identifier() {

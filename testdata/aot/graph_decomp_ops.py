@@ -1,5 +1,6 @@
 # The decompositions of softmax, log_softmax, cross_entropy (nll_loss), mean, var, relu
-# (threshold_backward), clamp, rsub, transpose and mse_loss, forward and backward, one compile
+# (threshold_backward), clamp, rsub, transpose, a transposed copy (clone(memory_format =
+# torch.contiguous_format)) and mse_loss, forward and backward, one compile
 # each, under aot_eager_decomp_partition (or the backend given as the first argument).
 import sys
 
@@ -40,6 +41,10 @@ def transpose(x):
     return x.transpose(0, 1) * 2
 
 
+def transposed_copy(x):
+    return x.t().contiguous() * 2
+
+
 def mse(x, y):
     return torch.nn.functional.mse_loss(x, y)
 
@@ -52,7 +57,7 @@ def compile_and_backward(fn, *args):
 torch.manual_seed(0)
 x = torch.randn(4, 6, requires_grad=True)
 t = torch.randint(0, 6, (4,))
-for fn in (softmax, log_softmax, mean_of_rows, var_of_rows, relu, clamp_rsub, transpose):
+for fn in (softmax, log_softmax, mean_of_rows, var_of_rows, relu, clamp_rsub, transpose, transposed_copy):
     compile_and_backward(fn, x)
 compile_and_backward(cross_entropy, x, t)
 compile_and_backward(mse, x, torch.randn(4, 6))

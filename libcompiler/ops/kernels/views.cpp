@@ -14,7 +14,7 @@ namespace kiln::ops {
 
 namespace {
 
-Tensor contiguous_clone(const Tensor& self) { return call_single(OpId::clone, {self, "contiguous_format"}); }
+Tensor contiguous_clone(const Tensor& self) { return call_single(OpId::clone, {self, "torch.contiguous_format"}); }
 
 }  // namespace
 
