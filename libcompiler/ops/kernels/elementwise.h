@@ -3,13 +3,15 @@
 // pointer loop when every operand is contiguous in it (or a broadcast scalar), which the
 // compiler vectorises, and to a strided loop otherwise. Walks of kGrainSize elements or more are
 // split over the thread pool (tensor::for_each_run). Half and bfloat16 compute in float (ATen's
-// opmath type).
+// opmath type): their contiguous runs go through float arrays a chunk at a time (opmath_arrays.h).
 //
 //   unary_loop<float, float>(out, in, [](float x) { return x * 2; });
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
 #include "libcompiler/ops/ivalue.h"
+#include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
 #include "libcompiler/tensor/elementwise_loop.h"
@@ -60,12 +62,47 @@ void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
     if (strides[0] == sizeof(Out) && strides[1] == sizeof(In)) {
       Out* o = reinterpret_cast<Out*>(data[0]);
       const In* x = reinterpret_cast<const In*>(data[1]);
+      if constexpr (tensor::kIsReducedFloat<In> && std::is_same_v<Out, In>) {
+        float chunk[kOpmathChunk];
+        for (int64_t begin = 0; begin < n; begin += kOpmathChunk) {
+          const int64_t m = std::min(kOpmathChunk, n - begin);
+          widen_to_float(x + begin, chunk, m);
+          for (int64_t i = 0; i < m; ++i) chunk[i] = op(chunk[i]);
+          round_from_float(chunk, o + begin, m);
+        }
+        return;
+      }
       for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(static_cast<C>(x[i])));
       return;
     }
     for (int64_t i = 0; i < n; ++i)
       store<Out>(data[0] + i * strides[0], static_cast<Out>(op(static_cast<C>(load<In>(data[1] + i * strides[1])))));
   });
+}
+
+// o[i] = op(x[i], y[i]) over a run of half or bfloat16 in float chunks; an operand that does not
+// step is one element broadcast.
+template <typename T, typename Op>
+void reduced_float_binary_run(T* o, const T* x, bool x_steps, const T* y, bool y_steps, int64_t n, const Op& op) {
+  float xs[kOpmathChunk], ys[kOpmathChunk];
+  const float x0 = static_cast<float>(*x), y0 = static_cast<float>(*y);
+  for (int64_t begin = 0; begin < n; begin += kOpmathChunk) {
+    const int64_t m = std::min(kOpmathChunk, n - begin);
+    if (x_steps && y_steps) {
+      widen_to_float(x + begin, xs, m);
+      widen_to_float(y + begin, ys, m);
+      for (int64_t i = 0; i < m; ++i) xs[i] = op(xs[i], ys[i]);
+    } else if (x_steps) {
+      widen_to_float(x + begin, xs, m);
+      for (int64_t i = 0; i < m; ++i) xs[i] = op(xs[i], y0);
+    } else if (y_steps) {
+      widen_to_float(y + begin, ys, m);
+      for (int64_t i = 0; i < m; ++i) xs[i] = op(x0, ys[i]);
+    } else {
+      std::fill_n(xs, m, op(x0, y0));
+    }
+    round_from_float(xs, o + begin, m);
+  }
 }
 
 // out[i] = op(a[i], b[i]) with a and b broadcast to out.
@@ -77,6 +114,13 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Op& 
     Out* o = reinterpret_cast<Out*>(data[0]);
     const In* x = reinterpret_cast<const In*>(data[1]);
     const In* y = reinterpret_cast<const In*>(data[2]);
+    if constexpr (tensor::kIsReducedFloat<In> && std::is_same_v<Out, In>) {
+      if (strides[0] == sizeof(Out) && (strides[1] == sizeof(In) || strides[1] == 0) &&
+          (strides[2] == sizeof(In) || strides[2] == 0)) {
+        reduced_float_binary_run(o, x, strides[1] != 0, y, strides[2] != 0, n, op);
+        return;
+      }
+    }
     if (strides[0] == sizeof(Out)) {
       if (strides[1] == sizeof(In) && strides[2] == sizeof(In)) {
         for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(static_cast<C>(x[i]), static_cast<C>(y[i])));

@@ -1,15 +1,17 @@
 // Layer normalisation: native_layer_norm (output, mean, rstd per row), its backward kernel, and
 // the layer_norm composite. float32 and float64 rows take the statistics in PyTorch's order of
 // operations (so that outputs agree to the bit, which ill-conditioned programs show: a sum of
-// normalized values near 0, then `% 3`); other dtypes accumulate in double.
+// normalized values near 0, then `% 3`); half and bfloat16 rows go through the float kernel.
 #include <array>
 #include <bit>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/tensor/parallel.h"
@@ -220,41 +222,36 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
   const Tensor input = tensor::contiguous(args.tensor(0));
   check_floating(input);
   const auto [rows, columns] = rows_and_columns(input, args.int_list(1));
+  // Half and bfloat16 rows are normalized in float (ATen's opmath type), with float weights.
+  const bool reduced = input.dtype() == tensor::DType::BFloat16 || input.dtype() == tensor::DType::Float16;
+  const tensor::DType compute = reduced ? tensor::DType::Float32 : input.dtype();
   const Tensor weight = args.optional_tensor(2), bias = args.optional_tensor(3);
-  const Tensor w = weight.defined() ? tensor::contiguous(tensor::to_dtype(weight, input.dtype())) : Tensor();
-  const Tensor b = bias.defined() ? tensor::contiguous(tensor::to_dtype(bias, input.dtype())) : Tensor();
+  const Tensor w = weight.defined() ? tensor::contiguous(tensor::to_dtype(weight, compute)) : Tensor();
+  const Tensor b = bias.defined() ? tensor::contiguous(tensor::to_dtype(bias, compute)) : Tensor();
   const double eps = args.float_value(4);
-  tensor::visit_dtype(input.dtype(), [&](auto tag) {
+  visit_floating_dtype(input.dtype(), "LayerNormKernelImpl", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
     const T* x = input.data_ptr<T>();
-    const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
-    const T* bp = b.defined() ? b.data_ptr<T>() : nullptr;
+    const C* wp = w.defined() ? w.data_ptr<C>() : nullptr;
+    const C* bp = b.defined() ? b.data_ptr<C>() : nullptr;
     T* out = outputs[0].data_ptr<T>();
     T* mean_out = outputs[1].data_ptr<T>();
     T* rstd_out = outputs[2].data_ptr<T>();
     tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(columns, 1)), [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r) {
-        const T* row = x + r * columns;
-        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-          layer_norm_row(row, wp, bp, static_cast<T>(eps), columns, out + r * columns, mean_out[r], rstd_out[r]);
-        } else {
-          double mean = 0, squares = 0;
-          for (int64_t c = 0; c < columns; ++c) mean += static_cast<double>(row[c]);
-          mean /= static_cast<double>(columns);
-          for (int64_t c = 0; c < columns; ++c) {
-            const double d = static_cast<double>(row[c]) - mean;
-            squares += d * d;
-          }
-          const double rstd = 1.0 / std::sqrt(squares / static_cast<double>(columns) + eps);
-          for (int64_t c = 0; c < columns; ++c) {
-            double y = (static_cast<double>(row[c]) - mean) * rstd;
-            if (wp) y *= static_cast<double>(wp[c]);
-            if (bp) y += static_cast<double>(bp[c]);
-            out[r * columns + c] = static_cast<T>(y);
-          }
+      if constexpr (tensor::kIsReducedFloat<T>) {
+        std::vector<float> row(static_cast<size_t>(columns)), normalized(static_cast<size_t>(columns));
+        for (int64_t r = begin; r < end; ++r) {
+          float mean, rstd;
+          widen_to_float(x + r * columns, row.data(), columns);
+          layer_norm_row(row.data(), wp, bp, static_cast<float>(eps), columns, normalized.data(), mean, rstd);
+          round_from_float(normalized.data(), out + r * columns, columns);
           mean_out[r] = static_cast<T>(mean);
           rstd_out[r] = static_cast<T>(rstd);
         }
+      } else {
+        for (int64_t r = begin; r < end; ++r)
+          layer_norm_row(x + r * columns, wp, bp, static_cast<T>(eps), columns, out + r * columns, mean_out[r], rstd_out[r]);
       }
     });
   });
