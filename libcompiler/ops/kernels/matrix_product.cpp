@@ -51,7 +51,7 @@ void gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alp
                   A.leading, B.data.data_ptr<double>(), B.leading, beta.to<double>(), out.data_ptr<double>(), ldc);
     return;
   }
-  if ((dtype == DType::BFloat16 || dtype == DType::Float16) && k > 0) {
+  if (tensor::is_reduced_floating_point(dtype) && k > 0) {
     // As PyTorch's CPU gemm for these: the products summed in float32 and rounded once at the
     // end; so sgemm on float32 copies (exact: every bfloat16 and float16 is a float32).
     const bool use_beta = beta.to<double>() != 0.0;

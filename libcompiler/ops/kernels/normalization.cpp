@@ -177,11 +177,12 @@ void scale_shift_plane_range(const T* in, T* out, int64_t begin, int64_t end, in
 }
 
 // batch_norm with running statistics as one kernel where nothing needs the composition (no
-// autograd, no tracer, real contiguous float tensors of one dtype); empty otherwise.
+// autograd, no tracer, real contiguous floating tensors of one dtype); empty otherwise. Half and
+// bfloat16 compute in float: each plane widened, scaled and shifted, rounded once.
 Tensor batch_norm_inference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& running_mean,
                             const Tensor& running_var, double eps) {
   if (is_recording_calls() || input.device().type != tensor::DeviceType::CPU || !input.is_contiguous()) return Tensor();
-  if (input.dtype() != tensor::DType::Float32 && input.dtype() != tensor::DType::Float64) return Tensor();
+  if (!tensor::is_floating_point(input.dtype())) return Tensor();
   for (const Tensor* t : {&input, &weight, &bias, &running_mean, &running_var}) {
     if (!t->defined()) continue;
     if (t->device().type != tensor::DeviceType::CPU || t->dtype() != input.dtype()) return Tensor();
@@ -191,26 +192,36 @@ Tensor batch_norm_inference(const Tensor& input, const Tensor& weight, const Ten
   const int64_t plane = channels == 0 ? 0 : input.numel() / (input.sizes()[0] * channels);
   Tensor out = Tensor::empty(input.sizes(), input.dtype());
   if (input.numel() == 0) return out;
-  tensor::visit_dtype(input.dtype(), [&](auto tag) {
+  visit_floating_dtype(input.dtype(), "batch_norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      const Tensor mean = tensor::contiguous(running_mean), var = tensor::contiguous(running_var);
-      const Tensor w = weight.defined() ? tensor::contiguous(weight) : Tensor();
-      const Tensor b = bias.defined() ? tensor::contiguous(bias) : Tensor();
-      std::vector<T> alpha(static_cast<size_t>(channels)), beta(static_cast<size_t>(channels));
-      for (int64_t c = 0; c < channels; ++c) {
-        const T invstd = T(1) / std::sqrt(var.data_ptr<T>()[c] + static_cast<T>(eps));
-        alpha[c] = invstd * (w.defined() ? w.data_ptr<T>()[c] : T(1));
-        // bias - mean * alpha, fused as ATen's build fuses it.
-        beta[c] = std::fma(-mean.data_ptr<T>()[c], alpha[c], b.defined() ? b.data_ptr<T>()[c] : T(0));
-      }
-      const T* in = input.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      tensor::parallel_for(0, input.sizes()[0] * channels, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(plane, 1)),
-                           [&](int64_t begin, int64_t end) {
-                             scale_shift_plane_range(in, o, begin, end, channels, plane, alpha.data(), beta.data());
-                           });
+    using C = opmath_t<T>;
+    const Tensor mean = tensor::contiguous(running_mean), var = tensor::contiguous(running_var);
+    const Tensor w = weight.defined() ? tensor::contiguous(weight) : Tensor();
+    const Tensor b = bias.defined() ? tensor::contiguous(bias) : Tensor();
+    const auto parameter = [](const Tensor& t, int64_t c, C absent) { return t.defined() ? static_cast<C>(t.data_ptr<T>()[c]) : absent; };
+    std::vector<C> alpha(static_cast<size_t>(channels)), beta(static_cast<size_t>(channels));
+    for (int64_t c = 0; c < channels; ++c) {
+      const C invstd = C(1) / std::sqrt(parameter(var, c, C(0)) + static_cast<C>(eps));
+      alpha[c] = invstd * parameter(w, c, C(1));
+      // bias - mean * alpha, fused as ATen's build fuses it.
+      beta[c] = std::fma(-parameter(mean, c, C(0)), alpha[c], parameter(b, c, C(0)));
     }
+    const T* in = input.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    const int64_t grain = std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(plane, 1));
+    tensor::parallel_for(0, input.sizes()[0] * channels, grain, [&](int64_t begin, int64_t end) {
+      if constexpr (tensor::kIsReducedFloat<T>) {
+        std::vector<float> wide(static_cast<size_t>(plane));
+        for (int64_t i = begin; i < end; ++i) {
+          const int64_t c = i % channels;
+          widen_to_float(in + i * plane, wide.data(), plane);
+          scale_shift_plane_range(wide.data(), wide.data(), 0, 1, 1, plane, &alpha[c], &beta[c]);
+          round_from_float(wide.data(), o + i * plane, plane);
+        }
+      } else {
+        scale_shift_plane_range(in, o, begin, end, channels, plane, alpha.data(), beta.data());
+      }
+    });
   });
   return out;
 }
@@ -223,8 +234,7 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
   check_floating(input);
   const auto [rows, columns] = rows_and_columns(input, args.int_list(1));
   // Half and bfloat16 rows are normalized in float (ATen's opmath type), with float weights.
-  const bool reduced = input.dtype() == tensor::DType::BFloat16 || input.dtype() == tensor::DType::Float16;
-  const tensor::DType compute = reduced ? tensor::DType::Float32 : input.dtype();
+  const tensor::DType compute = tensor::is_reduced_floating_point(input.dtype()) ? tensor::DType::Float32 : input.dtype();
   const Tensor weight = args.optional_tensor(2), bias = args.optional_tensor(3);
   const Tensor w = weight.defined() ? tensor::contiguous(tensor::to_dtype(weight, compute)) : Tensor();
   const Tensor b = bias.defined() ? tensor::contiguous(tensor::to_dtype(bias, compute)) : Tensor();

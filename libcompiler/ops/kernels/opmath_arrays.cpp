@@ -27,15 +27,9 @@ KILN_VECTOR_CLONES void round_to_bfloat16_bits(const float* in, uint16_t* out, i
 }
 
 #if defined(__x86_64__)
-// The same on 16 lanes with AVX-512's narrowing store, where the CPU has it: the conversions
-// are most of a bfloat16 kernel's instructions, and on 8 lanes they take longer than the
-// memory traffic they save. (Not the CPU's own vcvtneps2bf16: it flushes subnormals to zero.)
-bool has_avx512bw_vl() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-  return has;
-}
-
-#define KILN_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
+// The same on 16 lanes with AVX-512's narrowing, where the CPU has it: the conversions are most of
+// a bfloat16 kernel's instructions, and on 8 lanes they take longer than the memory traffic they
+// save. (Not the CPU's own vcvtneps2bf16: it flushes subnormals to zero.)
 // GCC 12 warns about the undefined vectors inside its own AVX-512 intrinsics.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -70,7 +64,6 @@ KILN_AVX512_TARGET void round_to_bfloat16_avx512(const float* in, uint16_t* out,
   if (i < n) _mm256_mask_storeu_epi16(out + i, first_lanes(n - i), round_lanes(_mm512_maskz_loadu_ps(first_lanes(n - i), in + i)));
 }
 #pragma GCC diagnostic pop
-#undef KILN_AVX512_TARGET
 #endif
 
 }  // namespace
@@ -78,7 +71,7 @@ KILN_AVX512_TARGET void round_to_bfloat16_avx512(const float* in, uint16_t* out,
 void widen_to_float(const tensor::BFloat16* in, float* out, int64_t n) {
   const uint16_t* bits = reinterpret_cast<const uint16_t*>(in);
 #if defined(__x86_64__)
-  if (has_avx512bw_vl()) return widen_bfloat16_avx512(bits, out, n);
+  if (cpu_has_avx512()) return widen_bfloat16_avx512(bits, out, n);
 #endif
   widen_bfloat16_bits(bits, out, n);
 }
@@ -86,7 +79,7 @@ void widen_to_float(const tensor::BFloat16* in, float* out, int64_t n) {
 void round_from_float(const float* in, tensor::BFloat16* out, int64_t n) {
   uint16_t* bits = reinterpret_cast<uint16_t*>(out);
 #if defined(__x86_64__)
-  if (has_avx512bw_vl()) return round_to_bfloat16_avx512(in, bits, n);
+  if (cpu_has_avx512()) return round_to_bfloat16_avx512(in, bits, n);
 #endif
   round_to_bfloat16_bits(in, bits, n);
 }

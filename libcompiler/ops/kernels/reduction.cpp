@@ -63,7 +63,7 @@ std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta
   const Tensor out = allocate_outputs(meta)[0];
   const std::vector<bool> reduced = dims_of(args, args.tensor(0));
   const DType in_dtype = args.tensor(0).dtype();
-  if (!product && in_dtype == out.dtype() && (in_dtype == DType::BFloat16 || in_dtype == DType::Float16)) {
+  if (!product && in_dtype == out.dtype() && tensor::is_reduced_floating_point(in_dtype)) {
     // In float32, ATen's accumulate type for these, on a float32 copy: the float32 sum's order,
     // rounded once at the end.
     std::vector<int64_t> dims;
@@ -154,32 +154,48 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
   });
 }
 
+// out = amax/amin of float32 or float64 `self` (out of its dtype) over `reduced`, on whole vectors.
+void vector_extremum(const Tensor& self, const std::vector<bool>& reduced, const Tensor& out, bool is_max) {
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      // Down the columns in place where the reduced dims lie above kept ones in memory, as sums do.
+      const Tensor ordered = reduced_dims_in_memory_order(self, reduced);
+      const std::optional<CascadeSumPlan> plan = cascade_sum_plan(ordered, reduced);
+      T* o = out.data_ptr<T>();
+      if (plan && plan->kind == CascadeSumPlan::Kind::Outer) {
+        const int64_t n = self.numel() / out.numel();
+        column_results_into(*plan, n, o, out.numel(), [&](T* found) {
+          extremum_columns(ordered.data_ptr<T>(), n, plan->columns, out.numel() / plan->columns, found, is_max);
+        });
+        return;
+      }
+      const ReductionLayout layout = reduction_layout(self, reduced);
+      const T* in = layout.data.data_ptr<T>();
+      for_each_row_range(layout, [&](int64_t begin, int64_t end) { extremum_rows(in, layout.inner, begin, end, o, is_max); });
+    }
+  });
+}
+
 std::vector<Tensor> extremum_values(const Arguments& args, const std::vector<TensorMeta>& meta, bool is_max) {
   const Tensor& self = args.tensor(0);
   const Tensor out = allocate_outputs(meta)[0];
   if (out.numel() == 0) return {out};
   const std::vector<bool> reduced = dims_of(args, self);
-  if ((out.dtype() == DType::Float32 || out.dtype() == DType::Float64) && self.dtype() == out.dtype() && self.numel() > 0) {
-    tensor::visit_dtype(out.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        // Down the columns in place where the reduced dims lie above kept ones in memory, as sums do.
-        const Tensor ordered = reduced_dims_in_memory_order(self, reduced);
-        const std::optional<CascadeSumPlan> plan = cascade_sum_plan(ordered, reduced);
-        T* o = out.data_ptr<T>();
-        if (plan && plan->kind == CascadeSumPlan::Kind::Outer) {
-          const int64_t n = self.numel() / out.numel();
-          column_results_into(*plan, n, o, out.numel(), [&](T* found) {
-            extremum_columns(ordered.data_ptr<T>(), n, plan->columns, out.numel() / plan->columns, found, is_max);
-          });
-          return;
-        }
-        const ReductionLayout layout = reduction_layout(self, reduced);
-        const T* in = layout.data.data_ptr<T>();
-        for_each_row_range(layout, [&](int64_t begin, int64_t end) { extremum_rows(in, layout.inner, begin, end, o, is_max); });
-      }
-    });
-    return {out};
+  if (self.dtype() == out.dtype() && self.numel() > 0) {
+    if (out.dtype() == DType::Float32 || out.dtype() == DType::Float64) {
+      vector_extremum(self, reduced, out, is_max);
+      return {out};
+    }
+    if (tensor::is_reduced_floating_point(out.dtype())) {
+      // Half and bfloat16 widen to float32 exactly, so the float32 extremum is theirs: on a
+      // float32 copy (_to_copy keeps a dense input's layout, so the column path still applies).
+      NoGradGuard no_grad;
+      const Tensor wide_out = Tensor::empty(out.sizes(), DType::Float32);
+      vector_extremum(ops::to_copy(self, DType::Float32), reduced, wide_out, is_max);
+      tensor::copy_elements(out, wide_out);
+      return {out};
+    }
   }
   extremum(reduction_layout(self, reduced), out, Tensor(), is_max);
   return {out};

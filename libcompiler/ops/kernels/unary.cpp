@@ -186,7 +186,30 @@ std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
 // CompositeImplicitAutograd in ATen: its grad_fn is pow's.
 std::vector<Tensor> kernel_square(const Arguments& args) { return {ops::pow(args.tensor(0), Scalar(2))}; }
 
+namespace {
+
+// neg and abs of half and bfloat16 change only the sign bit, as ATen's vectorised kernels for
+// them do: no trip through float.
+template <typename BitOp>
+std::vector<Tensor> on_sign_bit(const Arguments& args, const BitOp& bit_op) {
+  const Tensor out = args.schema().is_inplace() ? args.tensor(0) : allocate_outputs(meta_unary(args))[0];
+  tensor::ElementwiseLoop loop({out}, {args.tensor(0)});
+  tensor::for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+    if (strides[0] == sizeof(uint16_t) && strides[1] == sizeof(uint16_t)) {
+      uint16_t* o = reinterpret_cast<uint16_t*>(data[0]);
+      const uint16_t* x = reinterpret_cast<const uint16_t*>(data[1]);
+      for (int64_t i = 0; i < n; ++i) o[i] = bit_op(x[i]);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) store<uint16_t>(data[0] + i * strides[0], bit_op(load<uint16_t>(data[1] + i * strides[1])));
+  });
+  return {out};
+}
+
+}  // namespace
+
 std::vector<Tensor> kernel_neg(const Arguments& args) {
+  if (tensor::is_reduced_floating_point(args.tensor(0).dtype())) return on_sign_bit(args, [](uint16_t bits) { return uint16_t(bits ^ 0x8000u); });
   return unary(args, meta_unary, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [](C x) -> C { return static_cast<C>(-x); };
@@ -194,6 +217,7 @@ std::vector<Tensor> kernel_neg(const Arguments& args) {
 }
 
 std::vector<Tensor> kernel_abs(const Arguments& args) {
+  if (tensor::is_reduced_floating_point(args.tensor(0).dtype())) return on_sign_bit(args, [](uint16_t bits) { return uint16_t(bits & 0x7fffu); });
   return unary(args, meta_unary, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [](C x) -> C {
