@@ -137,6 +137,28 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
     const T* in = layout.data.data_ptr<T>();
     T* v = values.defined() ? values.data_ptr<T>() : nullptr;
     int64_t* idx = indices.defined() ? indices.data_ptr<int64_t>() : nullptr;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      // The extremum on whole vectors, then the first element that is it (the first NaN for a
+      // NaN) in a second pass over the row, in cache: the scalar search's element and position.
+      if (layout.inner > 0) {
+        for_each_row_range(layout, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) {
+            const T* row = in + i * layout.inner;
+            T found;
+            extremum_rows(row, layout.inner, 0, 1, &found, is_max);
+            int64_t k = 0;
+            if (found != found) {
+              while (row[k] == row[k]) ++k;
+            } else {
+              while (row[k] != found) ++k;
+            }
+            if (v) v[i] = row[k];
+            if (idx) idx[i] = k;
+          }
+        });
+        return;
+      }
+    }
     for_each_row(layout, [&](int64_t i) {
       const T* row = in + i * layout.inner;
       C best = static_cast<C>(row[0]);

@@ -41,6 +41,19 @@ std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp
   return {out};
 }
 
+// arrays(in, out, n) with its own loops (the negations and divisions around a vector exp, say) on
+// AVX-512 where the CPU has it: the lambda inlines into a function of that target.
+template <typename T, typename Arrays>
+KILN_AVX512_TARGET void arrays_avx512(const Arrays& arrays, const T* in, T* out, int64_t n) {
+  arrays(in, out, n);
+}
+
+template <typename T, typename Arrays>
+void arrays_on_widest_vectors(const Arrays& arrays, const T* in, T* out, int64_t n) {
+  if (cpu_has_avx512()) return arrays_avx512(arrays, in, out, n);
+  arrays(in, out, n);
+}
+
 // unary() whose floating results come from whole arrays when input and output lie dense in
 // memory the same way: arrays(in, out, n) on chunks spread over the thread pool, on float arrays
 // widened from half and bfloat16 a chunk at a time (the scalar expression serves every other case).
@@ -64,11 +77,11 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
             for (int64_t i = begin; i < end; i += kOpmathChunk) {
               const int64_t m = std::min(kOpmathChunk, end - i);
               widen_to_float(in + i, xs, m);
-              arrays(static_cast<const float*>(xs), ys, m);
+              arrays_on_widest_vectors(arrays, static_cast<const float*>(xs), ys, m);
               round_from_float(ys, o + i, m);
             }
           } else {
-            arrays(in + begin, o + begin, end - begin);
+            arrays_on_widest_vectors(arrays, in + begin, o + begin, end - begin);
           }
         });
       });
@@ -81,7 +94,7 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
 // Stages over a long array a tile at a time, so that each tile stays in cache between stages:
 // stages(in_tile, out_tile, tile_length) for each tile in order.
 template <typename T, typename Stages>
-void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
+KILN_INLINE_INTO_CLONES void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
   constexpr int64_t kTile = 2048;
   for (int64_t begin = 0; begin < n; begin += kTile) stages(in + begin, out + begin, std::min(kTile, n - begin));
 }

@@ -5,13 +5,22 @@
 #include <cmath>
 #include <cstring>
 
-// glibc's AVX2 variants (the x86_64 vector ABI's 'd' ISA), named as GCC's vectoriser calls them.
+#include "libcompiler/ops/kernels/vector_clones.h"
+
+// glibc's AVX2 variants (the x86_64 vector ABI's 'd' ISA) and AVX-512 ones ('e'), named as GCC's
+// vectoriser calls them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
 extern "C" {
 #define KILN_VECTOR_MATH(name)                   \
   __m256 _ZGVdN8v_##name##f(__m256);             \
   __m256d _ZGVdN4v_##name(__m256d);
+#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
+  __m512 _ZGVeN16v_##name##f(__m512);                            \
+  __m512d _ZGVeN8v_##name(__m512d);
 #include "libcompiler/ops/kernels/vector_math.def"
 }
+#pragma GCC diagnostic pop
 
 namespace kiln::ops::vector_math {
 
@@ -33,6 +42,32 @@ const Entry kEntries[] = {
 #define KILN_VECTOR_MATH(name) {_ZGVdN8v_##name##f, _ZGVdN4v_##name, ::name##f, static_cast<ScalarDouble>(::name)},
 #include "libcompiler/ops/kernels/vector_math.def"
 };
+
+using WideVectorFloat = __m512 (*)(__m512);
+using WideVectorDouble = __m512d (*)(__m512d);
+
+// The AVX-512 variant where it returns the AVX2 variant's bits, else nullptr.
+WideVectorFloat avx512_float_variant(Function function) {
+  switch (function) {
+#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
+  case Function::name:                                          \
+    return float_too ? _ZGVeN16v_##name##f : nullptr;
+#include "libcompiler/ops/kernels/vector_math.def"
+    default:
+      return nullptr;
+  }
+}
+
+WideVectorDouble avx512_double_variant(Function function) {
+  switch (function) {
+#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
+  case Function::name:                                          \
+    return double_too ? _ZGVeN8v_##name : nullptr;
+#include "libcompiler/ops/kernels/vector_math.def"
+    default:
+      return nullptr;
+  }
+}
 
 bool has_avx2() {
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -61,15 +96,35 @@ __attribute__((target("avx2,fma"))) void apply_avx2(VectorDouble f, const double
   }
 }
 
+__attribute__((target("avx512f"))) void apply_avx512(WideVectorFloat f, const float* in, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, f(_mm512_loadu_ps(in + i)));
+  if (i < n) {
+    const __mmask16 lanes = __mmask16((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(out + i, lanes, f(_mm512_maskz_loadu_ps(lanes, in + i)));
+  }
+}
+
+__attribute__((target("avx512f"))) void apply_avx512(WideVectorDouble f, const double* in, double* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm512_storeu_pd(out + i, f(_mm512_loadu_pd(in + i)));
+  if (i < n) {
+    const __mmask8 lanes = __mmask8((1u << (n - i)) - 1);
+    _mm512_mask_storeu_pd(out + i, lanes, f(_mm512_maskz_loadu_pd(lanes, in + i)));
+  }
+}
+
 }  // namespace
 
 void apply(Function function, const float* in, float* out, int64_t n) {
+  if (WideVectorFloat wide = avx512_float_variant(function); wide && cpu_has_avx512()) return apply_avx512(wide, in, out, n);
   const Entry& entry = kEntries[static_cast<int>(function)];
   if (has_avx2()) return apply_avx2(entry.vector_float, in, out, n);
   for (int64_t i = 0; i < n; ++i) out[i] = entry.scalar_float(in[i]);
 }
 
 void apply(Function function, const double* in, double* out, int64_t n) {
+  if (WideVectorDouble wide = avx512_double_variant(function); wide && cpu_has_avx512()) return apply_avx512(wide, in, out, n);
   const Entry& entry = kEntries[static_cast<int>(function)];
   if (has_avx2()) return apply_avx2(entry.vector_double, in, out, n);
   for (int64_t i = 0; i < n; ++i) out[i] = entry.scalar_double(in[i]);
