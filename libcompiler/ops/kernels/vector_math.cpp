@@ -74,44 +74,41 @@ bool has_avx2() {
   return avx2;
 }
 
-__attribute__((target("avx2,fma"))) void apply_avx2(VectorFloat f, const float* in, float* out, int64_t n) {
+// f on each whole vector of `in`; the tail through a zero-padded vector (a lane's result does
+// not depend on the others). Inlined into a function of the vector's target (so the vector-ABI
+// warning about the baseline target does not apply).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+template <typename T, typename Vector>
+KILN_INLINE_INTO_CLONES void apply_by_vectors(Vector (*f)(Vector), const T* in, T* out, int64_t n) {
+  constexpr int64_t kLanes = sizeof(Vector) / sizeof(T);
+  Vector v;
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, f(_mm256_loadu_ps(in + i)));
+  for (; i + kLanes <= n; i += kLanes) {
+    std::memcpy(&v, in + i, sizeof v);
+    v = f(v);
+    std::memcpy(out + i, &v, sizeof v);
+  }
   if (i < n) {
-    float lanes[8] = {};
-    std::memcpy(lanes, in + i, sizeof(float) * size_t(n - i));
-    _mm256_storeu_ps(lanes, f(_mm256_loadu_ps(lanes)));
-    std::memcpy(out + i, lanes, sizeof(float) * size_t(n - i));
+    T lanes[kLanes] = {};
+    std::memcpy(lanes, in + i, sizeof(T) * size_t(n - i));
+    std::memcpy(&v, lanes, sizeof v);
+    v = f(v);
+    std::memcpy(lanes, &v, sizeof v);
+    std::memcpy(out + i, lanes, sizeof(T) * size_t(n - i));
   }
 }
 
-__attribute__((target("avx2,fma"))) void apply_avx2(VectorDouble f, const double* in, double* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, f(_mm256_loadu_pd(in + i)));
-  if (i < n) {
-    double lanes[4] = {};
-    std::memcpy(lanes, in + i, sizeof(double) * size_t(n - i));
-    _mm256_storeu_pd(lanes, f(_mm256_loadu_pd(lanes)));
-    std::memcpy(out + i, lanes, sizeof(double) * size_t(n - i));
-  }
+#pragma GCC diagnostic pop
+
+template <typename T, typename Vector>
+__attribute__((target("avx2,fma"))) void apply_avx2(Vector (*f)(Vector), const T* in, T* out, int64_t n) {
+  apply_by_vectors(f, in, out, n);
 }
 
-__attribute__((target("avx512f"))) void apply_avx512(WideVectorFloat f, const float* in, float* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, f(_mm512_loadu_ps(in + i)));
-  if (i < n) {
-    const __mmask16 lanes = __mmask16((1u << (n - i)) - 1);
-    _mm512_mask_storeu_ps(out + i, lanes, f(_mm512_maskz_loadu_ps(lanes, in + i)));
-  }
-}
-
-__attribute__((target("avx512f"))) void apply_avx512(WideVectorDouble f, const double* in, double* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm512_storeu_pd(out + i, f(_mm512_loadu_pd(in + i)));
-  if (i < n) {
-    const __mmask8 lanes = __mmask8((1u << (n - i)) - 1);
-    _mm512_mask_storeu_pd(out + i, lanes, f(_mm512_maskz_loadu_pd(lanes, in + i)));
-  }
+template <typename T, typename Vector>
+__attribute__((target("avx512f"))) void apply_avx512(Vector (*f)(Vector), const T* in, T* out, int64_t n) {
+  apply_by_vectors(f, in, out, n);
 }
 
 }  // namespace
