@@ -32,7 +32,7 @@ inline bool cpu_has_avx2_fma() {
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return has;
 }
-#define KILN_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,prefer-vector-width=512")))
+#define KILN_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 inline bool cpu_has_avx512() {
   static const bool has =
       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
