@@ -28,6 +28,7 @@ std::string_view dtype_name(DType dtype) { return info(dtype).name; }
 std::string torch_name(DType dtype) { return "torch." + std::string(info(dtype).name); }
 std::string_view short_name(DType dtype) { return info(dtype).short_name; }
 bool is_floating_point(DType dtype) { return info(dtype).is_floating; }
+bool is_reduced_floating_point(DType dtype) { return dtype == DType::Float16 || dtype == DType::BFloat16; }
 std::string_view scalar_type_name(DType dtype) { return info(dtype).scalar_type_name; }
 
 bool is_integral(DType dtype, bool include_bool) {

@@ -27,6 +27,8 @@ std::string torch_name(DType dtype);
 // "f32", as in FX graph annotations.
 std::string_view short_name(DType dtype);
 bool is_floating_point(DType dtype);
+// float16 and bfloat16, which kernels compute in float32 (ATen's isReducedFloatingType).
+bool is_reduced_floating_point(DType dtype);
 // ATen's ScalarType name ("Float", "Long"), as PyTorch's error messages spell a dtype.
 std::string_view scalar_type_name(DType dtype);
 // Integer types; bool counts only when include_bool (PyTorch's isIntegralType(t, includeBool)).

@@ -177,7 +177,7 @@ std::string tensor_str_with_formatter(const Tensor& self, int64_t indent, bool s
 std::string tensor_str(Tensor self, int64_t indent, const PrintOptions& options) {
   const bool summarize = self.numel() > options.threshold;
   // Half and bfloat16 print through float32, as PyTorch does.
-  if (self.dtype() == DType::Float16 || self.dtype() == DType::BFloat16) self = to_dtype(self, DType::Float32);
+  if (is_reduced_floating_point(self.dtype())) self = to_dtype(self, DType::Float32);
   std::vector<Scalar> shown;
   collect_shown(self, summarize, options, shown);
   const ElementFormatter formatter(shown, is_floating_point(self.dtype()), options);

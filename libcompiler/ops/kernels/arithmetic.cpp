@@ -285,7 +285,7 @@ std::vector<Tensor> kernel_pow(const Arguments& args) {
   // multiplications and square roots, the same bits as PyTorch's and many times faster. (Half and
   // bfloat16 round between ATen's steps; they keep std::pow, but for squares: x * x of one in
   // float32 is exact, as pow's is.)
-  if ((common == DType::BFloat16 || common == DType::Float16) && args[0].is_tensor() && args[1].is_number() &&
+  if (tensor::is_reduced_floating_point(common) && args[0].is_tensor() && args[1].is_number() &&
       args[1].to_double() == 2)
     return power_by(args, [](auto x) { return x * x; });
   if ((common == DType::Float32 || common == DType::Float64) && args[0].is_tensor() && args[1].is_number()) {

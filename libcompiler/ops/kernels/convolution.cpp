@@ -302,7 +302,7 @@ void direct_backward_weights(const Geometry& g, const T* gy, const T* x, T* gw, 
 // backward-weights. A transposed convolution is the same pair run the other way round.
 void run_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
   if (input.dtype() == DType::Float32) return dnnl_forward(g, input, weight, bias, out);
-  if (input.dtype() == DType::BFloat16 || input.dtype() == DType::Float16) {
+  if (tensor::is_reduced_floating_point(input.dtype())) {
     // As PyTorch's (mkldnn) convolution for these: products summed in float32, rounded once at
     // the end; so oneDNN's float32 forward on float32 copies (exact widenings).
     const Tensor wide = Tensor::empty(out.sizes(), DType::Float32);

@@ -4,6 +4,7 @@
 // their grad_fn names match PyTorch's.
 #include <cblas.h>
 
+#include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
@@ -51,12 +52,15 @@ void gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alp
                   A.leading, B.data.data_ptr<double>(), B.leading, beta.to<double>(), out.data_ptr<double>(), ldc);
     return;
   }
-  if ((dtype == DType::BFloat16 || dtype == DType::Float16) && k > 0) {
+  if (tensor::is_reduced_floating_point(dtype) && k > 0) {
     // As PyTorch's CPU gemm for these: the products summed in float32 and rounded once at the
-    // end; so sgemm on float32 copies (exact: every bfloat16 and float16 is a float32).
+    // end; so sgemm on float32 copies (exact: every bfloat16 and float16 is a float32). _to_copy
+    // keeps a transposed operand's layout (converted in memory order, and sgemm reads it
+    // transposed); the table op runs inside this kernel, whose op records its own autograd.
+    NoGradGuard no_grad;
     const bool use_beta = beta.to<double>() != 0.0;
     const Tensor wide = use_beta ? tensor::to_dtype(out, DType::Float32) : Tensor::empty(out.sizes(), DType::Float32);
-    gemm(tensor::to_dtype(a, DType::Float32), tensor::to_dtype(b, DType::Float32), wide, alpha, use_beta ? beta : Scalar(0));
+    gemm(ops::to_copy(a, DType::Float32), ops::to_copy(b, DType::Float32), wide, alpha, use_beta ? beta : Scalar(0));
     tensor::copy_elements(out, wide);
     return;
   }

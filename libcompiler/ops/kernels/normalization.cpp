@@ -1,15 +1,17 @@
 // Layer normalisation: native_layer_norm (output, mean, rstd per row), its backward kernel, and
 // the layer_norm composite. float32 and float64 rows take the statistics in PyTorch's order of
 // operations (so that outputs agree to the bit, which ill-conditioned programs show: a sum of
-// normalized values near 0, then `% 3`); other dtypes accumulate in double.
+// normalized values near 0, then `% 3`); half and bfloat16 rows go through the float kernel.
 #include <array>
 #include <bit>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/tensor/parallel.h"
@@ -175,11 +177,12 @@ void scale_shift_plane_range(const T* in, T* out, int64_t begin, int64_t end, in
 }
 
 // batch_norm with running statistics as one kernel where nothing needs the composition (no
-// autograd, no tracer, real contiguous float tensors of one dtype); empty otherwise.
+// autograd, no tracer, real contiguous floating tensors of one dtype); empty otherwise. Half and
+// bfloat16 compute in float: each plane widened, scaled and shifted, rounded once.
 Tensor batch_norm_inference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& running_mean,
                             const Tensor& running_var, double eps) {
   if (is_recording_calls() || input.device().type != tensor::DeviceType::CPU || !input.is_contiguous()) return Tensor();
-  if (input.dtype() != tensor::DType::Float32 && input.dtype() != tensor::DType::Float64) return Tensor();
+  if (!tensor::is_floating_point(input.dtype())) return Tensor();
   for (const Tensor* t : {&input, &weight, &bias, &running_mean, &running_var}) {
     if (!t->defined()) continue;
     if (t->device().type != tensor::DeviceType::CPU || t->dtype() != input.dtype()) return Tensor();
@@ -189,26 +192,36 @@ Tensor batch_norm_inference(const Tensor& input, const Tensor& weight, const Ten
   const int64_t plane = channels == 0 ? 0 : input.numel() / (input.sizes()[0] * channels);
   Tensor out = Tensor::empty(input.sizes(), input.dtype());
   if (input.numel() == 0) return out;
-  tensor::visit_dtype(input.dtype(), [&](auto tag) {
+  visit_floating_dtype(input.dtype(), "batch_norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      const Tensor mean = tensor::contiguous(running_mean), var = tensor::contiguous(running_var);
-      const Tensor w = weight.defined() ? tensor::contiguous(weight) : Tensor();
-      const Tensor b = bias.defined() ? tensor::contiguous(bias) : Tensor();
-      std::vector<T> alpha(static_cast<size_t>(channels)), beta(static_cast<size_t>(channels));
-      for (int64_t c = 0; c < channels; ++c) {
-        const T invstd = T(1) / std::sqrt(var.data_ptr<T>()[c] + static_cast<T>(eps));
-        alpha[c] = invstd * (w.defined() ? w.data_ptr<T>()[c] : T(1));
-        // bias - mean * alpha, fused as ATen's build fuses it.
-        beta[c] = std::fma(-mean.data_ptr<T>()[c], alpha[c], b.defined() ? b.data_ptr<T>()[c] : T(0));
-      }
-      const T* in = input.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      tensor::parallel_for(0, input.sizes()[0] * channels, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(plane, 1)),
-                           [&](int64_t begin, int64_t end) {
-                             scale_shift_plane_range(in, o, begin, end, channels, plane, alpha.data(), beta.data());
-                           });
+    using C = opmath_t<T>;
+    const Tensor mean = tensor::contiguous(running_mean), var = tensor::contiguous(running_var);
+    const Tensor w = weight.defined() ? tensor::contiguous(weight) : Tensor();
+    const Tensor b = bias.defined() ? tensor::contiguous(bias) : Tensor();
+    const auto parameter = [](const Tensor& t, int64_t c, C absent) { return t.defined() ? static_cast<C>(t.data_ptr<T>()[c]) : absent; };
+    std::vector<C> alpha(static_cast<size_t>(channels)), beta(static_cast<size_t>(channels));
+    for (int64_t c = 0; c < channels; ++c) {
+      const C invstd = C(1) / std::sqrt(parameter(var, c, C(0)) + static_cast<C>(eps));
+      alpha[c] = invstd * parameter(w, c, C(1));
+      // bias - mean * alpha, fused as ATen's build fuses it.
+      beta[c] = std::fma(-parameter(mean, c, C(0)), alpha[c], parameter(b, c, C(0)));
     }
+    const T* in = input.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    const int64_t grain = std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(plane, 1));
+    tensor::parallel_for(0, input.sizes()[0] * channels, grain, [&](int64_t begin, int64_t end) {
+      if constexpr (tensor::kIsReducedFloat<T>) {
+        std::vector<float> wide(static_cast<size_t>(plane));
+        for (int64_t i = begin; i < end; ++i) {
+          const int64_t c = i % channels;
+          widen_to_float(in + i * plane, wide.data(), plane);
+          scale_shift_plane_range(wide.data(), wide.data(), 0, 1, 1, plane, &alpha[c], &beta[c]);
+          round_from_float(wide.data(), o + i * plane, plane);
+        }
+      } else {
+        scale_shift_plane_range(in, o, begin, end, channels, plane, alpha.data(), beta.data());
+      }
+    });
   });
   return out;
 }
@@ -220,41 +233,35 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
   const Tensor input = tensor::contiguous(args.tensor(0));
   check_floating(input);
   const auto [rows, columns] = rows_and_columns(input, args.int_list(1));
+  // Half and bfloat16 rows are normalized in float (ATen's opmath type), with float weights.
+  const tensor::DType compute = tensor::is_reduced_floating_point(input.dtype()) ? tensor::DType::Float32 : input.dtype();
   const Tensor weight = args.optional_tensor(2), bias = args.optional_tensor(3);
-  const Tensor w = weight.defined() ? tensor::contiguous(tensor::to_dtype(weight, input.dtype())) : Tensor();
-  const Tensor b = bias.defined() ? tensor::contiguous(tensor::to_dtype(bias, input.dtype())) : Tensor();
+  const Tensor w = weight.defined() ? tensor::contiguous(tensor::to_dtype(weight, compute)) : Tensor();
+  const Tensor b = bias.defined() ? tensor::contiguous(tensor::to_dtype(bias, compute)) : Tensor();
   const double eps = args.float_value(4);
-  tensor::visit_dtype(input.dtype(), [&](auto tag) {
+  visit_floating_dtype(input.dtype(), "LayerNormKernelImpl", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
     const T* x = input.data_ptr<T>();
-    const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
-    const T* bp = b.defined() ? b.data_ptr<T>() : nullptr;
+    const C* wp = w.defined() ? w.data_ptr<C>() : nullptr;
+    const C* bp = b.defined() ? b.data_ptr<C>() : nullptr;
     T* out = outputs[0].data_ptr<T>();
     T* mean_out = outputs[1].data_ptr<T>();
     T* rstd_out = outputs[2].data_ptr<T>();
     tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(columns, 1)), [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r) {
-        const T* row = x + r * columns;
-        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-          layer_norm_row(row, wp, bp, static_cast<T>(eps), columns, out + r * columns, mean_out[r], rstd_out[r]);
-        } else {
-          double mean = 0, squares = 0;
-          for (int64_t c = 0; c < columns; ++c) mean += static_cast<double>(row[c]);
-          mean /= static_cast<double>(columns);
-          for (int64_t c = 0; c < columns; ++c) {
-            const double d = static_cast<double>(row[c]) - mean;
-            squares += d * d;
-          }
-          const double rstd = 1.0 / std::sqrt(squares / static_cast<double>(columns) + eps);
-          for (int64_t c = 0; c < columns; ++c) {
-            double y = (static_cast<double>(row[c]) - mean) * rstd;
-            if (wp) y *= static_cast<double>(wp[c]);
-            if (bp) y += static_cast<double>(bp[c]);
-            out[r * columns + c] = static_cast<T>(y);
-          }
+      if constexpr (tensor::kIsReducedFloat<T>) {
+        std::vector<float> row(static_cast<size_t>(columns)), normalized(static_cast<size_t>(columns));
+        for (int64_t r = begin; r < end; ++r) {
+          float mean, rstd;
+          widen_to_float(x + r * columns, row.data(), columns);
+          layer_norm_row(row.data(), wp, bp, static_cast<float>(eps), columns, normalized.data(), mean, rstd);
+          round_from_float(normalized.data(), out + r * columns, columns);
           mean_out[r] = static_cast<T>(mean);
           rstd_out[r] = static_cast<T>(rstd);
         }
+      } else {
+        for (int64_t r = begin; r < end; ++r)
+          layer_norm_row(x + r * columns, wp, bp, static_cast<T>(eps), columns, out + r * columns, mean_out[r], rstd_out[r]);
       }
     });
   });

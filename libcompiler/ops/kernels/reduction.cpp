@@ -63,7 +63,7 @@ std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta
   const Tensor out = allocate_outputs(meta)[0];
   const std::vector<bool> reduced = dims_of(args, args.tensor(0));
   const DType in_dtype = args.tensor(0).dtype();
-  if (!product && in_dtype == out.dtype() && (in_dtype == DType::BFloat16 || in_dtype == DType::Float16)) {
+  if (!product && in_dtype == out.dtype() && tensor::is_reduced_floating_point(in_dtype)) {
     // In float32, ATen's accumulate type for these, on a float32 copy: the float32 sum's order,
     // rounded once at the end.
     std::vector<int64_t> dims;
@@ -137,6 +137,28 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
     const T* in = layout.data.data_ptr<T>();
     T* v = values.defined() ? values.data_ptr<T>() : nullptr;
     int64_t* idx = indices.defined() ? indices.data_ptr<int64_t>() : nullptr;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      // The extremum on whole vectors, then the first element that is it (the first NaN for a
+      // NaN) in a second pass over the row, in cache: the scalar search's element and position.
+      if (layout.inner > 0) {
+        for_each_row_range(layout, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) {
+            const T* row = in + i * layout.inner;
+            T found;
+            extremum_rows(row, layout.inner, 0, 1, &found, is_max);
+            int64_t k = 0;
+            if (found != found) {
+              while (row[k] == row[k]) ++k;
+            } else {
+              while (row[k] != found) ++k;
+            }
+            if (v) v[i] = row[k];
+            if (idx) idx[i] = k;
+          }
+        });
+        return;
+      }
+    }
     for_each_row(layout, [&](int64_t i) {
       const T* row = in + i * layout.inner;
       C best = static_cast<C>(row[0]);
@@ -154,32 +176,48 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
   });
 }
 
+// out = amax/amin of float32 or float64 `self` (out of its dtype) over `reduced`, on whole vectors.
+void vector_extremum(const Tensor& self, const std::vector<bool>& reduced, const Tensor& out, bool is_max) {
+  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      // Down the columns in place where the reduced dims lie above kept ones in memory, as sums do.
+      const Tensor ordered = reduced_dims_in_memory_order(self, reduced);
+      const std::optional<CascadeSumPlan> plan = cascade_sum_plan(ordered, reduced);
+      T* o = out.data_ptr<T>();
+      if (plan && plan->kind == CascadeSumPlan::Kind::Outer) {
+        const int64_t n = self.numel() / out.numel();
+        column_results_into(*plan, n, o, out.numel(), [&](T* found) {
+          extremum_columns(ordered.data_ptr<T>(), n, plan->columns, out.numel() / plan->columns, found, is_max);
+        });
+        return;
+      }
+      const ReductionLayout layout = reduction_layout(self, reduced);
+      const T* in = layout.data.data_ptr<T>();
+      for_each_row_range(layout, [&](int64_t begin, int64_t end) { extremum_rows(in, layout.inner, begin, end, o, is_max); });
+    }
+  });
+}
+
 std::vector<Tensor> extremum_values(const Arguments& args, const std::vector<TensorMeta>& meta, bool is_max) {
   const Tensor& self = args.tensor(0);
   const Tensor out = allocate_outputs(meta)[0];
   if (out.numel() == 0) return {out};
   const std::vector<bool> reduced = dims_of(args, self);
-  if ((out.dtype() == DType::Float32 || out.dtype() == DType::Float64) && self.dtype() == out.dtype() && self.numel() > 0) {
-    tensor::visit_dtype(out.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        // Down the columns in place where the reduced dims lie above kept ones in memory, as sums do.
-        const Tensor ordered = reduced_dims_in_memory_order(self, reduced);
-        const std::optional<CascadeSumPlan> plan = cascade_sum_plan(ordered, reduced);
-        T* o = out.data_ptr<T>();
-        if (plan && plan->kind == CascadeSumPlan::Kind::Outer) {
-          const int64_t n = self.numel() / out.numel();
-          column_results_into(*plan, n, o, out.numel(), [&](T* found) {
-            extremum_columns(ordered.data_ptr<T>(), n, plan->columns, out.numel() / plan->columns, found, is_max);
-          });
-          return;
-        }
-        const ReductionLayout layout = reduction_layout(self, reduced);
-        const T* in = layout.data.data_ptr<T>();
-        for_each_row_range(layout, [&](int64_t begin, int64_t end) { extremum_rows(in, layout.inner, begin, end, o, is_max); });
-      }
-    });
-    return {out};
+  if (self.dtype() == out.dtype() && self.numel() > 0) {
+    if (out.dtype() == DType::Float32 || out.dtype() == DType::Float64) {
+      vector_extremum(self, reduced, out, is_max);
+      return {out};
+    }
+    if (tensor::is_reduced_floating_point(out.dtype())) {
+      // Half and bfloat16 widen to float32 exactly, so the float32 extremum is theirs: on a
+      // float32 copy (_to_copy keeps a dense input's layout, so the column path still applies).
+      NoGradGuard no_grad;
+      const Tensor wide_out = Tensor::empty(out.sizes(), DType::Float32);
+      vector_extremum(ops::to_copy(self, DType::Float32), reduced, wide_out, is_max);
+      tensor::copy_elements(out, wide_out);
+      return {out};
+    }
   }
   extremum(reduction_layout(self, reduced), out, Tensor(), is_max);
   return {out};

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/cascade_sum.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/vector_math.h"
@@ -51,9 +53,10 @@ void scatter_rows(const Tensor& out, const Tensor& rows, int64_t dim) {
 
 // Rows [begin, end) of float or double softmax on whole vectors, as ATen's lastdim kernels: the
 // maximum, exp(x - max) (glibc's vector exp) and its sum, then a multiply by 1 / sum (log: x -
-// max - log(sum)).
-template <typename T>
-KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log) {
+// max - log(sum), where the sum and its log pass through `store`: ATen keeps them in the input
+// dtype, so half and bfloat16 round them).
+template <typename T, typename Store>
+KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
   using Lanes = cascade::Lanes<T>;
   constexpr int64_t kLanes = Lanes::kCount;
   for (int64_t r = begin; r < end; ++r) {
@@ -78,7 +81,7 @@ KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n,
     for (int64_t l = 0; l < kLanes; ++l) total += sums[l];
     for (; k < n; ++k) total += y[k];
     if (log) {
-      const T log_total = std::log(total);
+      const T log_total = store(std::log(store(total)));
       for (k = 0; k < n; ++k) y[k] = x[k] - max_value - log_total;
     } else {
       const T scale = T(1) / total;
@@ -87,11 +90,19 @@ KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n,
   }
 }
 
-KILN_VECTOR_CLONES void softmax_rows(const float* in, float* out, int64_t n, int64_t begin, int64_t end, bool log) {
-  vector_softmax_rows(in, out, n, begin, end, log);
+// A float as the dtype T holds it.
+template <typename T>
+float stored_as(float value) {
+  return static_cast<float>(T(value));
+}
+
+using FloatStore = float (*)(float);
+
+KILN_VECTOR_CLONES void softmax_rows(const float* in, float* out, int64_t n, int64_t begin, int64_t end, bool log, FloatStore store) {
+  vector_softmax_rows(in, out, n, begin, end, log, store);
 }
 KILN_VECTOR_CLONES void softmax_rows(const double* in, double* out, int64_t n, int64_t begin, int64_t end, bool log) {
-  vector_softmax_rows(in, out, n, begin, end, log);
+  vector_softmax_rows(in, out, n, begin, end, log, [](double value) { return value; });
 }
 
 std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {
@@ -99,45 +110,33 @@ std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {
   const Tensor& self = args.tensor(0);
   const int64_t dim = tensor::wrap_dim(args.int_value(1), self.dim());
   const ReductionLayout layout = reduction_layout(tensor::to_dtype(self, out.dtype()), only(dim, self.dim()));
-  if ((out.dtype() == tensor::DType::Float32 || out.dtype() == tensor::DType::Float64) && layout.inner > 0) {
-    // Rows along the last dim of a contiguous result are written in place.
-    const bool in_place = dim == self.dim() - 1 && out.is_contiguous();
-    const Tensor rows = in_place ? out : Tensor::empty({layout.outer * layout.inner}, out.dtype());
-    tensor::visit_dtype(out.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        const T* in = layout.data.data_ptr<T>();
-        T* o = rows.data_ptr<T>();
-        for_each_row_range(layout, [&](int64_t begin, int64_t end) { softmax_rows(in, o, layout.inner, begin, end, log); });
-      }
-    });
-    if (!in_place) scatter_rows(out, rows, dim);
-    return {out};
-  }
-  const Tensor rows = Tensor::empty({layout.outer * layout.inner}, out.dtype());
-  tensor::visit_dtype(out.dtype(), [&](auto tag) {
+  // Rows along the last dim of a contiguous result are written in place.
+  const bool in_place = dim == self.dim() - 1 && out.is_contiguous();
+  const Tensor rows = in_place ? out : Tensor::empty({layout.outer * layout.inner}, out.dtype());
+  const int64_t n = layout.inner;
+  visit_floating_dtype(out.dtype(), "softmax_lastdim_kernel_impl", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    if constexpr (std::is_floating_point_v<C>) {
-      const T* in = layout.data.data_ptr<T>();
-      T* o = rows.data_ptr<T>();
-      for_each_row(layout, [&](int64_t i) {
-        const T* x = in + i * layout.inner;
-        T* y = o + i * layout.inner;
-        C max_value = -std::numeric_limits<C>::infinity();
-        for (int64_t k = 0; k < layout.inner; ++k) max_value = std::max(max_value, static_cast<C>(x[k]));
-        C total = 0;
-        for (int64_t k = 0; k < layout.inner; ++k) total += std::exp(static_cast<C>(x[k]) - max_value);
-        if (log) {
-          const C log_total = std::log(total);
-          for (int64_t k = 0; k < layout.inner; ++k) y[k] = static_cast<T>(static_cast<C>(x[k]) - max_value - log_total);
-        } else {
-          for (int64_t k = 0; k < layout.inner; ++k) y[k] = static_cast<T>(std::exp(static_cast<C>(x[k]) - max_value) / total);
+    const T* in = layout.data.data_ptr<T>();
+    T* o = rows.data_ptr<T>();
+    if constexpr (tensor::kIsReducedFloat<T>) {
+      // As ATen's lastdim kernels for reduced floats: each row widened to float, the float
+      // kernel, one rounding at the end.
+      for_each_row_range(layout, [&](int64_t begin, int64_t end) {
+        std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
+        for (int64_t r = begin; r < end; ++r) {
+          widen_to_float(in + r * n, x.data(), n);
+          softmax_rows(x.data(), y.data(), n, 0, 1, log, stored_as<T>);
+          round_from_float(y.data(), o + r * n, n);
         }
+      });
+    } else {
+      for_each_row_range(layout, [&](int64_t begin, int64_t end) {
+        if constexpr (std::is_same_v<T, float>) softmax_rows(in, o, n, begin, end, log, stored_as<float>);
+        else softmax_rows(in, o, n, begin, end, log);
       });
     }
   });
-  scatter_rows(out, rows, dim);
+  if (!in_place) scatter_rows(out, rows, dim);
   return {out};
 }
 

@@ -6,7 +6,9 @@
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/pointwise_math.h"
+#include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/vector_math.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
@@ -39,28 +41,49 @@ std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp
   return {out};
 }
 
-// unary() whose float and double results come from whole arrays when input and output lie dense
-// in memory the same way: arrays(in, out, n) on chunks spread over the thread pool (the scalar
-// expression serves every other case).
+// arrays(in, out, n) with its own loops (the negations and divisions around a vector exp, say) on
+// AVX-512 where the CPU has it: the lambda inlines into a function of that target.
+template <typename T, typename Arrays>
+KILN_AVX512_TARGET void arrays_avx512(const Arrays& arrays, const T* in, T* out, int64_t n) {
+  arrays(in, out, n);
+}
+
+template <typename T, typename Arrays>
+void arrays_on_widest_vectors(const Arrays& arrays, const T* in, T* out, int64_t n) {
+  if (cpu_has_avx512()) return arrays_avx512(arrays, in, out, n);
+  arrays(in, out, n);
+}
+
+// unary() whose floating results come from whole arrays when input and output lie dense in
+// memory the same way: arrays(in, out, n) on chunks spread over the thread pool, on float arrays
+// widened from half and bfloat16 a chunk at a time (the scalar expression serves every other case).
 template <typename MakeOp, typename Arrays>
 std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays) {
   const Tensor& self = args.tensor(0);
   const tensor::DType dtype = self.dtype();
   // Any dense layout (a transposed matrix too) is one array in memory, as is a result laid out
   // like it: elementwise, the order of the elements does not matter.
-  if ((dtype == tensor::DType::Float32 || dtype == tensor::DType::Float64) && tensor::dense_memory_order(self) &&
-      !args.schema().is_inplace()) {
+  if (tensor::is_floating_point(dtype) && tensor::dense_memory_order(self) && !args.schema().is_inplace()) {
     const std::vector<TensorMeta> result = meta(args);
     if (result[0].dtype == dtype && result[0].strides == self.strides() && result[0].sizes == self.sizes()) {
       const Tensor out = allocate_outputs(result)[0];
-      tensor::visit_dtype(dtype, [&](auto tag) {
+      visit_floating_dtype(dtype, "unary_on_arrays", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-          const T* in = self.data_ptr<T>();
-          T* o = out.data_ptr<T>();
-          tensor::parallel_for(0, self.numel(), tensor::kGrainSize,
-                               [&](int64_t begin, int64_t end) { arrays(in + begin, o + begin, end - begin); });
-        }
+        const T* in = self.data_ptr<T>();
+        T* o = out.data_ptr<T>();
+        tensor::parallel_for(0, self.numel(), tensor::kGrainSize, [&](int64_t begin, int64_t end) {
+          if constexpr (tensor::kIsReducedFloat<T>) {
+            float xs[kOpmathChunk], ys[kOpmathChunk];
+            for (int64_t i = begin; i < end; i += kOpmathChunk) {
+              const int64_t m = std::min(kOpmathChunk, end - i);
+              widen_to_float(in + i, xs, m);
+              arrays_on_widest_vectors(arrays, static_cast<const float*>(xs), ys, m);
+              round_from_float(ys, o + i, m);
+            }
+          } else {
+            arrays_on_widest_vectors(arrays, in + begin, o + begin, end - begin);
+          }
+        });
       });
       return {out};
     }
@@ -71,7 +94,7 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
 // Stages over a long array a tile at a time, so that each tile stays in cache between stages:
 // stages(in_tile, out_tile, tile_length) for each tile in order.
 template <typename T, typename Stages>
-void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
+KILN_INLINE_INTO_CLONES void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
   constexpr int64_t kTile = 2048;
   for (int64_t begin = 0; begin < n; begin += kTile) stages(in + begin, out + begin, std::min(kTile, n - begin));
 }
@@ -101,9 +124,34 @@ std::vector<Tensor> predicate(const Arguments& args, const MakeOp& make_op) {
     });                                                                            \
   }
 KILN_FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
-KILN_FLOAT_UNARY_KERNEL(rsqrt, C(1) / std::sqrt(x))
 KILN_FLOAT_UNARY_KERNEL(reciprocal, C(1) / x)
 #undef KILN_FLOAT_UNARY_KERNEL
+
+namespace {
+
+// 1 / sqrt(x) as ATen computes it: a rounded square root and a division (not the approximate
+// rsqrt instruction), on 8 floats or 4 doubles at a time where the CPU has AVX2.
+template <typename T>
+KILN_INLINE_INTO_CLONES void reciprocal_square_roots(const T* in, T* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = T(1) / std::sqrt(in[i]);
+}
+KILN_VECTOR_CLONES void rsqrt_array(const float* in, float* out, int64_t n) { reciprocal_square_roots(in, out, n); }
+KILN_VECTOR_CLONES void rsqrt_array(const double* in, double* out, int64_t n) { reciprocal_square_roots(in, out, n); }
+
+}  // namespace
+
+std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
+  return unary_on_arrays(
+      args, meta_unary_float,
+      [](auto tag) {
+        using C = opmath_t<typename decltype(tag)::type>;
+        return [](C x) -> C {
+          if constexpr (std::is_floating_point_v<C>) return C(1) / std::sqrt(x);
+          else return x;
+        };
+      },
+      [](const auto* in, auto* out, int64_t n) { rsqrt_array(in, out, n); });
+}
 
 // libm's functions: glibc's vector versions on contiguous float and double arrays.
 #define KILN_VECTOR_MATH(name)                                                                              \
@@ -151,7 +199,30 @@ std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
 // CompositeImplicitAutograd in ATen: its grad_fn is pow's.
 std::vector<Tensor> kernel_square(const Arguments& args) { return {ops::pow(args.tensor(0), Scalar(2))}; }
 
+namespace {
+
+// neg and abs of half and bfloat16 change only the sign bit, as ATen's vectorised kernels for
+// them do: no trip through float.
+template <typename BitOp>
+std::vector<Tensor> on_sign_bit(const Arguments& args, const BitOp& bit_op) {
+  const Tensor out = args.schema().is_inplace() ? args.tensor(0) : allocate_outputs(meta_unary(args))[0];
+  tensor::ElementwiseLoop loop({out}, {args.tensor(0)});
+  tensor::for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
+    if (strides[0] == sizeof(uint16_t) && strides[1] == sizeof(uint16_t)) {
+      uint16_t* o = reinterpret_cast<uint16_t*>(data[0]);
+      const uint16_t* x = reinterpret_cast<const uint16_t*>(data[1]);
+      for (int64_t i = 0; i < n; ++i) o[i] = bit_op(x[i]);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) store<uint16_t>(data[0] + i * strides[0], bit_op(load<uint16_t>(data[1] + i * strides[1])));
+  });
+  return {out};
+}
+
+}  // namespace
+
 std::vector<Tensor> kernel_neg(const Arguments& args) {
+  if (tensor::is_reduced_floating_point(args.tensor(0).dtype())) return on_sign_bit(args, [](uint16_t bits) { return uint16_t(bits ^ 0x8000u); });
   return unary(args, meta_unary, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [](C x) -> C { return static_cast<C>(-x); };
@@ -159,6 +230,7 @@ std::vector<Tensor> kernel_neg(const Arguments& args) {
 }
 
 std::vector<Tensor> kernel_abs(const Arguments& args) {
+  if (tensor::is_reduced_floating_point(args.tensor(0).dtype())) return on_sign_bit(args, [](uint16_t bits) { return uint16_t(bits & 0x7fffu); });
   return unary(args, meta_unary, [](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
     return [](C x) -> C {

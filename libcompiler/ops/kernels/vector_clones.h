@@ -20,17 +20,29 @@
 #endif
 
 // Code with FMA instructions too (std::fma inline, not a libm call), called where
-// cpu_has_avx2_fma() (target_clones cannot name two features for one clone). Only for files built
-// with -ffp-contract=off, or the compiler would fuse other multiply-adds too.
+// cpu_has_avx2_fma() (target_clones cannot name two features for one clone). kiln_ops is built
+// with -ffp-contract=off, so the compiler fuses no other multiply-adds.
+//
+// Code on 64-byte vectors (16 floats, as ATen's AVX512 kernels), called where cpu_has_avx512():
+// for loops whose operation is a lambda, which inlines into a function of this target (a lambda
+// does not take a clone's target). Fine for elementwise loops, whose lanes are independent.
 #if defined(__x86_64__)
 #define KILN_AVX2_FMA_TARGET __attribute__((target("avx2,fma")))
 inline bool cpu_has_avx2_fma() {
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return has;
 }
+#define KILN_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
+inline bool cpu_has_avx512() {
+  static const bool has =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  return has;
+}
 #else
 #define KILN_AVX2_FMA_TARGET
 inline bool cpu_has_avx2_fma() { return false; }
+#define KILN_AVX512_TARGET
+inline bool cpu_has_avx512() { return false; }
 #endif
 
 #define KILN_INLINE_INTO_CLONES inline __attribute__((always_inline))

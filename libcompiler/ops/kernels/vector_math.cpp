@@ -5,13 +5,22 @@
 #include <cmath>
 #include <cstring>
 
-// glibc's AVX2 variants (the x86_64 vector ABI's 'd' ISA), named as GCC's vectoriser calls them.
+#include "libcompiler/ops/kernels/vector_clones.h"
+
+// glibc's AVX2 variants (the x86_64 vector ABI's 'd' ISA) and AVX-512 ones ('e'), named as GCC's
+// vectoriser calls them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
 extern "C" {
 #define KILN_VECTOR_MATH(name)                   \
   __m256 _ZGVdN8v_##name##f(__m256);             \
   __m256d _ZGVdN4v_##name(__m256d);
+#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
+  __m512 _ZGVeN16v_##name##f(__m512);                            \
+  __m512d _ZGVeN8v_##name(__m512d);
 #include "libcompiler/ops/kernels/vector_math.def"
 }
+#pragma GCC diagnostic pop
 
 namespace kiln::ops::vector_math {
 
@@ -34,42 +43,85 @@ const Entry kEntries[] = {
 #include "libcompiler/ops/kernels/vector_math.def"
 };
 
+using WideVectorFloat = __m512 (*)(__m512);
+using WideVectorDouble = __m512d (*)(__m512d);
+
+// The AVX-512 variant where it returns the AVX2 variant's bits, else nullptr.
+WideVectorFloat avx512_float_variant(Function function) {
+  switch (function) {
+#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
+  case Function::name:                                          \
+    return float_too ? _ZGVeN16v_##name##f : nullptr;
+#include "libcompiler/ops/kernels/vector_math.def"
+    default:
+      return nullptr;
+  }
+}
+
+WideVectorDouble avx512_double_variant(Function function) {
+  switch (function) {
+#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
+  case Function::name:                                          \
+    return double_too ? _ZGVeN8v_##name : nullptr;
+#include "libcompiler/ops/kernels/vector_math.def"
+    default:
+      return nullptr;
+  }
+}
+
 bool has_avx2() {
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return avx2;
 }
 
-__attribute__((target("avx2,fma"))) void apply_avx2(VectorFloat f, const float* in, float* out, int64_t n) {
+// f on each whole vector of `in`; the tail through a zero-padded vector (a lane's result does
+// not depend on the others). Inlined into a function of the vector's target (so the vector-ABI
+// warning about the baseline target does not apply).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+template <typename T, typename Vector>
+KILN_INLINE_INTO_CLONES void apply_by_vectors(Vector (*f)(Vector), const T* in, T* out, int64_t n) {
+  constexpr int64_t kLanes = sizeof(Vector) / sizeof(T);
+  Vector v;
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, f(_mm256_loadu_ps(in + i)));
+  for (; i + kLanes <= n; i += kLanes) {
+    std::memcpy(&v, in + i, sizeof v);
+    v = f(v);
+    std::memcpy(out + i, &v, sizeof v);
+  }
   if (i < n) {
-    float lanes[8] = {};
-    std::memcpy(lanes, in + i, sizeof(float) * size_t(n - i));
-    _mm256_storeu_ps(lanes, f(_mm256_loadu_ps(lanes)));
-    std::memcpy(out + i, lanes, sizeof(float) * size_t(n - i));
+    T lanes[kLanes] = {};
+    std::memcpy(lanes, in + i, sizeof(T) * size_t(n - i));
+    std::memcpy(&v, lanes, sizeof v);
+    v = f(v);
+    std::memcpy(lanes, &v, sizeof v);
+    std::memcpy(out + i, lanes, sizeof(T) * size_t(n - i));
   }
 }
 
-__attribute__((target("avx2,fma"))) void apply_avx2(VectorDouble f, const double* in, double* out, int64_t n) {
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, f(_mm256_loadu_pd(in + i)));
-  if (i < n) {
-    double lanes[4] = {};
-    std::memcpy(lanes, in + i, sizeof(double) * size_t(n - i));
-    _mm256_storeu_pd(lanes, f(_mm256_loadu_pd(lanes)));
-    std::memcpy(out + i, lanes, sizeof(double) * size_t(n - i));
-  }
+#pragma GCC diagnostic pop
+
+template <typename T, typename Vector>
+__attribute__((target("avx2,fma"))) void apply_avx2(Vector (*f)(Vector), const T* in, T* out, int64_t n) {
+  apply_by_vectors(f, in, out, n);
+}
+
+template <typename T, typename Vector>
+__attribute__((target("avx512f"))) void apply_avx512(Vector (*f)(Vector), const T* in, T* out, int64_t n) {
+  apply_by_vectors(f, in, out, n);
 }
 
 }  // namespace
 
 void apply(Function function, const float* in, float* out, int64_t n) {
+  if (WideVectorFloat wide = avx512_float_variant(function); wide && cpu_has_avx512()) return apply_avx512(wide, in, out, n);
   const Entry& entry = kEntries[static_cast<int>(function)];
   if (has_avx2()) return apply_avx2(entry.vector_float, in, out, n);
   for (int64_t i = 0; i < n; ++i) out[i] = entry.scalar_float(in[i]);
 }
 
 void apply(Function function, const double* in, double* out, int64_t n) {
+  if (WideVectorDouble wide = avx512_double_variant(function); wide && cpu_has_avx512()) return apply_avx512(wide, in, out, n);
   const Entry& entry = kEntries[static_cast<int>(function)];
   if (has_avx2()) return apply_avx2(entry.vector_double, in, out, n);
   for (int64_t i = 0; i < n; ++i) out[i] = entry.scalar_double(in[i]);

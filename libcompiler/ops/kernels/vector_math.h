@@ -1,7 +1,8 @@
 #pragma once
 // Elementwise libm functions over contiguous arrays, 8 floats or 4 doubles at a time with glibc's
 // vector math library (libmvec, its AVX2 variants: within 4 ulp, as PyTorch's SLEEF functions are
-// within 1-3.5) where the CPU has AVX2, one element at a time with libm elsewhere. A lane's
+// within 1-3.5) where the CPU has AVX2 (16 floats or 8 doubles with its AVX-512 variants where
+// those return the same bits: vector_math.def), one element at a time with libm elsewhere. A lane's
 // result does not depend on its neighbours or its place in the array (the tail goes through a
 // padded vector), so the same input gives the same output wherever it sits.
 #include <cstdint>

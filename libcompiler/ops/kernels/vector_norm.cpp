@@ -67,7 +67,7 @@ void two_norm_rows(const T* in, int64_t rows, int64_t inner, T* out) {
 Tensor two_norm_kernel(const Tensor& self, const std::vector<bool>& reduced, bool keepdim) {
   if (is_recording_calls() || self.device().type != tensor::DeviceType::CPU || self.numel() == 0) return Tensor();
   if (GradMode::is_enabled() && self.requires_grad()) return Tensor();
-  if (self.dtype() == tensor::DType::BFloat16 || self.dtype() == tensor::DType::Float16) {
+  if (tensor::is_reduced_floating_point(self.dtype())) {
     // In float32, ATen's accumulate type for these, on a float32 copy (_to_copy keeps a dense
     // layout), rounded once at the end.
     const Tensor wide = two_norm_kernel(ops::to_copy(self, tensor::DType::Float32), reduced, keepdim);

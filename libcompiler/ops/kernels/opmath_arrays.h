@@ -1,0 +1,22 @@
+#pragma once
+// Half and bfloat16 arrays widened to float and rounded back a whole array at a time, so that
+// kernels computing in float (ATen's opmath type) convert with vector instructions: a loop that
+// converts each element inside the kernel's expression does not vectorise.
+#include <cstdint>
+
+#include "libcompiler/tensor/half.h"
+
+namespace kiln::ops {
+
+// out[i] = float(in[i]): exact.
+void widen_to_float(const tensor::BFloat16* in, float* out, int64_t n);
+void widen_to_float(const tensor::Half* in, float* out, int64_t n);
+// out[i] = in[i] rounded to nearest even, NaN as c10 stores it (the same bits as Half(float) /
+// BFloat16(float)).
+void round_from_float(const float* in, tensor::BFloat16* out, int64_t n);
+void round_from_float(const float* in, tensor::Half* out, int64_t n);
+
+// How many elements a kernel converts at a time on its stack (a few KiB: stays in L1).
+inline constexpr int64_t kOpmathChunk = 512;
+
+}  // namespace kiln::ops
