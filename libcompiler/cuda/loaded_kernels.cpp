@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <unordered_map>
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 #include "libcompiler/cuda/context.h"
 #include "libcompiler/cuda/driver_api.h"

@@ -97,7 +97,7 @@ std::string pointwise_source(const tensor::Tensor& out, const std::string& expre
   source += "  const I numel = (I)g.numel;\n";
   source += "  for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < numel; i += (I)gridDim.x * blockDim.x) {\n";
   if (indexing == PointwiseIndexing::Flat32) {
-    source += "    const I offset[" + operands + "] = {" ;
+    source += "    const I offset[" + operands + "] = {";
     for (size_t k = 0; k <= inputs.size(); ++k) source += std::string(k ? ", " : "") + "i";
     source += "};\n";
   } else {
