@@ -1,6 +1,7 @@
 #include "libcompiler/python/torch/tensor_object.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -26,6 +27,10 @@ struct DTypeObject : NativeObject {
   DTypeObject(tensor::DType d) : NativeObject(torch_types().dtype), dtype(d) {}
   tensor::DType dtype;
 };
+struct NamedValueObject : NativeObject {
+  NamedValueObject(TypeObject* type, std::string name) : NativeObject(type), qualified_name(std::move(name)) {}
+  std::string qualified_name;
+};
 struct DeviceObject : NativeObject {
   DeviceObject(tensor::Device d) : NativeObject(torch_types().device), device(d) {}
   tensor::Device device;
@@ -50,6 +55,10 @@ TorchTypes make_types() {
   t.size = make_builtin_type("Size", {builtin_types().tuple}, "torch");
   t.dtype = make_builtin_type("dtype", {}, "torch");
   t.device = make_builtin_type("device", {}, "torch");
+  t.layout = make_builtin_type("layout", {}, "torch");
+  t.memory_format = make_builtin_type("memory_format", {}, "torch");
+  for (TypeObject* named : {t.layout, t.memory_format})
+    add_method(named, "__repr__", [](Interpreter&, CallArgs& c) { return py_str(static_cast<NamedValueObject&>(*c.args.at(0)).qualified_name); });
   add_method(t.size, "__repr__", [](Interpreter&, CallArgs& c) {
     return py_str(tensor::size_repr(static_cast<SizeObject&>(*c.args.at(0)).sizes));
   });
@@ -215,6 +224,12 @@ Ref make_dtype(tensor::DType dtype) {
   return slot;
 }
 Ref make_device(const tensor::Device& device) { return std::make_shared<DeviceObject>(device); }
+Ref torch_named_value(TypeObject* type, const std::string& qualified_name) {
+  static std::map<std::string, Ref> objects;
+  Ref& slot = objects[qualified_name];
+  if (!slot) slot = std::make_shared<NamedValueObject>(type, qualified_name);
+  return slot;
+}
 
 tensor::DType to_dtype(const Ref& value) {
   if (value->type != torch_types().dtype) raise_error(ExcType::TypeError, "expected a torch.dtype, not " + type_name(value));
@@ -271,6 +286,8 @@ ops::IValue to_ivalue(Interpreter& interp, const Ref& value) {
   if (is_tensor(value)) return ops::IValue(static_cast<TensorObject&>(*value).value);
   if (value->type == torch_types().dtype) return ops::IValue(static_cast<DTypeObject&>(*value).dtype);
   if (value->type == torch_types().device) return ops::IValue(static_cast<DeviceObject&>(*value).device);
+  if (value->type == torch_types().layout || value->type == torch_types().memory_format)
+    return ops::IValue(static_cast<NamedValueObject&>(*value).qualified_name);
   if (value->type == torch_types().size) return ops::IValue(static_cast<SizeObject&>(*value).sizes);
   raise_error(ExcType::TypeError, "a " + type_name(value) + " cannot be passed to a torch operator");
 }

@@ -32,6 +32,10 @@ struct TorchTypes {
   TypeObject* size;
   TypeObject* dtype;
   TypeObject* device;
+  // torch.layout (torch.strided) and torch.memory_format (torch.contiguous_format, ...): named
+  // values that ops take by their qualified names.
+  TypeObject* layout;
+  TypeObject* memory_format;
 };
 const TorchTypes& torch_types();
 
@@ -50,6 +54,9 @@ const tensor::Tensor& to_tensor(const Ref& value, const char* what);
 Ref make_size(const tensor::Shape& sizes);
 Ref make_dtype(tensor::DType dtype);
 Ref make_device(const tensor::Device& device);
+// The one object of a layout or memory format of that type, by its qualified name
+// ("torch.contiguous_format"); ops receive the name.
+Ref torch_named_value(TypeObject* type, const std::string& qualified_name);
 tensor::DType to_dtype(const Ref& value);
 tensor::Device to_device(const Ref& value);  // a torch.device or a string
 
