@@ -38,15 +38,6 @@ std::vector<int64_t> index_along(const Tensor& index, int64_t dim, size_t ndim) 
 
 Tensor allocated(const ops::OpInfo& op, const Arguments& args) { return ops::allocate_outputs(op.meta(args))[0]; }
 
-// self's elements in a new contiguous tensor, what the out-of-place scatters start from.
-Tensor copy_of(const Tensor& self) {
-  Tensor out = Tensor::empty(self.sizes(), self.dtype(), self.device());
-  tensor::copy_elements(out, self);
-  return out;
-}
-
-Tensor in_dtype(const Tensor& t, tensor::DType dtype) { return t.dtype() == dtype ? t : tensor::to_dtype(t, dtype); }
-
 // index_select(self, dim, index): out[..., j, ...] = self[..., index[j], ...].
 std::vector<Tensor> index_select_kernel(const Arguments& args) {
   const Tensor& self = args.tensor(0);
@@ -95,7 +86,7 @@ IndexedMove scatter_into(const Tensor& out, int64_t dim, const Tensor& index) {
 std::vector<Tensor> scatter_value_kernel(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   if (self.dim() == 0) return run_on_host(ops::op_info(OpId::scatter_value), args);
-  const Tensor out = copy_of(self);
+  const Tensor out = tensor::clone_contiguous(self);
   IndexedMove move = scatter_into(out, tensor::wrap_dim(args.int_value(1), self.dim()), args.tensor(2));
   move.value = args.scalar(3);
   run_indexed_move(move);
@@ -105,9 +96,9 @@ std::vector<Tensor> scatter_value_kernel(const Arguments& args) {
 std::vector<Tensor> scatter_add_kernel(const Arguments& args) {
   const Tensor& self = args.tensor(0);
   if (self.dim() == 0 || !can_accumulate(self.dtype())) return run_on_host(ops::op_info(OpId::scatter_add), args);
-  const Tensor out = copy_of(self);
+  const Tensor out = tensor::clone_contiguous(self);
   IndexedMove move = scatter_into(out, tensor::wrap_dim(args.int_value(1), self.dim()), args.tensor(2));
-  move.src = in_dtype(args.tensor(3), out.dtype());
+  move.src = tensor::to_dtype(args.tensor(3), out.dtype());
   move.src_strides = move.src.strides();
   move.accumulate = true;
   run_indexed_move(move);
@@ -120,8 +111,8 @@ std::vector<Tensor> index_add_kernel(const Arguments& args) {
   if (self.dim() == 0 || !can_accumulate(self.dtype())) return run_on_host(ops::op_info(OpId::index_add), args);
   const int64_t dim = tensor::wrap_dim(args.int_value(1), self.dim());
   const Tensor& index = args.tensor(2);
-  const Tensor source = in_dtype(args.tensor(3), self.dtype());
-  const Tensor out = copy_of(self);
+  const Tensor source = tensor::to_dtype(args.tensor(3), self.dtype());
+  const Tensor out = tensor::clone_contiguous(self);
   run_indexed_move({.sizes = source.sizes(), .dst = out, .dst_strides = without_dim(out.strides(), dim), .dst_index_stride = out.stride(dim),
                     .src = source, .src_strides = source.strides(), .scale = args.scalar(4), .index = index,
                     .index_strides = index_along(index, dim, source.sizes().size()), .bound = out.size(dim), .accumulate = true});
