@@ -105,7 +105,9 @@ bool is_valid_utf8(std::string_view text, Utf8Problem& problem) {
 
 bool is_identifier_start(uint32_t cp) {
   if (cp < 0x80) return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
-  return !in_ranges(cp, kNotIdentifier, std::size(kNotIdentifier));
+  // Controls, format characters and separators (a byte-order mark past the start, say) are never
+  // identifier characters.
+  return !in_ranges(cp, kNotIdentifier, std::size(kNotIdentifier)) && is_printable(cp);
 }
 
 bool is_identifier_continue(uint32_t cp) {
