@@ -100,7 +100,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   for (const KernelMember& m : kernel.members) written.insert(std::get<ComputedNode>(program.nodes[m.node]).output);
   std::unordered_map<int, std::string> pointer;
   std::string params;
-  int in = 0, out = 0;
+  int in = 0, out = 0, reductions = 0;
   for (int b : kernel.buffers) {
     const bool is_out = written.count(b) > 0;
     pointer[b] = is_out ? "out_ptr" + std::to_string(out++) : "in_ptr" + std::to_string(in++);
@@ -116,7 +116,9 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     std::string result;
     const auto ptr = [&](int b) { return pointer.at(b); };
     if (node.reduction) {
-      const std::string acc = "tmp_acc_" + program.buffers[node.output].name;
+      // Numbered within the kernel, not after the buffer: kernels that compute alike read alike
+      // (the CUDA backend compiles such kernels once).
+      const std::string acc = "tmp_acc" + std::to_string(reductions++);
       const std::string reduction = reduction_type_name(*node.reduction);
       s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction << "_identity;\n";
       s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";

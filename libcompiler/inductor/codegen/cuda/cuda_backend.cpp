@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -72,10 +73,12 @@ std::string with_relu_bug(std::string source, const CodegenOptions& options) {
   return source;
 }
 
-// A module's object code: the number of kernels, the image each kernel is in, then each image
-// preceded by its size (all numbers 8 bytes, little-endian).
+// A module's object code: the number of kernels; for each, the image it is in and the kernel
+// whose code it runs (itself, or an earlier kernel that computes alike); then each image preceded
+// by its size (all numbers 8 bytes, little-endian).
 struct PackedImages {
   std::vector<uint64_t> image_of_kernel;
+  std::vector<uint64_t> code_of_kernel;
   std::vector<std::string> images;
 };
 
@@ -86,7 +89,10 @@ void put_number(std::string& out, uint64_t value) {
 std::string pack_images(const PackedImages& packed) {
   std::string out;
   put_number(out, packed.image_of_kernel.size());
-  for (uint64_t image : packed.image_of_kernel) put_number(out, image);
+  for (size_t k = 0; k < packed.image_of_kernel.size(); ++k) {
+    put_number(out, packed.image_of_kernel[k]);
+    put_number(out, packed.code_of_kernel[k]);
+  }
   for (const std::string& image : packed.images) {
     put_number(out, image.size());
     out += image;
@@ -96,25 +102,39 @@ std::string pack_images(const PackedImages& packed) {
 
 PackedImages unpack_images(const std::string& object_code) {
   size_t at = 0;
+  const auto damaged = [] { tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache"); };
   const auto number = [&] {
-    if (object_code.size() - at < 8) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    if (object_code.size() - at < 8) damaged();
     uint64_t value = 0;
     for (int byte = 7; byte >= 0; --byte) value = value << 8 | static_cast<unsigned char>(object_code[at + static_cast<size_t>(byte)]);
     at += 8;
     return value;
   };
   PackedImages packed;
-  packed.image_of_kernel.resize(number());
-  for (uint64_t& image : packed.image_of_kernel) image = number();
+  const uint64_t kernels = number();
+  if (kernels > object_code.size() / 16) damaged();
+  for (uint64_t k = 0; k < kernels; ++k) {
+    packed.image_of_kernel.push_back(number());
+    packed.code_of_kernel.push_back(number());
+    if (packed.code_of_kernel.back() > k) damaged();
+  }
   while (at < object_code.size()) {
     const uint64_t size = number();
-    if (size > object_code.size() - at) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    if (size > object_code.size() - at) damaged();
     packed.images.push_back(object_code.substr(at, size));
     at += size;
   }
   for (uint64_t image : packed.image_of_kernel)
-    if (image >= packed.images.size()) tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
+    if (image >= packed.images.size()) damaged();
   return packed;
+}
+
+// A kernel's source with its own name taken out: kernels of the same text compute alike (a
+// model's repeated layers give many), and only the first of them is compiled.
+std::string without_name(const std::string& kernel, const std::string& name) {
+  std::string text = kernel;
+  if (const size_t at = text.find(" " + name + "("); at != std::string::npos) text.replace(at + 1, name.size(), "kernel");
+  return text;
 }
 
 // The kernel whose lines hold the first error of NVRTC's log ("<source>(42): error: ..."): the
@@ -159,16 +179,17 @@ class CudaBackend final : public KernelBackend {
       tensor::throw_runtime_error("a damaged CUDA kernel image in the compile cache");
     std::vector<KernelHandle> kernels(compiled.kernel_names.size());
     for (size_t image = 0; image < packed.images.size(); ++image) {
-      std::vector<size_t> members;
+      std::vector<size_t> compiled_here;
       std::vector<std::string> names;
       for (size_t k = 0; k < kernels.size(); ++k)
-        if (packed.image_of_kernel[k] == image) {
-          members.push_back(k);
+        if (packed.image_of_kernel[k] == image && packed.code_of_kernel[k] == k) {
+          compiled_here.push_back(k);
           names.push_back(compiled.kernel_names[k]);
         }
       const std::vector<KernelHandle> loaded = cuda::load_module(packed.images[image], names);
-      for (size_t i = 0; i < members.size(); ++i) kernels[members[i]] = loaded[i];
+      for (size_t i = 0; i < compiled_here.size(); ++i) kernels[compiled_here[i]] = loaded[i];
     }
+    for (size_t k = 0; k < kernels.size(); ++k) kernels[k] = kernels[packed.code_of_kernel[k]];
     return kernels;
   }
 
@@ -210,19 +231,30 @@ CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::strin
   CacheEntry entry;
   entry.kernel_names = module.kernel_names;
   if (module.kernels.empty()) return entry;
+  PackedImages packed;
+  std::vector<size_t> distinct;  // the kernels compiled: the first of each text
+  std::map<std::string, size_t> first_of_text;
+  for (size_t k = 0; k < module.kernels.size(); ++k) {
+    const auto [at, added] = first_of_text.try_emplace(without_name(module.kernels[k], module.kernel_names[k]), k);
+    packed.code_of_kernel.push_back(at->second);
+    if (added) distinct.push_back(k);
+  }
   // One NVRTC program per thread, the kernels dealt out in turn: a program costs tens of
   // milliseconds before its first kernel, a kernel with row loops a few hundred.
-  const size_t programs = std::min(module.kernels.size(), static_cast<size_t>(std::max(1, tensor::num_threads())));
-  PackedImages packed;
+  const size_t programs = std::min(distinct.size(), static_cast<size_t>(std::max(1, tensor::num_threads())));
   packed.images.resize(programs);
-  for (size_t k = 0; k < module.kernels.size(); ++k) packed.image_of_kernel.push_back(k % programs);
+  packed.image_of_kernel.resize(module.kernels.size());
+  for (size_t d = 0; d < distinct.size(); ++d) packed.image_of_kernel[distinct[d]] = d % programs;
+  for (size_t k = 0; k < module.kernels.size(); ++k) packed.image_of_kernel[k] = packed.image_of_kernel[packed.code_of_kernel[k]];
   std::vector<std::optional<std::string>> errors(programs);
   tensor::parallel_for(0, static_cast<int64_t>(programs), 1, [&](int64_t begin, int64_t end) {
     for (auto p = static_cast<size_t>(begin); p < static_cast<size_t>(end); ++p) {
       std::string source = module.preamble;
       // #line keeps NVRTC's messages in the whole module's numbering (output_code's).
-      for (size_t k = p; k < module.kernels.size(); k += programs)
+      for (size_t d = p; d < distinct.size(); d += programs) {
+        const size_t k = distinct[d];
         source += "\n#line " + std::to_string(module.first_lines[k]) + " \"" + kSourceName + "\"\n" + module.kernels[k];
+      }
       try {
         packed.images[p] = cuda::compile_cuda(source, kSourceName, architecture).image;
       } catch (const cuda::CudaCompileError& error) {
