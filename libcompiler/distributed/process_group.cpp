@@ -1,6 +1,10 @@
 #include "libcompiler/distributed/process_group.h"
 
 #include "libcompiler/distributed/process_group_gloo.h"
+#if KILN_WITH_NCCL
+#include "libcompiler/distributed/process_group_nccl.h"
+#endif
+#include "libcompiler/tensor/shape.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::distributed {
@@ -20,6 +24,10 @@ const Factory* factory_of(const std::string& backend) {
 }
 
 }  // namespace
+
+Tensor chunk(const Tensor& buffer, int64_t index, const Tensor& like) {
+  return Tensor::make_view(buffer, like.sizes(), tensor::contiguous_strides(like.sizes()), buffer.storage_offset() + index * like.numel());
+}
 
 std::unique_ptr<ProcessGroup> make_process_group(const std::string& backend, const ProcessGroupOptions& options) {
   if (const Factory* factory = factory_of(backend)) return (*factory)(options);

@@ -59,6 +59,10 @@ struct ProcessGroupOptions {
   std::chrono::milliseconds timeout = std::chrono::minutes(30);
 };
 
+// Elements [index * like.numel(), (index + 1) * like.numel()) of a dense buffer, shaped as `like`:
+// one rank's part of a buffer that holds every rank's end to end.
+Tensor chunk(const Tensor& buffer, int64_t index, const Tensor& like);
+
 // The process group of `backend` ("gloo"); RuntimeError as PyTorch's for one not built in.
 std::unique_ptr<ProcessGroup> make_process_group(const std::string& backend, const ProcessGroupOptions& options);
 // Whether `backend` can be made in this build.

@@ -60,12 +60,6 @@ void write_back(const Tensor& target, const Tensor& staged) {
   if (!staged.is_same(target)) tensor::copy_(target, staged);
 }
 
-// Elements [index * numel, (index + 1) * numel) of a dense buffer, shaped as `like`.
-Tensor chunk(const Tensor& buffer, int64_t index, const Tensor& like) {
-  return Tensor::make_view(buffer, like.sizes(), tensor::contiguous_strides(like.sizes()),
-                           buffer.storage_offset() + index * like.numel());
-}
-
 void check_same_kind(const char* collective, const Tensor& expected, const Tensor& got, size_t index) {
   if (got.dtype() != expected.dtype())
     tensor::throw_runtime_error(std::string("ProcessGroupGloo::") + collective + ": invalid tensor type at index " +

@@ -30,5 +30,8 @@ class TorchError : public std::runtime_error {
 [[noreturn]] inline void throw_index_error(const std::string& message) {
   throw TorchError(PyErrorKind::IndexError, message);
 }
+[[noreturn]] inline void throw_value_error(const std::string& message) {
+  throw TorchError(PyErrorKind::ValueError, message);
+}
 
 }  // namespace kiln::tensor
