@@ -128,6 +128,7 @@ fx::CompiledGraph aot_compile(python::Interpreter& interp, const fx::BackendGrap
   std::optional<AotCacheKey> cache_key;
   if (options.cache) {
     std::optional<std::string> reason = uncacheable_graph_reason(*graph.module);
+    if (!reason && graph.fakify_first_call) reason = "Won't cache a graph with fakify_first_call enabled";
     if (!reason) reason = options.cache->bypass_reason();
     if (reason) {
       report_aot_cache_bypass(*reason, compile_id);

@@ -115,6 +115,22 @@ namespace {
 
 constexpr int kSearchDepth = 6;
 
+// An nn.Module's registries of parameters, submodules and buffers.
+constexpr const char* kRegistries[] = {"_parameters", "_modules", "_buffers"};
+bool is_registry(const std::string& name) {
+  return std::any_of(std::begin(kRegistries), std::end(kRegistries), [&](const char* registry) { return name == registry; });
+}
+
+// The registry of a module's attributes that holds `value` under `name`, if one does.
+const char* registry_holding(const AttrMap& attributes, const std::string& name, const Ref& value) {
+  for (const char* registry : kRegistries) {
+    auto it = attributes.find(registry);
+    if (it == attributes.end() || it->second->kind != ObjectKind::Dict) continue;
+    if (const Ref held = as<DictObject>(it->second).get(name); held && held == value) return registry;
+  }
+  return nullptr;
+}
+
 // The children of a value that a search follows, with the source of each (of an object the frame
 // changed, those it had at the start).
 void children(const Ref& value, const SourceRef& source, const SideEffects* changed, std::vector<std::pair<SourceRef, Ref>>& out) {
@@ -146,12 +162,14 @@ void children(const Ref& value, const SourceRef& source, const SideEffects* chan
     }
     case ObjectKind::Instance: {
       const auto& dict = original ? original->attributes : as<InstanceObject>(value).dict;
-      // Modules first through their registries, as Dynamo names parameters and submodules.
-      for (const char* registry : {"_parameters", "_modules", "_buffers"})
+      // Modules through their registries only, as Dynamo names parameters and submodules
+      // (L['self']._modules['fc']._parameters['weight']): kiln's nn.Module also keeps each entry
+      // as a plain attribute, for speed, which is not searched.
+      for (const char* registry : kRegistries)
         if (auto it = dict.find(registry); it != dict.end()) out.emplace_back(Source::attribute(source, registry), it->second);
       std::vector<std::string> names;
       for (const auto& [name, v] : dict)
-        if (name != "_parameters" && name != "_modules" && name != "_buffers") names.push_back(name);
+        if (!is_registry(name) && !registry_holding(dict, name, v)) names.push_back(name);
       std::sort(names.begin(), names.end());
       for (const auto& name : names) out.emplace_back(Source::attribute(source, name), dict.at(name));
       return;
@@ -190,7 +208,13 @@ std::vector<SourceRef> search(SearchQueue queue, const Ref& target, size_t limit
     if (depth >= kSearchDepth || !searchable(value) || !seen.insert(value.get()).second) continue;
     std::vector<std::pair<SourceRef, Ref>> next;
     children(value, source, changed, next);
-    for (auto& [s, v] : next) queue.emplace_back(std::move(s), std::move(v), depth + 1);
+    for (auto& [s, v] : next) {
+      // A module's registry dict is a step of the path, not a level of the search: the entry
+      // under it is the level (self.fc.weight and L['self']._modules['fc']._parameters['weight']
+      // are as deep).
+      const bool registry = s->kind() == Source::Kind::Attribute && is_registry(s->name());
+      queue.emplace_back(std::move(s), std::move(v), registry ? depth : depth + 1);
+    }
   }
   return found;
 }
@@ -202,6 +226,13 @@ SearchQueue local_roots(const FrameInputs& inputs) {
 }
 
 }  // namespace
+
+SourceRef member_source(const SourceRef& base, const Ref& object, const std::string& name, const Ref& value) {
+  if (object->kind == ObjectKind::Instance)
+    if (const char* registry = registry_holding(as<InstanceObject>(object).dict, name, value))
+      return Source::item(Source::attribute(base, registry), py_str(name));
+  return Source::attribute(base, name);
+}
 
 SourceRef find_source(Interpreter&, const FrameInputs& inputs, const Ref& target) {
   // All of the locals before any global: a tensor passed in a list or dict argument is read

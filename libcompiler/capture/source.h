@@ -66,6 +66,10 @@ class Source {
   size_t index_;  // DictKey, DictValue
 };
 
+// Where attribute `name` of `object` (reached through `base`) is read from, as Dynamo names it:
+// through the module registry that holds it (L['self']._modules['fc']), else as an attribute.
+SourceRef member_source(const SourceRef& base, const python::Ref& object, const std::string& name, const python::Ref& value);
+
 // Finds where `target` can be reached from the frame's inputs: the locals in order, then the
 // globals, through module submodules/parameters/buffers, instance attributes, list/tuple items,
 // dict values and tensors' gradients, breadth first, a few levels deep. Null when it cannot be

@@ -282,7 +282,7 @@ Ref Tracer::read_attribute(Interpreter& interp, const Ref& object, const std::st
   if (!((constant || held_object || held_function) && object->kind == ObjectKind::Instance) && !module_function) return nullptr;
   SourceRef base = source_of(interp, object);
   if (!base) return nullptr;
-  SourceRef source = Source::attribute(base, name);
+  SourceRef source = member_source(base, object, name, value);
   if (Ref stand_in = symbolic_stand_in(source, value)) return stand_in;
   // An attribute the frame already changed is what the frame made: the guard is on the value the
   // frame started with, or none if the frame added the attribute.

@@ -6,6 +6,7 @@
 
 #include "libcompiler/aot/trace_graph_module.h"
 #include "libcompiler/capture/tabulate.h"
+#include "libcompiler/capture/tensor_describer.h"
 #include "libcompiler/ir/graph_copy.h"
 #include "libcompiler/ir/graph_listing.h"
 #include "libcompiler/ir/readable_printer.h"
@@ -156,7 +157,8 @@ std::optional<PartGraph> part_graph(const fx::BackendGraph& whole, const ir::Gra
   if (const auto* returned = output->args().at(0).asSequence(); !returned || !returned->isTuple)
     output->setArgs({ir::Argument::tuple({output->args().at(0)})});
   result.graph = std::make_shared<fx::BackendGraph>(fx::BackendGraph{std::move(module), std::move(sources), whole.compile_id,
-                                                                     whole.mode, whole.options, whole.sizes_pinned});
+                                                                     whole.mode, whole.options, whole.sizes_pinned,
+                                                                     /*fakify_first_call=*/true});
   return result;
 }
 
@@ -305,10 +307,20 @@ fx::Backend ddp_optimizer(fx::Backend inner, int64_t bucket_bytes_cap, int64_t f
     }
 
     std::map<const ir::Node*, fx::CompiledGraph> compiled;
+    // The parts' real inputs are fakified once more, by one describer for all parts, each part's
+    // just before it compiles (PyTorch's fakify_first_call): their describe_* records again.
+    const capture::CompileIds ids{static_cast<int>(graph->compile_id.frame_id.value_or(0)),
+                                  static_cast<int>(graph->compile_id.frame_compile_id.value_or(0)),
+                                  static_cast<int>(graph->compile_id.attempt.value_or(0))};
+    capture::TensorDescriber describer(ids);
     for (auto& [node, part] : parts) {
       if (log::is_enabled(log::Artifact::ddp_graphs))
         log_graphs(compile_id, 290,
                    "\n---" + node->target() + " graph---\n" + ir::graphListing(split->submodule(node->target())->graph));
+      for (size_t i = 0; i < part.example.size(); ++i)
+        if (part.graph->input_sources[i] != "None" && is_tensor(part.example[i]))
+          describer.describe_input(to_tensor(part.example[i], "input"),
+                                   part.example[i]->type->is_subtype_of(torch_types().parameter), part.graph->input_sources[i]);
       compiled[node] = inner(interp, part.graph, part.example);
     }
     if (log::is_enabled(log::Artifact::ddp_graphs)) {

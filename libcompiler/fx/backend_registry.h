@@ -31,6 +31,9 @@ struct BackendGraph {
   // Every size symbol is guarded to its captured value (a node's value could not be computed on
   // symbols): a backend need not ask whether its code holds at other sizes.
   bool sizes_pinned = false;
+  // Some inputs are fakes made for a part of a split graph (DDPOptimizer's submodules, which
+  // PyTorch compiles with fakify_first_call): PyTorch's AOT autograd cache refuses such a graph.
+  bool fakify_first_call = false;
 };
 
 using Backend = std::function<CompiledGraph(python::Interpreter&, std::shared_ptr<const BackendGraph>,

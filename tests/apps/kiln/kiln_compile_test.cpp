@@ -222,4 +222,26 @@ TEST(KilnCompile, ReplayRecordReproducesTheFailure) {
   EXPECT_NE(bad.err.find("is not a kiln replay record"), std::string::npos);
 }
 
+// A compiled module's parameters are read through its registries, as Dynamo names them with
+// nn modules inlined: the graph's placeholders and the guards say
+// L['self']._modules['fc1']._parameters['weight'] (PyTorch 2.11's words, checked against it),
+// not the attribute path kiln's modules also keep.
+TEST(KilnCompile, ModuleParametersAreReadThroughTheirRegistries) {
+  fs::path dir = scratchDir("module_registries");
+  std::ofstream(dir / "module.py") << "import torch\n\nclass Net(torch.nn.Module):\n    def __init__(self):\n"
+                                      "        super().__init__()\n        self.layers = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())\n\n"
+                                      "    def forward(self, x):\n        return self.layers(x)\n\n"
+                                      "torch.compile(Net(), backend='eager')(torch.ones(2, 4))\n";
+  RunResult r = run(kiln_binary(), "module.py", dir, "TORCH_LOGS=graph_code,guards ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("def forward(self, L_self_modules_layers_modules_0_parameters_weight_: \"f32[4, 4][4, 1]cpu\", "
+                       "L_self_modules_layers_modules_0_parameters_bias_: \"f32[4][1]cpu\", L_x_: \"f32[2, 4][4, 1]cpu\")"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("TENSOR_MATCH: check_tensor(L['self']._modules['layers']._modules['0']._parameters['weight'], "),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("L['self'].layers"), std::string::npos) << r.err;
+}
+
 }  // namespace

@@ -110,6 +110,18 @@ TEST(KilnDdpOptimizer, SplitsTheRealProgramAsPyTorchDid) {
       EXPECT_EQ(ours.count(key) ? ours.at(key) : 0, theirs.at(key)) << key;
     EXPECT_EQ(record_names(run.rank_files.at(rank), "optimize_ddp_split_child"),
               record_names(real_trace(rank), "optimize_ddp_split_child"));
+    // The compile that splits describes its inputs twice, as Dynamo fakifies them and again as
+    // each part fakifies its own (fakify_first_call), under PyTorch's names of the sources
+    // (L['self']._modules['head']._parameters['weight']); the parts bypass the AOT cache.
+    const std::string ours_split = compile_of(run.rank_files.at(rank), "optimize_ddp_split_graph");
+    const std::string theirs_split = compile_of(real_trace(rank), "optimize_ddp_split_graph");
+    EXPECT_EQ(record_fields(run.rank_files.at(rank), "describe_source", "source", ours_split),
+              record_fields(real_trace(rank), "describe_source", "source", theirs_split));
+    const auto bypasses = [](const std::vector<std::string>& artifacts) {
+      return std::count(artifacts.begin(), artifacts.end(), "aotautograd_cache_bypass");
+    };
+    EXPECT_EQ(bypasses(record_fields(run.rank_files.at(rank), "artifact", "name", ours_split)),
+              bypasses(record_fields(real_trace(rank), "artifact", "name", theirs_split)));
     EXPECT_EQ(ranks_in(run.rank_files.at(rank)), std::set<int64_t>{rank});
     // The ddp_graphs listing: the split graph's calls of the parts, then the final graph's calls
     // of their compiled forms, on lines that name the rank.

@@ -89,6 +89,23 @@ std::vector<std::string> record_names(const fs::path& trace, const std::string& 
   return names;
 }
 
+std::string compile_of(const fs::path& trace, const std::string& key) {
+  std::string found;
+  for_each_record(trace, [&](const nlohmann::json& record) {
+    if (found.empty() && record_key(record) == key) found = compile_id(record);
+  });
+  return found;
+}
+
+std::vector<std::string> record_fields(const fs::path& trace, const std::string& key, const std::string& field,
+                                       const std::string& compile) {
+  std::vector<std::string> values;
+  for_each_record(trace, [&](const nlohmann::json& record) {
+    if (record_key(record) == key && compile_id(record) == compile) values.push_back(record[key][field].get<std::string>());
+  });
+  return values;
+}
+
 std::map<std::string, std::set<std::string>> phases_by_compile(const fs::path& trace_dir) {
   std::map<std::string, std::set<std::string>> phases;
   for (const auto& entry : fs::directory_iterator(trace_dir)) {

@@ -34,6 +34,12 @@ std::map<std::string, int64_t> record_counts(const std::filesystem::path& trace)
 std::set<int64_t> ranks_in(const std::filesystem::path& trace);
 // The metadata "name" of each record with this key, in order ("submod_0", ...).
 std::vector<std::string> record_names(const std::filesystem::path& trace, const std::string& key);
+// The compile id ("4/0") of the first record with this key, "" when there is none.
+std::string compile_of(const std::filesystem::path& trace, const std::string& key);
+// The metadata `field` (a string) of each record with this key written by compile `compile`, in
+// order: the "source" of describe_source records, say.
+std::vector<std::string> record_fields(const std::filesystem::path& trace, const std::string& key, const std::string& field,
+                                       const std::string& compile);
 
 // Per compilation ("0/0": chromium events name no attempt), the phases its chromium events
 // closed ("dynamo", "create_aot_dispatcher_function", "inductor_compile", ...) and its instants.
