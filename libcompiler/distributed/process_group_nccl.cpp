@@ -85,6 +85,12 @@ void ProcessGroupNCCL::check_root(const char* collective, int root) const {
     tensor::throw_runtime_error(std::string("ProcessGroupNCCL::") + collective + ": invalid root rank: " + std::to_string(root));
 }
 
+void ProcessGroupNCCL::check_list_size(const std::vector<Tensor>& tensors) const {
+  if (tensors.size() != static_cast<size_t>(size()))
+    tensor::throw_value_error("Tensor list input to scatter/gather must match number of collective participants but got " +
+                              std::to_string(tensors.size()) + " inputs with world_size " + std::to_string(size()) + ".");
+}
+
 void ProcessGroupNCCL::check_peer(const char* operation, int peer) const {
   if (peer < 0 || peer >= size())
     tensor::throw_runtime_error(std::string("ProcessGroupNCCL::") + operation + ": invalid peer rank: " + std::to_string(peer));
@@ -114,9 +120,7 @@ WorkRef ProcessGroupNCCL::reduce(const Tensor& tensor, int root, ReduceOp op) {
 
 WorkRef ProcessGroupNCCL::allgather(const std::vector<Tensor>& outputs, const Tensor& input) {
   check_cuda_dense(input);
-  if (outputs.size() != static_cast<size_t>(size()))
-    tensor::throw_value_error("Tensor list input to scatter/gather must match number of collective participants but got " +
-                      std::to_string(outputs.size()) + " inputs with world_size " + std::to_string(size()) + ".");
+  check_list_size(outputs);
   for (const Tensor& output : outputs) {
     check_cuda_dense(output);
     check_same_dtype(input, output);
@@ -141,9 +145,7 @@ WorkRef ProcessGroupNCCL::allgather_into_tensor(const Tensor& output, const Tens
 
 WorkRef ProcessGroupNCCL::reduce_scatter(const Tensor& output, const std::vector<Tensor>& inputs, ReduceOp op) {
   check_cuda_dense(output);
-  if (inputs.size() != static_cast<size_t>(size()))
-    tensor::throw_value_error("Tensor list input to scatter/gather must match number of collective participants but got " +
-                      std::to_string(inputs.size()) + " inputs with world_size " + std::to_string(size()) + ".");
+  check_list_size(inputs);
   const Reduction how = reduction(op, output.dtype());
   Tensor flat = Tensor::empty({output.numel() * size()}, output.dtype(), output.device());
   for (int r = 0; r < size(); ++r) {
@@ -172,9 +174,7 @@ WorkRef ProcessGroupNCCL::gather(const std::vector<Tensor>& outputs, const Tenso
   check_cuda_dense(input);
   check_root("gather", root);
   const bool is_root = rank() == root;
-  if (is_root && outputs.size() != static_cast<size_t>(size()))
-    tensor::throw_value_error("Tensor list input to scatter/gather must match number of collective participants but got " +
-                      std::to_string(outputs.size()) + " inputs with world_size " + std::to_string(size()) + ".");
+  if (is_root) check_list_size(outputs);
   if (!is_root && !outputs.empty()) tensor::throw_value_error("ProcessGroupNCCL::gather: requires empty output on non-root");
   for (const Tensor& output : outputs) {
     check_cuda_dense(output);
@@ -200,9 +200,7 @@ WorkRef ProcessGroupNCCL::scatter(const Tensor& output, const std::vector<Tensor
   check_cuda_dense(output);
   check_root("scatter", root);
   const bool is_root = rank() == root;
-  if (is_root && inputs.size() != static_cast<size_t>(size()))
-    tensor::throw_value_error("Tensor list input to scatter/gather must match number of collective participants but got " +
-                      std::to_string(inputs.size()) + " inputs with world_size " + std::to_string(size()) + ".");
+  if (is_root) check_list_size(inputs);
   if (!is_root && !inputs.empty()) tensor::throw_value_error("ProcessGroupNCCL::scatter: requires empty input on non-root");
   for (const Tensor& input : inputs) {
     check_cuda_dense(input);

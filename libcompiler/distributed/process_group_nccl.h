@@ -37,6 +37,8 @@ class ProcessGroupNCCL : public ProcessGroup {
   cuda::nccl::Communicator& communicator_for(const Tensor& t);
   void check_root(const char* collective, int root) const;
   void check_peer(const char* operation, int peer) const;
+  // A list of one tensor per rank (PyTorch's ValueError otherwise).
+  void check_list_size(const std::vector<Tensor>& tensors) const;
 
   std::shared_ptr<TcpStore> store_;
   std::string store_prefix_;
