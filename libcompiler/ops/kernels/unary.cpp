@@ -10,6 +10,7 @@
 #include "libcompiler/ops/kernels/pointwise_math.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/vector_math.h"
+#include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/ops/ops.h"
@@ -169,8 +170,11 @@ std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
   }
 #include "libcompiler/ops/kernels/vector_math.def"
 
-// finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float and double arrays take glibc's
-// vector exp a tile at a time; other dtypes and layouts go element by element in opmath.
+// finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float arrays (half and bfloat16
+// widened) as ATen's vector loop: steps of two vectors (2 x 16 floats on AVX-512, 2 x 8 on AVX2)
+// with its vectorised exp, the elements left over with libm's, as its scalar loop; dense double
+// arrays take glibc's vector exp a tile at a time; other layouts go element by element with libm's
+// exp, as ATen's strided loop.
 template <typename Finish>
 std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta, Finish finish) {
   return unary_on_arrays(
@@ -183,11 +187,18 @@ std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta,
         };
       },
       [finish](const auto* in, auto* out, int64_t n) {
-        by_tiles(in, out, n, [finish](const auto* x, auto* y, int64_t m) {
-          for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
-          vector_math::apply(vector_math::Function::exp, y, y, m);
-          for (int64_t i = 0; i < m; ++i) y[i] = finish(x[i], y[i]);
-        });
+        if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
+          const int64_t step = cpu_has_avx512() ? 32 : 16;
+          const int64_t whole = n - n % step;
+          for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_expf(-in[i]));
+          for (int64_t i = whole; i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
+        } else {
+          by_tiles(in, out, n, [finish](const auto* x, auto* y, int64_t m) {
+            for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
+            vector_math::apply(vector_math::Function::exp, y, y, m);
+            for (int64_t i = 0; i < m; ++i) y[i] = finish(x[i], y[i]);
+          });
+        }
       });
 }
 
