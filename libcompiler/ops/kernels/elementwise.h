@@ -3,7 +3,8 @@
 // pointer loop when every operand is contiguous in it (or a broadcast scalar), which the
 // compiler vectorises, and to a strided loop otherwise. Walks of kGrainSize elements or more are
 // split over the thread pool (tensor::for_each_run). Half and bfloat16 compute in float (ATen's
-// opmath type): their contiguous runs go through float arrays a chunk at a time (opmath_arrays.h).
+// opmath type): their contiguous runs go through float arrays a chunk at a time (opmath_arrays.h),
+// bfloat16's on AVX-512 converted in registers.
 //
 //   unary_loop<float, float>(out, in, [](float x) { return x * 2; });
 #include <algorithm>
@@ -104,6 +105,34 @@ void binary_array_on_widest_vectors(Out* o, const In* x, bool x_steps, const In*
   binary_array(o, x, x_steps, y, y_steps, n, op);
 }
 
+// bfloat16 runs on AVX-512 with the conversions in registers, as ATen's vectorised kernels: each
+// element widened, op'd in float, rounded and stored in one pass (not through float chunks).
+template <typename Op>
+KILN_AVX512_TARGET void bfloat16_unary_avx512(uint16_t* o, const uint16_t* x, int64_t n, const Op& op) {
+  for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(bfloat16_bits_to_float(x[i])));
+}
+
+template <typename Op>
+KILN_AVX512_TARGET void bfloat16_binary_avx512(uint16_t* o, const uint16_t* x, bool x_steps, const uint16_t* y, bool y_steps, int64_t n,
+                                               const Op& op) {
+  if (x_steps && y_steps) {
+    for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(bfloat16_bits_to_float(x[i]), bfloat16_bits_to_float(y[i])));
+  } else if (x_steps) {
+    const float yv = bfloat16_bits_to_float(*y);
+    for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(bfloat16_bits_to_float(x[i]), yv));
+  } else if (y_steps) {
+    const float xv = bfloat16_bits_to_float(*x);
+    for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(xv, bfloat16_bits_to_float(y[i])));
+  } else {
+    std::fill_n(o, n, float_to_bfloat16_bits(op(bfloat16_bits_to_float(*x), bfloat16_bits_to_float(*y))));
+  }
+}
+
+template <typename T>
+const uint16_t* bits_of(const T* p) {
+  return reinterpret_cast<const uint16_t*>(p);
+}
+
 // out[i] = op(in[i]); op takes and returns opmath values.
 template <typename Out, typename In, typename Op>
 void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
@@ -113,6 +142,9 @@ void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
     if (strides[0] == sizeof(Out) && strides[1] == sizeof(In)) {
       Out* o = reinterpret_cast<Out*>(data[0]);
       const In* x = reinterpret_cast<const In*>(data[1]);
+      if constexpr (std::is_same_v<In, tensor::BFloat16> && std::is_same_v<Out, In>) {
+        if (cpu_has_avx512()) return bfloat16_unary_avx512(reinterpret_cast<uint16_t*>(o), bits_of(x), n, op);
+      }
       if constexpr (tensor::kIsReducedFloat<In> && std::is_same_v<Out, In>) {
         float chunk[kOpmathChunk];
         for (int64_t begin = 0; begin < n; begin += kOpmathChunk) {
@@ -131,10 +163,12 @@ void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
   });
 }
 
-// o[i] = op(x[i], y[i]) over a run of half or bfloat16 in float chunks; an operand that does not
-// step is one element, broadcast.
+// o[i] = op(x[i], y[i]) over a run of half or bfloat16 in float chunks (bfloat16 on AVX-512 in
+// registers); an operand that does not step is one element, broadcast.
 template <typename T, typename Op>
 void reduced_float_binary_run(T* o, const T* x, bool x_steps, const T* y, bool y_steps, int64_t n, const Op& op) {
+  if constexpr (std::is_same_v<T, tensor::BFloat16>)
+    if (cpu_has_avx512()) return bfloat16_binary_avx512(reinterpret_cast<uint16_t*>(o), bits_of(x), x_steps, bits_of(y), y_steps, n, op);
   float xs[kOpmathChunk], ys[kOpmathChunk];
   const float x0 = static_cast<float>(*x), y0 = static_cast<float>(*y);
   for (int64_t begin = 0; begin < n; begin += kOpmathChunk) {

@@ -142,16 +142,16 @@ KILN_VECTOR_CLONES void rsqrt_array(const double* in, double* out, int64_t n) { 
 }  // namespace
 
 std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
-  return unary_on_arrays(
-      args, meta_unary_float,
-      [](auto tag) {
-        using C = opmath_t<typename decltype(tag)::type>;
-        return [](C x) -> C {
-          if constexpr (std::is_floating_point_v<C>) return C(1) / std::sqrt(x);
-          else return x;
-        };
-      },
-      [](const auto* in, auto* out, int64_t n) { rsqrt_array(in, out, n); });
+  const auto make_op = [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) return C(1) / std::sqrt(x);
+      else return x;
+    };
+  };
+  // The expression vectorises: bfloat16 runs it with the conversions in registers (unary_loop).
+  if (args.tensor(0).dtype() == tensor::DType::BFloat16) return unary(args, meta_unary_float, make_op);
+  return unary_on_arrays(args, meta_unary_float, make_op, [](const auto* in, auto* out, int64_t n) { rsqrt_array(in, out, n); });
 }
 
 // libm's functions: glibc's vector versions on contiguous float and double arrays.
@@ -213,7 +213,17 @@ std::vector<Tensor> kernel_square(const Arguments& args) { return {ops::pow(args
 namespace {
 
 // neg and abs of half and bfloat16 change only the sign bit, as ATen's vectorised kernels for
-// them do: no trip through float.
+// them do: no trip through float (contiguous runs on AVX-512 where the CPU has it).
+template <typename BitOp>
+KILN_INLINE_INTO_CLONES void sign_bit_run(uint16_t* o, const uint16_t* x, int64_t n, const BitOp& bit_op) {
+  for (int64_t i = 0; i < n; ++i) o[i] = bit_op(x[i]);
+}
+
+template <typename BitOp>
+KILN_AVX512_TARGET void sign_bit_run_avx512(uint16_t* o, const uint16_t* x, int64_t n, const BitOp& bit_op) {
+  sign_bit_run(o, x, n, bit_op);
+}
+
 template <typename BitOp>
 std::vector<Tensor> on_sign_bit(const Arguments& args, const BitOp& bit_op) {
   const Tensor out = args.schema().is_inplace() ? args.tensor(0) : allocate_outputs(meta_unary(args))[0];
@@ -222,8 +232,8 @@ std::vector<Tensor> on_sign_bit(const Arguments& args, const BitOp& bit_op) {
     if (strides[0] == sizeof(uint16_t) && strides[1] == sizeof(uint16_t)) {
       uint16_t* o = reinterpret_cast<uint16_t*>(data[0]);
       const uint16_t* x = reinterpret_cast<const uint16_t*>(data[1]);
-      for (int64_t i = 0; i < n; ++i) o[i] = bit_op(x[i]);
-      return;
+      if (cpu_has_avx512()) return sign_bit_run_avx512(o, x, n, bit_op);
+      return sign_bit_run(o, x, n, bit_op);
     }
     for (int64_t i = 0; i < n; ++i) store<uint16_t>(data[0] + i * strides[0], bit_op(load<uint16_t>(data[1] + i * strides[1])));
   });
