@@ -204,6 +204,38 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Op& 
   });
 }
 
+// Contiguous runs of ternary_loop; b or c may not step (one element, broadcast: a masked_fill's
+// value). On plain arithmetic types a copy for AVX-512: a select there is a blend, where the
+// scalar loop branches and mispredicts on a random mask.
+template <typename Out, typename A, typename In, typename Op>
+KILN_INLINE_INTO_CLONES void ternary_array(Out* o, const A* x, const In* y, bool y_steps, const In* z, bool z_steps, int64_t n,
+                                           const Op& op) {
+  using C = opmath_t<In>;
+  // A bool read as its byte: GCC vectorises no loop that loads a bool.
+  const auto first = [x](int64_t i) {
+    if constexpr (std::is_same_v<A, bool>) return reinterpret_cast<const uint8_t*>(x)[i] != 0;
+    else return static_cast<opmath_t<A>>(x[i]);
+  };
+  if (y_steps && z_steps) {
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), static_cast<C>(y[i]), static_cast<C>(z[i])));
+  } else if (y_steps) {
+    const C zv = static_cast<C>(*z);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), static_cast<C>(y[i]), zv));
+  } else if (z_steps) {
+    const C yv = static_cast<C>(*y);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), yv, static_cast<C>(z[i])));
+  } else {
+    const C yv = static_cast<C>(*y), zv = static_cast<C>(*z);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), yv, zv));
+  }
+}
+
+template <typename Out, typename A, typename In, typename Op>
+KILN_AVX512_TARGET void ternary_array_avx512(Out* o, const A* x, const In* y, bool y_steps, const In* z, bool z_steps, int64_t n,
+                                             const Op& op) {
+  ternary_array(o, x, y, y_steps, z, z_steps, n, op);
+}
+
 // out[i] = op(a[i], b[i], c[i]); a may have another type than b and c (where's condition).
 template <typename Out, typename A, typename In, typename Op>
 void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, const Op& op) {
@@ -211,14 +243,15 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
   using CA = opmath_t<A>;
   tensor::ElementwiseLoop loop({out}, {a, b, c});
   tensor::for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
-    if (strides[0] == sizeof(Out) && strides[1] == sizeof(A) && strides[2] == sizeof(In) && strides[3] == sizeof(In)) {
+    if (strides[0] == sizeof(Out) && strides[1] == sizeof(A) && (strides[2] == sizeof(In) || strides[2] == 0) &&
+        (strides[3] == sizeof(In) || strides[3] == 0)) {
       Out* o = reinterpret_cast<Out*>(data[0]);
       const A* x = reinterpret_cast<const A*>(data[1]);
       const In* y = reinterpret_cast<const In*>(data[2]);
       const In* z = reinterpret_cast<const In*>(data[3]);
-      for (int64_t i = 0; i < n; ++i)
-        o[i] = static_cast<Out>(op(static_cast<CA>(x[i]), static_cast<C>(y[i]), static_cast<C>(z[i])));
-      return;
+      if constexpr (std::is_arithmetic_v<In> && std::is_arithmetic_v<Out>)
+        if (cpu_has_avx512()) return ternary_array_avx512(o, x, y, strides[2] != 0, z, strides[3] != 0, n, op);
+      return ternary_array(o, x, y, strides[2] != 0, z, strides[3] != 0, n, op);
     }
     for (int64_t i = 0; i < n; ++i)
       store<Out>(data[0] + i * strides[0],
