@@ -23,23 +23,22 @@ KILN_INLINE_INTO_CLONES T row_extremum(const T* row, int64_t n, bool is_max) {
     // vectors of running extrema at a time (one would wait on its own compare), merged in order.
     constexpr int64_t kChains = 4;
     using Vector = typename Lanes::Vector;
-    const auto better = [is_max](Vector x, Vector best_so_far) { return (is_max ? x > best_so_far : x < best_so_far) ? x : best_so_far; };
     Vector chains[kChains];
     for (int64_t k = 0; k < kChains; ++k) chains[k] = Lanes::load(row).v;
     auto nan_lanes = chains[0] != chains[0];
     for (i = kLanes; i + kChains * kLanes <= n; i += kChains * kLanes)
       for (int64_t k = 0; k < kChains; ++k) {
         const Vector x = Lanes::load(row + i + k * kLanes).v;
-        chains[k] = better(x, chains[k]);
+        chains[k] = (is_max ? x > chains[k] : x < chains[k]) ? x : chains[k];
         nan_lanes |= x != x;
       }
     for (; i + kLanes <= n; i += kLanes) {
       const Vector x = Lanes::load(row + i).v;
-      chains[0] = better(x, chains[0]);
+      chains[0] = (is_max ? x > chains[0] : x < chains[0]) ? x : chains[0];
       nan_lanes |= x != x;
     }
     Vector best_lanes = chains[0];
-    for (int64_t k = 1; k < kChains; ++k) best_lanes = better(chains[k], best_lanes);
+    for (int64_t k = 1; k < kChains; ++k) best_lanes = (is_max ? chains[k] > best_lanes : chains[k] < best_lanes) ? chains[k] : best_lanes;
     best = best_lanes[0];
     for (int64_t l = 0; l < kLanes; ++l) {
       nan |= nan_lanes[l] != 0;
