@@ -110,22 +110,42 @@ T integer_power(T base, T exponent) {
 
 }  // namespace
 
+namespace {
+
+// x + alpha * y as ATen's add kernel computes it: floating ones as one fused multiply-add
+// (its vectorised add is fmadd(y, alpha, x)), x + y itself where alpha is 1 (the same bits).
+// sub and rsub are adds with -alpha. alpha is first rounded to the tensors' dtype (a bfloat16
+// add's alpha is a bfloat16), as ATen reads it.
+template <typename T>
+opmath_t<T> alpha_of(const Scalar& alpha) {
+  return static_cast<opmath_t<T>>(alpha.to<T>());
+}
+
+template <typename C>
+auto add_scaled(C alpha) {
+  if constexpr (std::is_same_v<C, bool>) {
+    return [alpha](C x, C y) -> C { return x || (alpha && y); };
+  } else if constexpr (std::is_floating_point_v<C>) {
+    return [alpha, unscaled = alpha == C(1)](C x, C y) -> C { return unscaled ? x + y : std::fma(alpha, y, x); };
+  } else {
+    return [alpha](C x, C y) -> C { return static_cast<C>(x + alpha * y); };
+  }
+}
+
+}  // namespace
+
 std::vector<Tensor> kernel_add(const Arguments& args) {
   const Scalar alpha = args.scalar(2);
-  return arithmetic(args, [&](auto tag) {
-    using C = opmath_t<typename decltype(tag)::type>;
-    const C a = alpha.to<C>();
-    if constexpr (std::is_same_v<C, bool>) return [a](C x, C y) -> C { return x || (a && y); };
-    else return [a](C x, C y) -> C { return x + a * y; };
-  });
+  return arithmetic(args, [&](auto tag) { return add_scaled(alpha_of<typename decltype(tag)::type>(alpha)); });
 }
 
 std::vector<Tensor> kernel_sub(const Arguments& args) {
   const Scalar alpha = args.scalar(2);
   return arithmetic(args, [&](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
-    const C a = alpha.to<C>();
-    return [a](C x, C y) -> C { return static_cast<C>(x - a * y); };
+    const C a = alpha_of<typename decltype(tag)::type>(alpha);
+    if constexpr (std::is_floating_point_v<C>) return add_scaled(static_cast<C>(-a));
+    else return [a](C x, C y) -> C { return static_cast<C>(x - a * y); };
   });
 }
 
@@ -133,8 +153,13 @@ std::vector<Tensor> kernel_rsub(const Arguments& args) {
   const Scalar alpha = args.scalar(2);
   return arithmetic(args, [&](auto tag) {
     using C = opmath_t<typename decltype(tag)::type>;
-    const C a = alpha.to<C>();
-    return [a](C x, C y) -> C { return static_cast<C>(y - a * x); };
+    const C a = alpha_of<typename decltype(tag)::type>(alpha);
+    if constexpr (std::is_floating_point_v<C>) {
+      const auto subtract = add_scaled(static_cast<C>(-a));
+      return [subtract](C x, C y) -> C { return subtract(y, x); };
+    } else {
+      return [a](C x, C y) -> C { return static_cast<C>(y - a * x); };
+    }
   });
 }
 
@@ -349,13 +374,22 @@ KILN_COMPARISON_KERNEL(logical_or, x != C(0) || y != C(0))
 KILN_COMPARISON_KERNEL(logical_xor, (x != C(0)) != (y != C(0)))
 #undef KILN_COMPARISON_KERNEL
 
+namespace {
+
+// What where and masked_fill select, per element: the bits themselves for half and bfloat16 (no
+// trip through float, which would also rewrite a NaN's payload), as ATen copies them.
+template <typename T>
+using selected_t = std::conditional_t<tensor::kIsReducedFloat<T>, uint16_t, T>;
+
+}  // namespace
+
 std::vector<Tensor> kernel_where(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_where(args))[0];
   const Tensor a = operand_as(args[1], out.dtype()), b = operand_as(args[2], out.dtype());
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    ternary_loop<T, bool, T>(out, args.tensor(0), a, b, [](bool c, C x, C y) { return c ? x : y; });
+    using S = selected_t<typename decltype(tag)::type>;
+    using C = opmath_t<S>;
+    ternary_loop<S, bool, S>(out, args.tensor(0), a, b, [](bool c, C x, C y) { return c ? x : y; });
   });
   return {out};
 }
@@ -368,9 +402,9 @@ std::vector<Tensor> kernel_masked_fill(const Arguments& args) {
   const Tensor out = inplace ? args.tensor(0) : allocate_outputs(meta_masked_fill(args))[0];
   const Tensor self = args.tensor(0), value = operand_as(args[2], out.dtype());
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    ternary_loop<T, bool, T>(out, args.tensor(1), value, self, [](bool c, C v, C x) { return c ? v : x; });
+    using S = selected_t<typename decltype(tag)::type>;
+    using C = opmath_t<S>;
+    ternary_loop<S, bool, S>(out, args.tensor(1), value, self, [](bool c, C v, C x) { return c ? v : x; });
   });
   return {out};
 }

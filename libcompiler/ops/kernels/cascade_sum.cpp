@@ -78,8 +78,8 @@ template <typename T>
 KILN_INLINE_INTO_CLONES void sum_rows(const CascadeSumPlan& plan, const T* rows, int64_t n, int64_t begin, int64_t end, T* out, bool mean) {
   for (int64_t i = begin; i < end; ++i) {
     const int64_t column = plan.kind == CascadeSumPlan::Kind::Outer ? cascade_sum_column(plan, i) : 0;
-    const T sum = cascade_sum(plan, rows + i * n, n, column);
-    out[i] = mean ? sum / static_cast<T>(n) : sum;
+    const opmath_t<T> sum = cascade_sum(plan, rows + i * n, n, column);
+    out[i] = static_cast<T>(mean ? sum / static_cast<opmath_t<T>>(n) : sum);
   }
 }
 
@@ -91,7 +91,7 @@ struct OuterTasks {
 
 template <typename T>
 OuterTasks outer_tasks(const CascadeSumPlan& plan) {
-  constexpr int64_t kLanes = cascade::Lanes<T>::kCount;
+  constexpr int64_t kLanes = cascade::Lanes<opmath_t<T>>::kCount;
   const int64_t block = plan.columns >= kLanes ? 4 * kLanes : 4;
   const int64_t blocked = plan.columns / block * block;
   return {block, blocked, blocked / block + (plan.columns - blocked)};
@@ -99,8 +99,9 @@ OuterTasks outer_tasks(const CascadeSumPlan& plan) {
 
 template <typename T>
 KILN_INLINE_INTO_CLONES void outer_sum_tasks(const CascadeSumPlan& plan, const T* data, int64_t n, int64_t begin, int64_t end, T* sums) {
+  using Acc = opmath_t<T>;
   using cascade::Lanes;
-  constexpr int64_t kLanes = Lanes<T>::kCount;
+  constexpr int64_t kLanes = Lanes<Acc>::kCount;
   const int64_t columns = plan.columns;
   const OuterTasks tasks = outer_tasks<T>(plan);
   for (int64_t task = begin; task < end; ++task) {
@@ -110,17 +111,18 @@ KILN_INLINE_INTO_CLONES void outer_sum_tasks(const CascadeSumPlan& plan, const T
     if (t < tasks.blocked / tasks.block) {
       const int64_t c0 = t * tasks.block;
       if (columns >= kLanes) {
-        const auto lanes = cascade::multi_row_sum<Lanes<T>, 4>(
-            n, [&](int64_t i, int64_t k) { return Lanes<T>::load(base + i * columns + c0 + k * kLanes); });
+        const auto lanes = cascade::multi_row_sum<Lanes<Acc>, 4>(
+            n, [&](int64_t i, int64_t k) { return cascade::load_column_block(base + i * columns + c0, k); });
         for (int64_t k = 0; k < 4; ++k)
-          for (int64_t l = 0; l < kLanes; ++l) out[c0 + k * kLanes + l] = T(0) + lanes[k].v[l];
+          for (int64_t l = 0; l < kLanes; ++l) out[c0 + cascade::column_of_lane<T>(k, l)] = static_cast<T>(Acc(0) + lanes[k].v[l]);
       } else {
-        const auto four = cascade::multi_row_sum<T, 4>(n, [&](int64_t i, int64_t k) { return base[i * columns + c0 + k]; });
-        for (int64_t k = 0; k < 4; ++k) out[c0 + k] = T(0) + four[k];
+        const auto four =
+            cascade::multi_row_sum<Acc, 4>(n, [&](int64_t i, int64_t k) { return static_cast<Acc>(base[i * columns + c0 + k]); });
+        for (int64_t k = 0; k < 4; ++k) out[c0 + k] = static_cast<T>(Acc(0) + four[k]);
       }
     } else {
       const int64_t c = tasks.blocked + (t - tasks.blocked / tasks.block);
-      out[c] = T(0) + cascade::row_sum<T>(n, [&](int64_t i) { return base[i * columns + c]; });
+      out[c] = static_cast<T>(Acc(0) + cascade::row_sum<Acc>(n, [&](int64_t i) { return static_cast<Acc>(base[i * columns + c]); }));
     }
   }
 }
@@ -129,6 +131,14 @@ KILN_VECTOR_CLONES void outer_sum_task_range(const CascadeSumPlan& plan, const f
   outer_sum_tasks(plan, data, n, begin, end, sums);
 }
 KILN_VECTOR_CLONES void outer_sum_task_range(const CascadeSumPlan& plan, const double* data, int64_t n, int64_t begin, int64_t end, double* sums) {
+  outer_sum_tasks(plan, data, n, begin, end, sums);
+}
+KILN_VECTOR_CLONES void outer_sum_task_range(const CascadeSumPlan& plan, const tensor::BFloat16* data, int64_t n, int64_t begin,
+                                             int64_t end, tensor::BFloat16* sums) {
+  outer_sum_tasks(plan, data, n, begin, end, sums);
+}
+KILN_VECTOR_CLONES void outer_sum_task_range(const CascadeSumPlan& plan, const tensor::Half* data, int64_t n, int64_t begin, int64_t end,
+                                             tensor::Half* sums) {
   outer_sum_tasks(plan, data, n, begin, end, sums);
 }
 
@@ -149,6 +159,14 @@ KILN_VECTOR_CLONES void cascade_sum_rows(const CascadeSumPlan& plan, const doubl
                                          bool mean) {
   sum_rows(plan, rows, n, begin, end, out, mean);
 }
+KILN_VECTOR_CLONES void cascade_sum_rows(const CascadeSumPlan& plan, const tensor::BFloat16* rows, int64_t n, int64_t begin, int64_t end,
+                                         tensor::BFloat16* out, bool mean) {
+  sum_rows(plan, rows, n, begin, end, out, mean);
+}
+KILN_VECTOR_CLONES void cascade_sum_rows(const CascadeSumPlan& plan, const tensor::Half* rows, int64_t n, int64_t begin, int64_t end,
+                                         tensor::Half* out, bool mean) {
+  sum_rows(plan, rows, n, begin, end, out, mean);
+}
 
 namespace {
 
@@ -163,20 +181,28 @@ T full_sum(const T* data, int64_t n) {
     chunk_sums.emplace_back(begin, sum);
   });
   std::sort(chunk_sums.begin(), chunk_sums.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  T total = chunk_sums.front().second;
+  opmath_t<T> total = chunk_sums.front().second;
   for (size_t c = 1; c < chunk_sums.size(); ++c) total += chunk_sums[c].second;
-  return total;
+  return static_cast<T>(total);
 }
 
 }  // namespace
 
 float cascade_full_sum(const float* data, int64_t n) { return full_sum(data, n); }
 double cascade_full_sum(const double* data, int64_t n) { return full_sum(data, n); }
+tensor::BFloat16 cascade_full_sum(const tensor::BFloat16* data, int64_t n) { return full_sum(data, n); }
+tensor::Half cascade_full_sum(const tensor::Half* data, int64_t n) { return full_sum(data, n); }
 
 void outer_cascade_sums(const CascadeSumPlan& plan, const float* data, int64_t n, int64_t blocks, float* sums) {
   outer_sums(plan, data, n, blocks, sums);
 }
 void outer_cascade_sums(const CascadeSumPlan& plan, const double* data, int64_t n, int64_t blocks, double* sums) {
+  outer_sums(plan, data, n, blocks, sums);
+}
+void outer_cascade_sums(const CascadeSumPlan& plan, const tensor::BFloat16* data, int64_t n, int64_t blocks, tensor::BFloat16* sums) {
+  outer_sums(plan, data, n, blocks, sums);
+}
+void outer_cascade_sums(const CascadeSumPlan& plan, const tensor::Half* data, int64_t n, int64_t blocks, tensor::Half* sums) {
   outer_sums(plan, data, n, blocks, sums);
 }
 

@@ -12,6 +12,11 @@
 //   sums down its column: by multi_row_sum alone in the blocks ATen reads 4 columns (or 4
 //   vectors of columns) at a time, by row_sum in the columns left over.
 // The result is stored as 0 + sum (so -0.0 comes out +0.0).
+//
+// bfloat16 and float16 add in float (ATen's accumulate type) in the same order, read through
+// ATen's widening loads: a contiguous row 32 bytes (16 elements) at a time, widened to two float
+// vectors that are added first; columns 8 elements (one float vector) at a time. Each result is
+// rounded once, to the input's dtype.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -20,7 +25,9 @@
 #include <optional>
 #include <vector>
 
+#include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
+#include "libcompiler/tensor/half.h"
 #include "libcompiler/tensor/tensor.h"
 
 namespace kiln::ops {
@@ -101,34 +108,115 @@ struct Lanes {
   }
 };
 
+// 8 float16 elements widened to one float vector (exact).
+KILN_INLINE_INTO_CLONES Lanes<float> widen_lanes(const tensor::Half* p) {
+  typedef _Float16 Narrow __attribute__((vector_size(16)));
+  Narrow halves;
+  std::memcpy(&halves, p, sizeof halves);
+  Lanes<float> lanes;
+  lanes.v = __builtin_convertvector(halves, Lanes<float>::Vector);
+  return lanes;
+}
+
+// 16 bfloat16 elements as float vectors by shifts (exact): the even ones and the odd ones. Two
+// shifts where a widening conversion takes four instructions per 8 elements on AVX2.
+struct EvenOdd {
+  Lanes<float>::Vector even, odd;
+};
+KILN_INLINE_INTO_CLONES EvenOdd widen_even_odd(const tensor::BFloat16* p) {
+  typedef uint32_t Pairs __attribute__((vector_size(32)));
+  Pairs pairs;
+  std::memcpy(&pairs, p, sizeof pairs);
+  const Pairs even = pairs << 16, odd = pairs & 0xFFFF0000u;  // little-endian: element 2j is the low half
+  EvenOdd widened;
+  std::memcpy(&widened.even, &even, sizeof even);
+  std::memcpy(&widened.odd, &odd, sizeof odd);
+  return widened;
+}
+
+// How many elements of a contiguous row one vector load reads: 32 bytes of them.
+template <typename T>
+inline constexpr int64_t kRowLoad = 32 / static_cast<int64_t>(sizeof(T));
+
+// One vector load of a contiguous row, as accumulator lanes: a reduced dtype's 16 elements as
+// two float vectors added, lane l = x[l] + x[l + 8]. bfloat16 adds each even (odd) element to
+// its partner 8 places on, which leaves lane l at vector lane row_lane(l): a fixed permutation,
+// each lane's additions unchanged.
+template <typename T>
+KILN_INLINE_INTO_CLONES Lanes<opmath_t<T>> load_row(const T* p) {
+  if constexpr (std::is_same_v<T, tensor::BFloat16>) {
+    const EvenOdd w = widen_even_odd(p);
+    const auto even = w.even + __builtin_shufflevector(w.even, w.even, 4, 5, 6, 7, 0, 1, 2, 3);
+    const auto odd = w.odd + __builtin_shufflevector(w.odd, w.odd, 4, 5, 6, 7, 0, 1, 2, 3);
+    Lanes<float> lanes;
+    lanes.v = __builtin_shufflevector(even, odd, 0, 1, 2, 3, 8, 9, 10, 11);
+    return lanes;
+  } else if constexpr (std::is_same_v<T, tensor::Half>) {
+    Lanes<float> lanes = widen_lanes(p);
+    lanes += widen_lanes(p + Lanes<float>::kCount);
+    return lanes;
+  } else {
+    return Lanes<T>::load(p);
+  }
+}
+template <typename T>
+constexpr int64_t row_lane(int64_t l) {
+  return std::is_same_v<T, tensor::BFloat16> ? (l % 2 == 0 ? l / 2 : 4 + l / 2) : l;
+}
+
+// A block of 4 accumulator vectors of neighbouring columns (at p) as ATen reads it, vector k.
+// Each column is summed alone, so which lane holds it does not change its sum: bfloat16 puts the
+// even and the odd columns of 16 in vectors of their own; column_of_lane says where each went.
+template <typename T>
+KILN_INLINE_INTO_CLONES Lanes<opmath_t<T>> load_column_block(const T* p, int64_t k) {
+  constexpr int64_t kLanes = Lanes<opmath_t<T>>::kCount;
+  Lanes<opmath_t<T>> lanes;
+  if constexpr (std::is_same_v<T, tensor::BFloat16>) {
+    const EvenOdd w = widen_even_odd(p + k / 2 * 2 * kLanes);
+    lanes.v = k % 2 == 0 ? w.even : w.odd;
+  } else if constexpr (std::is_same_v<T, tensor::Half>) {
+    lanes = widen_lanes(p + k * kLanes);
+  } else {
+    lanes = Lanes<T>::load(p + k * kLanes);
+  }
+  return lanes;
+}
+template <typename T>
+constexpr int64_t column_of_lane(int64_t k, int64_t l) {
+  constexpr int64_t kLanes = Lanes<opmath_t<T>>::kCount;
+  return std::is_same_v<T, tensor::BFloat16> ? k / 2 * 2 * kLanes + 2 * l + k % 2 : k * kLanes + l;
+}
+
 }  // namespace cascade
 
 // The sum of one output's elements (`row`: its n elements in logical order; `column`: for Outer,
-// the output's place among plan.columns) in ATen's order.
+// the output's place among plan.columns) in ATen's order, in the accumulate type.
 template <typename T>
-KILN_INLINE_INTO_CLONES T cascade_sum(const CascadeSumPlan& plan, const T* row, int64_t n, int64_t column) {
+KILN_INLINE_INTO_CLONES opmath_t<T> cascade_sum(const CascadeSumPlan& plan, const T* row, int64_t n, int64_t column) {
+  using Acc = opmath_t<T>;
   using cascade::Lanes;
-  constexpr int64_t kLanes = Lanes<T>::kCount;
-  const auto element = [row](int64_t i) { return row[i]; };
-  T sum = 0;
+  constexpr int64_t kLanes = Lanes<Acc>::kCount;
+  constexpr int64_t kRowLoad = cascade::kRowLoad<T>;
+  const auto element = [row](int64_t i) { return static_cast<Acc>(row[i]); };
+  Acc sum = 0;
   if (plan.kind == CascadeSumPlan::Kind::Inner) {
-    if (n >= kLanes) {
-      const int64_t vectors = n / kLanes;
-      const Lanes<T> lanes = cascade::row_sum<Lanes<T>>(vectors, [row](int64_t i) { return Lanes<T>::load(row + i * kLanes); });
-      for (int64_t i = vectors * kLanes; i < n; ++i) sum += row[i];
-      for (int64_t l = 0; l < kLanes; ++l) sum += lanes.v[l];
+    if (n >= kRowLoad) {
+      const int64_t vectors = n / kRowLoad;
+      const Lanes<Acc> lanes = cascade::row_sum<Lanes<Acc>>(vectors, [row](int64_t i) { return cascade::load_row(row + i * kRowLoad); });
+      for (int64_t i = vectors * kRowLoad; i < n; ++i) sum += element(i);
+      for (int64_t l = 0; l < kLanes; ++l) sum += lanes.v[cascade::row_lane<T>(l)];
     } else {
-      sum = cascade::row_sum<T>(n, element);
+      sum = cascade::row_sum<Acc>(n, element);
     }
   } else {
     // Columns read in blocks of 4 vectors (at least a vector of columns), else of 4 columns.
     const int64_t block = plan.columns >= kLanes ? 4 * kLanes : 4;
     if (column < plan.columns / block * block)
-      sum = cascade::multi_row_sum<T, 1>(n, [row](int64_t i, int64_t) { return row[i]; })[0];
+      sum = cascade::multi_row_sum<Acc, 1>(n, [&](int64_t i, int64_t) { return element(i); })[0];
     else
-      sum = cascade::row_sum<T>(n, element);
+      sum = cascade::row_sum<Acc>(n, element);
   }
-  return T(0) + sum;
+  return Acc(0) + sum;
 }
 
 // The output's column (Outer plans): its first element's memory offset, within the columns.
@@ -141,12 +229,19 @@ int64_t outer_sum_position(const CascadeSumPlan& plan, int64_t output_index, int
 // out[i] = their sum in ATen's order for the plan (divided by n for a mean).
 void cascade_sum_rows(const CascadeSumPlan& plan, const float* rows, int64_t n, int64_t begin, int64_t end, float* out, bool mean);
 void cascade_sum_rows(const CascadeSumPlan& plan, const double* rows, int64_t n, int64_t begin, int64_t end, double* out, bool mean);
+void cascade_sum_rows(const CascadeSumPlan& plan, const tensor::BFloat16* rows, int64_t n, int64_t begin, int64_t end,
+                      tensor::BFloat16* out, bool mean);
+void cascade_sum_rows(const CascadeSumPlan& plan, const tensor::Half* rows, int64_t n, int64_t begin, int64_t end,
+                      tensor::Half* out, bool mean);
 
 // The sum of all n elements of dense memory (an Inner plan with one output), as ATen's two-pass
 // reduction adds them: at::parallel_for's chunks each summed alone, then added in chunk order
-// (so, as PyTorch's, the result depends on the thread count).
+// (so, as PyTorch's, the result depends on the thread count). A reduced dtype's chunk sums are
+// rounded to it before they are added, as ATen keeps them in a buffer of the output's dtype.
 float cascade_full_sum(const float* data, int64_t n);
 double cascade_full_sum(const double* data, int64_t n);
+tensor::BFloat16 cascade_full_sum(const tensor::BFloat16* data, int64_t n);
+tensor::Half cascade_full_sum(const tensor::Half* data, int64_t n);
 
 // Outer plans read in place: `data` is the tensor's memory, `blocks` blocks of [n reduced]
 // [plan.columns] (the reduced dims between the columns and the kept dims above them); the sums
@@ -154,5 +249,7 @@ double cascade_full_sum(const double* data, int64_t n);
 // time, lane by lane in the order each column gets alone, so no transposed copy is made.
 void outer_cascade_sums(const CascadeSumPlan& plan, const float* data, int64_t n, int64_t blocks, float* sums);
 void outer_cascade_sums(const CascadeSumPlan& plan, const double* data, int64_t n, int64_t blocks, double* sums);
+void outer_cascade_sums(const CascadeSumPlan& plan, const tensor::BFloat16* data, int64_t n, int64_t blocks, tensor::BFloat16* sums);
+void outer_cascade_sums(const CascadeSumPlan& plan, const tensor::Half* data, int64_t n, int64_t blocks, tensor::Half* sums);
 
 }  // namespace kiln::ops

@@ -1,18 +1,17 @@
 // Convolutions over 1 to 3 spatial dims: convolution and convolution_backward, and the conv1d,
 // conv2d and conv3d composites (unbatched inputs, padding="same"/"valid") that reach them.
-// float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn), and so does the bfloat16 and
-// float16 forward, on float32 copies; the float64 forward unfolds each sample's input into
+// float32 runs on oneDNN, as PyTorch's CPU convolutions do (mkldnn), and so does the bfloat16
+// forward, and the float16 forward on float32 copies; the float64 forward unfolds each sample's input into
 // columns and multiplies them with BLAS (PyTorch's slow_conv2d path, im2col + gemm); the rest
 // runs the direct loops below with opmath accumulation.
 #include <cblas.h>
-#include <dnnl.hpp>
-#include <pthread.h>
 
 #include <array>
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/onednn.h"
 #include "libcompiler/tensor/parallel.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
@@ -89,21 +88,7 @@ void for_each_tap(const Geometry& g, Body&& body) {
       }
 }
 
-// ---- oneDNN (float32)
-
-// oneDNN runs on libgomp, whose thread pool does not survive fork: a forked child (a minifier's
-// candidate) whose convolution asks the parent's threads to help would wait for them forever.
-// Children of a process that has run one run theirs on one thread.
-extern "C" void omp_set_num_threads(int threads);  // OpenMP's C API (libgomp; omp.h is the compiler's)
-void one_thread_after_fork() { omp_set_num_threads(1); }
-
-dnnl::engine& cpu_engine() {
-  static dnnl::engine engine = [] {
-    pthread_atfork(nullptr, nullptr, one_thread_after_fork);
-    return dnnl::engine(dnnl::engine::kind::cpu, 0);
-  }();
-  return engine;
-}
+// ---- oneDNN (float32, bfloat16)
 
 struct DnnlDescs {
   dnnl::memory::desc src, weights, bias, dst;
@@ -112,26 +97,28 @@ struct DnnlDescs {
 
 dnnl::memory::dims dims_of(const std::vector<int64_t>& sizes) { return dnnl::memory::dims(sizes.begin(), sizes.end()); }
 
-// Plain row-major descriptors of the (contiguous) tensors; the weights grouped when groups > 1.
+// Descriptors of the (contiguous) tensors with the layout `format` (the tensors' own row-major
+// one, or `any`: the kernel's choice), the weights grouped when groups > 1.
 DnnlDescs dnnl_descs(const Geometry& g, const std::vector<int64_t>& input_sizes, const std::vector<int64_t>& weight_sizes,
-                     const std::vector<int64_t>& output_sizes) {
+                     const std::vector<int64_t>& output_sizes, DType dtype, bool any_format) {
   using tag = dnnl::memory::format_tag;
-  const auto f32 = dnnl::memory::data_type::f32;
+  const auto type = onednn::data_type(dtype);
   static const tag activations[] = {tag::ncw, tag::nchw, tag::ncdhw};
   static const tag plain_weights[] = {tag::oiw, tag::oihw, tag::oidhw};
   static const tag grouped_weights[] = {tag::goiw, tag::goihw, tag::goidhw};
   const int64_t k = g.spatial - 1;
+  const auto format = [&](tag plain) { return any_format ? tag::any : plain; };
   DnnlDescs d;
-  d.src = dnnl::memory::desc(dims_of(input_sizes), f32, activations[k]);
-  d.dst = dnnl::memory::desc(dims_of(output_sizes), f32, activations[k]);
+  d.src = dnnl::memory::desc(dims_of(input_sizes), type, format(activations[k]));
+  d.dst = dnnl::memory::desc(dims_of(output_sizes), type, format(activations[k]));
   if (g.groups == 1) {
-    d.weights = dnnl::memory::desc(dims_of(weight_sizes), f32, plain_weights[k]);
+    d.weights = dnnl::memory::desc(dims_of(weight_sizes), type, format(plain_weights[k]));
   } else {
     std::vector<int64_t> grouped{g.groups, g.out_per_group()};
     grouped.insert(grouped.end(), weight_sizes.begin() + 1, weight_sizes.end());
-    d.weights = dnnl::memory::desc(dims_of(grouped), f32, grouped_weights[k]);
+    d.weights = dnnl::memory::desc(dims_of(grouped), type, format(grouped_weights[k]));
   }
-  d.bias = dnnl::memory::desc({g.out_channels}, f32, tag::x);
+  d.bias = dnnl::memory::desc({g.out_channels}, type, tag::x);
   for (int64_t i = 3 - g.spatial; i < 3; ++i) {
     d.strides.push_back(g.stride[i]);
     d.dilates.push_back(g.dilation[i] - 1);  // oneDNN counts the gaps between taps
@@ -143,9 +130,16 @@ DnnlDescs dnnl_descs(const Geometry& g, const std::vector<int64_t>& input_sizes,
   return d;
 }
 
-dnnl::memory dnnl_memory(const dnnl::memory::desc& desc, const Tensor& t) {
-  return dnnl::memory(desc, cpu_engine(), const_cast<void*>(t.data_ptr()));
-}
+// The problem's descriptors twice: the tensors as they are, and with the layouts left to oneDNN,
+// which then picks its blocked direct kernels (as PyTorch's ideep lets it) where row-major
+// tensors would get the slower im2col + gemm one; onednn::execute reorders between the two.
+struct DnnlProblem {
+  DnnlDescs plain, any;
+  DnnlProblem(const Geometry& g, const std::vector<int64_t>& input_sizes, const std::vector<int64_t>& weight_sizes,
+              const std::vector<int64_t>& output_sizes, DType dtype)
+      : plain(dnnl_descs(g, input_sizes, weight_sizes, output_sizes, dtype, false)),
+        any(dnnl_descs(g, input_sizes, weight_sizes, output_sizes, dtype, true)) {}
+};
 
 dnnl::convolution_forward::primitive_desc forward_descriptor(const DnnlDescs& d, bool with_bias) {
   const auto kind = dnnl::prop_kind::forward_training;
@@ -154,52 +148,49 @@ dnnl::convolution_forward::primitive_desc forward_descriptor(const DnnlDescs& d,
                                                           d.dilates, d.padding_l, d.padding_r)
                         : dnnl::convolution_forward::desc(kind, algorithm, d.src, d.weights, d.dst, d.strides, d.dilates,
                                                           d.padding_l, d.padding_r);
-  return dnnl::convolution_forward::primitive_desc(desc, cpu_engine());
+  return dnnl::convolution_forward::primitive_desc(desc, onednn::cpu_engine());
 }
 
 void dnnl_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
-  const DnnlDescs d = dnnl_descs(g, input.sizes(), weight.sizes(), out.sizes());
-  const auto pd = forward_descriptor(d, bias.defined());
-  dnnl::stream stream(cpu_engine());
-  std::unordered_map<int, dnnl::memory> memories{{DNNL_ARG_SRC, dnnl_memory(d.src, input)},
-                                                 {DNNL_ARG_WEIGHTS, dnnl_memory(d.weights, weight)},
-                                                 {DNNL_ARG_DST, dnnl_memory(d.dst, out)}};
-  if (bias.defined()) memories.emplace(DNNL_ARG_BIAS, dnnl_memory(d.bias, bias));
-  dnnl::convolution_forward(pd).execute(stream, memories);
-  stream.wait();
+  const DnnlProblem p(g, input.sizes(), weight.sizes(), out.sizes(), input.dtype());
+  const auto pd = forward_descriptor(p.any, bias.defined());
+  std::unordered_map<int, dnnl::memory> inputs{{DNNL_ARG_SRC, onednn::memory_of(p.plain.src, input)},
+                                               {DNNL_ARG_WEIGHTS, onednn::memory_of(p.plain.weights, weight)}};
+  if (bias.defined()) inputs.emplace(DNNL_ARG_BIAS, onednn::memory_of(p.plain.bias, bias));
+  onednn::execute(dnnl::convolution_forward(pd), pd, inputs, {{DNNL_ARG_DST, onednn::memory_of(p.plain.dst, out)}});
 }
 
 void dnnl_backward_data(const Geometry& g, const Tensor& grad_out, const Tensor& weight, const Tensor& grad_input) {
-  const DnnlDescs d = dnnl_descs(g, grad_input.sizes(), weight.sizes(), grad_out.sizes());
-  const auto hint = forward_descriptor(d, false);
+  const DnnlProblem p(g, grad_input.sizes(), weight.sizes(), grad_out.sizes(), grad_out.dtype());
+  const auto hint = forward_descriptor(p.any, false);
+  const DnnlDescs& d = p.any;
   dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, d.src, d.weights, d.dst, d.strides,
                                              d.dilates, d.padding_l, d.padding_r);
-  dnnl::convolution_backward_data::primitive_desc pd(desc, cpu_engine(), hint);
-  dnnl::stream stream(cpu_engine());
-  dnnl::convolution_backward_data(pd).execute(stream, {{DNNL_ARG_DIFF_DST, dnnl_memory(d.dst, grad_out)},
-                                                       {DNNL_ARG_WEIGHTS, dnnl_memory(d.weights, weight)},
-                                                       {DNNL_ARG_DIFF_SRC, dnnl_memory(d.src, grad_input)}});
-  stream.wait();
+  dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::cpu_engine(), hint);
+  onednn::execute(dnnl::convolution_backward_data(pd), pd,
+                  {{DNNL_ARG_DIFF_DST, onednn::memory_of(p.plain.dst, grad_out)},
+                   {DNNL_ARG_WEIGHTS, onednn::memory_of(p.plain.weights, weight)}},
+                  {{DNNL_ARG_DIFF_SRC, onednn::memory_of(p.plain.src, grad_input)}});
 }
 
 void dnnl_backward_weights(const Geometry& g, const Tensor& grad_out, const Tensor& input, const Tensor& grad_weight,
                            const Tensor& grad_bias) {
-  const DnnlDescs d = dnnl_descs(g, input.sizes(), grad_weight.sizes(), grad_out.sizes());
+  const DnnlProblem p(g, input.sizes(), grad_weight.sizes(), grad_out.sizes(), input.dtype());
   const bool with_bias = grad_bias.defined();
-  const auto hint = forward_descriptor(d, with_bias);
+  const auto hint = forward_descriptor(p.any, with_bias);
+  const DnnlDescs& d = p.any;
   const auto algorithm = dnnl::algorithm::convolution_direct;
   auto desc = with_bias ? dnnl::convolution_backward_weights::desc(algorithm, d.src, d.weights, d.bias, d.dst, d.strides,
                                                                    d.dilates, d.padding_l, d.padding_r)
                         : dnnl::convolution_backward_weights::desc(algorithm, d.src, d.weights, d.dst, d.strides,
                                                                    d.dilates, d.padding_l, d.padding_r);
-  dnnl::convolution_backward_weights::primitive_desc pd(desc, cpu_engine(), hint);
-  dnnl::stream stream(cpu_engine());
-  std::unordered_map<int, dnnl::memory> memories{{DNNL_ARG_SRC, dnnl_memory(d.src, input)},
-                                                 {DNNL_ARG_DIFF_DST, dnnl_memory(d.dst, grad_out)},
-                                                 {DNNL_ARG_DIFF_WEIGHTS, dnnl_memory(d.weights, grad_weight)}};
-  if (with_bias) memories.emplace(DNNL_ARG_DIFF_BIAS, dnnl_memory(d.bias, grad_bias));
-  dnnl::convolution_backward_weights(pd).execute(stream, memories);
-  stream.wait();
+  dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::cpu_engine(), hint);
+  std::unordered_map<int, dnnl::memory> outputs{{DNNL_ARG_DIFF_WEIGHTS, onednn::memory_of(p.plain.weights, grad_weight)}};
+  if (with_bias) outputs.emplace(DNNL_ARG_DIFF_BIAS, onednn::memory_of(p.plain.bias, grad_bias));
+  onednn::execute(dnnl::convolution_backward_weights(pd), pd,
+                  {{DNNL_ARG_SRC, onednn::memory_of(p.plain.src, input)},
+                   {DNNL_ARG_DIFF_DST, onednn::memory_of(p.plain.dst, grad_out)}},
+                  outputs);
 }
 
 // ---- direct loops (other floating dtypes)
@@ -301,10 +292,12 @@ void direct_backward_weights(const Geometry& g, const T* gy, const T* x, T* gw, 
 // loops otherwise (the float64 forward: unfolded, by BLAS): the forward (input -> output), its backward-data (output -> input) and its
 // backward-weights. A transposed convolution is the same pair run the other way round.
 void run_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
-  if (input.dtype() == DType::Float32) return dnnl_forward(g, input, weight, bias, out);
-  if (tensor::is_reduced_floating_point(input.dtype())) {
-    // As PyTorch's (mkldnn) convolution for these: products summed in float32, rounded once at
-    // the end; so oneDNN's float32 forward on float32 copies (exact widenings).
+  // bfloat16 as PyTorch's mkldnn convolution on a CPU with AVX-512: oneDNN's bfloat16 kernel.
+  if (input.dtype() == DType::Float32 || input.dtype() == DType::BFloat16) return dnnl_forward(g, input, weight, bias, out);
+  if (input.dtype() == DType::Float16) {
+    // Products summed in float32, rounded once at the end, as PyTorch's convolution for these
+    // (oneDNN has no float16 kernel for this CPU): oneDNN's float32 forward on float32 copies
+    // (exact widenings).
     const Tensor wide = Tensor::empty(out.sizes(), DType::Float32);
     dnnl_forward(g, tensor::to_dtype(input, DType::Float32), tensor::to_dtype(weight, DType::Float32),
                  bias.defined() ? tensor::to_dtype(bias, DType::Float32) : Tensor(), wide);

@@ -3,7 +3,8 @@
 // pointer loop when every operand is contiguous in it (or a broadcast scalar), which the
 // compiler vectorises, and to a strided loop otherwise. Walks of kGrainSize elements or more are
 // split over the thread pool (tensor::for_each_run). Half and bfloat16 compute in float (ATen's
-// opmath type): their contiguous runs go through float arrays a chunk at a time (opmath_arrays.h).
+// opmath type): their contiguous runs go through float arrays a chunk at a time (opmath_arrays.h),
+// bfloat16's on AVX-512 converted in registers.
 //
 //   unary_loop<float, float>(out, in, [](float x) { return x * 2; });
 #include <algorithm>
@@ -104,6 +105,34 @@ void binary_array_on_widest_vectors(Out* o, const In* x, bool x_steps, const In*
   binary_array(o, x, x_steps, y, y_steps, n, op);
 }
 
+// bfloat16 runs on AVX-512 with the conversions in registers, as ATen's vectorised kernels: each
+// element widened, op'd in float, rounded and stored in one pass (not through float chunks).
+template <typename Op>
+KILN_AVX512_TARGET void bfloat16_unary_avx512(uint16_t* o, const uint16_t* x, int64_t n, const Op& op) {
+  for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(bfloat16_bits_to_float(x[i])));
+}
+
+template <typename Op>
+KILN_AVX512_TARGET void bfloat16_binary_avx512(uint16_t* o, const uint16_t* x, bool x_steps, const uint16_t* y, bool y_steps, int64_t n,
+                                               const Op& op) {
+  if (x_steps && y_steps) {
+    for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(bfloat16_bits_to_float(x[i]), bfloat16_bits_to_float(y[i])));
+  } else if (x_steps) {
+    const float yv = bfloat16_bits_to_float(*y);
+    for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(bfloat16_bits_to_float(x[i]), yv));
+  } else if (y_steps) {
+    const float xv = bfloat16_bits_to_float(*x);
+    for (int64_t i = 0; i < n; ++i) o[i] = float_to_bfloat16_bits(op(xv, bfloat16_bits_to_float(y[i])));
+  } else {
+    std::fill_n(o, n, float_to_bfloat16_bits(op(bfloat16_bits_to_float(*x), bfloat16_bits_to_float(*y))));
+  }
+}
+
+template <typename T>
+const uint16_t* bits_of(const T* p) {
+  return reinterpret_cast<const uint16_t*>(p);
+}
+
 // out[i] = op(in[i]); op takes and returns opmath values.
 template <typename Out, typename In, typename Op>
 void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
@@ -113,6 +142,9 @@ void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
     if (strides[0] == sizeof(Out) && strides[1] == sizeof(In)) {
       Out* o = reinterpret_cast<Out*>(data[0]);
       const In* x = reinterpret_cast<const In*>(data[1]);
+      if constexpr (std::is_same_v<In, tensor::BFloat16> && std::is_same_v<Out, In>) {
+        if (cpu_has_avx512()) return bfloat16_unary_avx512(reinterpret_cast<uint16_t*>(o), bits_of(x), n, op);
+      }
       if constexpr (tensor::kIsReducedFloat<In> && std::is_same_v<Out, In>) {
         float chunk[kOpmathChunk];
         for (int64_t begin = 0; begin < n; begin += kOpmathChunk) {
@@ -131,10 +163,12 @@ void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
   });
 }
 
-// o[i] = op(x[i], y[i]) over a run of half or bfloat16 in float chunks; an operand that does not
-// step is one element, broadcast.
+// o[i] = op(x[i], y[i]) over a run of half or bfloat16 in float chunks (bfloat16 on AVX-512 in
+// registers); an operand that does not step is one element, broadcast.
 template <typename T, typename Op>
 void reduced_float_binary_run(T* o, const T* x, bool x_steps, const T* y, bool y_steps, int64_t n, const Op& op) {
+  if constexpr (std::is_same_v<T, tensor::BFloat16>)
+    if (cpu_has_avx512()) return bfloat16_binary_avx512(reinterpret_cast<uint16_t*>(o), bits_of(x), x_steps, bits_of(y), y_steps, n, op);
   float xs[kOpmathChunk], ys[kOpmathChunk];
   const float x0 = static_cast<float>(*x), y0 = static_cast<float>(*y);
   for (int64_t begin = 0; begin < n; begin += kOpmathChunk) {
@@ -170,6 +204,38 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Op& 
   });
 }
 
+// Contiguous runs of ternary_loop; b or c may not step (one element, broadcast: a masked_fill's
+// value). On plain arithmetic types a copy for AVX-512: a select there is a blend, where the
+// scalar loop branches and mispredicts on a random mask.
+template <typename Out, typename A, typename In, typename Op>
+KILN_INLINE_INTO_CLONES void ternary_array(Out* o, const A* x, const In* y, bool y_steps, const In* z, bool z_steps, int64_t n,
+                                           const Op& op) {
+  using C = opmath_t<In>;
+  // A bool read as its byte: GCC vectorises no loop that loads a bool.
+  const auto first = [x](int64_t i) {
+    if constexpr (std::is_same_v<A, bool>) return reinterpret_cast<const uint8_t*>(x)[i] != 0;
+    else return static_cast<opmath_t<A>>(x[i]);
+  };
+  if (y_steps && z_steps) {
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), static_cast<C>(y[i]), static_cast<C>(z[i])));
+  } else if (y_steps) {
+    const C zv = static_cast<C>(*z);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), static_cast<C>(y[i]), zv));
+  } else if (z_steps) {
+    const C yv = static_cast<C>(*y);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), yv, static_cast<C>(z[i])));
+  } else {
+    const C yv = static_cast<C>(*y), zv = static_cast<C>(*z);
+    for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(op(first(i), yv, zv));
+  }
+}
+
+template <typename Out, typename A, typename In, typename Op>
+KILN_AVX512_TARGET void ternary_array_avx512(Out* o, const A* x, const In* y, bool y_steps, const In* z, bool z_steps, int64_t n,
+                                             const Op& op) {
+  ternary_array(o, x, y, y_steps, z, z_steps, n, op);
+}
+
 // out[i] = op(a[i], b[i], c[i]); a may have another type than b and c (where's condition).
 template <typename Out, typename A, typename In, typename Op>
 void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c, const Op& op) {
@@ -177,14 +243,15 @@ void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Ten
   using CA = opmath_t<A>;
   tensor::ElementwiseLoop loop({out}, {a, b, c});
   tensor::for_each_run(loop, [&](char* const* data, const int64_t* strides, int64_t n) {
-    if (strides[0] == sizeof(Out) && strides[1] == sizeof(A) && strides[2] == sizeof(In) && strides[3] == sizeof(In)) {
+    if (strides[0] == sizeof(Out) && strides[1] == sizeof(A) && (strides[2] == sizeof(In) || strides[2] == 0) &&
+        (strides[3] == sizeof(In) || strides[3] == 0)) {
       Out* o = reinterpret_cast<Out*>(data[0]);
       const A* x = reinterpret_cast<const A*>(data[1]);
       const In* y = reinterpret_cast<const In*>(data[2]);
       const In* z = reinterpret_cast<const In*>(data[3]);
-      for (int64_t i = 0; i < n; ++i)
-        o[i] = static_cast<Out>(op(static_cast<CA>(x[i]), static_cast<C>(y[i]), static_cast<C>(z[i])));
-      return;
+      if constexpr (std::is_arithmetic_v<In> && std::is_arithmetic_v<Out>)
+        if (cpu_has_avx512()) return ternary_array_avx512(o, x, y, strides[2] != 0, z, strides[3] != 0, n, op);
+      return ternary_array(o, x, y, strides[2] != 0, z, strides[3] != 0, n, op);
     }
     for (int64_t i = 0; i < n; ++i)
       store<Out>(data[0] + i * strides[0],

@@ -19,14 +19,26 @@ KILN_INLINE_INTO_CLONES T row_extremum(const T* row, int64_t n, bool is_max) {
   bool nan = best != best;
   int64_t i = 1;
   if (n >= 2 * kLanes) {
-    // Lanes compared with selects (a max instruction would not keep NaN), NaNs noted aside.
-    typename Lanes::Vector best_lanes = Lanes::load(row).v;
-    auto nan_lanes = best_lanes != best_lanes;
-    for (i = kLanes; i + kLanes <= n; i += kLanes) {
-      const typename Lanes::Vector x = Lanes::load(row + i).v;
-      best_lanes = (is_max ? x > best_lanes : x < best_lanes) ? x : best_lanes;
+    // Lanes compared with selects (a max instruction would not keep NaN), NaNs noted aside; four
+    // vectors of running extrema at a time (one would wait on its own compare), merged in order.
+    constexpr int64_t kChains = 4;
+    using Vector = typename Lanes::Vector;
+    Vector chains[kChains];
+    for (int64_t k = 0; k < kChains; ++k) chains[k] = Lanes::load(row).v;
+    auto nan_lanes = chains[0] != chains[0];
+    for (i = kLanes; i + kChains * kLanes <= n; i += kChains * kLanes)
+      for (int64_t k = 0; k < kChains; ++k) {
+        const Vector x = Lanes::load(row + i + k * kLanes).v;
+        chains[k] = (is_max ? x > chains[k] : x < chains[k]) ? x : chains[k];
+        nan_lanes |= x != x;
+      }
+    for (; i + kLanes <= n; i += kLanes) {
+      const Vector x = Lanes::load(row + i).v;
+      chains[0] = (is_max ? x > chains[0] : x < chains[0]) ? x : chains[0];
       nan_lanes |= x != x;
     }
+    Vector best_lanes = chains[0];
+    for (int64_t k = 1; k < kChains; ++k) best_lanes = (is_max ? chains[k] > best_lanes : chains[k] < best_lanes) ? chains[k] : best_lanes;
     best = best_lanes[0];
     for (int64_t l = 0; l < kLanes; ++l) {
       nan |= nan_lanes[l] != 0;

@@ -1,13 +1,15 @@
 // Matrix products. float32 and float64 go to OpenBLAS (sgemm/dgemm, sdot/ddot), reading strided
-// operands in place when one of their strides is 1; bfloat16 and float16 matrices through sgemm
-// on float32 copies; other dtypes use a plain loop with opmath accumulation. matmul and linear are composites that pick mm/addmm/bmm/dot as ATen does, so
-// their grad_fn names match PyTorch's.
+// operands in place when one of their strides is 1; bfloat16 products of some size to oneDNN's
+// bfloat16 matmul, as PyTorch's; smaller bfloat16 and all float16 matrices through sgemm on
+// float32 copies; other dtypes use a plain loop with opmath accumulation. matmul and linear are
+// composites that pick mm/addmm/bmm/dot as ATen does, so their grad_fn names match PyTorch's.
 #include <cblas.h>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/onednn.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
@@ -34,6 +36,58 @@ BlasMatrix blas_view(const Tensor& m) {
   if (m.strides()[0] == 1 && m.strides()[1] >= std::max<int64_t>(1, rows)) return {m, CblasTrans, m.strides()[1]};
   const Tensor copy = tensor::clone_contiguous(m);
   return {copy, CblasNoTrans, std::max<int64_t>(1, cols)};
+}
+
+// A matrix (or a batch of them) as oneDNN's matmul reads it: row-major or with its last two dims
+// swapped, in place; any other layout as a contiguous copy.
+struct OnednnMatrix {
+  Tensor data;
+  dnnl::memory::desc desc;
+};
+
+OnednnMatrix onednn_matrix(const Tensor& m) {
+  const auto type = onednn::data_type(m.dtype());
+  const Shape& sizes = m.sizes();
+  if (!m.is_contiguous()) {
+    Shape swapped = sizes;
+    std::swap(swapped.end()[-1], swapped.end()[-2]);
+    Shape strides = tensor::contiguous_strides(swapped);
+    std::swap(strides.end()[-1], strides.end()[-2]);
+    if (tensor::is_contiguous_layout(swapped, tensor::transpose(m, -2, -1).strides()))
+      return {m, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
+                                    dnnl::memory::dims(strides.begin(), strides.end()))};
+  }
+  const Tensor data = m.is_contiguous() ? m : tensor::clone_contiguous(m);
+  const Shape strides = tensor::contiguous_strides(sizes);
+  return {data, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
+                                   dnnl::memory::dims(strides.begin(), strides.end()))};
+}
+
+// PyTorch (mkldnn_bf16_gemm, mkldnn_matmul) hands a bfloat16 product to oneDNN on a CPU with
+// AVX-512 when it has more than 16 * 16 * 16 multiply-adds per call (and bmm at least 400 per
+// matrix); smaller ones run its own float32-accumulating loops.
+bool onednn_computes(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  const int64_t batch = a.dim() == 3 ? a.sizes()[0] : 1;
+  const int64_t m = a.sizes().end()[-2], k = a.sizes().back(), n = b.sizes().back();
+  return a.dtype() == DType::BFloat16 && batch * m * k * n > 16 * 16 * 16 && (a.dim() == 2 || m * k * n >= 400) &&
+         alpha.to<double>() != 0.0;
+}
+
+// out (contiguous [batch x] m x n) = alpha * a @ b + beta * out, by oneDNN's bfloat16 matmul:
+// float32 sums of the bfloat16 products (the CPU's bfloat16 dot products) rounded once.
+void onednn_gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha, const Scalar& beta) {
+  const OnednnMatrix A = onednn_matrix(a), B = onednn_matrix(b), C = onednn_matrix(out);
+  dnnl::primitive_attr attr;
+  if (alpha.to<float>() != 1.0f) attr.set_output_scales(0, {alpha.to<float>()});
+  if (beta.to<double>() != 0.0) {
+    dnnl::post_ops sum;
+    sum.append_sum(beta.to<float>());
+    attr.set_post_ops(sum);
+  }
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(A.desc, B.desc, C.desc), attr, onednn::cpu_engine());
+  onednn::execute(dnnl::matmul(pd), pd,
+                  {{DNNL_ARG_SRC, onednn::memory_of(A.desc, A.data)}, {DNNL_ARG_WEIGHTS, onednn::memory_of(B.desc, B.data)}},
+                  {{DNNL_ARG_DST, onednn::memory_of(C.desc, C.data)}});
 }
 
 // out (contiguous m x n) = alpha * a @ b + beta * out.
@@ -93,7 +147,8 @@ void gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alp
 
 std::vector<Tensor> kernel_mm(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_mm(args))[0];
-  gemm(args.tensor(0), args.tensor(1), out, 1, 0);
+  if (onednn_computes(args.tensor(0), args.tensor(1), 1)) onednn_gemm(args.tensor(0), args.tensor(1), out, 1, 0);
+  else gemm(args.tensor(0), args.tensor(1), out, 1, 0);
   return {out};
 }
 
@@ -118,7 +173,9 @@ std::vector<Tensor> kernel_addmm(const Arguments& args) {
   // With beta == 0 self is ignored entirely, NaNs included, as BLAS does.
   if (beta_is_zero) tensor::fill_elements(out, 0);
   else tensor::copy_elements(out, args.tensor(0));
-  gemm(args.tensor(1), args.tensor(2), out, alpha, beta_is_zero ? Scalar(0) : beta);
+  if (onednn_computes(args.tensor(1), args.tensor(2), alpha) && out.numel() > 0)
+    onednn_gemm(args.tensor(1), args.tensor(2), out, alpha, beta_is_zero ? Scalar(0) : beta);
+  else gemm(args.tensor(1), args.tensor(2), out, alpha, beta_is_zero ? Scalar(0) : beta);
   return {out};
 }
 
@@ -128,6 +185,10 @@ std::vector<Tensor> kernel_bmm(const Arguments& args) {
   const Tensor& mat2 = args.tensor(1);
   if (self.numel() == 0 || mat2.numel() == 0) {
     tensor::fill_elements(out, 0);  // nothing to multiply; the dtypes may differ
+    return {out};
+  }
+  if (onednn_computes(self, mat2, 1)) {
+    onednn_gemm(self, mat2, out, 1, 0);
     return {out};
   }
   for (int64_t b = 0; b < self.sizes()[0]; ++b)

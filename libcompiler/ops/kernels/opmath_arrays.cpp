@@ -15,15 +15,11 @@ namespace {
 // bfloat16 is float's upper half: these loops work on the bits, which the compiler vectorises
 // (the NaN branch becomes a blend).
 KILN_VECTOR_CLONES void widen_bfloat16_bits(const uint16_t* in, float* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = std::bit_cast<float>(static_cast<uint32_t>(in[i]) << 16);
+  for (int64_t i = 0; i < n; ++i) out[i] = bfloat16_bits_to_float(in[i]);
 }
 
 KILN_VECTOR_CLONES void round_to_bfloat16_bits(const float* in, uint16_t* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t word = std::bit_cast<uint32_t>(in[i]);
-    const uint32_t rounded = (word + 0x7fffu + ((word >> 16) & 1u)) >> 16;
-    out[i] = static_cast<uint16_t>(in[i] != in[i] ? 0x7fc0u : rounded);
-  }
+  for (int64_t i = 0; i < n; ++i) out[i] = float_to_bfloat16_bits(in[i]);
 }
 
 #if defined(__x86_64__)

@@ -2,6 +2,7 @@
 // Half and bfloat16 arrays widened to float and rounded back a whole array at a time, so that
 // kernels computing in float (ATen's opmath type) convert with vector instructions: a loop that
 // converts each element inside the kernel's expression does not vectorise.
+#include <bit>
 #include <cstdint>
 
 #include "libcompiler/tensor/half.h"
@@ -18,5 +19,16 @@ void round_from_float(const float* in, tensor::Half* out, int64_t n);
 
 // How many elements a kernel converts at a time on its stack (a few KiB: stays in L1).
 inline constexpr int64_t kOpmathChunk = 512;
+
+// One bfloat16's bits widened and rounded back, as scalar code that the compiler vectorises in
+// a loop (the NaN select becomes a blend): for loops that convert in registers.
+inline __attribute__((always_inline)) float bfloat16_bits_to_float(uint16_t bits) {
+  return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+}
+inline __attribute__((always_inline)) uint16_t float_to_bfloat16_bits(float value) {
+  const uint32_t word = std::bit_cast<uint32_t>(value);
+  const uint32_t rounded = (word + 0x7fffu + ((word >> 16) & 1u)) >> 16;
+  return static_cast<uint16_t>(value != value ? 0x7fc0u : rounded);
+}
 
 }  // namespace kiln::ops

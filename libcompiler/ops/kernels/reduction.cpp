@@ -1,7 +1,7 @@
 // Reductions over dims: sum, mean, prod, amax/amin, max/min (with indices), argmax, var, std.
-// Each works on a ReductionLayout (one contiguous row per output element). float32 and float64
-// sums add in PyTorch's order (cascade_sum.h) where it is known, bfloat16 and float16 ones as
-// float32's; other sums accumulate in double (int64 for integers).
+// Each works on a ReductionLayout (one contiguous row per output element). Floating sums add in
+// PyTorch's order (cascade_sum.h) where it is known (bfloat16 and float16 in float32); other sums
+// accumulate in double (int64 for integers).
 #include <cmath>
 #include <limits>
 
@@ -49,11 +49,11 @@ void outer_sum(const CascadeSumPlan& plan, const Tensor& self, const Tensor& out
   const int64_t blocks = out.numel() / plan.columns;
   tensor::visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (tensor::kIsFloatLike<T>) {
       T* o = out.data_ptr<T>();
       column_results_into(plan, n, o, out.numel(), [&](T* sums) { outer_cascade_sums(plan, self.data_ptr<T>(), n, blocks, sums); });
       if (mean)
-        for (int64_t i = 0; i < out.numel(); ++i) o[i] /= static_cast<T>(n);
+        for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<T>(static_cast<opmath_t<T>>(o[i]) / static_cast<opmath_t<T>>(n));
     }
   });
 }
@@ -63,9 +63,8 @@ std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta
   const Tensor out = allocate_outputs(meta)[0];
   const std::vector<bool> reduced = dims_of(args, args.tensor(0));
   const DType in_dtype = args.tensor(0).dtype();
-  if (!product && in_dtype == out.dtype() && tensor::is_reduced_floating_point(in_dtype)) {
-    // In float32, ATen's accumulate type for these, on a float32 copy: the float32 sum's order,
-    // rounded once at the end.
+  if (mean && in_dtype == out.dtype() && tensor::is_reduced_floating_point(in_dtype)) {
+    // As ATen's mean of these on the CPU: a float32 sum of a float32 copy, divided, rounded once.
     std::vector<int64_t> dims;
     for (size_t d = 0; d < reduced.size(); ++d)
       if (reduced[d]) dims.push_back(static_cast<int64_t>(d));
@@ -74,14 +73,14 @@ std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta
     NoGradGuard no_grad;
     const Tensor wide = ops::to_copy(args.tensor(0), DType::Float32);
     const bool keepdim = out.dim() == wide.dim() && !dims.empty();
-    tensor::copy_elements(out, mean ? ops::mean(wide, dims, keepdim) : ops::sum(wide, dims, keepdim));
+    tensor::copy_elements(out, ops::mean(wide, dims, keepdim));
     return {out};
   }
-  // float32 and float64 sums add in PyTorch's order where its layout of the sum is known.
+  // Floating sums add in PyTorch's order where its layout of the sum is known.
   const Tensor self = product ? args.tensor(0) : reduced_dims_in_memory_order(args.tensor(0), reduced);
   const std::optional<CascadeSumPlan> plan = product ? std::nullopt : cascade_sum_plan(self, reduced);
   if (plan && plan->kind == CascadeSumPlan::Kind::Outer && self.dtype() == out.dtype() && self.numel() > 0 &&
-      (out.dtype() == DType::Float32 || out.dtype() == DType::Float64)) {
+      tensor::is_floating_point(out.dtype())) {
     outer_sum(*plan, self, out, mean);
     return {out};
   }
@@ -91,10 +90,10 @@ std::vector<Tensor> sum_like(const Arguments& args, const std::vector<TensorMeta
     using Acc = accumulate_t<T>;
     const T* in = layout.data.data_ptr<T>();
     T* o = out.data_ptr<T>();
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (tensor::kIsFloatLike<T>) {
       if (plan && layout.outer == 1 && layout.inner > 0) {
         const T sum = cascade_full_sum(in, layout.inner);
-        o[0] = mean ? sum / static_cast<T>(layout.inner) : sum;
+        o[0] = mean ? static_cast<T>(static_cast<opmath_t<T>>(sum) / static_cast<opmath_t<T>>(layout.inner)) : sum;
         return;
       }
       if (plan) {

@@ -10,6 +10,7 @@
 #include "libcompiler/ops/kernels/pointwise_math.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/vector_math.h"
+#include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/ops/ops.h"
@@ -141,16 +142,16 @@ KILN_VECTOR_CLONES void rsqrt_array(const double* in, double* out, int64_t n) { 
 }  // namespace
 
 std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
-  return unary_on_arrays(
-      args, meta_unary_float,
-      [](auto tag) {
-        using C = opmath_t<typename decltype(tag)::type>;
-        return [](C x) -> C {
-          if constexpr (std::is_floating_point_v<C>) return C(1) / std::sqrt(x);
-          else return x;
-        };
-      },
-      [](const auto* in, auto* out, int64_t n) { rsqrt_array(in, out, n); });
+  const auto make_op = [](auto tag) {
+    using C = opmath_t<typename decltype(tag)::type>;
+    return [](C x) -> C {
+      if constexpr (std::is_floating_point_v<C>) return C(1) / std::sqrt(x);
+      else return x;
+    };
+  };
+  // The expression vectorises: bfloat16 runs it with the conversions in registers (unary_loop).
+  if (args.tensor(0).dtype() == tensor::DType::BFloat16) return unary(args, meta_unary_float, make_op);
+  return unary_on_arrays(args, meta_unary_float, make_op, [](const auto* in, auto* out, int64_t n) { rsqrt_array(in, out, n); });
 }
 
 // libm's functions: glibc's vector versions on contiguous float and double arrays.
@@ -169,8 +170,11 @@ std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
   }
 #include "libcompiler/ops/kernels/vector_math.def"
 
-// finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float and double arrays take glibc's
-// vector exp a tile at a time; other dtypes and layouts go element by element in opmath.
+// finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float arrays (half and bfloat16
+// widened) as ATen's vector loop: steps of two vectors (2 x 16 floats on AVX-512, 2 x 8 on AVX2)
+// with its vectorised exp, the elements left over with libm's, as its scalar loop; dense double
+// arrays take glibc's vector exp a tile at a time; other layouts go element by element with libm's
+// exp, as ATen's strided loop.
 template <typename Finish>
 std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta, Finish finish) {
   return unary_on_arrays(
@@ -183,11 +187,18 @@ std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta,
         };
       },
       [finish](const auto* in, auto* out, int64_t n) {
-        by_tiles(in, out, n, [finish](const auto* x, auto* y, int64_t m) {
-          for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
-          vector_math::apply(vector_math::Function::exp, y, y, m);
-          for (int64_t i = 0; i < m; ++i) y[i] = finish(x[i], y[i]);
-        });
+        if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
+          const int64_t step = cpu_has_avx512() ? 32 : 16;
+          const int64_t whole = n - n % step;
+          for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_expf(-in[i]));
+          for (int64_t i = whole; i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
+        } else {
+          by_tiles(in, out, n, [finish](const auto* x, auto* y, int64_t m) {
+            for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
+            vector_math::apply(vector_math::Function::exp, y, y, m);
+            for (int64_t i = 0; i < m; ++i) y[i] = finish(x[i], y[i]);
+          });
+        }
       });
 }
 
@@ -202,7 +213,17 @@ std::vector<Tensor> kernel_square(const Arguments& args) { return {ops::pow(args
 namespace {
 
 // neg and abs of half and bfloat16 change only the sign bit, as ATen's vectorised kernels for
-// them do: no trip through float.
+// them do: no trip through float (contiguous runs on AVX-512 where the CPU has it).
+template <typename BitOp>
+KILN_INLINE_INTO_CLONES void sign_bit_run(uint16_t* o, const uint16_t* x, int64_t n, const BitOp& bit_op) {
+  for (int64_t i = 0; i < n; ++i) o[i] = bit_op(x[i]);
+}
+
+template <typename BitOp>
+KILN_AVX512_TARGET void sign_bit_run_avx512(uint16_t* o, const uint16_t* x, int64_t n, const BitOp& bit_op) {
+  sign_bit_run(o, x, n, bit_op);
+}
+
 template <typename BitOp>
 std::vector<Tensor> on_sign_bit(const Arguments& args, const BitOp& bit_op) {
   const Tensor out = args.schema().is_inplace() ? args.tensor(0) : allocate_outputs(meta_unary(args))[0];
@@ -211,8 +232,8 @@ std::vector<Tensor> on_sign_bit(const Arguments& args, const BitOp& bit_op) {
     if (strides[0] == sizeof(uint16_t) && strides[1] == sizeof(uint16_t)) {
       uint16_t* o = reinterpret_cast<uint16_t*>(data[0]);
       const uint16_t* x = reinterpret_cast<const uint16_t*>(data[1]);
-      for (int64_t i = 0; i < n; ++i) o[i] = bit_op(x[i]);
-      return;
+      if (cpu_has_avx512()) return sign_bit_run_avx512(o, x, n, bit_op);
+      return sign_bit_run(o, x, n, bit_op);
     }
     for (int64_t i = 0; i < n; ++i) store<uint16_t>(data[0] + i * strides[0], bit_op(load<uint16_t>(data[1] + i * strides[1])));
   });

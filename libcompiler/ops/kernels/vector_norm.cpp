@@ -3,12 +3,14 @@
 // whole tensor, or its last dims; bfloat16 and float16 ones in float32) as one kernel when nothing
 // needs the composition, as ATen's norm kernel reduces the last dim: lanes of squares added down
 // the row (a 32-byte vector's, ATen's AVX2 one), the lanes added in order, the elements past the
-// last whole vector after.
+// last whole vector after (bfloat16 in float without a copy; float16 on a float32 copy).
 #include <algorithm>
 #include <cmath>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/kernels/cascade_sum.h"
+#include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/ops.h"
@@ -42,40 +44,67 @@ KILN_INLINE_INTO_CLONES T sum_of_squares(const T* x, int64_t n) {
 KILN_VECTOR_CLONES float squares_of(const float* x, int64_t n) { return sum_of_squares(x, n); }
 KILN_VECTOR_CLONES double squares_of(const double* x, int64_t n) { return sum_of_squares(x, n); }
 
+// bfloat16 in float as ATen's kernel for it: 32 bytes (two float vectors) at a time, the first
+// half's squares added to the lanes, then the second's. Widened by shifts into the even and the
+// odd elements (cascade_sum.h), which leaves ATen's lanes permuted (cascade::row_lane), each
+// lane's additions unchanged.
+KILN_VECTOR_CLONES float squares_of(const tensor::BFloat16* x, int64_t n) {
+  using Vector = cascade::Lanes<float>::Vector;
+  constexpr int64_t kStep = cascade::kRowLoad<tensor::BFloat16>;
+  Vector lanes{};
+  int64_t d = 0;
+  for (; d + kStep <= n; d += kStep) {
+    const cascade::EvenOdd w = cascade::widen_even_odd(x + d);
+    const Vector first = __builtin_shufflevector(w.even, w.odd, 0, 1, 2, 3, 8, 9, 10, 11);
+    const Vector second = __builtin_shufflevector(w.even, w.odd, 4, 5, 6, 7, 12, 13, 14, 15);
+    lanes = lanes + first * first;
+    lanes = lanes + second * second;
+  }
+  float sum = lanes[cascade::row_lane<tensor::BFloat16>(0)];
+  for (int64_t l = 1; l < cascade::Lanes<float>::kCount; ++l) sum = sum + lanes[cascade::row_lane<tensor::BFloat16>(l)];
+  for (; d < n; ++d) {
+    const float v = static_cast<float>(x[d]);
+    sum = sum + v * v;
+  }
+  return sum;
+}
+
 template <typename T>
 void two_norm_rows(const T* in, int64_t rows, int64_t inner, T* out) {
+  using A = opmath_t<T>;
   if (rows == 1 && inner > kBlock) {
     const int64_t blocks = (inner + kBlock - 1) / kBlock;
-    std::vector<T> sums(static_cast<size_t>(blocks));
+    std::vector<A> sums(static_cast<size_t>(blocks));
     tensor::parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
       for (int64_t b = begin; b < end; ++b) sums[b] = squares_of(in + b * kBlock, std::min(kBlock, inner - b * kBlock));
     });
-    T sum = 0;
-    for (T s : sums) sum = sum + s;
-    out[0] = std::sqrt(sum);
+    A sum = 0;
+    for (A s : sums) sum = sum + s;
+    out[0] = static_cast<T>(std::sqrt(sum));
     return;
   }
   tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(inner, 1)), [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) out[r] = std::sqrt(squares_of(in + r * inner, inner));
+    for (int64_t r = begin; r < end; ++r) out[r] = static_cast<T>(std::sqrt(squares_of(in + r * inner, inner)));
   });
 }
 
 // The 2-norm as one kernel, or an undefined tensor where the composition must run: autograd or a
-// tracer is watching, the input is not a float32/float64 CPU tensor, or the reduced dims are not
-// the last ones of a contiguous tensor. A norm of every element reads any dense tensor in memory
-// order, as TensorIterator coalesces it (a transposed matrix's norm).
+// tracer is watching, the input is not a float32/float64/bfloat16 CPU tensor, or the reduced dims
+// are not the last ones of a contiguous tensor. A norm of every element reads any dense tensor in
+// memory order, as TensorIterator coalesces it (a transposed matrix's norm).
 Tensor two_norm_kernel(const Tensor& self, const std::vector<bool>& reduced, bool keepdim) {
   if (is_recording_calls() || self.device().type != tensor::DeviceType::CPU || self.numel() == 0) return Tensor();
   if (GradMode::is_enabled() && self.requires_grad()) return Tensor();
-  if (tensor::is_reduced_floating_point(self.dtype())) {
-    // In float32, ATen's accumulate type for these, on a float32 copy (_to_copy keeps a dense
-    // layout), rounded once at the end.
+  if (self.dtype() == tensor::DType::Float16) {
+    // In float32, ATen's accumulate type, on a float32 copy (_to_copy keeps a dense layout),
+    // rounded once at the end. (bfloat16 has ATen's own kernel, below.)
     const Tensor wide = two_norm_kernel(ops::to_copy(self, tensor::DType::Float32), reduced, keepdim);
     return wide.defined() ? tensor::to_dtype(wide, self.dtype()) : Tensor();
   }
   const bool every_dim = std::find(reduced.begin(), reduced.end(), false) == reduced.end();
   if (!self.is_contiguous() && !(every_dim && tensor::dense_memory_order(self))) return Tensor();
-  if (self.dtype() != tensor::DType::Float32 && self.dtype() != tensor::DType::Float64) return Tensor();
+  if (self.dtype() != tensor::DType::Float32 && self.dtype() != tensor::DType::Float64 && self.dtype() != tensor::DType::BFloat16)
+    return Tensor();
   int64_t inner = 1;
   std::vector<int64_t> sizes;
   bool in_suffix = true;
@@ -89,7 +118,7 @@ Tensor two_norm_kernel(const Tensor& self, const std::vector<bool>& reduced, boo
   Tensor out = Tensor::empty(sizes, self.dtype());
   tensor::visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, tensor::BFloat16>)
       two_norm_rows(self.data_ptr<T>(), self.numel() / inner, inner, out.data_ptr<T>());
   });
   return out;

@@ -1,0 +1,58 @@
+#include "libcompiler/ops/kernels/onednn.h"
+
+#include <pthread.h>
+
+namespace kiln::ops::onednn {
+
+namespace {
+
+// oneDNN runs on libgomp, whose thread pool does not survive fork: a forked child (a minifier's
+// candidate) whose primitive asks the parent's threads to help would wait for them forever.
+// Children of a process that has run one run theirs on one thread.
+extern "C" void omp_set_num_threads(int threads);  // OpenMP's C API (libgomp; omp.h is the compiler's)
+void one_thread_after_fork() { omp_set_num_threads(1); }
+
+}  // namespace
+
+dnnl::engine& cpu_engine() {
+  static dnnl::engine engine = [] {
+    pthread_atfork(nullptr, nullptr, one_thread_after_fork);
+    return dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
+  return engine;
+}
+
+dnnl::memory::data_type data_type(tensor::DType dtype) {
+  switch (dtype) {
+    case tensor::DType::Float32: return dnnl::memory::data_type::f32;
+    case tensor::DType::BFloat16: return dnnl::memory::data_type::bf16;
+    case tensor::DType::Float16: return dnnl::memory::data_type::f16;
+    default: tensor::throw_runtime_error("oneDNN: no kernels for " + std::string(tensor::dtype_name(dtype)));
+  }
+}
+
+dnnl::memory memory_of(const dnnl::memory::desc& desc, const tensor::Tensor& t) {
+  return dnnl::memory(desc, cpu_engine(), const_cast<void*>(t.data_ptr()));
+}
+
+void execute(const dnnl::primitive& primitive, const dnnl::primitive_desc& pd,
+             const std::unordered_map<int, dnnl::memory>& inputs, const std::unordered_map<int, dnnl::memory>& outputs) {
+  dnnl::stream stream(cpu_engine());
+  const auto in_wanted_layout = [&](int arg, const dnnl::memory& given) {
+    const dnnl::memory::desc wanted = pd.query_md(dnnl::query::exec_arg_md, arg);
+    return given.get_desc() == wanted ? given : dnnl::memory(wanted, cpu_engine());
+  };
+  std::unordered_map<int, dnnl::memory> args;
+  for (auto [arg, given] : inputs) {
+    dnnl::memory used = in_wanted_layout(arg, given);
+    if (used != given) dnnl::reorder(given, used).execute(stream, given, used);
+    args.emplace(arg, used);
+  }
+  for (const auto& [arg, given] : outputs) args.emplace(arg, in_wanted_layout(arg, given));
+  primitive.execute(stream, args);
+  for (auto [arg, given] : outputs)
+    if (dnnl::memory used = args.at(arg); used != given) dnnl::reorder(used, given).execute(stream, used, given);
+  stream.wait();
+}
+
+}  // namespace kiln::ops::onednn

@@ -1,0 +1,28 @@
+#pragma once
+// oneDNN, which PyTorch's CPU convolutions and bfloat16 matrix products run on (mkldnn): the
+// engine every kernel shares, tensors as oneDNN memory, and primitives run on memory in the
+// layouts they ask for.
+#include <dnnl.hpp>
+
+#include <unordered_map>
+
+#include "libcompiler/tensor/tensor.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::ops::onednn {
+
+dnnl::engine& cpu_engine();
+
+// float32, bfloat16 and float16; other dtypes have no oneDNN kernels here.
+dnnl::memory::data_type data_type(tensor::DType dtype);
+
+// The tensor's own memory, described by desc (no copy).
+dnnl::memory memory_of(const dnnl::memory::desc& desc, const tensor::Tensor& t);
+
+// Runs primitive on `inputs` (argument -> memory in any layout) writing `outputs`: each memory
+// whose layout differs from what the primitive's descriptor wants is reordered into (or, for an
+// output, out of) a buffer in that layout, as PyTorch's ideep does around a blocked kernel.
+void execute(const dnnl::primitive& primitive, const dnnl::primitive_desc& pd,
+             const std::unordered_map<int, dnnl::memory>& inputs, const std::unordered_map<int, dnnl::memory>& outputs);
+
+}  // namespace kiln::ops::onednn
