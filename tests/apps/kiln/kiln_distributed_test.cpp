@@ -96,6 +96,11 @@ TEST(KilnDistributedLivePyTorch, ScriptsAgreeWithTorchrun) {
     if (!s.pytorch_runs_it) continue;
     SCOPED_TRACE(std::string(s.script) + " on " + std::to_string(s.ranks) + " ranks");
     RunResult python = launch(reference_python().string(), s.script, s.ranks, dir);
+    // Real PyTorch's Gloo group sometimes aborts a rank at exit when the machine is loaded (its
+    // output already complete; seen in a third of concurrent runs of ddp_mlp.py): the reference
+    // is run once more then. Kiln's run is not retried.
+    if (python.status != 0 && python.err.find("terminate called without an active exception") != std::string::npos)
+      python = launch(reference_python().string(), s.script, s.ranks, dir);
     ASSERT_EQ(python.status, 0) << python.err;
     EXPECT_EQ(launch(kiln_binary(), s.script, s.ranks, dir).out, python.out);
   }
