@@ -99,7 +99,7 @@ std::optional<IValue> numberOperator(const Node& node, const std::vector<IValue>
       case PythonOperatorId::Mul: return IValue(a * b);
       case PythonOperatorId::Floordiv:
       case PythonOperatorId::Mod: {
-        if (b == 0) throw tensor::TorchError(tensor::PyErrorKind::ValueError, "integer division or modulo by zero");
+        if (b == 0) tensor::throw_value_error("integer division or modulo by zero");
         const int64_t q = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
         return op->id == PythonOperatorId::Floordiv ? IValue(q) : IValue(a - q * b);
       }
@@ -193,7 +193,7 @@ void crossEntropyArguments(std::vector<IValue>& args, std::vector<ops::KeywordAr
   const IValue reduction = named["reduction"];
   const std::string mode = reduction.is_none() ? "mean" : reduction.to_string();
   const int64_t reduction_enum = mode == "none" ? 0 : mode == "mean" ? 1 : mode == "sum" ? 2 : -1;
-  if (reduction_enum < 0) throw tensor::TorchError(tensor::PyErrorKind::ValueError, mode + " is not a valid value for reduction");
+  if (reduction_enum < 0) tensor::throw_value_error(mode + " is not a valid value for reduction");
   args = {named["input"], named["target"], named["weight"], IValue(reduction_enum)};
   kwargs.clear();
   if (!named["ignore_index"].is_none()) kwargs.push_back({"ignore_index", named["ignore_index"]});
