@@ -89,8 +89,9 @@ unsigned blocks_for(int64_t total, unsigned block) {
   return static_cast<unsigned>(std::clamp<int64_t>((total + block - 1) / block, 1, limit));
 }
 
-void launch(KernelFunction kernel, unsigned blocks, unsigned block, std::vector<void*>& arguments, unsigned block_y = 1) {
-  check(driver().cuLaunchKernel(static_cast<CUfunction>(kernel), blocks, 1, 1, block, block_y, 1, 0, nullptr, arguments.data(),
+void launch(KernelFunction kernel, unsigned blocks, unsigned block, std::vector<void*>& arguments, unsigned block_y = 1,
+            unsigned grid_y = 1) {
+  check(driver().cuLaunchKernel(static_cast<CUfunction>(kernel), blocks, grid_y, 1, block, block_y, 1, 0, nullptr, arguments.data(),
                                 nullptr),
         "cuLaunchKernel");
 }
@@ -141,9 +142,10 @@ void launch_rows(KernelFunction kernel, int64_t rows, std::vector<void*>& argume
   launch(kernel, static_cast<unsigned>(rows), block, arguments);
 }
 
-void launch_blocks(KernelFunction kernel, int64_t blocks, std::vector<void*>& arguments, unsigned block_x, unsigned block_y) {
+void launch_blocks(KernelFunction kernel, int64_t blocks, std::vector<void*>& arguments, unsigned block_x, unsigned block_y,
+                   unsigned grid_y) {
   if (blocks == 0) return;
-  launch(kernel, static_cast<unsigned>(std::min<int64_t>(blocks, 0x7fffffff)), block_x, arguments, block_y);
+  launch(kernel, static_cast<unsigned>(std::min<int64_t>(blocks, 0x7fffffff)), block_x, arguments, block_y, grid_y);
 }
 
 }  // namespace kiln::cuda

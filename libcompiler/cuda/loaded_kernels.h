@@ -33,7 +33,9 @@ KernelFunction loaded_kernel(const std::string& key, const std::function<std::st
 void launch_over(KernelFunction kernel, int64_t total, std::vector<void*>& arguments, unsigned block = 256);
 // One block of `block` threads per row: `rows` blocks (reduction kernels).
 void launch_rows(KernelFunction kernel, int64_t rows, std::vector<void*>& arguments, unsigned block);
-// `blocks` blocks (at most 2^31-1: kernels loop over the rest) of block_x x block_y threads.
-void launch_blocks(KernelFunction kernel, int64_t blocks, std::vector<void*>& arguments, unsigned block_x, unsigned block_y);
+// `blocks` x `grid_y` blocks (at most 2^31-1 along x: kernels loop over the rest) of block_x x
+// block_y threads.
+void launch_blocks(KernelFunction kernel, int64_t blocks, std::vector<void*>& arguments, unsigned block_x, unsigned block_y,
+                   unsigned grid_y = 1);
 
 }  // namespace kiln::cuda

@@ -1,6 +1,8 @@
 #include "libcompiler/cuda/pointwise.h"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include "libcompiler/cuda/context.h"
 #include "libcompiler/cuda/kernel_source.h"
@@ -53,6 +55,14 @@ Geometry geometry_of(const tensor::Tensor& out, const std::vector<PointwiseInput
   return g;
 }
 
+// Whether a Flat32 kernel may take four elements a thread: float32 operands, each at a 16-byte boundary.
+bool four_a_thread(const tensor::Tensor& out, const std::vector<PointwiseInput>& inputs) {
+  const auto fits = [](const tensor::Tensor& t) {
+    return t.dtype() == tensor::DType::Float32 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
+  };
+  return fits(out) && std::all_of(inputs.begin(), inputs.end(), [&](const PointwiseInput& input) { return fits(input.tensor); });
+}
+
 // Flat32 when every operand walks out's elements in order, contiguously; 32-bit positions when
 // the elements and every operand's farthest offset fit in 31 bits.
 PointwiseIndexing indexing_of(const Geometry& g, int64_t numel) {
@@ -95,8 +105,26 @@ std::string pointwise_source(const tensor::Tensor& out, const std::string& expre
   source += "  typedef " + c + " C;\n";
   source += "  typedef " + index_type + " I;\n";
   source += "  const I numel = (I)g.numel;\n";
-  source += "  for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < numel; i += (I)gridDim.x * blockDim.x) {\n";
-  if (indexing == PointwiseIndexing::Flat32) {
+  if (indexing == PointwiseIndexing::Flat32Vector4) {
+    source += "  const I vectors = numel / 4;\n";
+    source += "  for (I v = (I)blockIdx.x * blockDim.x + threadIdx.x; v < vectors; v += (I)gridDim.x * blockDim.x) {\n";
+    for (size_t k = 0; k < inputs.size(); ++k)
+      source += "    const float4 in" + std::to_string(k) + "_4 = reinterpret_cast<const float4*>(in" + std::to_string(k) + ")[v];\n";
+    source += "    float4 out_4;\n";
+    constexpr std::array<const char*, 4> kLanes = {"x", "y", "z", "w"};
+    for (size_t l = 0; l < kLanes.size(); ++l) {
+      const std::string lane = kLanes[l];
+      source += "    {\n      const I i = 4 * v + " + std::to_string(l) + ";\n";
+      for (size_t k = 0; k < inputs.size(); ++k)
+        source += "      const C " + inputs[k].name + " = (C)in" + std::to_string(k) + "_4." + lane + ";\n";
+      source += "      out_4." + lane + " = (float)(" + expression + ");\n    }\n";
+    }
+    source += "    reinterpret_cast<float4*>(out)[v] = out_4;\n  }\n";
+    source += "  // the last numel % 4 elements\n";
+  }
+  source += "  for (I i = " + std::string(indexing == PointwiseIndexing::Flat32Vector4 ? "numel / 4 * 4 + " : "") +
+            "(I)blockIdx.x * blockDim.x + threadIdx.x; i < numel; i += (I)gridDim.x * blockDim.x) {\n";
+  if (indexing == PointwiseIndexing::Flat32 || indexing == PointwiseIndexing::Flat32Vector4) {
     source += "    const I offset[" + operands + "] = {";
     for (size_t k = 0; k <= inputs.size(); ++k) source += std::string(k ? ", " : "") + "i";
     source += "};\n";
@@ -116,7 +144,8 @@ void run_pointwise(const tensor::Tensor& out, const std::string& expression, ten
   make_current(device_index(out.device()));
   if (out.numel() == 0) return;
   const Geometry g = geometry_of(out, inputs);
-  const PointwiseIndexing indexing = indexing_of(g, out.numel());
+  PointwiseIndexing indexing = indexing_of(g, out.numel());
+  if (indexing == PointwiseIndexing::Flat32 && four_a_thread(out, inputs)) indexing = PointwiseIndexing::Flat32Vector4;
   // What the source depends on: the expression, the dtypes, the operands' names, the indexing.
   std::string key = expression + "|" + std::string(tensor::dtype_name(compute)) + "|" + std::string(tensor::dtype_name(out.dtype()));
   for (const PointwiseInput& input : inputs) key += "|" + input.name + ":" + std::string(tensor::dtype_name(input.tensor.dtype()));
@@ -140,7 +169,7 @@ void run_pointwise(const tensor::Tensor& out, const std::string& expression, ten
   for (void*& pointer : pointers) arguments.push_back(&pointer);
   for (auto& value : values) arguments.push_back(value.data());
   arguments.push_back(geometry.data());
-  launch_over(kernel, out.numel(), arguments);
+  launch_over(kernel, indexing == PointwiseIndexing::Flat32Vector4 ? (out.numel() + 3) / 4 : out.numel(), arguments);
 }
 
 }  // namespace kiln::cuda

@@ -23,7 +23,10 @@ struct PointwiseScalar {
 
 // How a kernel finds its operands' elements: every operand contiguous in out's order (the position
 // is the offset), or through sizes and strides, in 32-bit arithmetic where the offsets fit.
-enum class PointwiseIndexing { Flat32, Strided32, Strided64 };
+// Flat32Vector4: contiguous float32 operands at 16-byte boundaries, four elements a thread in one
+// 16-byte load per operand (ATen's vectorized_elementwise_kernel<4>): a thread then has its loads
+// in flight together, which a scalar loop over the elements does not.
+enum class PointwiseIndexing { Flat32, Flat32Vector4, Strided32, Strided64 };
 
 // The kernel's CUDA C++ source (what runs for these operands' dtypes and names).
 std::string pointwise_source(const tensor::Tensor& out, const std::string& expression, tensor::DType compute,

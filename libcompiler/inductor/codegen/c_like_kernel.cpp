@@ -86,13 +86,28 @@ std::string CLikeFrame::sequential_inner_loop(const std::string& size) {
 }
 
 const CLikeFrame& cpu_listing_frame() {
-  static const CLikeFrame frame{[](const FusedKernel& kernel, const std::string& parameters) {
+  static const CLikeFrame frame{[](const FusedKernel& kernel, const std::string& parameters, bool) {
                                   return "extern \"C\" int " + kernel.name + "(" + parameters + "int64_t begin, int64_t end)\n{\n" +
                                          "    // parallel: [begin, end) is one chunk of x0 in [0, " + kernel.outer_size.str() + ")\n" +
                                          "    for (int64_t x0 = begin; x0 < end; x0++)\n    {\n";
                                 },
                                 "    }\n    return 0;\n}\n", "//"};
   return frame;
+}
+
+bool offsets_fit_30_bits(const LoopProgram& program, const FusedKernel& kernel) {
+  constexpr int64_t kLimit = int64_t{1} << 30;
+  const auto below_limit = [](const SizeExpr& size) {
+    const std::optional<int64_t> value = size.constant();
+    return value && *value < kLimit;
+  };
+  if (!below_limit(kernel.outer_size)) return false;
+  const int64_t outer = *kernel.outer_size.constant();
+  for (const KernelMember& m : kernel.members)
+    if (!below_limit(m.inner_size) || outer * *m.inner_size.constant() >= kLimit) return false;
+  for (int b : kernel.buffers)
+    if (!below_limit(program.buffers[b].layout.storage_size())) return false;
+  return true;
 }
 
 std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame) {
@@ -109,7 +124,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   }
   for (const std::string& symbol : kernel.size_symbols) params += "const int64_t " + symbol + ", ";
   std::ostringstream s;
-  s << frame.open(kernel, params);
+  s << frame.open(kernel, params, offsets_fit_30_bits(program, kernel));
   for (const KernelMember& m : kernel.members) {
     const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
     const std::string& dst = pointer[node.output];
@@ -118,14 +133,15 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     if (node.reduction) {
       // Numbered within the kernel, not after the buffer: kernels that compute alike read alike
       // (the CUDA backend compiles such kernels once).
-      const std::string acc = "tmp_acc" + std::to_string(reductions++);
+      const int ordinal = reductions++;
+      const std::string acc = "tmp_acc" + std::to_string(ordinal);
       const std::string reduction = reduction_type_name(*node.reduction);
       s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction << "_identity;\n";
       s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";
       s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
       s << "            " << acc << " = " << reduction << "_combine(" << acc << ", " << result << ");\n";
       s << "        }\n";
-      if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction) << "\n";
+      if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction, ordinal) << "\n";
       s << "        " << frame.one_thread << dst << "[x0] = " << acc << ";\n";
     } else if (m.inner_size == size_constant(1)) {
       // A block of its own: the next member's temporaries have the same names.

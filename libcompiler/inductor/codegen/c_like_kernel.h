@@ -16,14 +16,16 @@ namespace kiln::inductor {
 // their partial reductions, let one of them store a row's single value, and wait for each other
 // before the next member reads what this one wrote.
 struct CLikeFrame {
-  std::string (*open)(const FusedKernel& kernel, const std::string& parameters);
+  // `narrow_offsets`: every offset the kernel computes fits in 30 bits (offsets_fit_30_bits), so a
+  // dialect may index in 32-bit arithmetic.
+  std::string (*open)(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets);
   const char* close;
   const char* floor_division;  // in index expressions: "//" in the listing, "/" in compiled C
   // The loop of r0 over [0, size) (its `for (...)` line, without the brace).
   std::string (*inner_loop)(const std::string& size) = sequential_inner_loop;
   // A reduction's partial accumulators combined across the threads: "acc = ...(acc, ...);", or
-  // empty when one thread has the whole row.
-  std::string (*combine_threads)(const std::string& accumulator, const std::string& reduction) = nullptr;
+  // empty when one thread has the whole row. `ordinal`: the reduction's place among the kernel's.
+  std::string (*combine_threads)(const std::string& accumulator, const std::string& reduction, int ordinal) = nullptr;
   // What opens a statement only one of a row's threads runs ("" when a thread has the row).
   const char* one_thread = "";
   // What makes a row's threads wait for each other after a member ("" when a thread has the row).
@@ -37,6 +39,10 @@ struct CLikeFrame {
 };
 // The CPU listing's frame: `extern "C" int name(..., int64_t begin, int64_t end)`, a chunk of x0.
 const CLikeFrame& cpu_listing_frame();
+
+// Whether every buffer the kernel reaches and every loop it runs stays below 2^30 elements: sizes
+// known at compile time only (a size symbol may be anything at run time).
+bool offsets_fit_30_bits(const LoopProgram& program, const FusedKernel& kernel);
 
 std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame = cpu_listing_frame());
 

@@ -74,7 +74,10 @@ std::string source_for(const Row& row, DType dtype, size_t row_number) {
   const bool boolean_result = name == "eq" || name == "ne" || name == "lt" || name == "le" || name == "gt" || name == "ge" ||
                               name.starts_with("logical_");
   const Tensor out = Tensor::empty({4, 3}, boolean_result ? DType::Bool : dtype);
-  const PointwiseIndexing indexing = std::array{PointwiseIndexing::Flat32, PointwiseIndexing::Strided32, PointwiseIndexing::Strided64}[row_number % 3];
+  // Four elements a thread only for float32 operands (what run_pointwise gives it).
+  const auto indexings = std::array{PointwiseIndexing::Flat32, PointwiseIndexing::Strided32, PointwiseIndexing::Strided64,
+                                    PointwiseIndexing::Flat32Vector4};
+  const PointwiseIndexing indexing = indexings[row_number % (dtype == DType::Float32 ? 4 : 3)];
   return pointwise_source(out, row.expression, dtype, inputs, scalars, indexing);
 }
 

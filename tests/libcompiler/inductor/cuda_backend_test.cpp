@@ -138,13 +138,25 @@ TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
   EXPECT_EQ(shapes_of(kPointwiseChain), std::vector<Kind>{Kind::PerPoint});
   EXPECT_EQ(shapes_of(kColumnSums), std::vector<Kind>{Kind::Columns});
   const inductor::CudaKernelModule rows = module_of(kSoftmaxRelu);
-  EXPECT_NE(rows.source.find("for (int64_t r0 = threadIdx.x; r0 < 16; r0 += kRowThreads)"), std::string::npos) << rows.source;
+  EXPECT_NE(rows.source.find("for (kiln_index r0 = threadIdx.x; r0 < 16; r0 += kRowThreads)"), std::string::npos) << rows.source;
   EXPECT_NE(rows.source.find("kiln_row_combine(tmp_acc0, max_combine_op{})"), std::string::npos) << rows.source;
   const inductor::CudaKernelModule columns = module_of(kColumnSums);
-  EXPECT_NE(columns.source.find("kiln_column_combine("), std::string::npos) << columns.source;
+  EXPECT_NE(columns.source.find("kiln_has_totals = kiln_column_combine_blocks(tmp_acc1, max_combine_op{}, 1);"), std::string::npos)
+      << columns.source;
+  // Small sizes: 32-bit offsets; the split's partials only where a kernel reduces down columns.
+  EXPECT_NE(columns.source.find("typedef int32_t kiln_index;"), std::string::npos) << columns.source;
+  EXPECT_NE(columns.source.find("kiln_column_partials["), std::string::npos) << columns.source;
+  EXPECT_EQ(rows.source.find("kiln_column_partials["), std::string::npos) << rows.source;
+  const inductor::CudaKernelModule large = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[32768, 32768][32768, 1]cuda:0"):
+        relu: "f32[32768, 32768][32768, 1]cuda:0" = torch.ops.aten.relu.default(arg0_1);  arg0_1 = None
+        return (relu,)
+)");
+  EXPECT_NE(large.source.find("typedef int64_t kiln_index;"), std::string::npos) << large.source;
 }
 
-// Many short rows get a warp each, long rows a block each; few columns narrow blocks.
+// Many short rows get a warp each, long rows a block each; few columns narrow blocks, and when even
+// those leave SMs idle, long columns split over several blocks.
 TEST(CudaKernelShapes, ACallsBlocksKeepEveryMultiprocessorBusy) {
   using inductor::CudaKernelShape;
   const auto rows_of = [](int64_t outer, int64_t inner) {
@@ -168,9 +180,16 @@ TEST(CudaKernelShapes, ACallsBlocksKeepEveryMultiprocessorBusy) {
   EXPECT_EQ(few_rows.block_x, 32u);
   EXPECT_EQ(few_rows.blocks, 100);
   const inductor::CudaLaunchGeometry columns = inductor::cuda_launch_geometry(rows_of(1024, 16384), CudaKernelShape::Columns, 1024, 132);
-  EXPECT_EQ(columns.block_x, 8u);
-  EXPECT_EQ(columns.block_y, 128u);
-  EXPECT_EQ(columns.blocks, 128);
+  // 32 blocks of 32 columns leave SMs without two: each column's rows go to 9 blocks.
+  EXPECT_EQ(columns.block_x, 32u);
+  EXPECT_EQ(columns.block_y, 32u);
+  EXPECT_EQ(columns.blocks, 32);
+  EXPECT_EQ(columns.splits, 9u);
+  // Rows too short to split: blocks of 8 columns give more blocks.
+  const inductor::CudaLaunchGeometry short_columns =
+      inductor::cuda_launch_geometry(rows_of(1024, 512), CudaKernelShape::Columns, 1024, 132);
+  EXPECT_EQ(short_columns.block_x, 8u);
+  EXPECT_EQ(short_columns.splits, 1u);
   EXPECT_EQ(inductor::cuda_launch_geometry(rows_of(1 << 20, 8), CudaKernelShape::Columns, 1 << 20, 132).block_x, 32u);
 }
 

@@ -202,7 +202,7 @@ class CudaBackend final : public KernelBackend {
     arguments.push_back(&outer);
     const CudaLaunchGeometry geometry =
         cuda_launch_geometry(fused, cuda_kernel_shape(fused), outer, cuda::multi_processor_count(cuda::current_device()));
-    cuda::launch_blocks(kernel, geometry.blocks, arguments, geometry.block_x, geometry.block_y);
+    cuda::launch_blocks(kernel, geometry.blocks, arguments, geometry.block_x, geometry.block_y, geometry.splits);
   }
 
   std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel) const override {
@@ -215,6 +215,12 @@ class CudaBackend final : public KernelBackend {
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options) {
   CudaKernelModule module;
   module.preamble = cuda::kernel_preamble() + kInductorHelpers + cuda_thread_combines();
+  // Only modules with column kernels get the split's partials (the space is allocated per module).
+  for (const ScheduledStep& step : schedule.steps)
+    if (const auto* k = std::get_if<FusedKernel>(&step); k && cuda_kernel_shape(*k) == CudaKernelShape::Columns) {
+      module.preamble += cuda_column_partials();
+      break;
+    }
   module.source = module.preamble;
   for (const ScheduledStep& step : schedule.steps)
     if (const auto* k = std::get_if<FusedKernel>(&step)) {

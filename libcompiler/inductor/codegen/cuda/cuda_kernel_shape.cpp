@@ -20,8 +20,17 @@ constexpr unsigned kRowsPerBlock = 8;
 // Elements each thread of a block-per-row kernel takes of the longest row (a power of two threads).
 constexpr int64_t kElementsPerThread = 16;
 constexpr unsigned kPointThreads = 256;
+// A column kernel whose columns are too few to give every SM two blocks splits each column's rows
+// over up to this many blocks (gridDim.y), each split taking at least kRowsPerLane rows per lane.
+constexpr int64_t kMostSplits = 32;
+constexpr int64_t kRowsPerLane = 8;
+// The partial totals and tickets of split column kernels (cuda_column_partials()): a kernel whose
+// reductions would need more is not split.
+constexpr int64_t kPartialBytes = 256 * 1024;
+constexpr int64_t kTickets = 4096;
 
 void visit_loads(const ExprRef& e, const std::function<void(const Expr&)>& visit) {
+  if (!e) return;
   if (e->kind == Expr::Kind::Load) visit(*e);
   for (const ExprRef& a : e->args) visit_loads(a, visit);
 }
@@ -37,6 +46,31 @@ bool reads_down_columns(const KernelMember& member) {
     else along_rows = true;  // neither neighbours: a row's threads read it no worse
   });
   return down_columns && !along_rows;
+}
+
+// Whether a Columns kernel's rows may be split over blocks: only the block that finishes a column
+// group last has its totals, so no reduction may read a value per x0 (an earlier member's total).
+bool rows_may_split(const FusedKernel& kernel) {
+  bool per_column_load = false;
+  for (const KernelMember& m : kernel.members)
+    if (m.reduces) visit_loads(m.body, [&](const Expr& load) { per_column_load = per_column_load || !load.index.mentions(kInnerVar); });
+  return !per_column_load;
+}
+
+int64_t reductions_of(const FusedKernel& kernel) {
+  return std::count_if(kernel.members.begin(), kernel.members.end(), [](const KernelMember& m) { return m.reduces; });
+}
+
+// The rows every lane of a Columns kernel walks: its longest member's (0 when one is known only at
+// run time).
+int64_t longest_known_rows(const FusedKernel& kernel) {
+  int64_t longest = 0;
+  for (const KernelMember& m : kernel.members) {
+    const std::optional<int64_t> inner = m.inner_size.constant();
+    if (!inner) return 0;
+    longest = std::max(longest, *inner);
+  }
+  return longest;
 }
 
 // Threads per row and rows per block of a Rows kernel, fixed by its source: the r0 loops step by
@@ -59,9 +93,16 @@ RowLayout row_layout(const FusedKernel& kernel) {
   return {threads, 1};
 }
 
-std::string block_kernel_declaration(const FusedKernel& kernel, const std::string& parameters) {
+// The type of x0, r0 and so of every offset: 32-bit arithmetic where the offsets fit (a 64-bit
+// division or product costs several 32-bit instructions, and index arithmetic is most of what a
+// kernel of views and permutes computes).
+std::string index_type(bool narrow_offsets) {
+  return narrow_offsets ? "    typedef int32_t kiln_index;  // every offset fits in 30 bits\n" : "    typedef int64_t kiln_index;\n";
+}
+
+std::string block_kernel_declaration(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
   return "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kMostThreads) + ") " + kernel.name + "(" + parameters +
-         "int64_t outer)\n{\n";
+         "int64_t outer)\n{\n" + index_type(narrow_offsets);
 }
 
 }  // namespace
@@ -88,21 +129,41 @@ CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelSha
       return {(outer + layout.rows - 1) / layout.rows, layout.threads, layout.rows};
     }
     case CudaKernelShape::Columns: {
-      unsigned columns = 32;
-      // Narrower than a 32-byte sector of floats would waste what a warp reads.
-      while (columns > 8 && (outer + columns - 1) / columns < 2 * sms) columns /= 2;
-      return {(outer + columns - 1) / columns, columns, kMostThreads / columns};
+      // 32 columns a block read whole 128-byte lines of floats; narrower blocks (down to a 32-byte
+      // sector) only when neither they nor a split of the rows would otherwise keep two blocks on
+      // every SM.
+      const bool may_split = rows_may_split(kernel);
+      const auto geometry_for = [&](unsigned columns) {
+        const unsigned lanes = kMostThreads / columns;
+        const int64_t blocks = (outer + columns - 1) / columns;
+        int64_t splits = 1;
+        if (may_split && blocks < 2 * sms) {
+          const int64_t reductions = reductions_of(kernel);
+          splits = std::min({(2 * sms + blocks - 1) / blocks, kMostSplits, longest_known_rows(kernel) / (lanes * kRowsPerLane)});
+          // Partials are kept 8 bytes each (the widest accumulator).
+          while (splits > 1 && splits * blocks * columns * reductions * 8 > kPartialBytes) --splits;
+          if (blocks * reductions > kTickets) splits = 1;
+        }
+        return CudaLaunchGeometry{blocks, columns, lanes, static_cast<unsigned>(std::max<int64_t>(splits, 1))};
+      };
+      CudaLaunchGeometry best = geometry_for(32);
+      for (unsigned columns = 16; columns >= 8 && best.blocks * best.splits < 2 * sms; columns /= 2) {
+        const CudaLaunchGeometry narrower = geometry_for(columns);
+        if (narrower.blocks * narrower.splits > best.blocks * best.splits) best = narrower;
+      }
+      return best;
     }
   }
   return {};
 }
 
 const CLikeFrame& cuda_frame(CudaKernelShape shape) {
-  static const CLikeFrame per_point{[](const FusedKernel& kernel, const std::string& parameters) {
+  static const CLikeFrame per_point{[](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
                                       return "extern \"C\" __global__ void " + kernel.name + "(" + parameters + "int64_t outer)\n{\n" +
-                                             "    // one thread per x0 in [0, " + kernel.outer_size.str() + ")\n" +
-                                             "    for (int64_t x0 = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; x0 < outer; "
-                                             "x0 += (int64_t)gridDim.x * blockDim.x)\n    {\n";
+                                             index_type(narrow_offsets) + "    // one thread per x0 in [0, " + kernel.outer_size.str() +
+                                             ")\n" +
+                                             "    for (kiln_index x0 = blockIdx.x * (kiln_index)blockDim.x + threadIdx.x; x0 < outer; "
+                                             "x0 += (kiln_index)gridDim.x * blockDim.x)\n    {\n";
                                     },
                                     "    }\n}\n",
                                     "/",
@@ -112,43 +173,48 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
                                     "",
                                     "__restrict__ "};
   static const CLikeFrame rows{
-      [](const FusedKernel& kernel, const std::string& parameters) {
+      [](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
         const RowLayout layout = row_layout(kernel);
-        return block_kernel_declaration(kernel, parameters) + "    // x0 in [0, " + kernel.outer_size.str() + "): " +
+        return block_kernel_declaration(kernel, parameters, narrow_offsets) + "    // x0 in [0, " + kernel.outer_size.str() + "): " +
                std::to_string(layout.rows) + " per block; a row's " + std::to_string(layout.threads) +
-               " threads (threadIdx.x) share each member's loop over r0\n" + "    constexpr int64_t kRowThreads = " +
+               " threads (threadIdx.x) share each member's loop over r0\n" + "    constexpr kiln_index kRowThreads = " +
                std::to_string(layout.threads) + ";\n" +
-               "    for (int64_t x0 = blockIdx.x * (int64_t)blockDim.y + threadIdx.y; x0 < outer; x0 += (int64_t)gridDim.x * "
+               "    for (kiln_index x0 = blockIdx.x * (kiln_index)blockDim.y + threadIdx.y; x0 < outer; x0 += (kiln_index)gridDim.x * "
                "blockDim.y)\n    {\n";
       },
       "    }\n}\n",
       "/",
       [](const std::string& size) {
-        return "#pragma unroll 16\n        for (int64_t r0 = threadIdx.x; r0 < " + size + "; r0 += kRowThreads)";
+        return "#pragma unroll 16\n        for (kiln_index r0 = threadIdx.x; r0 < " + size + "; r0 += kRowThreads)";
       },
-      [](const std::string& acc, const std::string& reduction) {
+      [](const std::string& acc, const std::string& reduction, int) {
         return acc + " = kiln_row_combine(" + acc + ", " + reduction + "_combine_op{});";
       },
       "if (threadIdx.x == 0) ",
       "kiln_row_barrier();",
       "__restrict__ "};
   static const CLikeFrame columns{
-      [](const FusedKernel& kernel, const std::string& parameters) {
-        return block_kernel_declaration(kernel, parameters) + "    // blockDim.x consecutive x0 in [0, " + kernel.outer_size.str() +
-               ") per block (threadIdx.x); threadIdx.y shares r0\n" +
-               "    for (int64_t x0_first = blockIdx.x * (int64_t)blockDim.x; x0_first < outer; x0_first += (int64_t)gridDim.x * "
+      [](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
+        return block_kernel_declaration(kernel, parameters, narrow_offsets) + "    // blockDim.x consecutive x0 in [0, " +
+               kernel.outer_size.str() + ") per block (threadIdx.x); threadIdx.y shares r0 with the gridDim.y blocks of blockIdx.x\n" +
+               "    for (kiln_index x0_first = blockIdx.x * (kiln_index)blockDim.x; x0_first < outer; x0_first += (kiln_index)gridDim.x * "
                "blockDim.x)\n    {\n" +
-               "        const int64_t x0 = x0_first + threadIdx.x;\n        const bool x0_in_range = x0 < outer;\n";
+               "        const kiln_index x0 = x0_first + threadIdx.x;\n        const bool x0_in_range = x0 < outer;\n" +
+               "        bool kiln_has_totals = true;  // false in a block that only gave its partial totals of the last reduction\n";
       },
       "    }\n}\n",
       "/",
       [](const std::string& size) {
-        return "#pragma unroll 4\n        for (int64_t r0 = threadIdx.y; x0_in_range && r0 < " + size + "; r0 += blockDim.y)";
+        return "#pragma unroll 4\n        for (kiln_index r0 = blockIdx.y * (kiln_index)blockDim.y + threadIdx.y; x0_in_range && r0 < " +
+               size + "; r0 += (kiln_index)gridDim.y * blockDim.y)";
       },
-      [](const std::string& acc, const std::string& reduction) {
-        return acc + " = kiln_column_combine(" + acc + ", " + reduction + "_combine_op{});";
+      [](const std::string& acc, const std::string& reduction, int ordinal) {
+        // The block that combines a reduction last has taken every earlier reduction's ticket after
+        // that reduction's totals were stored: it may run the members that read them.
+        return "kiln_has_totals = kiln_column_combine_blocks(" + acc + ", " + reduction + "_combine_op{}, " + std::to_string(ordinal) +
+               ");";
       },
-      "if (x0_in_range && threadIdx.y == 0) ",
+      "if (x0_in_range && threadIdx.y == 0 && kiln_has_totals) ",
       "__syncthreads();",
       "__restrict__ "};
   switch (shape) {
@@ -190,6 +256,39 @@ template <typename T, typename Combine> __device__ T kiln_column_combine(T value
   T total = lanes[threadIdx.x];
   for (unsigned y = 1; y < blockDim.y; ++y) total = combine(total, lanes[y * blockDim.x + threadIdx.x]);
   return total;
+}
+)";
+}
+
+std::string cuda_column_partials() {
+  return std::string(R"(// Split column kernels (gridDim.y > 1): each block leaves its columns' totals in kiln_column_partials,
+// the last block of a column group to take a ticket combines them in block order (the same order
+// on every run) and hands its ticket back to 0. Kernels run in stream order, so one set serves all.
+__device__ unsigned long long kiln_column_partials[)") +
+         std::to_string(kPartialBytes / 8) + R"(];
+__device__ unsigned kiln_column_tickets[)" + std::to_string(kTickets) + R"(];
+// `value` becomes the columns' totals in the block that finishes last (it returns true there).
+template <typename T, typename Combine> __device__ bool kiln_column_combine_blocks(T& value, Combine combine, int reduction) {
+  value = kiln_column_combine(value, combine);
+  if (gridDim.y == 1) return true;
+  const unsigned width = gridDim.x * blockDim.x, column = blockIdx.x * blockDim.x + threadIdx.x;
+  volatile T* partials = reinterpret_cast<T*>(kiln_column_partials) + (size_t)reduction * gridDim.y * width;
+  if (threadIdx.y == 0) partials[blockIdx.y * width + column] = value;
+  __threadfence();
+  __shared__ bool last;
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    unsigned* ticket = &kiln_column_tickets[reduction * gridDim.x + blockIdx.x];
+    last = atomicAdd(ticket, 1u) == gridDim.y - 1;
+    if (last) *ticket = 0;
+  }
+  __syncthreads();
+  if (!last) return false;
+  __threadfence();
+  T total = partials[column];
+  for (unsigned y = 1; y < gridDim.y; ++y) total = combine(total, (T)partials[y * width + column]);
+  value = total;
+  return true;
 }
 )";
 }

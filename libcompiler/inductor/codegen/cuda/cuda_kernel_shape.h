@@ -22,16 +22,22 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape);
 struct CudaLaunchGeometry {
   int64_t blocks = 0;
   unsigned block_x = 256, block_y = 1;
+  unsigned splits = 1;  // gridDim.y: the blocks a Columns kernel's rows are split over
 };
 // A call's blocks and threads over `outer` x0 on a device of `multiprocessors` SMs. Rows: fixed
 // by the kernel's source: a warp per row (8 rows a block) for at least 4096 rows of at most 512
 // elements, else a block per row of a power of two threads, one per 16 elements of the longest row
-// (256 when a length is known only at run time). Columns: the widest of 32, 16 or 8 columns that
-// still gives two blocks per SM, lanes filling 1024 threads. PerPoint: blocks of 256 threads, at
-// most 32 blocks per SM (grid-stride).
+// (256 when a length is known only at run time). Columns: 32 columns a block, lanes filling 1024
+// threads, each column's rows split over more blocks (gridDim.y: up to 32, at least 8 rows a lane,
+// the partials within cuda_column_partials()'s space; not when a reduction reads a value per x0)
+// until every SM has two blocks; 16 or 8 columns only where that gives more blocks. PerPoint:
+// blocks of 256 threads, at most 32 blocks per SM (grid-stride).
 CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelShape shape, int64_t outer, int multiprocessors);
 
 // Device functions the Rows and Columns frames call (NVRTC source).
 const char* cuda_thread_combines();
+// What split Columns kernels add (NVRTC source, after cuda_thread_combines()): the space for
+// their partial totals and tickets, and the combine across blocks.
+std::string cuda_column_partials();
 
 }  // namespace kiln::inductor
