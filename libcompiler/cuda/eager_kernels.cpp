@@ -119,7 +119,9 @@ std::vector<Tensor> bmm_kernel(const Arguments& args) {
 std::vector<Tensor> addmm_kernel(const Arguments& args) {
   const Tensor out = output_of(ops::op_info(OpId::addmm), args);
   const double beta = args.scalar(3).to<double>(), alpha = args.scalar(4).to<double>();
-  if (beta != 0) tensor::copy_elements(out, args.tensor(0));
+  const Tensor& self = args.tensor(0);
+  if (beta == 1 && gemm_with_bias(out, args.tensor(1), args.tensor(2), self, alpha)) return {out};
+  if (beta != 0) tensor::copy_elements(out, self);
   gemm(out, args.tensor(1), args.tensor(2), alpha, beta);
   return {out};
 }

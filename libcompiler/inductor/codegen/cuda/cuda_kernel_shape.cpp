@@ -19,6 +19,8 @@ constexpr int64_t kFewestWarpRows = 4096;
 constexpr unsigned kRowsPerBlock = 8;
 // Elements each thread of a block-per-row kernel takes of the longest row (a power of two threads).
 constexpr int64_t kElementsPerThread = 16;
+// Iterations of a Rows kernel's r0 loops unrolled (see RowLayout).
+constexpr int kRowUnroll = 4;
 constexpr unsigned kPointThreads = 256;
 // A column kernel whose columns are too few to give every SM two blocks splits each column's rows
 // over up to this many blocks (gridDim.y), each split taking at least kRowsPerLane rows per lane.
@@ -74,7 +76,9 @@ int64_t longest_known_rows(const FusedKernel& kernel) {
 }
 
 // Threads per row and rows per block of a Rows kernel, fixed by its source: the r0 loops step by
-// a constant, so that NVRTC unrolls loops of rows of known length and issues their loads at once.
+// a constant, so that NVRTC unrolls loops of rows of known length and issues their loads together
+// (four iterations at a time: unrolling whole rows of 16 made NVRTC take twice as long on a
+// model's layer-norm kernels, kRowUnroll).
 struct RowLayout {
   unsigned threads = 256, rows = 1;
 };
@@ -139,7 +143,8 @@ CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelSha
         int64_t splits = 1;
         if (may_split && blocks < 2 * sms) {
           const int64_t reductions = reductions_of(kernel);
-          splits = std::min({(2 * sms + blocks - 1) / blocks, kMostSplits, longest_known_rows(kernel) / (lanes * kRowsPerLane)});
+          // Within one wave of two blocks per SM: a second, partial wave would take as long as the first.
+          splits = std::min({2 * sms / blocks, kMostSplits, longest_known_rows(kernel) / (lanes * kRowsPerLane)});
           // Partials are kept 8 bytes each (the widest accumulator).
           while (splits > 1 && splits * blocks * columns * reductions * 8 > kPartialBytes) --splits;
           if (blocks * reductions > kTickets) splits = 1;
@@ -185,7 +190,7 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
       "    }\n}\n",
       "/",
       [](const std::string& size) {
-        return "#pragma unroll 16\n        for (kiln_index r0 = threadIdx.x; r0 < " + size + "; r0 += kRowThreads)";
+        return "#pragma unroll " + std::to_string(kRowUnroll) + "\n        for (kiln_index r0 = threadIdx.x; r0 < " + size + "; r0 += kRowThreads)";
       },
       [](const std::string& acc, const std::string& reduction, int) {
         return acc + " = kiln_row_combine(" + acc + ", " + reduction + "_combine_op{});";
