@@ -245,20 +245,31 @@ CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::strin
     packed.code_of_kernel.push_back(at->second);
     if (added) distinct.push_back(k);
   }
-  // One NVRTC program per thread, the kernels dealt out in turn: a program costs tens of
-  // milliseconds before its first kernel, a kernel with row loops a few hundred.
+  // One NVRTC program per thread: a program costs tens of milliseconds before its first kernel, a
+  // kernel tens to a hundred more, about in proportion to its text. The longest kernels go first,
+  // each to the program with the least text so far, so that no thread is left with most of the
+  // work (the compile takes as long as its slowest program).
   const size_t programs = std::min(distinct.size(), static_cast<size_t>(std::max(1, tensor::num_threads())));
   packed.images.resize(programs);
   packed.image_of_kernel.resize(module.kernels.size());
-  for (size_t d = 0; d < distinct.size(); ++d) packed.image_of_kernel[distinct[d]] = d % programs;
+  std::vector<size_t> longest_first = distinct;
+  std::stable_sort(longest_first.begin(), longest_first.end(),
+                   [&](size_t a, size_t b) { return module.kernels[a].size() > module.kernels[b].size(); });
+  std::vector<size_t> text_of_program(programs, 0);
+  std::vector<std::vector<size_t>> kernels_of_program(programs);
+  for (size_t k : longest_first) {
+    const size_t p = static_cast<size_t>(std::min_element(text_of_program.begin(), text_of_program.end()) - text_of_program.begin());
+    text_of_program[p] += module.kernels[k].size();
+    kernels_of_program[p].push_back(k);
+    packed.image_of_kernel[k] = p;
+  }
   for (size_t k = 0; k < module.kernels.size(); ++k) packed.image_of_kernel[k] = packed.image_of_kernel[packed.code_of_kernel[k]];
   std::vector<std::optional<std::string>> errors(programs);
   tensor::parallel_for(0, static_cast<int64_t>(programs), 1, [&](int64_t begin, int64_t end) {
     for (auto p = static_cast<size_t>(begin); p < static_cast<size_t>(end); ++p) {
       std::string source = module.preamble;
       // #line keeps NVRTC's messages in the whole module's numbering (output_code's).
-      for (size_t d = p; d < distinct.size(); d += programs) {
-        const size_t k = distinct[d];
+      for (size_t k : kernels_of_program[p]) {
         source += "\n#line " + std::to_string(module.first_lines[k]) + " \"" + kSourceName + "\"\n" + module.kernels[k];
       }
       try {
