@@ -119,7 +119,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   for (int b : kernel.buffers) {
     const bool is_out = written.count(b) > 0;
     pointer[b] = is_out ? "out_ptr" + std::to_string(out++) : "in_ptr" + std::to_string(in++);
-    params += std::string(is_out ? "" : "const ") + c_type(program.buffers[b].layout.dtype) + "* " + (is_out ? "" : frame.input_qualifier) +
+    params += std::string(is_out ? "" : "const ") + c_type(program.buffers[b].layout.dtype) + "* " + frame.pointer_qualifier +
               pointer[b] + ", ";
   }
   for (const std::string& symbol : kernel.size_symbols) params += "const int64_t " + symbol + ", ";

@@ -30,10 +30,11 @@ struct CLikeFrame {
   const char* one_thread = "";
   // What makes a row's threads wait for each other after a member ("" when a thread has the row).
   const char* barrier = "";
-  // Written after the `*` of read-only inputs: "__restrict__ " lets CUDA load them through the
-  // read-only cache and ahead of the kernel's stores (a kernel never writes a buffer it reads
-  // through another argument).
-  const char* input_qualifier = "";
+  // Written after the `*` of every buffer pointer: "__restrict__ " lets CUDA load inputs through
+  // the read-only cache and move loads ahead of stores (no two of a kernel's pointers reach the
+  // same memory: a kernel never writes a buffer it reads through another argument), so that a row
+  // loop reads a member's earlier totals (out_ptrN[x0]) once, not again after each store.
+  const char* pointer_qualifier = "";
 
   static std::string sequential_inner_loop(const std::string& size);
 };
