@@ -15,9 +15,11 @@ namespace kiln::inductor {
 namespace {
 
 // Inductor realizes a value read by several users when recomputing it would cost more than
-// storing it (config.realize_reads_threshold / realize_opcount_threshold play this part).
+// storing it (config.realize_reads_threshold / realize_opcount_threshold play this part). The
+// loads are PyTorch's threshold: a model's residual stream, an add of each layer's output, is
+// stored every few layers instead of recomputed from all of them by every later layer.
 constexpr size_t kRecomputeOpLimit = 12;
-constexpr size_t kInlineLoadLimit = 8;
+constexpr size_t kInlineLoadLimit = 4;
 
 std::vector<IndexExpr> loop_vars(size_t count, int first = 0) {
   std::vector<IndexExpr> vars;
