@@ -244,6 +244,25 @@ std::pair<int, BufferLayout> GraphLowering::strided(const TensorBox& box) {
   return {buffer, program_.buffers[buffer].layout};
 }
 
+// A value computed here leaves with the strides the graph's metadata gives it (eager's strides,
+// as PyTorch's Inductor keeps them): a forward's saved activation comes into the backward as its
+// placeholder says, where another layout would be copied again on every call. Values that already
+// are views of a buffer, and layouts no dense buffer has, keep theirs.
+ProgramOutput GraphLowering::output_layout(const ir::Argument& item) {
+  const TensorBox box = tensor(item);
+  const auto* meta = std::get_if<ir::TensorMeta>(&item.asNode()->meta.value);
+  if (!box.buffer && !box.is_number && meta && meta->strides.size() == box.sizes.size() &&
+      meta->strides != tensor::row_major_strides(box.sizes)) {
+    try {
+      auto [buffer, view] = strided_exactly(box, meta->strides);
+      return {buffer, view};
+    } catch (const LoweringUnsupported&) {
+    }
+  }
+  auto [buffer, view] = strided(box);
+  return {buffer, view};
+}
+
 std::pair<int, BufferLayout> GraphLowering::strided_exactly(const TensorBox& box, const std::vector<SizeExpr>& strides) {
   const size_t rank = box.sizes.size();
   const SizeExpr one = size_constant(1);
@@ -564,8 +583,7 @@ void GraphLowering::lower_nodes() {
             program_.outputs.push_back({-1, {}, sym->expr});
             continue;
           }
-          auto [buffer, view] = strided(tensor(item));
-          program_.outputs.push_back({buffer, view});
+          program_.outputs.push_back(output_layout(item));
         }
         write_back_inputs();
         break;

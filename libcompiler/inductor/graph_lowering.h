@@ -102,6 +102,8 @@ class GraphLowering {
   void add_size_symbol_sources(const ir::Node& placeholder, int input);
   void check_size_symbols_have_sources() const;
   void maybe_realize_for_reuse(const ir::Node& node, TensorBox& box);
+  // Where a graph output's value is read from: its buffer and view.
+  ProgramOutput output_layout(const ir::Argument& item);
   // The copies of new values into mutated graph inputs (AOT's write-backs), done after every
   // value the graph computes: a value computed later would otherwise read an input already
   // overwritten (a lazy value recomputed from it).

@@ -124,6 +124,16 @@ const char* kFullSumBesideLargePointwise = R"(class GraphModule(torch.nn.Module)
         return (div, mul)
 )";
 
+// A value computed in the graph whose metadata says a transposed layout (as eager's permute of a
+// new tensor has it): a forward's saved activation, which the backward's placeholder expects so.
+const char* kTransposedOutput = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[6, 4][4, 1]cpu"):
+        mul: "f32[6, 4][4, 1]cpu" = torch.ops.aten.mul.Tensor(arg0_1, 2.0);  arg0_1 = None
+        permute: "f32[4, 6][1, 4]cpu" = torch.ops.aten.permute.default(mul, [1, 0]);  mul = None
+        exp: "f32[4, 6][1, 4]cpu" = torch.ops.aten.exp.default(permute);  permute = None
+        return (exp,)
+)";
+
 std::vector<ops::IValue> positive_inputs(const ir::GraphModule& module) {
   std::vector<ops::IValue> inputs;
   for (const ir::Node* node : module.graph.nodes()) {
@@ -185,6 +195,13 @@ TEST(InductorCompile, LayerNormIsOneKernel) {
 TEST(InductorCompile, ViewsSlicesAndExternMatmulMatchTheReference) {
   Compiled c = compile(kViewsAndMatmul);
   EXPECT_NE(c.artifacts.ir_pre_fusion.find("ExternKernel aten.mm.default"), std::string::npos) << c.artifacts.ir_pre_fusion;
+  expect_matches_reference(c);
+}
+
+TEST(InductorCompile, OutputsComputedHereHaveTheirMetadatasStrides) {
+  Compiled c = compile(kTransposedOutput);
+  const std::vector<ops::IValue> outputs = c.artifacts.program->run(positive_inputs(*c.module));
+  EXPECT_EQ(outputs.at(0).to_tensor().strides(), (tensor::Shape{1, 4}));
   expect_matches_reference(c);
 }
 
