@@ -180,8 +180,8 @@ struct LtCall {
 bool gemm_with_bias(const tensor::Tensor& out, const tensor::Tensor& a, const tensor::Tensor& b, const tensor::Tensor& bias, double alpha) {
   LoadedCublasLt* lt = cublas_lt();
   const int64_t m = out.size(0), n = out.size(1), k = a.size(1);
-  if (!lt || out.dtype() != tensor::DType::Float32 || out.dim() != 2 || bias.dim() != 1 || bias.size(0) != n || bias.stride(0) != 1 ||
-      m <= 1 || n <= 1 || k <= 1)
+  if (!lt || out.dtype() != tensor::DType::Float32 || out.dim() != 2 || bias.dtype() != out.dtype() || bias.device() != out.device() ||
+      bias.dim() != 1 || bias.size(0) != n || bias.stride(0) != 1 || m <= 1 || n <= 1 || k <= 1)
     return false;
   const int device = device_index(out.device());
   make_current(device);

@@ -257,6 +257,7 @@ ProgramOutput GraphLowering::output_layout(const ir::Argument& item) {
       auto [buffer, view] = strided_exactly(box, meta->strides);
       return {buffer, view};
     } catch (const LoweringUnsupported&) {
+      // Symbolic or not dense: row-major, as before.
     }
   }
   auto [buffer, view] = strided(box);

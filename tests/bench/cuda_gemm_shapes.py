@@ -5,22 +5,7 @@
 import json
 
 import torch
-
-
-def median_ms(fn, calls=30):
-    for _ in range(5):
-        fn()
-    times = []
-    for _ in range(calls):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
+from cuda_timing import median_seconds
 
 
 def products():
@@ -50,7 +35,7 @@ def products():
 def main():
     total = 0.0
     for name, fn in products():
-        ms = median_ms(fn)
+        ms = median_seconds(fn, calls=30, warm_up=5) * 1e3
         total += ms
         print(json.dumps({"gemm": name, "ms": round(ms, 4)}), flush=True)
     print(json.dumps({"gemm": "total", "ms": round(total, 4)}))

@@ -7,22 +7,7 @@ import time
 
 import torch
 import torch.nn.functional as F
-
-
-def median_seconds(fn, calls=50):
-    for _ in range(10):
-        fn()
-    times = []
-    for _ in range(calls):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e-3)
-    times.sort()
-    return times[len(times) // 2]
+from cuda_timing import median_seconds
 
 
 def workloads():

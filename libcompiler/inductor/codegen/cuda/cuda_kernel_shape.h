@@ -5,8 +5,9 @@
 // few, to a whole block; a row's threads share every
 // member's loop and combine their partial reductions (rows read along r0 stay coalesced). A
 // kernel that reduces down columns (its loads step along x0, not r0) gives a few consecutive x0 to
-// a block, threadIdx.x along x0 and threadIdx.y sharing r0: a warp reads whole 32-byte sectors of
-// neighbouring columns, and narrow blocks keep every SM busy when there are few columns.
+// a block, threadIdx.x along x0 and threadIdx.y sharing r0: a warp reads whole lines of
+// neighbouring columns; when the columns are few, their rows are split over several blocks
+// (gridDim.y) whose partial totals the last of them combines.
 // The kind is fixed by the kernel's source; the blocks and threads are picked per call.
 #include "libcompiler/inductor/codegen/c_like_kernel.h"
 
