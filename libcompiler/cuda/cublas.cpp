@@ -103,8 +103,9 @@ LoadedCublasLt* cublas_lt() {
   return instance.library.loaded() && instance.complete ? &instance : nullptr;
 }
 
-// A device's cuBLASLt handle and workspace, made on first use and kept for the process (outside the
-// caching allocator's counters: torch.cuda.memory_allocated does not see cuBLAS's own workspace).
+// A device's cuBLASLt handle and workspace, made on first use and kept for the process. The
+// workspace comes from the driver, outside the caching allocator and its counters, as the
+// workspace cuBLAS makes for itself in gemm() does.
 struct LtDeviceState {
   LtHandle handle = nullptr;
   void* workspace = nullptr;
