@@ -26,6 +26,7 @@ struct DistributedScript {
 };
 
 const DistributedScript kScripts[] = {
+    {"backends.py", 2, "backends.out"},
     {"collectives.py", 2, "collectives.out"},
     {"collectives.py", 3, "collectives.nproc3.out"},
     {"ddp_mlp.py", 2, "ddp_mlp.out"},

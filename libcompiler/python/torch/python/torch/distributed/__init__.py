@@ -34,7 +34,8 @@ if is_available():
     from torch.distributed.distributed_c10d import (
         Backend, ReduceOp, GroupMember, group, init_process_group, destroy_process_group, is_initialized,
         is_gloo_available, is_nccl_available, is_mpi_available, is_ucc_available, is_backend_available,
-        is_torchelastic_launched, get_rank, get_world_size, get_backend, barrier, all_reduce, broadcast, all_gather,
+        is_torchelastic_launched, get_rank, get_world_size, get_backend, get_backend_config, BackendConfig, barrier,
+        all_reduce, broadcast, all_gather,
         all_gather_into_tensor, reduce_scatter, reduce_scatter_tensor, reduce, gather, scatter, new_group,
         get_process_group_ranks, get_group_rank, get_global_rank, send, recv, isend, irecv, broadcast_object_list,
         all_gather_object, _get_default_group, _get_default_store)

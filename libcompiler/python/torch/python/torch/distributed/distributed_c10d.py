@@ -52,10 +52,54 @@ class Backend:
     UCC = "ucc"
     MPI = "mpi"
 
+    # The devices each backend's collectives take, and the backend of each device when none is asked for.
+    backend_capability = {GLOO: ["cpu", "cuda"], NCCL: ["cuda"], UCC: ["cpu", "cuda"], MPI: ["cpu", "cuda"]}
+    default_device_backend_map = {"cpu": GLOO, "cuda": NCCL}
+
     def __new__(cls, name):
         if not isinstance(name, str):
             raise ValueError(f"Backend constructor parameter must be string-ish, but got: {type(name)}")
         return name.lower()
+
+
+class BackendConfig:
+    """Which backend serves each device type in a group, from its backend argument: UNDEFINED (none
+    given) is the accelerator's default backend (the CPU's when there is none), a backend name
+    every device that backend takes, and "cpu:gloo,cuda:nccl" says it per device."""
+
+    def __init__(self, backend):
+        self.device_backend_map = {}
+        backend = str(backend)
+        if backend == Backend.UNDEFINED:
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+            self.device_backend_map[device] = Backend(Backend.default_device_backend_map[device])
+        elif backend.lower() in Backend.backend_capability:
+            self.device_backend_map = dict.fromkeys(Backend.backend_capability[backend.lower()], Backend(backend))
+        elif ":" in backend:
+            for pair in backend.lower().split(","):
+                device_and_backend = pair.split(":")
+                if len(device_and_backend) != 2:
+                    raise ValueError(f"Invalid device:backend pairing: {pair}. The custom backend string must be in the "
+                                     "format \"<device_type1>:<backend1>,<device_type2>:<backend2>...\". e.g. 'cpu:gloo,cuda:nccl'")
+                device, name = device_and_backend
+                if device in self.device_backend_map:
+                    raise ValueError(f"Duplicate device type {device} in backend string: {backend}.")
+                self.device_backend_map[device] = Backend(name)
+        else:
+            self.device_backend_map = dict.fromkeys(["cpu", "cuda", "xpu"], Backend(backend))
+
+    def __repr__(self):
+        return ",".join(f"{device}:{backend}" for device, backend in self.device_backend_map.items())
+
+    def get_device_backend_map(self):
+        return self.device_backend_map
+
+    def runtime_backend(self):
+        """The one backend kiln runs the group on (NCCL where the map names it, as PyTorch's default)."""
+        backends = set(self.device_backend_map.values())
+        if len(backends) > 1:
+            raise RuntimeError(f"kiln's process groups run one backend for every device, not {self!r}")
+        return next(iter(backends))
 
 
 # The default timeout of a process group and its store, as PyTorch's default_pg_timeout.
@@ -77,7 +121,8 @@ class _World:
     default_pg = None
     backend = None
     store = None
-    group_ranks = []  # (group, [global ranks])
+    group_ranks = []     # (group, [global ranks])
+    group_backends = []  # (group, its backend argument as get_backend names it, its BackendConfig)
     groups_made = 0   # every rank calls new_group in the same order: this numbers their keys
 
 
@@ -174,7 +219,8 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
             raise AssertionError("world_size must be positive if using store")
         if rank < 0:
             raise AssertionError("rank must be non-negative if using store")
-    backend = "gloo" if backend is None else Backend(backend)
+    backend = Backend.UNDEFINED if backend is None else Backend(backend)
+    config = BackendConfig(backend)
     if timeout is None:
         timeout = default_pg_timeout
     if store is None:
@@ -186,7 +232,9 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
             store, rank, world_size = _tcp_rendezvous(init_method, rank, world_size, timeout)
         else:
             raise RuntimeError(f"No rendezvous handler for {init_method.split(':')[0]}://")
-    _set_world(_c10d._new_process_group(backend, store, "default_pg/", rank, world_size, timeout), backend, store)
+    pg = _c10d._new_process_group(config.runtime_backend(), store, "default_pg/", rank, world_size, timeout)
+    _set_world(pg, backend, store)
+    _World.group_backends.append((pg, backend, config))
 
 
 def _set_world(pg, backend, store):
@@ -194,6 +242,7 @@ def _set_world(pg, backend, store):
     _World.backend = backend
     _World.store = store
     _World.group_ranks = []
+    _World.group_backends = []
     _World.groups_made = 0
     GroupMember.WORLD = pg
     group.WORLD = pg
@@ -224,10 +273,12 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     prefix = f"group_{_World.groups_made}/"
     if default_pg.rank() not in ranks:
         return GroupMember.NON_GROUP_MEMBER
-    pg = _c10d._new_process_group(_World.backend if backend is None else Backend(backend), _World.store, prefix,
-                                  ranks.index(default_pg.rank()), len(ranks),
+    backend = _World.backend if backend is None else Backend(backend)
+    config = BackendConfig(backend)
+    pg = _c10d._new_process_group(config.runtime_backend(), _World.store, prefix, ranks.index(default_pg.rank()), len(ranks),
                                   default_pg_timeout if timeout is None else timeout)
     _World.group_ranks.append((pg, ranks))
+    _World.group_backends.append((pg, backend, config))
     return pg
 
 
@@ -278,8 +329,22 @@ def get_world_size(group=None):
     return _group_or_default(group).size()
 
 
+def _backend_entry(group):
+    if _rank_not_in_group(group):
+        raise ValueError("Invalid process group specified")
+    pg = _group_or_default(group)
+    for known, backend, config in _World.group_backends:
+        if known is pg:
+            return backend, config
+    raise ValueError(f"Process group {pg} is not initialized in the world group map. Please initialize the group first.")
+
+
 def get_backend(group=None):
-    return _group_or_default(group).name()
+    return _backend_entry(group)[0]
+
+
+def get_backend_config(group=None):
+    return str(_backend_entry(group)[1])
 
 
 def _check_single_tensor(param, param_name):
