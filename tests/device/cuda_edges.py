@@ -1,0 +1,47 @@
+# Eager CUDA paths that pick a kernel by shape and alignment (tests/device/compare): addmm through
+# cuBLASLt's bias epilogue and its fallbacks (a 2-d addend, beta other than 1, a strided bias, a
+# transposed operand, alpha), and float32 elementwise ops four elements a thread (sizes that are
+# not multiples of four, views that do not start at a 16-byte boundary, in-place ops).
+import torch
+
+torch.manual_seed(0)
+
+
+def close(got, expected):
+    scale = expected.abs().max().item() + 1e-6
+    return (got - expected).abs().max().item() / scale < 1e-5
+
+
+def check(name, got, expected):
+    print(name, tuple(got.shape), got.dtype, got.stride(), close(got.cpu().double(), expected))
+
+
+a = torch.randn(33, 70)
+b = torch.randn(70, 45)
+bias = torch.randn(45)
+reference = a.double() @ b.double()
+ca, cb, cbias = a.cuda(), b.cuda(), bias.cuda()
+check("addmm bias", torch.addmm(cbias, ca, cb), reference + bias.double())
+check("addmm alpha", torch.addmm(cbias, ca, cb, alpha=0.5), 0.5 * reference + bias.double())
+check("addmm beta", torch.addmm(cbias, ca, cb, beta=2.0), reference + 2 * bias.double())
+check("addmm 2-d addend", torch.addmm(cbias.expand(33, 45).contiguous(), ca, cb), reference + bias.double())
+transposed_b = cb.t().contiguous().t()
+check("addmm transposed operand", torch.addmm(cbias, ca, transposed_b), reference + bias.double())
+strided_bias = torch.randn(90).cuda()[::2]
+check("addmm strided bias", torch.addmm(strided_bias, ca, cb), reference + strided_bias.cpu().double())
+linear = torch.nn.Linear(70, 45).cuda()
+check("linear", linear(ca), (a.double() @ linear.weight.cpu().double().t()) + linear.bias.cpu().double())
+check("linear 3-d", linear(ca.view(3, 11, 70)), ((a.double() @ linear.weight.cpu().double().t()) + linear.bias.cpu().double()).view(3, 11, 45))
+
+for n in (1, 3, 4, 5, 1001, 4096, 4099):
+    x = torch.randn(n + 1)
+    y = torch.randn(n + 1)
+    cx, cy = x.cuda(), y.cuda()
+    check(f"add {n}", cx[:n] + cy[:n], x[:n].double() + y[:n].double())
+    check(f"mul unaligned {n}", cx[1:] * cy[1:], x[1:].double() * y[1:].double())
+    z = cx[:n].clone()
+    z.mul_(0.5).add_(cy[:n], alpha=2.0)
+    check(f"in place {n}", z, x[:n].double() * 0.5 + 2.0 * y[:n].double())
+    check(f"lerp {n}", torch.lerp(cx[:n], cy[:n], 0.25), torch.lerp(x[:n].double(), y[:n].double(), 0.25))
+    check(f"sqrt {n}", cx[:n].abs().sqrt(), x[:n].double().abs().sqrt())
+    check(f"double {n}", cx[:n].double() * 3, x[:n].double() * 3)
