@@ -1,5 +1,6 @@
 #include "libcompiler/capture/guards.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "libcompiler/ops/autocast.h"
@@ -80,10 +81,17 @@ int64_t tensor_stride(const Ref& value, int64_t dim) {
 
 std::string Guard::code() const {
   switch (kind) {
-    case GuardKind::TensorMatch:
-      return "check_tensor(" + source->text() + ", Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), torch." +
-             std::string(tensor::dtype_name(dtype)) + ", device=None, requires_grad=" + (requires_grad ? "True" : "False") +
-             ", size=" + optional_list(sizes) + ", stride=" + optional_list(strides) + ")";
+    case GuardKind::TensorMatch: {
+      // As Dynamo prints it: the dispatch keys of the tensor's backend, and its device index
+      // (None for the CPU's).
+      const bool cuda = device.type == tensor::DeviceType::CUDA;
+      const std::string backend = cuda ? "CUDA" : "CPU";
+      return "check_tensor(" + source->text() + ", " + (parameter ? "Parameter" : "Tensor") + ", DispatchKeySet(" + backend +
+             ", BackendSelect, ADInplaceOrView, Autograd" + backend + "), torch." + std::string(tensor::dtype_name(dtype)) +
+             ", device=" + (cuda ? std::to_string(std::max(device.index, 0)) : "None") +
+             ", requires_grad=" + (requires_grad ? "True" : "False") + ", size=" + optional_list(sizes) + ", stride=" +
+             optional_list(strides) + ")";
+    }
     case GuardKind::EqualsMatch: return source->text() + " == " + python_repr_of_constant(expected);
     case GuardKind::IdMatch: return "___check_obj_id(" + source->text() + ", " + object_id(expected) + ")";
     case GuardKind::TypeMatch: return "___check_type_id(" + source->text() + ", " + object_id(expected) + ")";

@@ -50,6 +50,7 @@ struct Guard {
   tensor::DType dtype = tensor::DType::Float32;
   tensor::Device device;
   bool requires_grad = false;
+  bool parameter = false;  // an nn.Parameter: check_tensor names its class
   std::vector<std::optional<int64_t>> sizes, strides;
   // LengthCheck / DictKeys
   int64_t length = 0;  // LengthCheck; SizeValue: the size

@@ -113,13 +113,14 @@ ir::Node* OutputGraph::add_placeholder(const std::string& name, ir::FakeValue va
   return node;
 }
 
-ir::TensorMeta OutputGraph::placeholder_meta(const SourceRef& source, const tensor::Tensor& real) {
+ir::TensorMeta OutputGraph::placeholder_meta(const SourceRef& source, const tensor::Tensor& real, bool parameter) {
   ir::TensorMeta meta = concrete_meta(real, real.device());
   Guard guard{GuardKind::TensorMatch, source};
   guard.dtype = real.dtype();
   guard.device = real.device();
   guard.requires_grad = real.requires_grad();
-  guard.value_type = "torch.Tensor";
+  guard.parameter = parameter;
+  guard.value_type = parameter ? "torch.nn.parameter.Parameter" : "torch.Tensor";
   guard.user_code = sites_.guard ? sites_.guard() : "";
   bool any_dynamic = false;
   for (size_t d = 0; d < real.sizes().size(); ++d) {
@@ -184,8 +185,9 @@ Ref OutputGraph::fake_of(const Ref& tensor_ref) {
   SourceRef source = find_source(interp_, frame_inputs_, tensor_ref);
   if (!source)
     throw unsupported(UnsupportedConstruct::UnreachableTensor);
-  if (on_input_tensor) on_input_tensor(real, tensor_ref->type->is_subtype_of(python::torch_types().parameter), source->text());
-  ir::TensorMeta meta = placeholder_meta(source, real);
+  const bool parameter = tensor_ref->type->is_subtype_of(python::torch_types().parameter);
+  if (on_input_tensor) on_input_tensor(real, parameter, source->text());
+  ir::TensorMeta meta = placeholder_meta(source, real, parameter);
   // A dict entry read by position holds while the key there is the same object.
   for (const Source* step = source.get(); step; step = step->base().get())
     if (step->kind() == Source::Kind::DictValue) {

@@ -169,7 +169,7 @@ class OutputGraph {
   ir::Argument argument(const python::Ref& value);
   python::Ref attach(const python::Ref& result, ir::Node* node, const tensor::Device& device);
   ir::Node* add_placeholder(const std::string& name, ir::FakeValue value, GraphInput input);
-  ir::TensorMeta placeholder_meta(const SourceRef& source, const tensor::Tensor& real);
+  ir::TensorMeta placeholder_meta(const SourceRef& source, const tensor::Tensor& real, bool parameter);
 
   python::Interpreter& interp_;
   FrameInputs frame_inputs_;
