@@ -328,6 +328,12 @@ void install_tensor_methods() {
     const auto& t = static_cast<TensorObject&>(*a[0]).value;
     return wrap_tensor(ops::flatten(t, a[1] ? to_index(ip, a[1]) : 0, a[2] ? to_index(ip, a[2]) : -1));
   });
+  // x.contiguous() of a contiguous x is x, answered before binding and dispatch as PyTorch's
+  // binding answers it: no argument binding, no dispatch, no new wrapper.
+  method("contiguous", [](Interpreter& ip, CallArgs& c) -> Ref {
+    if (c.args.size() == 1 && c.kwargs.empty() && self_of(c).is_contiguous()) return c.args[0];
+    return call_op(ip, "contiguous", c.args, c.kwargs);
+  });
   // Every other op of the table is a method of its name with self first, looked up as the
   // methods above are (a class attribute: no failed lookup and no new function per access).
   for (const ops::OpInfo& op : ops::all_ops())
