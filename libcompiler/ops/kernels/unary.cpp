@@ -10,6 +10,7 @@
 #include "libcompiler/ops/kernels/pointwise_math.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/vector_math.h"
+#include "libcompiler/ops/kernels/vectorized_erf.h"
 #include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
@@ -170,11 +171,21 @@ std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
   }
 #include "libcompiler/ops/kernels/vector_math.def"
 
+namespace {
+
+// How many of a dense float run's n elements ATen's vector loop takes: steps of two vectors
+// (2 x 16 floats on AVX-512, 2 x 8 on AVX2); its scalar loop takes the rest.
+int64_t aten_vector_loop_length(int64_t n) {
+  const int64_t step = cpu_has_avx512() ? 32 : 16;
+  return n - n % step;
+}
+
+}  // namespace
+
 // finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float arrays (half and bfloat16
-// widened) as ATen's vector loop: steps of two vectors (2 x 16 floats on AVX-512, 2 x 8 on AVX2)
-// with its vectorised exp, the elements left over with libm's, as its scalar loop; dense double
-// arrays take glibc's vector exp a tile at a time; other layouts go element by element with libm's
-// exp, as ATen's strided loop.
+// widened) as ATen's vector loop with its vectorised exp, the elements left over with libm's, as
+// its scalar loop; dense double arrays take glibc's vector exp a tile at a time; other layouts go
+// element by element with libm's exp, as ATen's strided loop.
 template <typename Finish>
 std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta, Finish finish) {
   return unary_on_arrays(
@@ -188,8 +199,7 @@ std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta,
       },
       [finish](const auto* in, auto* out, int64_t n) {
         if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
-          const int64_t step = cpu_has_avx512() ? 32 : 16;
-          const int64_t whole = n - n % step;
+          const int64_t whole = aten_vector_loop_length(n);
           for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_expf(-in[i]));
           for (int64_t i = whole; i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
         } else {
@@ -329,8 +339,18 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
       }
     };
   };
-  // gelu_value's operations in its order, the erf or tanh on whole vectors.
+  // gelu_value's operations in its order. Exact float gelu as ATen's vector loop with its
+  // vectorised erf, the elements left over with libm's, as its scalar loop; otherwise the erf or
+  // tanh on whole vectors of a tile.
   return unary_on_arrays(args, meta_unary, scalar, [tanh_approximation](const auto* in, auto* out, int64_t n) {
+    if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
+      if (!tanh_approximation) {
+        const int64_t whole = aten_vector_loop_length(n);
+        for (int64_t i = 0; i < whole; ++i) out[i] = in[i] * 0.5f * (1.0f + vectorized_erff(in[i] * static_cast<float>(M_SQRT1_2)));
+        for (int64_t i = whole; i < n; ++i) out[i] = gelu_value(in[i], false);
+        return;
+      }
+    }
     by_tiles(in, out, n, [tanh_approximation](const auto* x, auto* y, int64_t m) {
       using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
       if (tanh_approximation) {

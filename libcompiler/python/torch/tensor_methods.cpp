@@ -1,5 +1,5 @@
-// The methods, properties and operators of torch.Tensor. Whatever is not defined here is looked
-// up in the op table by name (Tensor.__getattr__), so every op the table gains is a method too.
+// The methods, properties and operators of torch.Tensor. Every op of the table not defined here
+// is a method of its name too, so every op the table gains is a method.
 #include <algorithm>
 
 #include "libcompiler/ops/autograd/autograd_meta.h"
@@ -328,17 +328,16 @@ void install_tensor_methods() {
     const auto& t = static_cast<TensorObject&>(*a[0]).value;
     return wrap_tensor(ops::flatten(t, a[1] ? to_index(ip, a[1]) : 0, a[2] ? to_index(ip, a[2]) : -1));
   });
-  // Anything else named like an op of the table is that op with self first, as a bound method
-  // (so that a call hook sees self among the arguments, as for the methods above).
-  method("__getattr__", [](Interpreter&, CallArgs& c) -> Ref {
-    const std::string& name = to_str(c.args.at(1), "attribute name");
-    if (ops::overloads_of(name).empty())
-      raise_error(ExcType::AttributeError, "'" + type_name(c.args[0]) + "' object has no attribute '" + name + "'");
-    Ref op = native_function(name, torch_guard(op_method(name)));
-    as<NativeFunctionObject>(op).qualname = "Tensor." + name;
-    as<NativeFunctionObject>(op).owner = torch_types().tensor;
-    return std::make_shared<BoundMethodObject>(c.args[0], std::move(op));
+  // x.contiguous() of a contiguous x is x, answered before binding and dispatch as PyTorch's
+  // binding answers it: no argument binding, no dispatch, no new wrapper.
+  method("contiguous", [](Interpreter& ip, CallArgs& c) -> Ref {
+    if (c.args.size() == 1 && c.kwargs.empty() && self_of(c).is_contiguous()) return c.args[0];
+    return call_op(ip, "contiguous", c.args, c.kwargs);
   });
+  // Every other op of the table is a method of its name with self first, looked up as the
+  // methods above are (a class attribute: no failed lookup and no new function per access).
+  for (const ops::OpInfo& op : ops::all_ops())
+    if (op.schema.ns == "aten" && !type->attrs.count(op.schema.name)) method(op.schema.name, op_method(op.schema.name));
 }
 
 }  // namespace kiln::python
