@@ -271,6 +271,15 @@ void install_tensor_methods() {
     return a[0];
   });
   method("is_floating_point", [](Interpreter&, CallArgs& c) { return py_bool(tensor::is_floating_point(self_of(c).dtype())); });
+  // is_contiguous(*, memory_format=torch.contiguous_format): row-major in memory. Kiln's memory
+  // formats are contiguous_format and preserve_format, which PyTorch answers alike.
+  method("is_contiguous", [](Interpreter&, CallArgs& c) {
+    if (c.args.size() > 1)
+      raise_error(ExcType::TypeError, "is_contiguous() takes 0 positional arguments but " + std::to_string(c.args.size() - 1) + " " +
+                                          (c.args.size() == 2 ? "was" : "were") + " given");
+    auto a = bind_native("is_contiguous", c, {{"self"}, {"memory_format", false}});
+    return py_bool(static_cast<TensorObject&>(*a[0]).value.is_contiguous());
+  });
   method("requires_grad_", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("requires_grad_", c, {{"self"}, {"requires_grad", false}});
     static_cast<TensorObject&>(*a[0]).value.set_requires_grad(!a[1] || truthy(ip, a[1]));
