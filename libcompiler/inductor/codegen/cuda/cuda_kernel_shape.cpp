@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace kiln::inductor {
 
@@ -136,12 +137,14 @@ CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelSha
       // 32 columns a block read whole 128-byte lines of floats; narrower blocks (down to a 32-byte
       // sector) only when neither they nor a split of the rows would otherwise keep two blocks on
       // every SM.
-      const bool may_split = rows_may_split(kernel);
+      // Walked only when a split could help: this runs at every launch.
+      std::optional<bool> may_split;
       const auto geometry_for = [&](unsigned columns) {
         const unsigned lanes = kMostThreads / columns;
         const int64_t blocks = (outer + columns - 1) / columns;
         int64_t splits = 1;
-        if (may_split && blocks < 2 * sms) {
+        if (blocks < 2 * sms && !may_split) may_split = rows_may_split(kernel);
+        if (blocks < 2 * sms && *may_split) {
           const int64_t reductions = reductions_of(kernel);
           // Within one wave of two blocks per SM: a second, partial wave would take as long as the first.
           splits = std::min({2 * sms / blocks, kMostSplits, longest_known_rows(kernel) / (lanes * kRowsPerLane)});

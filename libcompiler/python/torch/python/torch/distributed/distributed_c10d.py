@@ -116,10 +116,9 @@ class group:
 
 
 class _World:
-    """What init_process_group made: the default group, its backend and its store; and the
-    groups new_group made since, with their members' global ranks in group-rank order."""
+    """What init_process_group made: the default group and its store; and the groups new_group
+    made since, with their members' global ranks in group-rank order; and every group's backend."""
     default_pg = None
-    backend = None
     store = None
     group_ranks = []     # (group, [global ranks])
     group_backends = []  # (group, its backend argument as get_backend names it, its BackendConfig)
@@ -233,13 +232,12 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         else:
             raise RuntimeError(f"No rendezvous handler for {init_method.split(':')[0]}://")
     pg = _c10d._new_process_group(config.runtime_backend(), store, "default_pg/", rank, world_size, timeout)
-    _set_world(pg, backend, store)
+    _set_world(pg, store)
     _World.group_backends.append((pg, backend, config))
 
 
-def _set_world(pg, backend, store):
+def _set_world(pg, store):
     _World.default_pg = pg
-    _World.backend = backend
     _World.store = store
     _World.group_ranks = []
     _World.group_backends = []
@@ -255,7 +253,7 @@ def destroy_process_group(group=None):
     if group is not None and group is not _World.default_pg:
         raise ValueError("Invalid process group specified")
     pg = _World.default_pg
-    _set_world(None, None, None)
+    _set_world(None, None)
     pg._shutdown()
 
 
@@ -273,7 +271,7 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     prefix = f"group_{_World.groups_made}/"
     if default_pg.rank() not in ranks:
         return GroupMember.NON_GROUP_MEMBER
-    backend = _World.backend if backend is None else Backend(backend)
+    backend = get_backend() if backend is None else Backend(backend)
     config = BackendConfig(backend)
     pg = _c10d._new_process_group(config.runtime_backend(), _World.store, prefix, ranks.index(default_pg.rank()), len(ranks),
                                   default_pg_timeout if timeout is None else timeout)
