@@ -1,7 +1,9 @@
 # On the GPU machine (tests/device/ runs it): bench.py's five workloads at its CUDA sizes, eager and compiled, timed with
-# CUDA events (median of 50 timed calls after 10 warm-up calls; bench.py's triton do_bench is not
-# in kiln), and a device-to-device copy of the largest input as the bandwidth ceiling. Runs under
-# PyTorch and under kiln alike; prints one JSON row per workload.
+# CUDA events as do_bench times them (cuda_timing.py: median of 50 timed calls after 10 warm-up
+# calls, the L2 cache flushed before each), and a device-to-device copy of the largest input, timed
+# the same way, as the bandwidth ceiling. compiled_launch_ms times the compiled call alone on an
+# idle GPU (no flush): the host's cost of a call shows there. Runs under PyTorch and under kiln
+# alike; prints one JSON row per workload.
 import json
 import time
 
@@ -45,9 +47,10 @@ def main():
         torch.cuda.synchronize()
         cold_compile_s = time.perf_counter() - start
         compiled = median_seconds(lambda: compiled_f(*args))
+        compiled_launch = median_seconds(lambda: compiled_f(*args), flush_l2=False)
         reference = f(*[a.double() for a in args]).float()
         error = ((compiled_f(*args) - reference).norm() / reference.norm()).item()
-        row = {"name": name, "eager_ms": eager * 1e3, "compiled_ms": compiled * 1e3, "cold_compile_s": cold_compile_s, "rel_err": error}
+        row = {"name": name, "eager_ms": eager * 1e3, "compiled_ms": compiled * 1e3, "compiled_launch_ms": compiled_launch * 1e3, "cold_compile_s": cold_compile_s, "rel_err": error}
         if nbytes:
             row["eager_GBps"] = nbytes / eager / 1e9
             row["compiled_GBps"] = nbytes / compiled / 1e9
