@@ -81,7 +81,14 @@ CompiledModule compile_cuda(const std::string& source, const std::string& name, 
   Program program(source, name);
   const std::string arch_option = "--gpu-architecture=" + architecture;
   // Kernels are C++17 without the host's headers; -default-device lets helpers go unannotated.
-  const std::vector<const char*> options = {arch_option.c_str(), "--std=c++17", "-default-device"};
+  std::vector<const char*> options = {arch_option.c_str(), "--std=c++17", "-default-device"};
+  // --minimal (NVRTC 12.4 on) leaves out what no kernel here uses (textures, surfaces, launches
+  // from the device, the runtime API's types): 27 -> 16 ms a module on the H200 machine's CPU.
+  static const bool minimal = [] {
+    int major = 0, minor = 0;
+    return nvrtc().nvrtcVersion(&major, &minor) == NVRTC_SUCCESS && (major > 12 || (major == 12 && minor >= 4));
+  }();
+  if (minimal) options.push_back("--minimal");
   const nvrtcResult compiled = api.nvrtcCompileProgram(program.handle, static_cast<int>(options.size()), options.data());
   CompiledModule result;
   size_t log_size = 0;
