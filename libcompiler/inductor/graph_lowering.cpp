@@ -15,14 +15,10 @@ namespace kiln::inductor {
 namespace {
 
 // Inductor realizes a value read by several users when recomputing it would cost more than
-// storing it (config.realize_reads_threshold / realize_opcount_threshold). The loads are
-// PyTorch's threshold: a model's residual stream, an add of each layer's output, is stored every
-// few layers instead of recomputed from all of them by every later layer. On the CPU math is dear
-// against memory (PyTorch stores reused exp and sigmoid there): any math op, or more than a few
-// ops, is stored. On a GPU only PyTorch's opcount threshold stores: a softmax's exp is recomputed
-// by its sum and its division, not written out and read back.
-constexpr size_t kCpuRecomputeOpLimit = 12;
-constexpr size_t kGpuRecomputeOpLimit = 30;
+// storing it (config.realize_reads_threshold / realize_opcount_threshold play this part). The
+// loads are PyTorch's threshold: a model's residual stream, an add of each layer's output, is
+// stored every few layers instead of recomputed from all of them by every later layer.
+constexpr size_t kRecomputeOpLimit = 12;
 constexpr size_t kInlineLoadLimit = 4;
 
 std::vector<IndexExpr> loop_vars(size_t count, int first = 0) {
@@ -355,9 +351,7 @@ void GraphLowering::maybe_realize_for_reuse(const ir::Node& node, TensorBox& box
     for (size_t i = 0; i < box.sizes.size(); ++i) r[static_cast<int>(i)] = box.sizes[i];
     return r;
   }());
-  const bool cpu = program_.device.type == tensor::DeviceType::CPU;
-  const bool cheap = cpu ? expr_size(sample) <= kCpuRecomputeOpLimit && !expr_is_costly(sample) : expr_size(sample) <= kGpuRecomputeOpLimit;
-  if (cheap && loaded_buffers(sample).size() <= kInlineLoadLimit) return;
+  if (expr_size(sample) <= kRecomputeOpLimit && !expr_is_costly(sample) && loaded_buffers(sample).size() <= kInlineLoadLimit) return;
   box = realized(box);
 }
 

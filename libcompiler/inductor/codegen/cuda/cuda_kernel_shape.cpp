@@ -23,9 +23,6 @@ constexpr int64_t kElementsPerThread = 16;
 // Iterations of a Rows kernel's r0 loops unrolled (see RowLayout).
 constexpr int kRowUnroll = 4;
 constexpr unsigned kPointThreads = 256;
-// Points each thread of a PerPoint kernel takes per step of its loop, a block's width apart
-// (coalesced): their loads are issued together instead of one load in flight per thread.
-constexpr int kPointsPerStep = 4;
 // A column kernel whose columns are too few to give every SM two blocks splits each column's rows
 // over up to this many blocks (gridDim.y), each split taking at least kRowsPerLane rows per lane.
 constexpr int64_t kMostSplits = 32;
@@ -131,8 +128,7 @@ CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelSha
   const int64_t sms = std::max(multiprocessors, 1);
   switch (shape) {
     case CudaKernelShape::PerPoint:
-      return {std::clamp<int64_t>((outer + kPointThreads * kPointsPerStep - 1) / (kPointThreads * kPointsPerStep), 1, sms * 32),
-              kPointThreads, 1};
+      return {std::clamp<int64_t>((outer + kPointThreads - 1) / kPointThreads, 1, sms * 32), kPointThreads, 1};
     case CudaKernelShape::Rows: {
       const RowLayout layout = row_layout(kernel);
       return {(outer + layout.rows - 1) / layout.rows, layout.threads, layout.rows};
@@ -171,18 +167,13 @@ CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelSha
 
 const CLikeFrame& cuda_frame(CudaKernelShape shape) {
   static const CLikeFrame per_point{[](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
-                                      const std::string points = std::to_string(kPointsPerStep);
                                       return "extern \"C\" __global__ void " + kernel.name + "(" + parameters + "int64_t outer)\n{\n" +
-                                             index_type(narrow_offsets) + "    // x0 in [0, " + kernel.outer_size.str() + "): each thread takes " +
-                                             points + " a block apart per step\n" +
-                                             "    for (kiln_index x0_first = blockIdx.x * (kiln_index)blockDim.x * " + points +
-                                             " + threadIdx.x; x0_first < outer; x0_first += (kiln_index)gridDim.x * blockDim.x * " + points +
-                                             ")\n    {\n" + "    #pragma unroll\n    for (int kiln_point = 0; kiln_point < " + points +
-                                             "; ++kiln_point)\n    {\n" +
-                                             "        const kiln_index x0 = x0_first + kiln_point * (kiln_index)blockDim.x;\n"
-                                             "        if (x0 < outer)\n";
+                                             index_type(narrow_offsets) + "    // one thread per x0 in [0, " + kernel.outer_size.str() +
+                                             ")\n" +
+                                             "    for (kiln_index x0 = blockIdx.x * (kiln_index)blockDim.x + threadIdx.x; x0 < outer; "
+                                             "x0 += (kiln_index)gridDim.x * blockDim.x)\n    {\n";
                                     },
-                                    "    }\n    }\n}\n",
+                                    "    }\n}\n",
                                     "/",
                                     CLikeFrame::sequential_inner_loop,
                                     nullptr,

@@ -32,7 +32,7 @@ struct CudaLaunchGeometry {
 // threads, each column's rows split over more blocks (gridDim.y: up to 32, at least 8 rows a lane,
 // the partials within cuda_column_partials()'s space; not when a reduction reads a value per x0)
 // up to two blocks per SM in one wave; 16 or 8 columns only where that gives more blocks. PerPoint:
-// blocks of 256 threads, each thread 4 points a step, at most 32 blocks per SM (grid-stride).
+// blocks of 256 threads, at most 32 blocks per SM (grid-stride).
 CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelShape shape, int64_t outer, int multiprocessors);
 
 // Device functions the Rows and Columns frames call (NVRTC source).
