@@ -198,8 +198,15 @@ CompiledArtifacts compile_graph(const ir::GraphModule& module, const InductorCon
       }
       if (out.cache != CacheOutcome::Hit) {
         trace::TimedPhase phase("compile_file", compile_id);
-        CacheEntry entry = backend.compile(program, schedule, codegen_options(config, program, 0));
-        candidates.push_back(backend.load(entry));
+        // Nested as PyTorch times a kernel's compile and the parent's load of it.
+        CacheEntry entry = [&] {
+          trace::TimedPhase precompile("async_compile.precompile", compile_id);
+          return backend.compile(program, schedule, codegen_options(config, program, 0));
+        }();
+        {
+          trace::TimedPhase reload("reload_kernel_in_parent", compile_id);
+          candidates.push_back(backend.load(entry));
+        }
         cache_store(out.cache_key, entry);
       }
     }
