@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <optional>
 #include <string_view>
 
 #include "libcompiler/cuda/kernel_source.h"
@@ -11,7 +10,6 @@
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/cuda/runtime.h"
 #include "libcompiler/inductor/codegen/cuda/cuda_kernel_shape.h"
-#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::inductor {
@@ -245,44 +243,22 @@ CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::strin
     packed.code_of_kernel.push_back(at->second);
     if (added) distinct.push_back(k);
   }
-  // One NVRTC program per thread: a program costs tens of milliseconds before its first kernel, a
-  // kernel tens to a hundred more, about in proportion to its text. The longest kernels go first,
-  // each to the program with the least text so far, so that no thread is left with most of the
-  // work (the compile takes as long as its slowest program).
-  const size_t programs = std::min(distinct.size(), static_cast<size_t>(std::max(1, tensor::num_threads())));
-  packed.images.resize(programs);
-  packed.image_of_kernel.resize(module.kernels.size());
-  std::vector<size_t> longest_first = distinct;
-  std::stable_sort(longest_first.begin(), longest_first.end(),
-                   [&](size_t a, size_t b) { return module.kernels[a].size() > module.kernels[b].size(); });
-  std::vector<size_t> text_of_program(programs, 0);
-  std::vector<std::vector<size_t>> kernels_of_program(programs);
-  for (size_t k : longest_first) {
-    const size_t p = static_cast<size_t>(std::min_element(text_of_program.begin(), text_of_program.end()) - text_of_program.begin());
-    text_of_program[p] += module.kernels[k].size();
-    kernels_of_program[p].push_back(k);
-    packed.image_of_kernel[k] = p;
-  }
-  for (size_t k = 0; k < module.kernels.size(); ++k) packed.image_of_kernel[k] = packed.image_of_kernel[packed.code_of_kernel[k]];
-  std::vector<std::optional<std::string>> errors(programs);
-  tensor::parallel_for(0, static_cast<int64_t>(programs), 1, [&](int64_t begin, int64_t end) {
-    for (auto p = static_cast<size_t>(begin); p < static_cast<size_t>(end); ++p) {
-      std::string source = module.preamble;
-      // #line keeps NVRTC's messages in the whole module's numbering (output_code's).
-      for (size_t k : kernels_of_program[p]) {
-        source += "\n#line " + std::to_string(module.first_lines[k]) + " \"" + kSourceName + "\"\n" + module.kernels[k];
-      }
-      try {
-        packed.images[p] = cuda::compile_cuda(source, kSourceName, architecture).image;
-      } catch (const cuda::CudaCompileError& error) {
-        errors[p] = error.what();
-      }
-    }
-  });
-  for (const std::optional<std::string>& error : errors) {
-    if (!error) continue;
-    const std::string kernel = kernel_at_first_error(*error, module.first_lines, module.kernel_names);
-    throw KernelCompileError(*error, kernel, error->find(kUndefinedCall) != std::string::npos ? "relu" : "");
+  // One NVRTC program with every distinct kernel: NVRTC compiles one program at a time in a
+  // process however many threads call it (16 threads took longer than one on the H200 machine),
+  // and a program's fixed cost is most of a small kernel's (six modules one by one: 57 ms; their
+  // six kernels in one program: 15 ms).
+  packed.images.resize(1);
+  packed.image_of_kernel.assign(module.kernels.size(), 0);
+  std::string source = module.preamble;
+  // #line keeps NVRTC's messages in the whole module's numbering (output_code's).
+  for (size_t k : distinct)
+    source += "\n#line " + std::to_string(module.first_lines[k]) + " \"" + kSourceName + "\"\n" + module.kernels[k];
+  try {
+    packed.images[0] = cuda::compile_cuda(source, kSourceName, architecture).image;
+  } catch (const cuda::CudaCompileError& error) {
+    const std::string message = error.what();
+    const std::string kernel = kernel_at_first_error(message, module.first_lines, module.kernel_names);
+    throw KernelCompileError(message, kernel, message.find(kUndefinedCall) != std::string::npos ? "relu" : "");
   }
   entry.object_code = pack_images(packed);
   return entry;

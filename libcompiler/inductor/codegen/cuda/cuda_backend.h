@@ -22,8 +22,8 @@ struct CudaKernelModule {
   std::vector<size_t> first_lines;  // 1-based, as NVRTC's messages count
 };
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options);
-// Compiles the module for an architecture ("sm_90") as one NVRTC program per thread (in parallel,
-// as Inductor's compile workers), the kernels' lines numbered as in the whole module; a kernel
+// Compiles the module for an architecture ("sm_90") as one NVRTC program, the kernels' lines
+// numbered as in the whole module; a kernel
 // whose source is an earlier one's but for its name is not compiled again, it runs that code
 // (a model's repeated layers lower to such kernels). Throws
 // KernelCompileError naming the kernel of an error (and "relu" as its op under the compile_error
