@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "libcompiler/cuda/dynamic_library.h"
-#include "libcompiler/cuda/read_ahead.h"
 #include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::cuda {
@@ -33,8 +32,6 @@ struct LoadedNvrtc {
 #define KILN_NVRTC_FUNCTION(name) complete = complete && (api.name = reinterpret_cast<decltype(api.name)>(library.symbol(#name)));
 #include "libcompiler/cuda/nvrtc_api.def"
     if (!complete) reason = library.why();
-    // libnvrtc and libnvrtc-builtins beside it: the first compiles would read them page by page.
-    if (complete) read_ahead_library_files(reinterpret_cast<const void*>(api.nvrtcVersion), "libnvrtc");
   }
   DynamicLibrary library;
   NvrtcApi api;
