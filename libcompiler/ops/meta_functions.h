@@ -16,6 +16,7 @@
 
 #include "libcompiler/ops/arguments.h"
 #include "libcompiler/ops/tensor_meta.h"
+#include "libcompiler/tensor/memory_format.h"
 #include "libcompiler/tensor/python_number_format.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/type_promotion.h"
@@ -320,6 +321,25 @@ std::optional<DType> factory_dtype(const Args& args) {
   return index ? args.optional_dtype(*index) : std::nullopt;
 }
 
+// The memory_format= of an op whose schema takes one: nullopt when it has none, it is None, or it
+// is preserve_format (the output keeps what the op would give it anyway).
+template <class Args>
+std::optional<tensor::MemoryFormat> memory_format_argument(const Args& args) {
+  const auto index = args.schema().argument_index("memory_format");
+  const auto name = index ? args.optional_string(*index) : std::nullopt;
+  if (!name) return std::nullopt;
+  const tensor::MemoryFormat format = tensor::memory_format_named(*name);
+  if (format == tensor::MemoryFormat::Preserve) return std::nullopt;
+  return format;
+}
+
+// `meta` laid out in the op's memory_format=, when it names one.
+template <class Args, class Meta>
+Meta in_memory_format(const Args& args, Meta meta) {
+  if (const auto format = memory_format_argument(args)) meta.strides = tensor::memory_format_strides(meta.sizes, *format);
+  return meta;
+}
+
 template <typename Size>
 std::vector<Size> checked_sizes(const std::vector<Size>& sizes) {
   for (const Size& s : sizes)
@@ -415,13 +435,11 @@ std::vector<MetaOf<Args>> meta_clone(const Args& args) {
   return single(elementwise(args, {0}), args.tensor(0).dtype());
 }
 
-// clone itself: memory_format=torch.contiguous_format (reshape's copy asks for it) is row-major
-// whatever the input's layout.
+// clone itself: the input's layout, or memory_format='s (torch.contiguous_format, which reshape's
+// copy asks for, is row-major whatever the input's layout).
 template <class Args>
 std::vector<MetaOf<Args>> meta_clone_memory_format(const Args& args) {
-  auto metas = meta_clone(args);
-  if (args.optional_string(1) == "torch.contiguous_format") metas[0].strides = tensor::row_major_strides(metas[0].sizes);
-  return metas;
+  return {in_memory_format(args, meta_clone(args)[0])};
 }
 
 template <class Args>
@@ -429,8 +447,8 @@ std::vector<MetaOf<Args>> meta_to_copy(const Args& args) {
   const auto& self = args.tensor(0);
   const auto e = elementwise(args, {0});
   const auto device = args.optional_device(3);
-  return {MetaOf<Args>{e.sizes, e.strides, args.optional_dtype(1).value_or(self.dtype()),
-                       device.value_or(self.device())}};
+  return {in_memory_format(args, MetaOf<Args>{e.sizes, e.strides, args.optional_dtype(1).value_or(self.dtype()),
+                                              device.value_or(self.device())})};
 }
 
 template <class Args>
@@ -488,8 +506,8 @@ std::vector<MetaOf<Args>> meta_bmm(const Args& args) {
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_factory(const Args& args) {
-  return {contiguous(checked_sizes(size_list_argument(args, 0)),
-                     factory_dtype(args).value_or(tensor::default_float_dtype()), factory_device(args))};
+  return {in_memory_format(args, contiguous(checked_sizes(size_list_argument(args, 0)),
+                                            factory_dtype(args).value_or(tensor::default_float_dtype()), factory_device(args)))};
 }
 
 template <class Args>
@@ -1196,8 +1214,8 @@ template <class Args>
 std::vector<MetaOf<Args>> meta_like(const Args& args) {
   const auto& self = args.tensor(0);
   const auto e = elementwise(args, {0});
-  return {MetaOf<Args>{e.sizes, e.strides, factory_dtype(args).value_or(self.dtype()),
-                       args.optional_device(args.schema().argument_index("device").value()).value_or(self.device())}};
+  return {in_memory_format(args, MetaOf<Args>{e.sizes, e.strides, factory_dtype(args).value_or(self.dtype()),
+                                              args.optional_device(args.schema().argument_index("device").value()).value_or(self.device())})};
 }
 
 template <class Args>

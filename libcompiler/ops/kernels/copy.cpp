@@ -16,10 +16,7 @@
 namespace kiln::ops {
 
 std::vector<Tensor> kernel_clone(const Arguments& args) {
-  const auto memory_format = args.optional_string(1);
-  std::vector<TensorMeta> meta = meta_clone(args);
-  if (memory_format == "torch.contiguous_format") meta[0].strides = row_major_strides(meta[0].sizes);
-  const Tensor out = allocate_outputs(meta)[0];
+  const Tensor out = allocate_outputs(meta_clone_memory_format(args))[0];
   tensor::copy_elements(out, args.tensor(0));
   return {out};
 }

@@ -7,6 +7,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/factories.h"
+#include "libcompiler/tensor/memory_format.h"
 #include "libcompiler/tensor/torch_error.h"
 #include "libcompiler/tensor/views.h"
 
@@ -48,9 +49,21 @@ std::vector<Tensor> kernel_flatten(const Arguments& args) {
   return {ops::reshape(self, shape)};
 }
 
+// contiguous(memory_format=): self when already dense in that format (preserve_format answers as
+// contiguous_format), else a copy laid out in it (none for preserve_format: PyTorch refuses).
 std::vector<Tensor> kernel_contiguous(const Arguments& args) {
   const Tensor& self = args.tensor(0);
-  return {self.is_contiguous() ? self : contiguous_clone(self)};
+  const auto name = args.optional_string(1);
+  const tensor::MemoryFormat format = name ? tensor::memory_format_named(*name) : tensor::MemoryFormat::Contiguous;
+  if (format == tensor::MemoryFormat::Contiguous || format == tensor::MemoryFormat::Preserve) {
+    if (self.is_contiguous()) return {self};
+    if (format == tensor::MemoryFormat::Preserve)
+      tensor::throw_runtime_error("preserve memory format is unsupported by the contiguous operator");
+    return {contiguous_clone(self)};
+  }
+  if (tensor::is_contiguous_in(self.sizes(), self.strides(), format)) return {self};
+  tensor::check_memory_format_rank(self.dim(), format);
+  return {call_single(OpId::clone, {self, *name})};
 }
 
 std::vector<Tensor> kernel_permute(const Arguments& args) { return {tensor::permute(args.tensor(0), args.int_list(1))}; }

@@ -271,14 +271,16 @@ void install_tensor_methods() {
     return a[0];
   });
   method("is_floating_point", [](Interpreter&, CallArgs& c) { return py_bool(tensor::is_floating_point(self_of(c).dtype())); });
-  // is_contiguous(*, memory_format=torch.contiguous_format): row-major in memory. Kiln's memory
-  // formats are contiguous_format and preserve_format, which PyTorch answers alike.
+  // is_contiguous(*, memory_format=torch.contiguous_format): dense in that format's order
+  // (preserve_format answers as contiguous_format, as PyTorch's does).
   method("is_contiguous", [](Interpreter&, CallArgs& c) {
     if (c.args.size() > 1)
       raise_error(ExcType::TypeError, "is_contiguous() takes 0 positional arguments but " + std::to_string(c.args.size() - 1) + " " +
                                           (c.args.size() == 2 ? "was" : "were") + " given");
     auto a = bind_native("is_contiguous", c, {{"self"}, {"memory_format", false}});
-    return py_bool(static_cast<TensorObject&>(*a[0]).value.is_contiguous());
+    const auto& t = static_cast<TensorObject&>(*a[0]).value;
+    const tensor::MemoryFormat format = a[1] && !is_none(a[1]) ? to_memory_format(a[1], "is_contiguous") : tensor::MemoryFormat::Contiguous;
+    return py_bool(tensor::is_contiguous_in(t.sizes(), t.strides(), format));
   });
   method("requires_grad_", [](Interpreter& ip, CallArgs& c) {
     auto a = bind_native("requires_grad_", c, {{"self"}, {"requires_grad", false}});
@@ -289,7 +291,7 @@ void install_tensor_methods() {
     ops::retain_grad(self_of(c));
     return none();
   });
-  method("to", [](Interpreter&, CallArgs& c) {
+  method("to", [](Interpreter& ip, CallArgs& c) {
     const auto& t = self_of(c);
     std::optional<tensor::DType> dtype;
     std::optional<tensor::Device> device;
@@ -308,9 +310,20 @@ void install_tensor_methods() {
       }
     };
     for (size_t i = 1; i < c.args.size(); ++i) consider(c.args[i]);
-    for (const auto& [k, v] : c.kwargs)
+    Ref memory_format;
+    for (const auto& [k, v] : c.kwargs) {
       if (k == "dtype" || k == "device") consider(v);
-    return wrap_tensor(ops::to(t, dtype, device));
+      if (k == "memory_format" && !is_none(v)) memory_format = v;
+    }
+    Ref moved = wrap_tensor(ops::to(t, dtype, device));
+    // Copied into memory_format= unless its strides already suggest that format (then self stays
+    // self, as in PyTorch).
+    if (memory_format && to_memory_format(memory_format, "to") != tensor::MemoryFormat::Preserve) {
+      const auto& m = static_cast<TensorObject&>(*moved).value;
+      if (tensor::suggested_memory_format(m.sizes(), m.strides()) != to_memory_format(memory_format, "to"))
+        moved = call_op(ip, "clone", {moved}, {{"memory_format", memory_format}});
+    }
+    return moved;
   });
   method("cpu", [](Interpreter&, CallArgs& c) { return wrap_tensor(ops::to(self_of(c), std::nullopt, tensor::kCPU)); });
   method("cuda", [](Interpreter& ip, CallArgs& c) {

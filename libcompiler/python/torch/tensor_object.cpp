@@ -292,6 +292,13 @@ ops::IValue to_ivalue(Interpreter& interp, const Ref& value) {
   raise_error(ExcType::TypeError, "a " + type_name(value) + " cannot be passed to a torch operator");
 }
 
+tensor::MemoryFormat to_memory_format(const Ref& value, const char* function) {
+  if (value->type != torch_types().memory_format)
+    raise_error(ExcType::TypeError,
+                std::string(function) + "(): argument 'memory_format' must be torch.memory_format, not " + type_name(value));
+  return tensor::memory_format_named(static_cast<NamedValueObject&>(*value).qualified_name);
+}
+
 Ref from_scalar(const tensor::Scalar& value) {
   switch (value.kind()) {
     case tensor::Scalar::Kind::Bool: return py_bool(value.to<bool>());

@@ -5,6 +5,7 @@
 #include "libcompiler/ops/ivalue.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/python/interp/object.h"
+#include "libcompiler/tensor/memory_format.h"
 #include "libcompiler/tensor/tensor.h"
 
 namespace kiln::python {
@@ -59,6 +60,9 @@ Ref make_device(const tensor::Device& device);
 Ref torch_named_value(TypeObject* type, const std::string& qualified_name);
 tensor::DType to_dtype(const Ref& value);
 tensor::Device to_device(const Ref& value);  // a torch.device or a string
+// TypeError "is_contiguous(): argument 'memory_format' must be torch.memory_format, not int"
+// (`function` named) for anything else.
+tensor::MemoryFormat to_memory_format(const Ref& value, const char* function);
 
 ops::IValue to_ivalue(Interpreter& interp, const Ref& value);
 Ref from_scalar(const tensor::Scalar& value);

@@ -186,9 +186,8 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   g.set("device", builtin_type_ref(types.device));
   g.set("layout", builtin_type_ref(types.layout));
   g.set("memory_format", builtin_type_ref(types.memory_format));
-  // Channels-last layouts are not modelled: only the formats every kernel honours are named.
   g.set("strided", torch_named_value(types.layout, "torch.strided"));
-  for (const char* name : {"contiguous_format", "preserve_format"})
+  for (const char* name : {"contiguous_format", "preserve_format", "channels_last", "channels_last_3d"})
     g.set(name, torch_named_value(types.memory_format, std::string("torch.") + name));
   for (const char* name : {"float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long",
                            "int32", "int", "int16", "short", "int8", "uint8", "bool"})

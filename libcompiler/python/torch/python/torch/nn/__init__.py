@@ -258,12 +258,15 @@ class Module:
         fn(self)
         return self
 
-    def _move(self, device=None, dtype=None):
+    def _move(self, device=None, dtype=None, memory_format=None):
         # Every parameter (and its gradient) and buffer of every submodule goes to device; the
-        # floating ones also take dtype. Parameters stay the same objects (their data is replaced).
+        # floating ones also take dtype, the 4-d and 5-d ones memory_format (convolution weights,
+        # as PyTorch's Module.to lays them out). Parameters stay the same objects (their data is
+        # replaced).
         def moved(t):
             cast = dtype if dtype is not None and t.is_floating_point() else None
-            return t.to(device=device, dtype=cast)
+            layout = memory_format if t.dim() in (4, 5) else None
+            return t.to(device=device, dtype=cast, memory_format=layout)
 
         with torch.no_grad():
             for module in self.modules():
@@ -282,6 +285,7 @@ class Module:
 
     def to(self, *args, **kwargs):
         device = dtype = None
+        memory_format = kwargs.pop("memory_format", None)
         for a in list(args) + list(kwargs.values()):
             if isinstance(a, torch.dtype):
                 if not a.is_floating_point:
@@ -292,7 +296,7 @@ class Module:
                 device, dtype = a.device, a.dtype
             elif a is not None and not isinstance(a, bool):
                 device = torch.device(a)
-        return self._move(device, dtype)
+        return self._move(device, dtype, memory_format)
 
     def cpu(self):
         return self._move(torch.device("cpu"))
