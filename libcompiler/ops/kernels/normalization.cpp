@@ -187,16 +187,27 @@ KILN_INLINE_INTO_CLONES void layer_norm_row_in_order(const T* row, const T* w, c
   rstd_out = rstd;
 }
 
-// One row of half or bfloat16 layer_norm, widened to float in `row`, normalized there in
-// ATen's order for reduced floats: the moments over 16-element vectors, each output
-// x * rstd + (-rstd * mean), then times the weight plus the bias, each step fused.
+// One row of half or bfloat16 layer_norm, widened to float in `row`, normalized in ATen's order
+// for reduced floats (the moments over 16-element vectors, each output x * rstd + (-rstd * mean),
+// then times the weight plus the bias, each step fused) and rounded into `out`: bfloat16 in the
+// same loop, half through `row`.
+template <typename T>
 KILN_INLINE_INTO_CLONES void reduced_float_layer_norm_row_in_order(float* row, const float* w, const float* b, float eps, int64_t columns,
-                                                                   float& mean_out, float& rstd_out) {
+                                                                   T* out, float& mean_out, float& rstd_out) {
   constexpr int64_t kReducedFloatVector = 16;
   const auto [mean, variance] = rowwise_moments<float, kReducedFloatVector>(row, columns);
   const float rstd = 1.0f / std::sqrt(variance + eps);
   const float shift = -rstd * mean;
-  for (int64_t c = 0; c < columns; ++c) row[c] = fused_multiply_add(fused_multiply_add(row[c], rstd, shift), w ? w[c] : 1.0f, b ? b[c] : 0.0f);
+  const auto normalized = [&](int64_t c) {
+    return fused_multiply_add(fused_multiply_add(row[c], rstd, shift), w ? w[c] : 1.0f, b ? b[c] : 0.0f);
+  };
+  if constexpr (std::is_same_v<T, tensor::BFloat16>) {
+    uint16_t* bits = reinterpret_cast<uint16_t*>(out);
+    for (int64_t c = 0; c < columns; ++c) bits[c] = float_to_bfloat16_bits(normalized(c));
+  } else {
+    for (int64_t c = 0; c < columns; ++c) row[c] = normalized(c);
+    round_from_float(row, out, columns);
+  }
   mean_out = mean;
   rstd_out = rstd;
 }
@@ -212,14 +223,16 @@ void layer_norm_row(const T* row, const T* w, const T* b, T eps, int64_t columns
   layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
 }
 
-KILN_AVX2_FMA_TARGET void reduced_float_layer_norm_row_fma(float* row, const float* w, const float* b, float eps, int64_t columns,
+template <typename T>
+KILN_AVX2_FMA_TARGET void reduced_float_layer_norm_row_fma(float* row, const float* w, const float* b, float eps, int64_t columns, T* out,
                                                            float& mean, float& rstd) {
-  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, mean, rstd);
+  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
 }
 
-void reduced_float_layer_norm_row(float* row, const float* w, const float* b, float eps, int64_t columns, float& mean, float& rstd) {
-  if (cpu_has_avx2_fma()) return reduced_float_layer_norm_row_fma(row, w, b, eps, columns, mean, rstd);
-  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, mean, rstd);
+template <typename T>
+void reduced_float_layer_norm_row(float* row, const float* w, const float* b, float eps, int64_t columns, T* out, float& mean, float& rstd) {
+  if (cpu_has_avx2_fma()) return reduced_float_layer_norm_row_fma(row, w, b, eps, columns, out, mean, rstd);
+  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
 }
 
 // batch_norm's output planes [begin, end) (plane i is channel i % channels of a contiguous
@@ -327,8 +340,7 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
         for (int64_t r = begin; r < end; ++r) {
           float mean, rstd;
           widen_to_float(x + r * columns, row.data(), columns);
-          reduced_float_layer_norm_row(row.data(), wp, bp, static_cast<float>(eps), columns, mean, rstd);
-          round_from_float(row.data(), out + r * columns, columns);
+          reduced_float_layer_norm_row(row.data(), wp, bp, static_cast<float>(eps), columns, out + r * columns, mean, rstd);
           mean_out[r] = static_cast<T>(mean);
           rstd_out[r] = static_cast<T>(rstd);
         }
