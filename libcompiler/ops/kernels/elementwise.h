@@ -56,9 +56,12 @@ inline void store(char* p, T value) {
 }
 
 // Contiguous runs as plain array loops the compiler vectorises; an operand that does not step is
-// one element, broadcast. Floating types get a second copy for AVX-512 (16 floats an instruction,
-// as ATen's AVX512 kernels), picked when the CPU has it: at these sizes the data sit in cache,
-// and loops on 4 lanes (the build's baseline) run at half ATen's speed.
+// one element, broadcast. Floating types get a second copy for AVX2 with FMA (8 floats an
+// instruction), picked when the CPU has it: loops on the build's baseline 4 lanes run at half
+// ATen's speed. Not AVX-512, even where the CPU has it: ATen registers its plain elementwise
+// kernels for AVX2 only (REGISTER_DISPATCH leaves the AVX512 slot empty), and its choice is the
+// faster one for loops that stream memory: 64-byte loops moved 16 MB operands 15-20% slower than
+// 32-byte ones on the AVX-512 machine of tests/bench/RESULTS.md.
 template <typename Out, typename In, typename Op>
 KILN_INLINE_INTO_CLONES void unary_array(Out* o, const In* x, int64_t n, const Op& op) {
   using C = opmath_t<In>;
@@ -66,14 +69,14 @@ KILN_INLINE_INTO_CLONES void unary_array(Out* o, const In* x, int64_t n, const O
 }
 
 template <typename Out, typename In, typename Op>
-KILN_AVX512_TARGET void unary_array_avx512(Out* o, const In* x, int64_t n, const Op& op) {
+KILN_AVX2_FMA_TARGET void unary_array_avx2(Out* o, const In* x, int64_t n, const Op& op) {
   unary_array(o, x, n, op);
 }
 
 template <typename Out, typename In, typename Op>
-void unary_array_on_widest_vectors(Out* o, const In* x, int64_t n, const Op& op) {
+void vectorised_unary_array(Out* o, const In* x, int64_t n, const Op& op) {
   if constexpr (std::is_floating_point_v<In>)
-    if (cpu_has_avx512()) return unary_array_avx512(o, x, n, op);
+    if (cpu_has_avx2_fma()) return unary_array_avx2(o, x, n, op);
   unary_array(o, x, n, op);
 }
 
@@ -94,14 +97,14 @@ KILN_INLINE_INTO_CLONES void binary_array(Out* o, const In* x, bool x_steps, con
 }
 
 template <typename Out, typename In, typename Op>
-KILN_AVX512_TARGET void binary_array_avx512(Out* o, const In* x, bool x_steps, const In* y, bool y_steps, int64_t n, const Op& op) {
+KILN_AVX2_FMA_TARGET void binary_array_avx2(Out* o, const In* x, bool x_steps, const In* y, bool y_steps, int64_t n, const Op& op) {
   binary_array(o, x, x_steps, y, y_steps, n, op);
 }
 
 template <typename Out, typename In, typename Op>
-void binary_array_on_widest_vectors(Out* o, const In* x, bool x_steps, const In* y, bool y_steps, int64_t n, const Op& op) {
+void vectorised_binary_array(Out* o, const In* x, bool x_steps, const In* y, bool y_steps, int64_t n, const Op& op) {
   if constexpr (std::is_floating_point_v<In>)
-    if (cpu_has_avx512()) return binary_array_avx512(o, x, x_steps, y, y_steps, n, op);
+    if (cpu_has_avx2_fma()) return binary_array_avx2(o, x, x_steps, y, y_steps, n, op);
   binary_array(o, x, x_steps, y, y_steps, n, op);
 }
 
@@ -150,11 +153,11 @@ void unary_loop(const Tensor& out, const Tensor& in, const Op& op) {
         for (int64_t begin = 0; begin < n; begin += kOpmathChunk) {
           const int64_t m = std::min(kOpmathChunk, n - begin);
           widen_to_float(x + begin, chunk, m);
-          unary_array_on_widest_vectors(chunk, static_cast<const float*>(chunk), m, op);
+          vectorised_unary_array(chunk, static_cast<const float*>(chunk), m, op);
           round_from_float(chunk, o + begin, m);
         }
       } else {
-        unary_array_on_widest_vectors(o, x, n, op);
+        vectorised_unary_array(o, x, n, op);
       }
       return;
     }
@@ -175,7 +178,7 @@ void reduced_float_binary_run(T* o, const T* x, bool x_steps, const T* y, bool y
     const int64_t m = std::min(kOpmathChunk, n - begin);
     if (x_steps) widen_to_float(x + begin, xs, m);
     if (y_steps) widen_to_float(y + begin, ys, m);
-    binary_array_on_widest_vectors(xs, x_steps ? static_cast<const float*>(xs) : &x0, x_steps,
+    vectorised_binary_array(xs, x_steps ? static_cast<const float*>(xs) : &x0, x_steps,
                                    y_steps ? static_cast<const float*>(ys) : &y0, y_steps, m, op);
     round_from_float(xs, o + begin, m);
   }
@@ -194,7 +197,7 @@ void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Op& 
       if constexpr (tensor::kIsReducedFloat<In> && std::is_same_v<Out, In>)
         reduced_float_binary_run(o, x, strides[1] != 0, y, strides[2] != 0, n, op);
       else
-        binary_array_on_widest_vectors(o, x, strides[1] != 0, y, strides[2] != 0, n, op);
+        vectorised_binary_array(o, x, strides[1] != 0, y, strides[2] != 0, n, op);
       return;
     }
     for (int64_t i = 0; i < n; ++i)

@@ -1,10 +1,12 @@
 // Layer normalisation: native_layer_norm (output, mean, rstd per row), its backward kernel, and
-// the layer_norm composite. float32 and float64 rows take the statistics in PyTorch's order of
+// the layer_norm composite. Rows take the statistics and the output in PyTorch's order of
 // operations (so that outputs agree to the bit, which ill-conditioned programs show: a sum of
-// normalized values near 0, then `% 3`); half and bfloat16 rows go through the float kernel.
+// normalized values near 0, then `% 3`); half and bfloat16 rows are widened to float and follow
+// ATen's order for them, which differs from float32's.
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -53,75 +55,122 @@ constexpr int64_t vector_lanes() {
   return 32 / static_cast<int64_t>(sizeof(T));
 }
 
-// One set of moments (count, mean, sum of squared deviations) merged into another (Chan et al.).
-template <bool kFused, typename T>
+// 32 bytes of T as one vector register (AVX2's, ATen's width here), in GCC's vector extension.
+template <typename T>
+struct Vector32Of {
+  typedef T type __attribute__((vector_size(32)));
+};
+template <typename T>
+using Vector32 = typename Vector32Of<T>::type;
+
+// accumulator += a * b lane by lane, each lane one fused multiply-add (one instruction with FMA).
+// (Through a new vector: GCC fuses the lanes into one vector instruction then, not in place.)
+template <typename T>
+KILN_INLINE_INTO_CLONES void accumulate_fused(Vector32<T>& accumulator, const Vector32<T>& a, const Vector32<T>& b) {
+  Vector32<T> sum;
+  for (int64_t l = 0; l < vector_lanes<T>(); ++l) sum[l] = fused_multiply_add(a[l], b[l], accumulator[l]);
+  accumulator = sum;
+}
+
+// One set of moments (count, mean, sum of squared deviations) merged into another (Chan et al.),
+// as ATen's scalar AddMoments compiles: its build fuses both multiply-adds.
+template <typename T>
 void add_moments(int64_t count_add, T mean_add, T m2_add, int64_t& count, T& mean, T& m2) {
   const int64_t n = count + count_add;
   const T c = n == 0 ? T(0) : static_cast<T>(count_add) / static_cast<T>(n);
   const T delta = mean_add - mean;
-  if constexpr (kFused) {
-    mean = fused_multiply_add(c, delta, mean);
-    m2 = m2 + fused_multiply_add(delta * delta * c, static_cast<T>(count), m2_add);
-  } else {
-    mean = mean + c * delta;
-    m2 = m2 + (m2_add + delta * delta * c * static_cast<T>(count));
-  }
+  mean = fused_multiply_add(c, delta, mean);
+  m2 = m2 + fused_multiply_add(delta * delta * c, static_cast<T>(count), m2_add);
   count = n;
 }
 
+// Moments per vector lane, all over the same count (one vector register each in ATen).
+template <typename T, int64_t kLanes>
+struct LaneMoments {
+  int64_t count = 0;
+  std::array<T, kLanes> mean{}, m2{};
+};
+
+// Lanes [first, first + kLanes) of `from` merged into `into` lane by lane, in the order of
+// ATen's AddMomentsVec (the squared deviations' sum first, then one fused multiply-add).
+template <typename T, int64_t kLanes, int64_t kFromLanes>
+void add_lane_moments(const LaneMoments<T, kFromLanes>& from, int64_t first, LaneMoments<T, kLanes>& into) {
+  const int64_t n = into.count + from.count;
+  const T c = n == 0 ? T(0) : static_cast<T>(from.count) / static_cast<T>(n);
+  for (int64_t l = 0; l < kLanes; ++l) {
+    const T delta = from.mean[first + l] - into.mean[l];
+    const T m2_sum = into.m2[l] + from.m2[first + l];
+    const T c_delta = c * delta;
+    into.mean[l] = into.mean[l] + c_delta;
+    into.m2[l] = fused_multiply_add(delta * static_cast<T>(into.count), c_delta, m2_sum);
+  }
+  into.count = n;
+}
+
 // The mean and (biased) variance of a row in the order ATen's RowwiseMoments takes: Welford per
-// vector lane over chunks of 16 vectors, the chunks merged by a cascade (pairwise), then a scalar
-// Welford over the elements past the last whole vector, into which each lane's moments merge.
-template <typename T>
+// vector lane over chunks of 16 input vectors, the chunks merged by a cascade (pairwise), then a
+// scalar Welford over the elements past the last whole vector, into which each lane's moments
+// merge. An input vector holds kBlock elements: one accumulator's lanes for float and double,
+// two for half and bfloat16 (16 elements widened to two float vectors, each merged in turn).
+template <typename T, int64_t kBlock>
 KILN_INLINE_INTO_CLONES std::pair<T, T> rowwise_moments(const T* x, int64_t columns) {
   constexpr int64_t kChunk = 16;
   constexpr int64_t lanes = vector_lanes<T>();
-  // Moments per lane, all over the same count (one vector register each in ATen).
-  struct LaneMoments {
-    int64_t count = 0;
-    std::array<T, lanes> mean{}, m2{};
-  };
-  const auto merge = [](const LaneMoments& from, LaneMoments& into) {
-    for (int64_t l = 0; l < lanes; ++l) {
-      int64_t count = into.count;
-      add_moments<false>(from.count, from.mean[l], from.m2[l], count, into.mean[l], into.m2[l]);
-    }
-    into.count += from.count;
-  };
-  const int64_t vectors = columns / lanes;
+  static_assert(kBlock == lanes || kBlock == 2 * lanes);
+  using Accumulator = LaneMoments<T, lanes>;
+  const int64_t vectors = columns / kBlock;
   const int64_t chunks = (vectors + kChunk - 1) / kChunk;
   const int64_t depth = chunks <= 2 ? 1 : static_cast<int64_t>(std::bit_width(static_cast<uint64_t>(chunks - 1)));
-  std::vector<LaneMoments> cascade(static_cast<size_t>(depth));
+  std::vector<Accumulator> cascade(static_cast<size_t>(depth));
   for (int64_t i = 0; i < chunks; ++i) {
-    const T* chunk = x + i * kChunk * lanes;
-    LaneMoments moments;
+    const T* chunk = x + i * kChunk * kBlock;
+    LaneMoments<T, kBlock> moments;
     moments.count = std::min(kChunk, vectors - i * kChunk);
-    // Lane by lane as ATen's vector Welford, the lanes innermost so that the loop is a vector's.
+    // ATen's vector Welford on vector registers: a chain per accumulator vector of the block (the
+    // second only for half and bfloat16), independent of each other. Named registers, not an
+    // array: GCC keeps an array of vectors in memory between the steps.
+    Vector32<T> mean0{}, m2_0{}, mean1{}, m2_1{};
     for (int64_t j = 0; j < moments.count; ++j) {
-      const T inverse = T(1) / static_cast<T>(j + 1);
-      for (int64_t l = 0; l < lanes; ++l) {
-        const T v = chunk[j * lanes + l];
-        const T delta = v - moments.mean[l];
-        moments.mean[l] = fused_multiply_add(delta, inverse, moments.mean[l]);
-        moments.m2[l] = fused_multiply_add(delta, v - moments.mean[l], moments.m2[l]);
+      const Vector32<T> inverse = Vector32<T>{} + T(1) / static_cast<T>(j + 1);
+      const T* block = chunk + j * kBlock;
+      Vector32<T> v0;
+      std::memcpy(&v0, block, sizeof v0);
+      const Vector32<T> delta0 = v0 - mean0;
+      accumulate_fused<T>(mean0, delta0, inverse);
+      accumulate_fused<T>(m2_0, delta0, v0 - mean0);
+      if constexpr (kBlock == 2 * lanes) {
+        Vector32<T> v1;
+        std::memcpy(&v1, block + lanes, sizeof v1);
+        const Vector32<T> delta1 = v1 - mean1;
+        accumulate_fused<T>(mean1, delta1, inverse);
+        accumulate_fused<T>(m2_1, delta1, v1 - mean1);
       }
     }
-    merge(moments, cascade[0]);
+    std::memcpy(moments.mean.data(), &mean0, sizeof mean0);
+    std::memcpy(moments.m2.data(), &m2_0, sizeof m2_0);
+    if constexpr (kBlock == 2 * lanes) {
+      std::memcpy(moments.mean.data() + lanes, &mean1, sizeof mean1);
+      std::memcpy(moments.m2.data() + lanes, &m2_1, sizeof m2_1);
+    }
+    for (int64_t first = 0; first < kBlock; first += lanes) add_lane_moments(moments, first, cascade[0]);
     for (int64_t j = 1, mask = i + 1; j < depth && (mask & 1) == 0; ++j, mask >>= 1) {
-      merge(cascade[j - 1], cascade[j]);
-      cascade[j - 1] = LaneMoments{};
+      add_lane_moments(cascade[j - 1], 0, cascade[j]);
+      cascade[j - 1] = Accumulator{};
     }
   }
-  for (int64_t j = 1; j < depth; ++j) merge(cascade[j], cascade[0]);
+  for (int64_t j = 1; j < depth; ++j) add_lane_moments(cascade[j], 0, cascade[0]);
   int64_t count = 0;
   T mean = 0, m2 = 0;
-  for (int64_t i = vectors * lanes; i < columns; ++i) {
+  for (int64_t i = vectors * kBlock; i < columns; ++i) {
     const T delta = x[i] - mean;
     ++count;
     mean += delta / static_cast<T>(count);
-    m2 = m2 + delta * (x[i] - mean);
+    // ATen's build fuses this multiply-add in its half and bfloat16 kernels, not in float's and
+    // double's (measured against PyTorch 2.11: rows of 17 to 255 elements).
+    if constexpr (kBlock == lanes) m2 = m2 + delta * (x[i] - mean);
+    else m2 = fused_multiply_add(delta, x[i] - mean, m2);
   }
-  for (int64_t l = 0; l < lanes; ++l) add_moments<true>(vectors, cascade[0].mean[l], cascade[0].m2[l], count, mean, m2);
+  for (int64_t l = 0; l < lanes; ++l) add_moments(vectors * (kBlock / lanes), cascade[0].mean[l], cascade[0].m2[l], count, mean, m2);
   return {mean, m2 / static_cast<T>(columns)};
 }
 
@@ -131,9 +180,34 @@ KILN_INLINE_INTO_CLONES std::pair<T, T> rowwise_moments(const T* x, int64_t colu
 template <typename T>
 KILN_INLINE_INTO_CLONES void layer_norm_row_in_order(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean_out,
                                                      T& rstd_out) {
-  const auto [mean, variance] = rowwise_moments(row, columns);
+  const auto [mean, variance] = rowwise_moments<T, vector_lanes<T>()>(row, columns);
   const T rstd = T(1) / std::sqrt(variance + eps);
   for (int64_t c = 0; c < columns; ++c) out[c] = fused_multiply_add((row[c] - mean) * rstd, w ? w[c] : T(1), b ? b[c] : T(0));
+  mean_out = mean;
+  rstd_out = rstd;
+}
+
+// One row of half or bfloat16 layer_norm, widened to float in `row`, normalized in ATen's order
+// for reduced floats (the moments over 16-element vectors, each output x * rstd + (-rstd * mean),
+// then times the weight plus the bias, each step fused) and rounded into `out`: bfloat16 in the
+// same loop, half through `row`.
+template <typename T>
+KILN_INLINE_INTO_CLONES void reduced_float_layer_norm_row_in_order(float* row, const float* w, const float* b, float eps, int64_t columns,
+                                                                   T* out, float& mean_out, float& rstd_out) {
+  constexpr int64_t kReducedFloatVector = 16;
+  const auto [mean, variance] = rowwise_moments<float, kReducedFloatVector>(row, columns);
+  const float rstd = 1.0f / std::sqrt(variance + eps);
+  const float shift = -rstd * mean;
+  const auto normalized = [&](int64_t c) {
+    return fused_multiply_add(fused_multiply_add(row[c], rstd, shift), w ? w[c] : 1.0f, b ? b[c] : 0.0f);
+  };
+  if constexpr (std::is_same_v<T, tensor::BFloat16>) {
+    uint16_t* bits = reinterpret_cast<uint16_t*>(out);
+    for (int64_t c = 0; c < columns; ++c) bits[c] = float_to_bfloat16_bits(normalized(c));
+  } else {
+    for (int64_t c = 0; c < columns; ++c) row[c] = normalized(c);
+    round_from_float(row, out, columns);
+  }
   mean_out = mean;
   rstd_out = rstd;
 }
@@ -147,6 +221,18 @@ template <typename T>
 void layer_norm_row(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean, T& rstd) {
   if (cpu_has_avx2_fma()) return layer_norm_row_fma(row, w, b, eps, columns, out, mean, rstd);
   layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+}
+
+template <typename T>
+KILN_AVX2_FMA_TARGET void reduced_float_layer_norm_row_fma(float* row, const float* w, const float* b, float eps, int64_t columns, T* out,
+                                                           float& mean, float& rstd) {
+  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+}
+
+template <typename T>
+void reduced_float_layer_norm_row(float* row, const float* w, const float* b, float eps, int64_t columns, T* out, float& mean, float& rstd) {
+  if (cpu_has_avx2_fma()) return reduced_float_layer_norm_row_fma(row, w, b, eps, columns, out, mean, rstd);
+  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
 }
 
 // batch_norm's output planes [begin, end) (plane i is channel i % channels of a contiguous
@@ -250,12 +336,11 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
     T* rstd_out = outputs[2].data_ptr<T>();
     tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(columns, 1)), [&](int64_t begin, int64_t end) {
       if constexpr (tensor::kIsReducedFloat<T>) {
-        std::vector<float> row(static_cast<size_t>(columns)), normalized(static_cast<size_t>(columns));
+        std::vector<float> row(static_cast<size_t>(columns));
         for (int64_t r = begin; r < end; ++r) {
           float mean, rstd;
           widen_to_float(x + r * columns, row.data(), columns);
-          layer_norm_row(row.data(), wp, bp, static_cast<float>(eps), columns, normalized.data(), mean, rstd);
-          round_from_float(normalized.data(), out + r * columns, columns);
+          reduced_float_layer_norm_row(row.data(), wp, bp, static_cast<float>(eps), columns, out + r * columns, mean, rstd);
           mean_out[r] = static_cast<T>(mean);
           rstd_out[r] = static_cast<T>(rstd);
         }

@@ -14,7 +14,7 @@
 #include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
-#include "libcompiler/ops/kernels/vector_math.h"
+#include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
@@ -51,8 +51,35 @@ void scatter_rows(const Tensor& out, const Tensor& rows, int64_t dim) {
   tensor::copy_elements(out, tensor::permute(shaped, inverse_of_moving_last(dim, out.dim())));
 }
 
+// The sum of y[0, n) in the order of ATen's vec::reduce_all on vectors of kLanes: the first
+// vector (or the n < kLanes elements, zero-filled) plus each further whole vector lane by lane,
+// the partial last vector into its first lanes; then the lanes combined as vec_reduce_all does:
+// a tree of halves for float (its shuffles), one after another for double (and for fewer than
+// kLanes elements).
+template <int64_t kLanes, typename T>
+KILN_INLINE_INTO_CLONES T sum_in_aten_vector_order(const T* y, int64_t n) {
+  T acc[kLanes] = {};
+  const int64_t first = std::min(n, kLanes);
+  for (int64_t l = 0; l < first; ++l) acc[l] = y[l];
+  int64_t k = kLanes;
+  for (; k + kLanes <= n; k += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) acc[l] += y[k + l];
+  for (int64_t l = 0; k + l < n; ++l) acc[l] += y[k + l];
+  if constexpr (std::is_same_v<T, float>) {
+    if (n >= kLanes) {
+      for (int64_t half = kLanes / 2; half >= 1; half /= 2)
+        for (int64_t l = 0; l < half; ++l) acc[l] += acc[l + half];
+      return acc[0];
+    }
+  }
+  T total = acc[0];
+  for (int64_t l = 1; l < first; ++l) total += acc[l];
+  return total;
+}
+
 // Rows [begin, end) of float or double softmax on whole vectors, as ATen's lastdim kernels: the
-// maximum, exp(x - max) (glibc's vector exp) and its sum, then a multiply by 1 / sum (log: x -
+// maximum, exp(x - max) (SLEEF's, as ATen's vectorised exp: vectorized_exp.h) and its sum in
+// ATen's order, then a multiply by 1 / sum (log: x -
 // max - log(sum), where the sum and its log pass through `store`: ATen keeps them in the input
 // dtype, so half and bfloat16 round them).
 template <typename T, typename Store>
@@ -74,12 +101,12 @@ KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n,
     }
     for (; k < n; ++k) max_value = std::max(max_value, x[k]);
     for (k = 0; k < n; ++k) y[k] = x[k] - max_value;
-    vector_math::apply(vector_math::Function::exp, y, y, n);
-    typename Lanes::Vector sums{};
-    for (k = 0; k + kLanes <= n; k += kLanes) sums += Lanes::load(y + k).v;
-    T total = 0;
-    for (int64_t l = 0; l < kLanes; ++l) total += sums[l];
-    for (; k < n; ++k) total += y[k];
+    if constexpr (std::is_same_v<T, float>)
+      for (k = 0; k < n; ++k) y[k] = vectorized_expf(y[k]);
+    else
+      for (k = 0; k < n; ++k) y[k] = vectorized_exp(y[k]);
+    // ATen's softmax runs 64-byte vectors where the CPU has AVX-512.
+    const T total = cpu_has_avx512() ? sum_in_aten_vector_order<64 / sizeof(T)>(y, n) : sum_in_aten_vector_order<32 / sizeof(T)>(y, n);
     if (log) {
       const T log_total = store(std::log(store(total)));
       for (k = 0; k < n; ++k) y[k] = x[k] - max_value - log_total;
@@ -98,11 +125,25 @@ float stored_as(float value) {
 
 using FloatStore = float (*)(float);
 
-KILN_VECTOR_CLONES void softmax_rows(const float* in, float* out, int64_t n, int64_t begin, int64_t end, bool log, FloatStore store) {
+double unrounded(double value) { return value; }
+
+// The rows on AVX-512 where the CPU has it (ATen's softmax runs there), else AVX2 with FMA: the
+// exp's fused multiply-adds are single instructions in both (a libm call per element without).
+template <typename T, typename Store>
+KILN_AVX512_TARGET void softmax_rows_avx512(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
   vector_softmax_rows(in, out, n, begin, end, log, store);
 }
-KILN_VECTOR_CLONES void softmax_rows(const double* in, double* out, int64_t n, int64_t begin, int64_t end, bool log) {
-  vector_softmax_rows(in, out, n, begin, end, log, [](double value) { return value; });
+
+template <typename T, typename Store>
+KILN_AVX2_FMA_TARGET void softmax_rows_avx2(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
+  vector_softmax_rows(in, out, n, begin, end, log, store);
+}
+
+template <typename T, typename Store>
+void softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
+  if (cpu_has_avx512()) return softmax_rows_avx512(in, out, n, begin, end, log, store);
+  if (cpu_has_avx2_fma()) return softmax_rows_avx2(in, out, n, begin, end, log, store);
+  vector_softmax_rows(in, out, n, begin, end, log, store);
 }
 
 std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {
@@ -132,7 +173,7 @@ std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {
     } else {
       for_each_row_range(layout, [&](int64_t begin, int64_t end) {
         if constexpr (std::is_same_v<T, float>) softmax_rows(in, o, n, begin, end, log, stored_as<float>);
-        else softmax_rows(in, o, n, begin, end, log);
+        else softmax_rows(in, o, n, begin, end, log, unrounded);
       });
     }
   });

@@ -173,19 +173,20 @@ std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
 
 namespace {
 
-// How many of a dense float run's n elements ATen's vector loop takes: steps of two vectors
-// (2 x 16 floats on AVX-512, 2 x 8 on AVX2); its scalar loop takes the rest.
+// How many of a dense run's n elements of T ATen's vector loop takes: steps of two vectors
+// (2 x 64 bytes on AVX-512, 2 x 32 on AVX2); its scalar loop takes the rest.
+template <typename T>
 int64_t aten_vector_loop_length(int64_t n) {
-  const int64_t step = cpu_has_avx512() ? 32 : 16;
+  const int64_t step = 2 * (cpu_has_avx512() ? 64 : 32) / static_cast<int64_t>(sizeof(T));
   return n - n % step;
 }
 
 }  // namespace
 
-// finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float arrays (half and bfloat16
-// widened) as ATen's vector loop with its vectorised exp, the elements left over with libm's, as
-// its scalar loop; dense double arrays take glibc's vector exp a tile at a time; other layouts go
-// element by element with libm's exp, as ATen's strided loop.
+// finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float and double arrays (half and
+// bfloat16 widened) as ATen's vector loop with its vectorised exp, the elements left over with
+// libm's, as its scalar loop; other layouts go element by element with libm's exp, as ATen's
+// strided loop.
 template <typename Finish>
 std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta, Finish finish) {
   return unary_on_arrays(
@@ -198,17 +199,13 @@ std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta,
         };
       },
       [finish](const auto* in, auto* out, int64_t n) {
-        if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
-          const int64_t whole = aten_vector_loop_length(n);
+        using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+        const int64_t whole = aten_vector_loop_length<T>(n);
+        if constexpr (std::is_same_v<T, float>)
           for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_expf(-in[i]));
-          for (int64_t i = whole; i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
-        } else {
-          by_tiles(in, out, n, [finish](const auto* x, auto* y, int64_t m) {
-            for (int64_t i = 0; i < m; ++i) y[i] = -x[i];
-            vector_math::apply(vector_math::Function::exp, y, y, m);
-            for (int64_t i = 0; i < m; ++i) y[i] = finish(x[i], y[i]);
-          });
-        }
+        else
+          for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_exp(-in[i]));
+        for (int64_t i = whole; i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
       });
 }
 
@@ -345,7 +342,7 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
   return unary_on_arrays(args, meta_unary, scalar, [tanh_approximation](const auto* in, auto* out, int64_t n) {
     if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
       if (!tanh_approximation) {
-        const int64_t whole = aten_vector_loop_length(n);
+        const int64_t whole = aten_vector_loop_length<float>(n);
         for (int64_t i = 0; i < whole; ++i) out[i] = in[i] * 0.5f * (1.0f + vectorized_erff(in[i] * static_cast<float>(M_SQRT1_2)));
         for (int64_t i = whole; i < n; ++i) out[i] = gelu_value(in[i], false);
         return;
