@@ -1,6 +1,8 @@
 // Creation ops. Values follow ATen's CPU kernels: arange computes start + i * step in double,
-// linspace fills from both ends towards the middle, eye sets the diagonal of zeros.
+// linspace fills from both ends towards the middle (fused multiply-adds), eye sets the diagonal of
+// zeros.
 #include <cmath>
+#include <type_traits>
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
@@ -74,21 +76,40 @@ std::vector<Tensor> kernel_iota(const Arguments& args) {
   return {out};
 }
 
+// ATen's linspace: step in the output's type (double for integers), each element from the nearer
+// end, `start + step * i` as one fused multiply-add as ATen's build contracts it (float and
+// double: PyTorch's bits; rounded separately they differ in the last bit in a third of them),
+// half and bfloat16 rounded after each operation as their c10 arithmetic does.
 std::vector<Tensor> kernel_linspace(const Arguments& args) {
   const Tensor out = allocate_outputs(meta_linspace(args))[0];
   const DType dtype = out.dtype();
   const int64_t steps = out.numel();
+  const int64_t halfway = steps / 2;
   tensor::visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = std::conditional_t<tensor::kIsFloatLike<T>, opmath_t<T>, double>;
     T* o = out.data_ptr<T>();
-    const C start = args.scalar(0).to<C>(), end = args.scalar(1).to<C>();
-    if (steps == 1) o[0] = static_cast<T>(start);
+    // One step is start (ATen fills it before the kernel).
+    if (steps == 1) o[0] = static_cast<T>(args.scalar(0).to<std::conditional_t<tensor::kIsFloatLike<T>, double, int64_t>>());
     if (steps < 2) return;
-    const C step = (end - start) / static_cast<C>(steps - 1);
-    const int64_t halfway = steps / 2;
-    for (int64_t i = 0; i < steps; ++i)
-      o[i] = static_cast<T>(i < halfway ? start + step * static_cast<C>(i) : end - step * static_cast<C>(steps - i - 1));
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const T start = args.scalar(0).to<T>(), end = args.scalar(1).to<T>();
+      const T step = (end - start) / static_cast<T>(steps - 1);
+      for (int64_t i = 0; i < steps; ++i)
+        o[i] = i < halfway ? std::fma(step, static_cast<T>(i), start) : std::fma(-step, static_cast<T>(steps - i - 1), end);
+    } else if constexpr (tensor::kIsFloatLike<T>) {
+      const auto rounded = [](float x) { return static_cast<float>(static_cast<T>(x)); };
+      const float start = rounded(args.scalar(0).to<float>()), end = rounded(args.scalar(1).to<float>());
+      const float step = rounded(rounded(end - start) / rounded(static_cast<float>(steps - 1)));
+      for (int64_t i = 0; i < steps; ++i)
+        o[i] = static_cast<T>(i < halfway ? start + rounded(step * rounded(static_cast<float>(i)))
+                                          : end - rounded(step * rounded(static_cast<float>(steps - i - 1))));
+    } else {
+      const auto start = static_cast<double>(args.scalar(0).to<T>()), end = static_cast<double>(args.scalar(1).to<T>());
+      const double step = (end - start) / static_cast<double>(steps - 1);
+      for (int64_t i = 0; i < steps; ++i)
+        o[i] = static_cast<T>(i < halfway ? std::fma(step, static_cast<double>(i), start)
+                                          : std::fma(-step, static_cast<double>(steps - i - 1), end));
+    }
   });
   return {out};
 }

@@ -10,7 +10,7 @@ namespace kiln::inductor {
 
 namespace {
 
-llvm::Value* c(llvm::IRBuilder<>& b, llvm::Value* like, double v) { return llvm::ConstantFP::get(like->getType(), v); }
+llvm::Value* c(llvm::IRBuilder<>&, llvm::Value* like, double v) { return llvm::ConstantFP::get(like->getType(), v); }
 
 bool is_float(llvm::Value* x) { return x->getType()->isFloatTy(); }
 

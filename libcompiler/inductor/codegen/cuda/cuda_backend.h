@@ -23,9 +23,8 @@ struct CudaKernelModule {
 };
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options);
 // Compiles the module for an architecture ("sm_90") as one NVRTC program, the kernels' lines
-// numbered as in the whole module; a kernel
-// whose source is an earlier one's but for its name is not compiled again, it runs that code
-// (a model's repeated layers lower to such kernels). Throws
+// numbered as in the whole module; a kernel whose source is an earlier one's but for its name is
+// not compiled again, it runs that code (a model's repeated layers lower to such kernels). Throws
 // KernelCompileError naming the kernel of an error (and "relu" as its op under the compile_error
 // knob).
 CacheEntry compile_cuda_kernels(const CudaKernelModule& module, const std::string& architecture);
