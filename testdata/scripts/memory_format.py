@@ -62,3 +62,13 @@ try:
     w.is_contiguous(memory_format=3)
 except TypeError as ex:
     print(ex)
+
+
+@torch.compile
+def to_channels_last(t):
+    moved = t.to(memory_format=torch.channels_last)
+    return moved * 2, moved.is_contiguous(memory_format=torch.channels_last)
+
+
+doubled, flag = to_channels_last(t)
+print(doubled.stride(), flag, round(doubled.sum().item(), 3))
