@@ -16,7 +16,7 @@ std::vector<Tensor> kernel_round(const Arguments& args) {
   const int64_t decimals = args.schema().overload == "decimals" ? args.int_value(1) : 0;
   if (decimals != 0 && !tensor::is_floating_point(self.dtype()))
     tensor::throw_runtime_error("\"round_cpu\" not implemented for '" + std::string(tensor::scalar_type_name(self.dtype())) + "'");
-  const Tensor out = allocate_outputs(meta_unary(args))[0];
+  const Tensor out = args.schema().is_inplace() ? self : allocate_outputs(meta_unary(args))[0];
   tensor::visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -95,6 +96,15 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["sub_.Tensor"] = [] { return sample({random({2, 3}), random({3})}, [](auto& x) { return call(OpId::sub__Tensor, {writable(x[0]), x[1], 0.5}); }); };
   s["sub_.Scalar"] = [] { return sample({random({3})}, [](auto& x) { return call(OpId::sub__Scalar, {writable(x[0]), 2.0, 3}); }); };
   s["sqrt_"] = [] { return sample({random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::sqrt_, {writable(x[0])}); }); };
+  // The in-place unary ops on a copy of their input (the leaf stays untouched), over the ranges
+  // of their out-of-place forms.
+  for (const auto& [name, id, low, high] : std::vector<std::tuple<std::string, OpId, double, double>>{
+           {"neg_", OpId::neg_, -1, 1}, {"abs_", OpId::abs_, -1, 1}, {"sign_", OpId::sign_, -1, 1}, {"exp_", OpId::exp_, -1, 1},
+           {"sin_", OpId::sin_, -1, 1}, {"cos_", OpId::cos_, -1, 1}, {"tanh_", OpId::tanh_, -1, 1}, {"sigmoid_", OpId::sigmoid_, -1, 1},
+           {"erf_", OpId::erf_, -1, 1}, {"expm1_", OpId::expm1_, -1, 1}, {"round_", OpId::round_, -1, 1},
+           {"log_", OpId::log_, 0.5, 2}, {"log1p_", OpId::log1p_, 0.5, 2}, {"rsqrt_", OpId::rsqrt_, 0.5, 2},
+           {"log2_", OpId::log2_, 0.5, 2}, {"reciprocal_", OpId::reciprocal_, 0.5, 2}})
+    s[name] = [id, low, high] { return sample({random({2, 3}, low, high)}, [id](auto& x) { return call(id, {writable(x[0])}); }); };
   s["gelu"] = [] { return sample({random({4}, -2, 2), random({4}, -2, 2)}, [](auto& x) {
     return std::vector<Tensor>{call_single(OpId::gelu, {x[0]}), call_single(OpId::gelu, {x[1], "tanh"})}; }); };
   s["leaky_relu"] = [] { return sample({random({2, 3})}, [](auto& x) { return call(OpId::leaky_relu, {x[0], 0.2}); }); };
