@@ -246,6 +246,12 @@ void install_tensor_methods() {
     return py_int(t.size(to_index(ip, a[1])));
   });
   method("storage_offset", [](Interpreter&, CallArgs& c) { return py_int(self_of(c).storage_offset()); });
+  // The address of the first element (a device address for a CUDA tensor), as PyTorch's: views
+  // of one storage differ by their offsets in bytes; 0 for a tensor without elements' storage.
+  method("data_ptr", [](Interpreter&, CallArgs& c) {
+    const auto& t = self_of(c);
+    return py_int(t.storage().nbytes() == 0 ? 0 : static_cast<int64_t>(reinterpret_cast<intptr_t>(t.data_ptr())));
+  });
   method("stride", [](Interpreter& ip, CallArgs& c) -> Ref {
     auto a = bind_native("stride", c, {{"self"}, {"dim", false}});
     const auto& t = static_cast<TensorObject&>(*a[0]).value;
