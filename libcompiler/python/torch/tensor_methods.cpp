@@ -324,9 +324,10 @@ void install_tensor_methods() {
     Ref moved = wrap_tensor(ops::to(t, dtype, device));
     // Copied into memory_format= unless its strides already suggest that format (then self stays
     // self, as in PyTorch).
-    if (memory_format && to_memory_format(memory_format, "to") != tensor::MemoryFormat::Preserve) {
+    const auto format = memory_format ? std::optional(to_memory_format(memory_format, "to")) : std::nullopt;
+    if (format && *format != tensor::MemoryFormat::Preserve) {
       const auto& m = static_cast<TensorObject&>(*moved).value;
-      if (tensor::suggested_memory_format(m.sizes(), m.strides()) != to_memory_format(memory_format, "to"))
+      if (tensor::suggested_memory_format(m.sizes(), m.strides()) != *format)
         moved = call_op(ip, "clone", {moved}, {{"memory_format", memory_format}});
     }
     return moved;
