@@ -1,6 +1,8 @@
 #include "libcompiler/ops/kernel_registry.h"
 
 #include <array>
+#include <stdexcept>
+#include <string>
 
 #include "libcompiler/tensor/torch_error.h"
 
@@ -27,6 +29,12 @@ bool runs_on_every_device(const OpInfo& op) {
 }  // namespace
 
 void register_kernel(OpId op, tensor::DeviceType device, KernelFunction kernel) {
+  // A composite op's kernel runs on every device and records autograd through the ops it calls;
+  // a device kernel in its place would skip both (and composites have no meta function to size
+  // its output with): refused here, where every process installs its kernels.
+  if (kernel && runs_on_every_device(op_info(op)))
+    throw std::logic_error("register_kernel: " + op_info(op).schema.name +
+                           " is composite or a view, which runs on every device; it takes no device kernel");
   registered()[static_cast<size_t>(op)][static_cast<size_t>(device)] = kernel;
 }
 

@@ -9,7 +9,8 @@
 
 namespace kiln::ops {
 
-// Installs (or, with nullptr, removes) the kernel of op for a device type.
+// Installs (or, with nullptr, removes) the kernel of op for a device type; std::logic_error for
+// an op that runs on every device (composite or view).
 void register_kernel(OpId op, tensor::DeviceType device, KernelFunction kernel);
 // The kernel that runs op on a device type: the registered one, else one that works on every
 // device (composite ops only call other table ops; views only make new geometry), else nullptr.

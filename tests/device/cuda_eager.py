@@ -38,6 +38,9 @@ loss = (a @ w).relu().sum()
 loss.backward()
 print(loss)
 print(w.grad)
+# square is composite (pow): its gradient is PowBackward0's, on every device
+squared = (a @ w).square().mean()
+print(squared, squared.grad_fn.next_functions[0][0].name())
 
 linear = torch.nn.Linear(5, 3)
 linear.cuda()

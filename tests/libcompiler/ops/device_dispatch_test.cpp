@@ -55,6 +55,14 @@ TEST_F(DeviceDispatch, ViewsAndCompositeOpsWorkOnEveryDevice) {
   EXPECT_EQ(t.sizes(), (Shape{3, 2}));
 }
 
+// A device kernel in place of a composite op (square is pow) would skip the autograd its inner
+// ops record, and composites have no meta function to size an output: refused at registration.
+TEST_F(DeviceDispatch, ACompositeOpOrAViewTakesNoDeviceKernel) {
+  EXPECT_THROW(register_kernel(OpId::square, tensor::DeviceType::CUDA, fake_add), std::logic_error);
+  EXPECT_THROW(register_kernel(OpId::transpose_int, tensor::DeviceType::CUDA, fake_add), std::logic_error);
+  EXPECT_EQ(kernel_for(op_info(OpId::square), tensor::DeviceType::CUDA), op_info(OpId::square).cpu_kernel);
+}
+
 TEST_F(DeviceDispatch, AnOpWithNoKernelForTheDeviceSaysSoAsPyTorchDoes) {
   const Tensor x = on_device(values({1, 2, 3}, {3}));
   try {
