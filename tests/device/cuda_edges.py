@@ -45,3 +45,38 @@ for n in (1, 3, 4, 5, 1001, 4096, 4099):
     check(f"lerp {n}", torch.lerp(cx[:n], cy[:n], 0.25), torch.lerp(x[:n].double(), y[:n].double(), 0.25))
     check(f"sqrt {n}", cx[:n].abs().sqrt(), x[:n].double().abs().sqrt())
     check(f"double {n}", cx[:n].double() * 3, x[:n].double() * 3)
+
+
+# Compiled pointwise kernels take four neighbouring points a thread as float4 where every float32
+# buffer they meet only at the point itself is 16-byte aligned: sizes that leave one to three
+# points over, views that start past that boundary (one point a thread), a broadcast bias read a
+# point at a time, a float64 operand, and an input updated in place.
+def fused(x, y, bias):
+    return torch.nn.functional.gelu(x * 1.5 + bias) * torch.sigmoid(y)
+
+
+compiled = torch.compile(fused, dynamic=False)
+for n in (5, 1027, 65537):  # 15, 3081 and 196611 points: 3, 1 and 3 left after the quads
+    x = torch.randn(n + 1, 3)
+    y = torch.randn(n + 1, 3)
+    bias = torch.randn(3)
+    cx, cy, cbias = x.cuda(), y.cuda(), bias.cuda()
+    expected = fused(x.double(), y.double(), bias.double())
+    check(f"compiled {n}", compiled(cx[:n], cy[:n], cbias), expected[:n])
+    unaligned = fused(x.double()[1:], y.double()[1:], bias.double())
+    check(f"compiled unaligned {n}", compiled(cx[1:], cy[1:], cbias), unaligned)
+
+
+@torch.compile(dynamic=False)
+def update(weight, grad, scale):
+    weight.add_(grad.double() * scale)
+    return weight.sum()
+
+
+for n in (6, 1027):
+    w = torch.randn(n, dtype=torch.float64)
+    g = torch.randn(n)
+    expected = w + g.double() * 0.5
+    cw = w.cuda()
+    update(cw, g.cuda(), 0.5)
+    check(f"compiled in place {n}", cw, expected)

@@ -59,9 +59,12 @@ std::string c_expr(const Expr& e, const std::vector<std::string>& args, const st
 
 std::string index_text(const IndexExpr& index, const std::string& floor_division) { return index.str(kernel_var_name, floor_division); }
 
+// How a statement reads a load of the loop IR, given the load's index as text.
+using LoadText = std::function<std::string(const Expr& load, const std::string& index)>;
+
 // The member's statements: one `auto tmpN = ...;` per DAG node, operands first.
-std::string body_lines(const ExprRef& root, const std::function<std::string(int)>& pointer, const std::string& indent,
-                       const std::string& floor_division, std::string& result) {
+std::string body_lines(const ExprRef& root, const LoadText& load_text, const std::string& indent, const std::string& floor_division,
+                       std::string& result) {
   std::string out;
   std::unordered_map<const Expr*, std::string> names;
   std::function<std::string(const ExprRef&)> walk = [&](const ExprRef& e) -> std::string {
@@ -69,7 +72,7 @@ std::string body_lines(const ExprRef& root, const std::function<std::string(int)
     std::vector<std::string> args;
     for (const ExprRef& a : e->args) args.push_back(walk(a));
     const std::string index = index_text(e->index, floor_division);
-    const std::string rhs = e->kind == Expr::Kind::Load ? pointer(e->buffer) + "[" + index + "]" : c_expr(*e, args, index);
+    const std::string rhs = e->kind == Expr::Kind::Load ? load_text(*e, index) : c_expr(*e, args, index);
     const std::string tmp = "tmp" + std::to_string(names.size());
     out += indent + "auto " + tmp + " = " + rhs + ";\n";
     names[e.get()] = tmp;
@@ -79,7 +82,69 @@ std::string body_lines(const ExprRef& root, const std::function<std::string(int)
   return out;
 }
 
+void visit_loads(const ExprRef& e, const std::function<void(const Expr&)>& visit) {
+  if (e->kind == Expr::Kind::Load) visit(*e);
+  for (const ExprRef& a : e->args) visit_loads(a, visit);
+}
+
+int written_buffer(const LoopProgram& program, const KernelMember& member) {
+  return std::get<ComputedNode>(program.nodes[member.node]).output;
+}
+
+std::string quad_name(const std::string& pointer) { return pointer + "_quad"; }
+
+// The statements of a kernel's quad q: the quads of the buffers it only reads, loaded first; then
+// each member for the four x0 of q, a block each (`x0` there is the lane's), its quad loads read
+// from their quads; a member whose output is a quad buffer assembles that quad and stores it.
+std::string point_quads_body(const LoopProgram& program, const FusedKernel& kernel, const std::set<int>& quad_buffers,
+                             const std::unordered_map<int, std::string>& pointer, const std::set<int>& written,
+                             const std::string& floor_division) {
+  std::ostringstream s;
+  for (int b : kernel.buffers)
+    if (quad_buffers.count(b))
+      s << "        " << (written.count(b) ? "kiln_quad " + quad_name(pointer.at(b))
+                                           : "const kiln_quad " + quad_name(pointer.at(b)) + " = kiln_load_quad(" + pointer.at(b) + ", q)")
+        << ";\n";
+  static const char* const kLanes[] = {"x", "y", "z", "w"};
+  for (const KernelMember& m : kernel.members) {
+    const std::string& dst = pointer.at(written_buffer(program, m));
+    const bool quad_out = quad_buffers.count(written_buffer(program, m)) > 0;
+    for (int lane = 0; lane < 4; ++lane) {
+      const std::string component = std::string(".") + kLanes[lane];
+      const LoadText load = [&](const Expr& e, const std::string& index) {
+        return quad_buffers.count(e.buffer) ? quad_name(pointer.at(e.buffer)) + component : pointer.at(e.buffer) + "[" + index + "]";
+      };
+      std::string result;
+      s << "        {\n            const kiln_index x0 = 4 * q + " << lane << ";\n";
+      s << body_lines(m.body, load, "            ", floor_division, result);
+      s << "            " << (quad_out ? quad_name(dst) + component : dst + "[x0]") << " = " << result << ";\n        }\n";
+    }
+    if (quad_out) s << "        kiln_store_quad(" << dst << ", q, " << quad_name(dst) << ");\n";
+  }
+  return s.str();
+}
+
 }  // namespace
+
+std::set<int> point_quad_buffers(const LoopProgram& program, const FusedKernel& kernel) {
+  std::set<int> quads, elsewhere, written;
+  for (const KernelMember& m : kernel.members) {
+    if (m.reduces || !(m.inner_size == size_constant(1))) return {};
+    const IndexExpr at_x0 = IndexExpr::var(kOuterVar);
+    visit_loads(m.body, [&](const Expr& load) { (load.index.key() == at_x0.key() ? quads : elsewhere).insert(load.buffer); });
+    const int out = written_buffer(program, m);
+    // Read before this member writes it (an in-place update): a quad is either loaded or assembled.
+    if (quads.count(out) || elsewhere.count(out)) return {};
+    written.insert(out);
+    quads.insert(out);
+  }
+  std::set<int> result;
+  for (int b : quads)
+    if (!elsewhere.count(b) && program.buffers[b].layout.dtype == ir::Dtype::Float32) result.insert(b);
+  for (int b : written)
+    if (elsewhere.count(b)) return {};  // a point of a buffer this kernel writes, read by another thread
+  return result;
+}
 
 std::string CLikeFrame::sequential_inner_loop(const std::string& size) {
   return "for (int64_t r0 = 0; r0 < " + size + "; r0++)  // vectorized";
@@ -124,12 +189,22 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   }
   for (const std::string& symbol : kernel.size_symbols) params += "const int64_t " + symbol + ", ";
   std::ostringstream s;
-  s << frame.open(kernel, params, offsets_fit_30_bits(program, kernel));
+  const bool narrow_offsets = offsets_fit_30_bits(program, kernel);
+  const std::set<int> quad_buffers = frame.open_point_quads ? point_quad_buffers(program, kernel) : std::set<int>{};
+  if (quad_buffers.empty()) {
+    s << frame.open(kernel, params, narrow_offsets);
+  } else {
+    std::string aligned;
+    for (int b : quad_buffers) aligned += (aligned.empty() ? "" : " && ") + std::string("kiln_quad_aligned(") + pointer[b] + ")";
+    s << frame.open_point_quads(kernel, params, narrow_offsets, aligned);
+    s << point_quads_body(program, kernel, quad_buffers, pointer, written, frame.floor_division);
+    s << frame.point_quads_rest;
+  }
+  const LoadText load = [&](const Expr& e, const std::string& index) { return pointer.at(e.buffer) + "[" + index + "]"; };
   for (const KernelMember& m : kernel.members) {
     const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
     const std::string& dst = pointer[node.output];
     std::string result;
-    const auto ptr = [&](int b) { return pointer.at(b); };
     if (node.reduction) {
       // Numbered within the kernel, not after the buffer: kernels that compute alike read alike
       // (the CUDA backend compiles such kernels once).
@@ -138,18 +213,18 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       const std::string reduction = reduction_type_name(*node.reduction);
       s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction << "_identity;\n";
       s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";
-      s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
+      s << body_lines(m.body, load, "            ", frame.floor_division, result);
       s << "            " << acc << " = " << reduction << "_combine(" << acc << ", " << result << ");\n";
       s << "        }\n";
       if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction, ordinal) << "\n";
       s << "        " << frame.one_thread << dst << "[x0] = " << acc << ";\n";
     } else if (m.inner_size == size_constant(1)) {
       // A block of its own: the next member's temporaries have the same names.
-      s << "        " << frame.one_thread << "{\n" << body_lines(m.body, ptr, "            ", frame.floor_division, result);
+      s << "        " << frame.one_thread << "{\n" << body_lines(m.body, load, "            ", frame.floor_division, result);
       s << "            " << dst << "[x0] = " << result << ";\n        }\n";
     } else {
       s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";
-      s << body_lines(m.body, ptr, "            ", frame.floor_division, result);
+      s << body_lines(m.body, load, "            ", frame.floor_division, result);
       s << "            " << dst << "[" << m.inner_size.str() << "*x0 + r0" << "] = " << result << ";\n";
       s << "        }\n";
     }

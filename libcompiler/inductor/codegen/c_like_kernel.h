@@ -3,6 +3,7 @@
 // range's chunk), the outer loop, and per member its inner loop of `auto tmpN = ...;` statements,
 // each scalar op written as scalar_ops.def spells it in C. The CPU backend shows its LLVM kernels
 // this way in output code; the CUDA backend compiles the same text in its own frame.
+#include <set>
 #include <string>
 
 #include "libcompiler/inductor/scheduler.h"
@@ -35,6 +36,17 @@ struct CLikeFrame {
   // same memory: a kernel never writes a buffer it reads through another argument), so that a row
   // loop reads a member's earlier totals (out_ptrN[x0]) once, not again after each store.
   const char* pointer_qualifier = "";
+  // A dialect that can move four floats as one (CUDA's float4) gives a kernel of one point per x0
+  // four neighbouring x0 a thread where its float32 buffers allow (point_quad_buffers):
+  // `open_point_quads` declares the kernel and opens its loop over q, the quads of x0, when
+  // `aligned` (a condition on the quad buffers' pointers) holds; kiln_load_quad(ptr, q) and
+  // kiln_store_quad(ptr, q, value) move a quad, of type kiln_quad with members x, y, z, w.
+  // `point_quads_rest` closes that loop and opens the one over the x0 left (all of them when a
+  // pointer is not aligned), which the kernel's statements for one x0 and `close` fill and close.
+  // nullptr: one x0 at a time.
+  std::string (*open_point_quads)(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets,
+                                  const std::string& aligned) = nullptr;
+  const char* point_quads_rest = "";
 
   static std::string sequential_inner_loop(const std::string& size);
 };
@@ -44,6 +56,11 @@ const CLikeFrame& cpu_listing_frame();
 // Whether every buffer the kernel reaches and every loop it runs stays below 2^30 elements: sizes
 // known at compile time only (a size symbol may be anything at run time).
 bool offsets_fit_30_bits(const LoopProgram& program, const FusedKernel& kernel);
+
+// The buffers a kernel of one point per x0 (no member loops over r0) may move four neighbouring
+// x0 at a time: the float32 buffers it reads or writes only at x0 itself. Empty when the kernel
+// has loops, or reads a buffer it writes anywhere but at x0.
+std::set<int> point_quad_buffers(const LoopProgram& program, const FusedKernel& kernel);
 
 std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame = cpu_listing_frame());
 

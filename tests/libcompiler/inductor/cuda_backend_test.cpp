@@ -155,6 +155,70 @@ TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
   EXPECT_NE(large.source.find("typedef int64_t kiln_index;"), std::string::npos) << large.source;
 }
 
+// A pointwise kernel takes four neighbouring x0 a thread as float4 of the float32 buffers it meets
+// only at x0: the input read at x0 and the output, not the bias read at x0 % 32 (one float a lane),
+// nor a transposed input, nor a float64 one.
+TEST(CudaKernelShapes, PointKernelsMoveFourNeighboursWhereTheirFloatBuffersAllow) {
+  const inductor::CudaKernelModule chain = module_of(kPointwiseChain);
+  EXPECT_NE(chain.source.find("const kiln_index kiln_quads = kiln_quad_aligned(in_ptr0) && kiln_quad_aligned(out_ptr0) ? outer / 4 : 0;"),
+            std::string::npos)
+      << chain.source;
+  EXPECT_NE(chain.source.find("const kiln_quad in_ptr0_quad = kiln_load_quad(in_ptr0, q);"), std::string::npos) << chain.source;
+  EXPECT_NE(chain.source.find("const kiln_index x0 = 4 * q + 3;"), std::string::npos) << chain.source;
+  EXPECT_NE(chain.source.find("in_ptr1[((x0) % 32)]"), std::string::npos) << chain.source;
+  EXPECT_NE(chain.source.find("out_ptr0_quad.w = "), std::string::npos) << chain.source;
+  EXPECT_NE(chain.source.find("kiln_store_quad(out_ptr0, q, out_ptr0_quad);"), std::string::npos) << chain.source;
+  // The x0 the quads leave (or all of them, unaligned) as before.
+  EXPECT_NE(chain.source.find("for (kiln_index x0 = 4 * kiln_quads + blockIdx.x"), std::string::npos) << chain.source;
+  const inductor::CudaKernelModule mixed = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[64, 32][32, 1]cuda:0", arg1_1: "f32[32, 64][64, 1]cuda:0", arg2_1: "f64[64, 32][32, 1]cuda:0"):
+        permute: "f32[64, 32][1, 64]cuda:0" = torch.ops.aten.permute.default(arg1_1, [1, 0]);  arg1_1 = None
+        add: "f32[64, 32][32, 1]cuda:0" = torch.ops.aten.add.Tensor(arg0_1, permute);  arg0_1 = permute = None
+        add_1: "f64[64, 32][32, 1]cuda:0" = torch.ops.aten.add.Tensor(add, arg2_1);  add = arg2_1 = None
+        return (add_1,)
+)");
+  EXPECT_NE(mixed.source.find("kiln_quads = kiln_quad_aligned(in_ptr0) ? outer / 4 : 0;"), std::string::npos) << mixed.source;
+  EXPECT_EQ(mixed.source.find("kiln_load_quad(in_ptr1"), std::string::npos) << mixed.source;
+  EXPECT_EQ(mixed.source.find("kiln_load_quad(in_ptr2"), std::string::npos) << mixed.source;
+  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  for (const inductor::CudaKernelModule* module : {&chain, &mixed}) try {
+      EXPECT_FALSE(inductor::compile_cuda_kernels(*module, "sm_90").object_code.empty());
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << error.what() << "\n" << module->source;
+    }
+}
+
+// A kernel of float32 points whose members read a buffer it writes: from the quad a member
+// assembled when that member came first, never when the buffer is read before it is written (an
+// update in place) or at another x0 (another thread's point).
+TEST(CudaKernelShapes, PointQuadsNeverReadABufferBeforeItIsAssembled) {
+  using inductor::Expr;
+  using inductor::IndexExpr;
+  inductor::LoopProgram program;
+  for (int b = 0; b < 4; ++b) program.buffers.push_back({"buf" + std::to_string(b), inductor::Buffer::Kind::Computed, {}});
+  const IndexExpr x0 = IndexExpr::var(inductor::kOuterVar);
+  const auto sum_into = [&](int output, int a, const IndexExpr& at_a, int b) {
+    inductor::ComputedNode node;
+    node.output = output;
+    node.body = Expr::apply(inductor::ScalarOp::Add, {Expr::load(a, ir::Dtype::Float32, at_a), Expr::load(b, ir::Dtype::Float32, x0)});
+    program.nodes.push_back(node);
+    inductor::KernelMember member;
+    member.node = static_cast<int>(program.nodes.size()) - 1;
+    member.body = node.body;
+    return member;
+  };
+  inductor::FusedKernel kernel;
+  kernel.buffers = {0, 1, 2, 3};
+  kernel.members = {sum_into(2, 0, x0, 1), sum_into(1, 2, x0, 0)};  // buf2 = buf0 + buf1; buf1 = buf2 + buf0
+  EXPECT_TRUE(inductor::point_quad_buffers(program, kernel).empty());  // buf1 is read before it is written
+  kernel.members = {sum_into(2, 0, x0, 1), sum_into(0, 2, x0, 1)};      // buf0 likewise (in place)
+  EXPECT_TRUE(inductor::point_quad_buffers(program, kernel).empty());
+  kernel.members = {sum_into(2, 0, x0, 1), sum_into(3, 2, x0 + IndexExpr::constant(1), 1)};  // buf2 at x0 + 1
+  EXPECT_TRUE(inductor::point_quad_buffers(program, kernel).empty());
+  kernel.members = {sum_into(2, 0, x0, 1), sum_into(3, 2, x0, 1)};  // buf3 reads buf2's quad
+  EXPECT_EQ(inductor::point_quad_buffers(program, kernel), (std::set<int>{0, 1, 2, 3}));
+}
+
 // Many short rows get a warp each, long rows a block each; few columns narrow blocks, and when even
 // those leave SMs idle, long columns split over several blocks.
 TEST(CudaKernelShapes, ACallsBlocksKeepEveryMultiprocessorBusy) {

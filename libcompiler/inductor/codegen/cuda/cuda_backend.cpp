@@ -212,7 +212,7 @@ class CudaBackend final : public KernelBackend {
 
 CudaKernelModule cuda_kernel_module(const LoopProgram& program, const Schedule& schedule, const CodegenOptions& options) {
   CudaKernelModule module;
-  module.preamble = cuda::kernel_preamble() + kInductorHelpers + cuda_thread_combines();
+  module.preamble = cuda::kernel_preamble() + kInductorHelpers + cuda_thread_combines() + cuda_point_quads();
   // Only modules with column kernels get the split's partials (the space is allocated per module).
   for (const ScheduledStep& step : schedule.steps)
     if (const auto* k = std::get_if<FusedKernel>(&step); k && cuda_kernel_shape(*k) == CudaKernelShape::Columns) {

@@ -110,6 +110,19 @@ std::string block_kernel_declaration(const FusedKernel& kernel, const std::strin
          "int64_t outer)\n{\n" + index_type(narrow_offsets);
 }
 
+// A PerPoint kernel whose float32 buffers are met only at x0 takes four neighbouring x0 a thread
+// as one 16-byte load or store of each such buffer: a float a thread leaves the H200's memory
+// system a third short of a copy's bandwidth (gelu: 0.057 ms with a float a thread, 0.042 with
+// float4, a copy 0.036). A view whose pointer is not 16-byte aligned takes one x0 a thread.
+std::string open_point_quads(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets, const std::string& aligned) {
+  return "extern \"C\" __global__ void " + kernel.name + "(" + parameters + "int64_t outer)\n{\n" + index_type(narrow_offsets) +
+         "    // four neighbouring x0 a thread (quad q) of [0, " + kernel.outer_size.str() +
+         ") where every quad buffer is 16-byte aligned, then one x0 a thread\n" + "    const kiln_index kiln_quads = " + aligned +
+         " ? outer / 4 : 0;\n" +
+         "    for (kiln_index q = blockIdx.x * (kiln_index)blockDim.x + threadIdx.x; q < kiln_quads; q += (kiln_index)gridDim.x * "
+         "blockDim.x)\n    {\n";
+}
+
 }  // namespace
 
 CudaKernelShape cuda_kernel_shape(const FusedKernel& kernel) {
@@ -179,7 +192,11 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
                                     nullptr,
                                     "",
                                     "",
-                                    "__restrict__ "};
+                                    "__restrict__ ",
+                                    open_point_quads,
+                                    "    }\n    // the x0 the quads left\n"
+                                    "    for (kiln_index x0 = 4 * kiln_quads + blockIdx.x * (kiln_index)blockDim.x + threadIdx.x; x0 < outer; "
+                                    "x0 += (kiln_index)gridDim.x * blockDim.x)\n    {\n"};
   static const CLikeFrame rows{
       [](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
         const RowLayout layout = row_layout(kernel);
@@ -264,6 +281,19 @@ template <typename T, typename Combine> __device__ T kiln_column_combine(T value
   T total = lanes[threadIdx.x];
   for (unsigned y = 1; y < blockDim.y; ++y) total = combine(total, lanes[y * blockDim.x + threadIdx.x]);
   return total;
+}
+)";
+}
+
+const char* cuda_point_quads() {
+  return R"(// PerPoint kernels move four neighbouring floats of a buffer as one float4 (see open_point_quads).
+typedef float4 kiln_quad;
+__device__ __forceinline__ bool kiln_quad_aligned(const void* p) { return (reinterpret_cast<unsigned long long>(p) & 15) == 0; }
+template <typename I> __device__ __forceinline__ kiln_quad kiln_load_quad(const float* __restrict__ p, I q) {
+  return __ldg(reinterpret_cast<const float4*>(p) + q);
+}
+template <typename I> __device__ __forceinline__ void kiln_store_quad(float* __restrict__ p, I q, kiln_quad value) {
+  reinterpret_cast<float4*>(p)[q] = value;
 }
 )";
 }

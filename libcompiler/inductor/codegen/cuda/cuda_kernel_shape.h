@@ -37,6 +37,8 @@ CudaLaunchGeometry cuda_launch_geometry(const FusedKernel& kernel, CudaKernelSha
 
 // Device functions the Rows and Columns frames call (NVRTC source).
 const char* cuda_thread_combines();
+// What PerPoint kernels that take four x0 a thread call (NVRTC source).
+const char* cuda_point_quads();
 // What split Columns kernels add (NVRTC source, after cuda_thread_combines()): the space for
 // their partial totals and tickets, and the combine across blocks.
 std::string cuda_column_partials();
