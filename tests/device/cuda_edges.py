@@ -80,3 +80,21 @@ for n in (6, 1027):
     cw = w.cuda()
     update(cw, g.cuda(), 0.5)
     check(f"compiled in place {n}", cw, expected)
+
+
+# Compiled row kernels (softmax, layer norm) take four neighbouring points of a row a thread where
+# the row's length is a multiple of four and the row's buffers are aligned: rows of 64 from an
+# aligned tensor and from a view one float in, and rows of 30.
+def rows(x, weight, bias):
+    return torch.softmax(x, -1) + torch.nn.functional.layer_norm(x, (x.shape[-1],), weight, bias).relu()
+
+
+compiled_rows = torch.compile(rows, dynamic=False)
+for n, width in ((96, 64), (5, 30)):
+    flat = torch.randn(n * width + 1)
+    weight, bias = torch.randn(width), torch.randn(width)
+    cflat, cweight, cbias = flat.cuda(), weight.cuda(), bias.cuda()
+    aligned, shifted = flat[:-1].view(n, width), flat[1:].view(n, width)
+    check(f"compiled rows {n}x{width}", compiled_rows(cflat[:-1].view(n, width), cweight, cbias), rows(aligned.double(), weight.double(), bias.double()))
+    check(f"compiled rows unaligned {n}x{width}", compiled_rows(cflat[1:].view(n, width), cweight, cbias),
+          rows(shifted.double(), weight.double(), bias.double()))

@@ -1,6 +1,7 @@
 #include "libcompiler/inductor/codegen/c_like_kernel.h"
 
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -91,11 +92,44 @@ int written_buffer(const LoopProgram& program, const KernelMember& member) {
   return std::get<ComputedNode>(program.nodes[member.node]).output;
 }
 
+// Each line of `text` four spaces further in.
+std::string indented(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    out += "    " + text.substr(start, end - start + 1);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string quad_name(const std::string& pointer) { return pointer + "_quad"; }
 
+// A member's statements for the four positions of quad `quad`, a block each in which `var` (x0 or
+// r0) is the lane's position, loads of `quad_buffers` read from their quads (`<pointer>_quad`);
+// `use(result, component)` is the lane's last statement.
+std::string quad_lanes(const ExprRef& body, const std::string& var, const std::string& quad, const std::set<int>& quad_buffers,
+                       const std::unordered_map<int, std::string>& pointer, const std::string& floor_division, const std::string& indent,
+                       const std::function<std::string(const std::string& result, const std::string& component)>& use) {
+  static const char* const kLanes[] = {"x", "y", "z", "w"};
+  std::string out;
+  for (int lane = 0; lane < 4; ++lane) {
+    const std::string component = std::string(".") + kLanes[lane];
+    const LoadText load = [&](const Expr& e, const std::string& index) {
+      return quad_buffers.count(e.buffer) ? quad_name(pointer.at(e.buffer)) + component : pointer.at(e.buffer) + "[" + index + "]";
+    };
+    std::string result;
+    out += indent + "{\n" + indent + "    const kiln_index " + var + " = 4 * " + quad + " + " + std::to_string(lane) + ";\n";
+    out += body_lines(body, load, indent + "    ", floor_division, result);
+    out += indent + "    " + use(result, component) + "\n" + indent + "}\n";
+  }
+  return out;
+}
+
 // The statements of a kernel's quad q: the quads of the buffers it only reads, loaded first; then
-// each member for the four x0 of q, a block each (`x0` there is the lane's), its quad loads read
-// from their quads; a member whose output is a quad buffer assembles that quad and stores it.
+// each member's lanes; a member whose output is a quad buffer assembles that quad and stores it.
 std::string point_quads_body(const LoopProgram& program, const FusedKernel& kernel, const std::set<int>& quad_buffers,
                              const std::unordered_map<int, std::string>& pointer, const std::set<int>& written,
                              const std::string& floor_division) {
@@ -105,23 +139,55 @@ std::string point_quads_body(const LoopProgram& program, const FusedKernel& kern
       s << "        " << (written.count(b) ? "kiln_quad " + quad_name(pointer.at(b))
                                            : "const kiln_quad " + quad_name(pointer.at(b)) + " = kiln_load_quad(" + pointer.at(b) + ", q)")
         << ";\n";
-  static const char* const kLanes[] = {"x", "y", "z", "w"};
   for (const KernelMember& m : kernel.members) {
     const std::string& dst = pointer.at(written_buffer(program, m));
     const bool quad_out = quad_buffers.count(written_buffer(program, m)) > 0;
-    for (int lane = 0; lane < 4; ++lane) {
-      const std::string component = std::string(".") + kLanes[lane];
-      const LoadText load = [&](const Expr& e, const std::string& index) {
-        return quad_buffers.count(e.buffer) ? quad_name(pointer.at(e.buffer)) + component : pointer.at(e.buffer) + "[" + index + "]";
-      };
-      std::string result;
-      s << "        {\n            const kiln_index x0 = 4 * q + " << lane << ";\n";
-      s << body_lines(m.body, load, "            ", floor_division, result);
-      s << "            " << (quad_out ? quad_name(dst) + component : dst + "[x0]") << " = " << result << ";\n        }\n";
-    }
+    s << quad_lanes(m.body, "x0", "q", quad_buffers, pointer, floor_division, "        ", [&](const std::string& result, const std::string& c) {
+      return (quad_out ? quad_name(dst) + c : dst + "[x0]") + " = " + result + ";";
+    });
     if (quad_out) s << "        kiln_store_quad(" << dst << ", q, " << quad_name(dst) << ");\n";
   }
   return s.str();
+}
+
+// What a member's loop over r0 may move four neighbouring r0 at a time: the float32 buffers other
+// than its output, each read by the member at one index r0 + c where c is a multiple of four (so
+// that a quad starts where the buffer's pointer is 16-byte aligned), and the member's output when
+// it is float32 and written at inner*x0 + r0. Only for rows whose length is a known multiple of 4.
+// A buffer an earlier member wrote is read after the row's threads waited for each other, through
+// the coherent path (kiln_load_written_quad), not the read-only cache.
+struct RowQuads {
+  std::set<int> loads;
+  std::map<int, IndexExpr> row_start;  // per quad load: its index at r0 = 0
+  bool store = false;
+};
+
+bool multiple_of_four(const SizeExpr& size) {
+  const std::optional<int64_t> value = size.constant();
+  return value && *value % 4 == 0;
+}
+
+RowQuads row_quads(const LoopProgram& program, const KernelMember& member, const std::set<int>& written) {
+  RowQuads quads;
+  if (member.inner_size == size_constant(1) || !multiple_of_four(member.inner_size)) return quads;
+  std::map<int, std::string> index_of;
+  std::set<int> refused;
+  visit_loads(member.body, [&](const Expr& load) {
+    const IndexExpr& index = load.index;
+    bool fits = load.buffer != written_buffer(program, member) && program.buffers[load.buffer].layout.dtype == ir::Dtype::Float32 &&
+                index.affine_in(kInnerVar) && index.coefficient_of(kInnerVar) == size_constant(1) && multiple_of_four(index.constant_term());
+    for (const IndexTerm& term : index.terms())
+      if (!(term.atom.kind == IndexAtom::Kind::Var && term.atom.var == kInnerVar)) fits = fits && multiple_of_four(term.coefficient);
+    const auto [at, added] = index_of.try_emplace(load.buffer, index.key());
+    if (!fits || at->second != index.key()) refused.insert(load.buffer);
+    else if (added) quads.row_start[load.buffer] = index.substitute({{kInnerVar, IndexExpr::constant(0)}}, {});
+  });
+  for (const auto& [buffer, start] : quads.row_start)
+    if (!refused.count(buffer)) quads.loads.insert(buffer);
+  for (int b : refused) quads.row_start.erase(b);
+  quads.store = !member.reduces && program.buffers[written_buffer(program, member)].layout.dtype == ir::Dtype::Float32;
+  if (quads.loads.empty() && !quads.store) return {};
+  return quads;
 }
 
 }  // namespace
@@ -201,6 +267,41 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     s << frame.point_quads_rest;
   }
   const LoadText load = [&](const Expr& e, const std::string& index) { return pointer.at(e.buffer) + "[" + index + "]"; };
+  // A member's loop over r0, one r0 at a time, each r0's value combined into a reduction's
+  // accumulator (`combine`: "acc = sum_combine(acc, ") or stored at inner*x0 + r0 (`combine`
+  // empty). With a frame that moves quads, when the member's buffers allow, first a loop over the
+  // row's quads of r0, taken when their pointers are aligned.
+  const auto row_loop = [&](const KernelMember& m, const std::string& dst, const std::string& combine) {
+    const std::string at_r0 = dst + "[" + m.inner_size.str() + "*x0 + r0]";
+    const auto use = [&](const std::string& value) { return combine.empty() ? at_r0 + " = " + value + ";" : combine + value + ");"; };
+    std::string result;
+    const std::string statements = body_lines(m.body, load, "            ", frame.floor_division, result);
+    const std::string scalar_loop =
+        "        " + frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
+    const RowQuads quads = frame.inner_quad_loop ? row_quads(program, m, written) : RowQuads{};
+    const bool store_quads = quads.store && combine.empty();
+    if (quads.loads.empty() && !store_quads) return scalar_loop;
+    std::string aligned, body;
+    const auto require_aligned = [&](const std::string& ptr) { aligned += (aligned.empty() ? "" : " && ") + std::string("kiln_quad_aligned(") + ptr + ")"; };
+    for (int b : quads.loads) {
+      require_aligned(pointer.at(b));
+      body += "            const kiln_quad " + quad_name(pointer.at(b)) + " = " + (written.count(b) ? "kiln_load_written_quad(" : "kiln_load_quad(") +
+              pointer.at(b) + " + (" +
+              index_text(quads.row_start.at(b), frame.floor_division) + "), r4);\n";
+    }
+    if (store_quads) {
+      require_aligned(dst);
+      body += "            kiln_quad " + quad_name(dst) + ";\n";
+    }
+    body += quad_lanes(m.body, "r0", "r4", quads.loads, pointer, frame.floor_division, "            ",
+                       [&](const std::string& value, const std::string& component) {
+                         return store_quads ? quad_name(dst) + component + " = " + value + ";" : use(value);
+                       });
+    if (store_quads) body += "            kiln_store_quad(" + dst + " + " + m.inner_size.str() + "*x0, r4, " + quad_name(dst) + ");\n";
+    const std::string quad_loop = "        " + frame.inner_quad_loop(std::to_string(*m.inner_size.constant() / 4)) + "\n        {\n";
+    return "        if (" + aligned + ")\n        {\n" + indented(quad_loop + body + "        }\n") + "        }\n        else\n        {\n" +
+           indented(scalar_loop) + "        }\n";
+  };
   for (const KernelMember& m : kernel.members) {
     const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
     const std::string& dst = pointer[node.output];
@@ -212,10 +313,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       const std::string acc = "tmp_acc" + std::to_string(ordinal);
       const std::string reduction = reduction_type_name(*node.reduction);
       s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction << "_identity;\n";
-      s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";
-      s << body_lines(m.body, load, "            ", frame.floor_division, result);
-      s << "            " << acc << " = " << reduction << "_combine(" << acc << ", " << result << ");\n";
-      s << "        }\n";
+      s << row_loop(m, dst, acc + " = " + reduction + "_combine(" + acc + ", ");
       if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction, ordinal) << "\n";
       s << "        " << frame.one_thread << dst << "[x0] = " << acc << ";\n";
     } else if (m.inner_size == size_constant(1)) {
@@ -223,10 +321,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       s << "        " << frame.one_thread << "{\n" << body_lines(m.body, load, "            ", frame.floor_division, result);
       s << "            " << dst << "[x0] = " << result << ";\n        }\n";
     } else {
-      s << "        " << frame.inner_loop(m.inner_size.str()) << "\n        {\n";
-      s << body_lines(m.body, load, "            ", frame.floor_division, result);
-      s << "            " << dst << "[" << m.inner_size.str() << "*x0 + r0" << "] = " << result << ";\n";
-      s << "        }\n";
+      s << row_loop(m, dst, "");
     }
     if (*frame.barrier) s << "        " << frame.barrier << "\n";
   }

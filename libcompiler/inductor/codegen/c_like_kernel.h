@@ -44,6 +44,9 @@ struct CLikeFrame {
   // `point_quads_rest` closes that loop and opens the one over the x0 left (all of them when a
   // pointer is not aligned), which the kernel's statements for one x0 and `close` fill and close.
   // nullptr: one x0 at a time.
+  // The loop over a row's quads r4 of r0 (its `for (...)` line), for members whose row buffers
+  // allow them (see open_point_quads for the quads); nullptr: one r0 at a time.
+  std::string (*inner_quad_loop)(const std::string& quads) = nullptr;
   std::string (*open_point_quads)(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets,
                                   const std::string& aligned) = nullptr;
   const char* point_quads_rest = "";

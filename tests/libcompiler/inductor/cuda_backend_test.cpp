@@ -188,6 +188,29 @@ TEST(CudaKernelShapes, PointKernelsMoveFourNeighboursWhereTheirFloatBuffersAllow
     }
 }
 
+// A Rows kernel's loops take four neighbouring r0 a thread as float4 where the row's length is a
+// multiple of four: the input's quads through the read-only path, quads an earlier member of the
+// kernel wrote (softmax's exp) through the coherent one, a pointwise member's output stored as
+// quads; the loop of one r0 a thread stays for pointers that are not aligned. Rows of 30 stay as
+// they were.
+TEST(CudaKernelShapes, RowLoopsMoveFourNeighboursWhereTheRowsAllow) {
+  const inductor::CudaKernelModule softmax = module_of(kSoftmaxRelu);
+  for (const char* expected : {"if (kiln_quad_aligned(in_ptr0))", "for (kiln_index r4 = threadIdx.x; r4 < 4; r4 += kRowThreads)",
+                               "const kiln_quad in_ptr0_quad = kiln_load_quad(in_ptr0 + ((16*x0)), r4);",
+                               "const kiln_quad out_ptr1_quad = kiln_load_written_quad(out_ptr1 + ((16*x0)), r4);",
+                               "kiln_store_quad(out_ptr1 + 16*x0, r4, out_ptr1_quad);", "const kiln_index r0 = 4 * r4 + 3;",
+                               "for (kiln_index r0 = threadIdx.x; r0 < 16; r0 += kRowThreads)"})
+    EXPECT_NE(softmax.source.find(expected), std::string::npos) << expected << "\n" << softmax.source;
+  const std::string odd_rows = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 30][30, 1]cuda:0"):
+        amax: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
+        sub: "f32[8, 30][30, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
+        return (sub,)
+)";
+  const inductor::CudaKernelModule odd = module_of(odd_rows.c_str());
+  EXPECT_EQ(odd.source.find("r4"), std::string::npos) << odd.source;
+}
+
 // A kernel of float32 points whose members read a buffer it writes: from the quad a member
 // assembled when that member came first, never when the buffer is read before it is written (an
 // update in place) or at another x0 (another thread's point).

@@ -20,8 +20,11 @@ constexpr int64_t kFewestWarpRows = 4096;
 constexpr unsigned kRowsPerBlock = 8;
 // Elements each thread of a block-per-row kernel takes of the longest row (a power of two threads).
 constexpr int64_t kElementsPerThread = 16;
-// Iterations of a Rows kernel's r0 loops unrolled (see RowLayout).
+// Iterations of a Rows kernel's r0 loops unrolled (see RowLayout), and of its loops over quads of
+// r0 (each iteration four r0: unrolled by 4 too, they made NVRTC take a third longer on softmax
+// and layer-norm modules; by 2, a fifth).
 constexpr int kRowUnroll = 4;
+constexpr int kRowQuadUnroll = 2;
 constexpr unsigned kPointThreads = 256;
 // A column kernel whose columns are too few to give every SM two blocks splits each column's rows
 // over up to this many blocks (gridDim.y), each split taking at least kRowsPerLane rows per lane.
@@ -193,6 +196,7 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
                                     "",
                                     "",
                                     "__restrict__ ",
+                                    nullptr,
                                     open_point_quads,
                                     "    }\n    // the x0 the quads left\n"
                                     "    for (kiln_index x0 = 4 * kiln_quads + blockIdx.x * (kiln_index)blockDim.x + threadIdx.x; x0 < outer; "
@@ -217,7 +221,10 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
       },
       "if (threadIdx.x == 0) ",
       "kiln_row_barrier();",
-      "__restrict__ "};
+      "__restrict__ ",
+      [](const std::string& quads) {
+        return "#pragma unroll " + std::to_string(kRowQuadUnroll) + "\n        for (kiln_index r4 = threadIdx.x; r4 < " + quads + "; r4 += kRowThreads)";
+      }};
   static const CLikeFrame columns{
       [](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
         return block_kernel_declaration(kernel, parameters, narrow_offsets) + "    // blockDim.x consecutive x0 in [0, " +
@@ -286,11 +293,17 @@ template <typename T, typename Combine> __device__ T kiln_column_combine(T value
 }
 
 const char* cuda_point_quads() {
-  return R"(// PerPoint kernels move four neighbouring floats of a buffer as one float4 (see open_point_quads).
+  return R"(// PerPoint and Rows kernels move four neighbouring floats of a buffer as one float4 (see
+// open_point_quads, and row_quads in c_like_kernel.cpp).
 typedef float4 kiln_quad;
 __device__ __forceinline__ bool kiln_quad_aligned(const void* p) { return (reinterpret_cast<unsigned long long>(p) & 15) == 0; }
 template <typename I> __device__ __forceinline__ kiln_quad kiln_load_quad(const float* __restrict__ p, I q) {
   return __ldg(reinterpret_cast<const float4*>(p) + q);
+}
+// A quad of a buffer this kernel wrote (an earlier member of a Rows kernel): not through the
+// read-only cache, which need not see the kernel's own stores.
+template <typename I> __device__ __forceinline__ kiln_quad kiln_load_written_quad(const float* p, I q) {
+  return reinterpret_cast<const float4*>(p)[q];
 }
 template <typename I> __device__ __forceinline__ void kiln_store_quad(float* __restrict__ p, I q, kiln_quad value) {
   reinterpret_cast<float4*>(p)[q] = value;
