@@ -167,7 +167,7 @@ bool multiple_of_four(const SizeExpr& size) {
   return value && *value % 4 == 0;
 }
 
-RowQuads row_quads(const LoopProgram& program, const KernelMember& member, const std::set<int>& written) {
+RowQuads row_quads(const LoopProgram& program, const FusedKernel& kernel, const KernelMember& member, const std::set<int>& written) {
   RowQuads quads;
   if (member.inner_size == size_constant(1) || !multiple_of_four(member.inner_size)) return quads;
   std::map<int, std::string> index_of;
@@ -180,7 +180,7 @@ RowQuads row_quads(const LoopProgram& program, const KernelMember& member, const
       if (!(term.atom.kind == IndexAtom::Kind::Var && term.atom.var == kInnerVar)) fits = fits && multiple_of_four(term.coefficient);
     const auto [at, added] = index_of.try_emplace(load.buffer, index.key());
     if (!fits || at->second != index.key()) refused.insert(load.buffer);
-    else if (added) quads.row_start[load.buffer] = index.substitute({{kInnerVar, IndexExpr::constant(0)}}, {});
+    else if (added) quads.row_start[load.buffer] = index.substitute({{kInnerVar, IndexExpr::constant(0)}}, {{kOuterVar, kernel.outer_size}, {kInnerVar, member.inner_size}});
   });
   for (const auto& [buffer, start] : quads.row_start)
     if (!refused.count(buffer)) quads.loads.insert(buffer);
@@ -278,7 +278,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     const std::string statements = body_lines(m.body, load, "            ", frame.floor_division, result);
     const std::string scalar_loop =
         "        " + frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
-    const RowQuads quads = frame.inner_quad_loop ? row_quads(program, m, written) : RowQuads{};
+    const RowQuads quads = frame.inner_quad_loop ? row_quads(program, kernel, m, written) : RowQuads{};
     const bool store_quads = quads.store && combine.empty();
     if (quads.loads.empty() && !store_quads) return scalar_loop;
     std::string aligned, body;

@@ -209,6 +209,21 @@ TEST(CudaKernelShapes, RowLoopsMoveFourNeighboursWhereTheRowsAllow) {
 )";
   const inductor::CudaKernelModule odd = module_of(odd_rows.c_str());
   EXPECT_EQ(odd.source.find("r4"), std::string::npos) << odd.source;
+  // A row start that divides x0 (a bias of [8, 16] broadcast over 4 such): its quads start there.
+  const inductor::CudaKernelModule broadcast = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 8, 16][128, 16, 1]cuda:0", arg1_1: "f32[8, 16][16, 1]cuda:0"):
+        add: "f32[4, 8, 16][128, 16, 1]cuda:0" = torch.ops.aten.add.Tensor(arg0_1, arg1_1);  arg0_1 = arg1_1 = None
+        amax: "f32[4, 8, 1][8, 1, 1]cuda:0" = torch.ops.aten.amax.default(add, [-1], True)
+        sub: "f32[4, 8, 16][128, 16, 1]cuda:0" = torch.ops.aten.sub.Tensor(add, amax);  add = amax = None
+        return (sub,)
+)");
+  EXPECT_NE(broadcast.source.find("kiln_load_quad(in_ptr1 + ((16*((x0) % 8))), r4)"), std::string::npos) << broadcast.source;
+  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  for (const inductor::CudaKernelModule* module : {&softmax, &odd, &broadcast}) try {
+      EXPECT_FALSE(inductor::compile_cuda_kernels(*module, "sm_90").object_code.empty());
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << error.what() << "\n" << module->source;
+    }
 }
 
 // A kernel of float32 points whose members read a buffer it writes: from the quad a member
