@@ -68,10 +68,16 @@ TEST(KilnDistributed, LauncherSummarizesTheRankThatFailed) {
 }
 
 TEST(KilnDistributed, ASignalToTheLauncherStopsItsWorkers) {
-  // SIGTERM after 2 s, when both ranks are running; the launcher's status is kept.
-  RunResult result = run("timeout", "--preserve-status -s TERM 2 " + kiln::test::quoted(fs::path(kiln_binary())) +
-                                        " -m torch.distributed.run --standalone --nproc-per-node=2 rank_waits.py",
-                         testdataPath("distributed"));
+  // SIGTERM once both ranks have said they run (a marker file each; a fixed delay was too short
+  // for a loaded machine); the launcher's status is kept.
+  const fs::path markers = scratchDir("rank_waits_markers");
+  fs::remove_all(markers);
+  fs::create_directories(markers);
+  const std::string script = "RANK_WAITS_MARKERS=\"" + markers.string() + "\" \"" + kiln_binary() +
+                             "\" -m torch.distributed.run --standalone --nproc-per-node=2 rank_waits.py & launcher=$!; "
+                             "tries=0; while [ \"$(ls \"" + markers.string() + "\" | wc -l)\" -lt 2 ] && [ $tries -lt 1200 ]; do "
+                             "sleep 0.05; tries=$((tries + 1)); done; kill -TERM $launcher; wait $launcher";
+  RunResult result = run("sh", "-c '" + script + "'", testdataPath("distributed"));
   EXPECT_EQ(result.status, 1);
   EXPECT_EQ(result.out, "");  // rank 1 was stopped before it could print
   for (const char* expected : {"Received 15 death signal, shutting down workers\n", " closing signal SIGTERM\n",
