@@ -98,3 +98,21 @@ for n, width in ((96, 64), (5, 30)):
     check(f"compiled rows {n}x{width}", compiled_rows(cflat[:-1].view(n, width), cweight, cbias), rows(aligned.double(), weight.double(), bias.double()))
     check(f"compiled rows unaligned {n}x{width}", compiled_rows(cflat[1:].view(n, width), cweight, cbias),
           rows(shifted.double(), weight.double(), bias.double()))
+
+
+# Compiled half and bfloat16 kernels compute in float32 and round where they store or convert:
+# within a unit in the last place of a float32 reference (a sum within one of its own).
+def low_precision(x, y):
+    z = (x * 1.5 + y).relu()
+    return z, z.sum(-1), z.float() * 2
+
+
+compiled_low = torch.compile(low_precision, dynamic=False)
+for dtype, ulp in ((torch.bfloat16, 2.0 ** -8), (torch.float16, 2.0 ** -11)):
+    x, y = torch.randn(16, 40).to(dtype), torch.randn(16, 40).to(dtype)
+    got = compiled_low(x.cuda(), y.cuda())
+    expected = low_precision(x.float(), y.float())
+    print(dtype, [t.dtype for t in got], [t.shape for t in got])
+    for name, g, e in zip(("pointwise", "sum", "widened"), got, expected):
+        error = ((g.cpu().float() - e).abs() / (e.abs() + 1)).max().item()
+        print(dtype, name, error <= 2 * ulp)

@@ -27,6 +27,7 @@ const CSpelling& c_spelling(ScalarOp op) {
   return table[static_cast<int>(op)];
 }
 
+// A buffer's element type in memory: half and bfloat16 as the kernel preamble's 16-bit structs.
 std::string c_type(ir::Dtype dtype) {
   switch (dtype) {
     case ir::Dtype::Float32: return "float";
@@ -34,16 +35,39 @@ std::string c_type(ir::Dtype dtype) {
     case ir::Dtype::Int64: return "int64_t";
     case ir::Dtype::Int32: return "int32_t";
     case ir::Dtype::Bool: return "bool";
+    case ir::Dtype::Float16: return "kiln_half";
+    case ir::Dtype::BFloat16: return "kiln_bfloat16";
     default: return std::string(ir::dtypeTorchName(dtype));
   }
+}
+
+bool is_reduced_float(ir::Dtype dtype) { return dtype == ir::Dtype::Float16 || dtype == ir::Dtype::BFloat16; }
+
+// A value's type in a statement: half and bfloat16 values are computed in float32, as Inductor
+// computes them; a conversion to them rounds (kiln_to_half / kiln_to_bfloat16), as a store does.
+std::string value_type(ir::Dtype dtype) { return is_reduced_float(dtype) ? "float" : c_type(dtype); }
+
+std::string converted(ir::Dtype dtype, const std::string& value) {
+  const std::string cast = "static_cast<" + value_type(dtype) + ">(" + value + ")";
+  if (!is_reduced_float(dtype)) return cast;
+  return std::string(dtype == ir::Dtype::Float16 ? "kiln_to_half(" : "kiln_to_bfloat16(") + cast + ")";
+}
+
+// A load or store of one element: half and bfloat16 through the preamble's converting kiln_load
+// and kiln_store, everything else as an array element.
+std::string loaded(ir::Dtype dtype, const std::string& pointer, const std::string& index) {
+  return is_reduced_float(dtype) ? "kiln_load(" + pointer + " + (" + index + "))" : pointer + "[" + index + "]";
+}
+std::string stored(ir::Dtype dtype, const std::string& pointer, const std::string& index, const std::string& value) {
+  return is_reduced_float(dtype) ? "kiln_store(" + pointer + " + (" + index + "), " + value + ");" : pointer + "[" + index + "] = " + value + ";";
 }
 
 std::string c_expr(const Expr& e, const std::vector<std::string>& args, const std::string& index) {
   switch (e.kind) {
     case Expr::Kind::Load: return "";  // handled by the caller (needs the pointer name)
-    case Expr::Kind::Constant: return "static_cast<" + c_type(e.dtype) + ">(" + tensor::python_float_repr(e.value) + ")";
-    case Expr::Kind::IndexValue: return "static_cast<" + c_type(e.dtype) + ">(" + index + ")";
-    case Expr::Kind::Cast: return "static_cast<" + c_type(e.dtype) + ">(" + args[0] + ")";
+    case Expr::Kind::Constant: return converted(e.dtype, tensor::python_float_repr(e.value));
+    case Expr::Kind::IndexValue: return converted(e.dtype, index);
+    case Expr::Kind::Cast: return converted(e.dtype, args[0]);
     case Expr::Kind::Op: break;
   }
   const CSpelling& spelling = c_spelling(e.op);
@@ -118,7 +142,7 @@ std::string quad_lanes(const ExprRef& body, const std::string& var, const std::s
   for (int lane = 0; lane < 4; ++lane) {
     const std::string component = std::string(".") + kLanes[lane];
     const LoadText load = [&](const Expr& e, const std::string& index) {
-      return quad_buffers.count(e.buffer) ? quad_name(pointer.at(e.buffer)) + component : pointer.at(e.buffer) + "[" + index + "]";
+      return quad_buffers.count(e.buffer) ? quad_name(pointer.at(e.buffer)) + component : loaded(e.dtype, pointer.at(e.buffer), index);
     };
     std::string result;
     out += indent + "{\n" + indent + "    const kiln_index " + var + " = 4 * " + quad + " + " + std::to_string(lane) + ";\n";
@@ -140,10 +164,11 @@ std::string point_quads_body(const LoopProgram& program, const FusedKernel& kern
                                            : "const kiln_quad " + quad_name(pointer.at(b)) + " = kiln_load_quad(" + pointer.at(b) + ", q)")
         << ";\n";
   for (const KernelMember& m : kernel.members) {
-    const std::string& dst = pointer.at(written_buffer(program, m));
-    const bool quad_out = quad_buffers.count(written_buffer(program, m)) > 0;
+    const int out = written_buffer(program, m);
+    const std::string& dst = pointer.at(out);
+    const bool quad_out = quad_buffers.count(out) > 0;
     s << quad_lanes(m.body, "x0", "q", quad_buffers, pointer, floor_division, "        ", [&](const std::string& result, const std::string& c) {
-      return (quad_out ? quad_name(dst) + c : dst + "[x0]") + " = " + result + ";";
+      return quad_out ? quad_name(dst) + c + " = " + result + ";" : stored(program.buffers[out].layout.dtype, dst, "x0", result);
     });
     if (quad_out) s << "        kiln_store_quad(" << dst << ", q, " << quad_name(dst) << ");\n";
   }
@@ -266,14 +291,16 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     s << point_quads_body(program, kernel, quad_buffers, pointer, written, frame.floor_division);
     s << frame.point_quads_rest;
   }
-  const LoadText load = [&](const Expr& e, const std::string& index) { return pointer.at(e.buffer) + "[" + index + "]"; };
+  const LoadText load = [&](const Expr& e, const std::string& index) { return loaded(e.dtype, pointer.at(e.buffer), index); };
   // A member's loop over r0, one r0 at a time, each r0's value combined into a reduction's
   // accumulator (`combine`: "acc = sum_combine(acc, ") or stored at inner*x0 + r0 (`combine`
   // empty). With a frame that moves quads, when the member's buffers allow, first a loop over the
   // row's quads of r0, taken when their pointers are aligned.
   const auto row_loop = [&](const KernelMember& m, const std::string& dst, const std::string& combine) {
-    const std::string at_r0 = dst + "[" + m.inner_size.str() + "*x0 + r0]";
-    const auto use = [&](const std::string& value) { return combine.empty() ? at_r0 + " = " + value + ";" : combine + value + ");"; };
+    const ir::Dtype dtype = program.buffers[written_buffer(program, m)].layout.dtype;
+    const auto use = [&](const std::string& value) {
+      return combine.empty() ? stored(dtype, dst, m.inner_size.str() + "*x0 + r0", value) : combine + value + ");";
+    };
     std::string result;
     const std::string statements = body_lines(m.body, load, "            ", frame.floor_division, result);
     const std::string scalar_loop =
@@ -312,14 +339,15 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       const int ordinal = reductions++;
       const std::string acc = "tmp_acc" + std::to_string(ordinal);
       const std::string reduction = reduction_type_name(*node.reduction);
-      s << "        " << c_type(program.buffers[node.output].layout.dtype) << " " << acc << " = " << reduction << "_identity;\n";
+      const ir::Dtype dtype = program.buffers[node.output].layout.dtype;
+      s << "        " << value_type(dtype) << " " << acc << " = " << reduction << "_identity;\n";
       s << row_loop(m, dst, acc + " = " + reduction + "_combine(" + acc + ", ");
       if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction, ordinal) << "\n";
-      s << "        " << frame.one_thread << dst << "[x0] = " << acc << ";\n";
+      s << "        " << frame.one_thread << stored(dtype, dst, "x0", acc) << "\n";
     } else if (m.inner_size == size_constant(1)) {
       // A block of its own: the next member's temporaries have the same names.
       s << "        " << frame.one_thread << "{\n" << body_lines(m.body, load, "            ", frame.floor_division, result);
-      s << "            " << dst << "[x0] = " << result << ";\n        }\n";
+      s << "            " << stored(program.buffers[node.output].layout.dtype, dst, "x0", result) << "\n        }\n";
     } else {
       s << row_loop(m, dst, "");
     }

@@ -226,6 +226,31 @@ TEST(CudaKernelShapes, RowLoopsMoveFourNeighboursWhereTheRowsAllow) {
     }
 }
 
+// bfloat16 and half buffers: loaded and stored through the preamble's converting kiln_load and
+// kiln_store, their values computed in float, a conversion to them rounded; a reduction of
+// bfloat16 accumulates in float.
+TEST(CudaKernelShapes, HalfAndBFloat16BuffersComputeInFloat) {
+  const inductor::CudaKernelModule module = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "bf16[64, 32][32, 1]cuda:0", arg1_1: "f16[64, 32][32, 1]cuda:0"):
+        mul: "bf16[64, 32][32, 1]cuda:0" = torch.ops.aten.mul.Tensor(arg0_1, 1.5);  arg0_1 = None
+        relu: "bf16[64, 32][32, 1]cuda:0" = torch.ops.aten.relu.default(mul);  mul = None
+        sum_1: "bf16[64][1]cuda:0" = torch.ops.aten.sum.dim_IntList(relu, [1])
+        convert_element_type: "f16[64, 32][32, 1]cuda:0" = torch.ops.prims.convert_element_type.default(relu, torch.float16);  relu = None
+        add: "f16[64, 32][32, 1]cuda:0" = torch.ops.aten.add.Tensor(convert_element_type, arg1_1);  convert_element_type = arg1_1 = None
+        return (sum_1, add)
+)");
+  for (const char* expected : {"const kiln_bfloat16* __restrict__ in_ptr0", "const kiln_half* __restrict__ in_ptr1", "kiln_load(in_ptr0 + (",
+                               "kiln_to_bfloat16(static_cast<float>(1.5))", "float tmp_acc0 = sum_identity;", "kiln_store(out_ptr"})
+    EXPECT_NE(module.source.find(expected), std::string::npos) << expected << "\n" << module.source;
+  EXPECT_EQ(module.source.find("_quad = "), std::string::npos) << module.source;  // no float4 of them
+  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  try {
+    EXPECT_FALSE(inductor::compile_cuda_kernels(module, "sm_90").object_code.empty());
+  } catch (const std::exception& error) {
+    FAIL() << error.what() << "\n" << module.source;
+  }
+}
+
 // A kernel of float32 points whose members read a buffer it writes: from the quad a member
 // assembled when that member came first, never when the buffer is read before it is written (an
 // update in place) or at another x0 (another thread's point).

@@ -35,6 +35,7 @@ class CpuLlvmBackend final : public KernelBackend {
   bool supports(ir::Dtype dtype) const override {
     switch (dtype) {
       case ir::Dtype::Float32:
+      case ir::Dtype::Float16:
       case ir::Dtype::BFloat16:
       case ir::Dtype::Float64:
       case ir::Dtype::Int64:

@@ -15,11 +15,12 @@ namespace kiln::inductor {
 
 namespace {
 
-// bfloat16 values are computed in float32 registers, as Inductor's CPU kernels compute them:
-// loads widen them exactly, and a conversion to bfloat16 (a store included) rounds to nearest even.
+// half and bfloat16 values are computed in float32 registers, as Inductor's CPU kernels compute
+// them: loads widen them exactly, and a conversion to them (a store included) rounds to nearest even.
 llvm::Type* register_type(llvm::LLVMContext& ctx, ir::Dtype dtype) {
   switch (dtype) {
     case ir::Dtype::Float32:
+    case ir::Dtype::Float16:
     case ir::Dtype::BFloat16: return llvm::Type::getFloatTy(ctx);
     case ir::Dtype::Float64: return llvm::Type::getDoubleTy(ctx);
     case ir::Dtype::Int64: return llvm::Type::getInt64Ty(ctx);
@@ -29,9 +30,10 @@ llvm::Type* register_type(llvm::LLVMContext& ctx, ir::Dtype dtype) {
   }
 }
 
-// Bools are bytes in memory; bfloat16s the upper halves of float32s.
+// Bools are bytes in memory; halfs IEEE binary16; bfloat16s the upper halves of float32s.
 llvm::Type* memory_type(llvm::LLVMContext& ctx, ir::Dtype dtype) {
   if (dtype == ir::Dtype::Bool) return llvm::Type::getInt8Ty(ctx);
+  if (dtype == ir::Dtype::Float16) return llvm::Type::getHalfTy(ctx);
   if (dtype == ir::Dtype::BFloat16) return llvm::Type::getInt16Ty(ctx);
   return register_type(ctx, dtype);
 }
@@ -227,6 +229,7 @@ class KernelEmitter {
     llvm::Value* v = b_.CreateLoad(memory_type(ctx_, dtype), address(buffer, dtype, index));
     if (dtype == ir::Dtype::BFloat16)
       return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16), b_.getFloatTy());
+    if (dtype == ir::Dtype::Float16) return b_.CreateFPExt(v, b_.getFloatTy());
     return dtype == ir::Dtype::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
   }
 
@@ -236,6 +239,7 @@ class KernelEmitter {
     if (dtype == ir::Dtype::Bool) value = b_.CreateZExt(value, b_.getInt8Ty());
     // A rounded bfloat16 is exact in its float32's upper half.
     if (dtype == ir::Dtype::BFloat16) value = b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(value, b_.getInt32Ty()), 16), b_.getInt16Ty());
+    if (dtype == ir::Dtype::Float16) value = b_.CreateFPTrunc(value, b_.getHalfTy());  // exact: already rounded
     b_.CreateStore(value, address(buffer, dtype, index));
   }
 
@@ -316,6 +320,8 @@ class KernelEmitter {
 
   llvm::Value* convert(llvm::Value* v, ir::Dtype dtype) {
     if (dtype == ir::Dtype::BFloat16) return round_to_bfloat16(convert(v, ir::Dtype::Float32));
+    // c10::Half's conversion from float rounds to nearest even, as LLVM's fptrunc does.
+    if (dtype == ir::Dtype::Float16) return b_.CreateFPExt(b_.CreateFPTrunc(convert(v, ir::Dtype::Float32), b_.getHalfTy()), b_.getFloatTy());
     llvm::Type* to = register_type(ctx_, dtype);
     llvm::Type* from = v->getType();
     if (from == to) return v;

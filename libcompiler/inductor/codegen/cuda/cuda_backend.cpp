@@ -25,6 +25,9 @@ typedef long long int64_t;
 typedef int int32_t;
 #define inf __int_as_float(0x7f800000)
 #define nan __int_as_float(0x7fc00000)
+// half and bfloat16 values live in floats: a conversion to them rounds as a store would.
+__device__ __forceinline__ float kiln_to_half(float v) { kiln_half h; kiln_store(&h, v); return kiln_load(&h); }
+__device__ __forceinline__ float kiln_to_bfloat16(float v) { kiln_bfloat16 b; kiln_store(&b, v); return kiln_load(&b); }
 template <typename T> __device__ __forceinline__ T maximum(T a, T b) { return kiln_maximum(a, b); }
 template <typename T> __device__ __forceinline__ T minimum(T a, T b) { return kiln_minimum(a, b); }
 template <typename T> __device__ __forceinline__ T relu(T x) { return kiln_relu(x); }
@@ -154,6 +157,8 @@ class CudaBackend final : public KernelBackend {
     switch (dtype) {
       case ir::Dtype::Float32:
       case ir::Dtype::Float64:
+      case ir::Dtype::Float16:
+      case ir::Dtype::BFloat16:
       case ir::Dtype::Int64:
       case ir::Dtype::Int32:
       case ir::Dtype::Bool: return true;
