@@ -24,3 +24,24 @@ for step in range(5):
     optimizer.step()
     print(step, round(loss.item(), 4))
 print(next(model.parameters()).device)
+
+# A compiled training step under bfloat16 autocast (its fused kernels read and write bfloat16).
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.GELU(), torch.nn.LayerNorm(64), torch.nn.Linear(64, 4)).cuda()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+
+
+@torch.compile
+def train_step(inputs):
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        out = model(inputs)
+        loss = out.float().pow(2).mean()
+    loss.backward()
+    return loss, out.dtype
+
+
+for step in range(4):
+    optimizer.zero_grad()
+    loss, dtype = train_step(x)
+    optimizer.step()
+    print("autocast", step, dtype, round(loss.item(), 2))
