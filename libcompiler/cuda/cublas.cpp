@@ -23,17 +23,27 @@ template <typename T>
 using StridedBatchedFunction = CublasStatus (*)(CublasHandle, int, int, int, int, int, const T*, const T*, int, long long, const T*, int,
                                                 long long, const T*, T*, int, long long, int);
 
+// cublasGemmStridedBatchedEx: operands of a stated data type (half and bfloat16 here), products
+// accumulated in a stated compute type.
+using StridedBatchedExFunction = CublasStatus (*)(CublasHandle, int, int, int, int, int, const void*, const void*, int, int, long long,
+                                                  const void*, int, int, long long, const void*, void*, int, int, long long, int, int,
+                                                  int);
+constexpr int kDataHalf = 2, kDataBFloat16 = 14;  // CUDA_R_16F, CUDA_R_16BF
+constexpr int kGemmDefault = -1;                  // CUBLAS_GEMM_DEFAULT
+
 struct LoadedCublas {
   LoadedCublas() : library({"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) {
     if (!library.loaded()) return;
     create = reinterpret_cast<CreateFunction>(library.symbol("cublasCreate_v2"));
     sgemm = reinterpret_cast<StridedBatchedFunction<float>>(library.symbol("cublasSgemmStridedBatched"));
     dgemm = reinterpret_cast<StridedBatchedFunction<double>>(library.symbol("cublasDgemmStridedBatched"));
+    gemm_ex = reinterpret_cast<StridedBatchedExFunction>(library.symbol("cublasGemmStridedBatchedEx"));
   }
   DynamicLibrary library;
   CreateFunction create = nullptr;
   StridedBatchedFunction<float> sgemm = nullptr;
   StridedBatchedFunction<double> dgemm = nullptr;
+  StridedBatchedExFunction gemm_ex = nullptr;
 };
 
 // cuBLASLt's C API, as cuBLAS's above: the matmul descriptors, layouts, preferences and
@@ -240,8 +250,15 @@ void gemm(const tensor::Tensor& out, const tensor::Tensor& a, const tensor::Tens
     status = cublas().dgemm(handle, B.op, A.op, int(n), int(m), int(k), &alpha, static_cast<const double*>(B.t.data_ptr()), int(B.ld),
                             B.batch_stride, static_cast<const double*>(A.t.data_ptr()), int(A.ld), A.batch_stride, &beta,
                             static_cast<double*>(out.data_ptr()), int(ldc), stride_c, int(batches));
+  } else if ((out.dtype() == tensor::DType::BFloat16 || out.dtype() == tensor::DType::Float16) && cublas().gemm_ex) {
+    // As PyTorch's half and bfloat16 products: float32 accumulation and scalars.
+    const int type = out.dtype() == tensor::DType::BFloat16 ? kDataBFloat16 : kDataHalf;
+    const float fa = static_cast<float>(alpha), fb = static_cast<float>(beta);
+    status = cublas().gemm_ex(handle, B.op, A.op, int(n), int(m), int(k), &fa, B.t.data_ptr(), type, int(B.ld), B.batch_stride,
+                              A.t.data_ptr(), type, int(A.ld), A.batch_stride, &fb, out.data_ptr(), type, int(ldc), stride_c,
+                              int(batches), kComputeFloat32, kGemmDefault);
   } else {
-    tensor::throw_runtime_error("kiln's CUDA matrix products take float32 and float64, not " +
+    tensor::throw_runtime_error("kiln's CUDA matrix products take float32, float64, float16 and bfloat16, not " +
                                 std::string(tensor::scalar_type_name(out.dtype())));
   }
   if (status != 0) tensor::throw_runtime_error("cuBLAS error " + std::to_string(status) + " in a matrix product");
