@@ -87,6 +87,11 @@ std::string index_text(const IndexExpr& index, const std::string& floor_division
 // How a statement reads a load of the loop IR, given the load's index as text.
 using LoadText = std::function<std::string(const Expr& load, const std::string& index)>;
 
+// Loads of one element each, from the buffers `pointer` names.
+LoadText element_loads(const std::unordered_map<int, std::string>& pointer) {
+  return [&pointer](const Expr& e, const std::string& index) { return loaded(e.dtype, pointer.at(e.buffer), index); };
+}
+
 // The member's statements: one `auto tmpN = ...;` per DAG node, operands first.
 std::string body_lines(const ExprRef& root, const LoadText& load_text, const std::string& indent, const std::string& floor_division,
                        std::string& result) {
@@ -130,6 +135,11 @@ std::string indented(const std::string& text) {
 }
 
 std::string quad_name(const std::string& pointer) { return pointer + "_quad"; }
+
+// Adds "the pointer is 16-byte aligned" to a quad loop's condition.
+void require_aligned(std::string& condition, const std::string& pointer) {
+  condition += (condition.empty() ? "" : " && ") + std::string("kiln_quad_aligned(") + pointer + ")";
+}
 
 // A member's statements for the four positions of quad `quad`, a block each in which `var` (x0 or
 // r0) is the lane's position, loads of `quad_buffers` read from their quads (`<pointer>_quad`);
@@ -192,7 +202,7 @@ bool multiple_of_four(const SizeExpr& size) {
   return value && *value % 4 == 0;
 }
 
-RowQuads row_quads(const LoopProgram& program, const FusedKernel& kernel, const KernelMember& member, const std::set<int>& written) {
+RowQuads row_quads(const LoopProgram& program, const FusedKernel& kernel, const KernelMember& member) {
   RowQuads quads;
   if (member.inner_size == size_constant(1) || !multiple_of_four(member.inner_size)) return quads;
   std::map<int, std::string> index_of;
@@ -205,7 +215,9 @@ RowQuads row_quads(const LoopProgram& program, const FusedKernel& kernel, const 
       if (!(term.atom.kind == IndexAtom::Kind::Var && term.atom.var == kInnerVar)) fits = fits && multiple_of_four(term.coefficient);
     const auto [at, added] = index_of.try_emplace(load.buffer, index.key());
     if (!fits || at->second != index.key()) refused.insert(load.buffer);
-    else if (added) quads.row_start[load.buffer] = index.substitute({{kInnerVar, IndexExpr::constant(0)}}, {{kOuterVar, kernel.outer_size}, {kInnerVar, member.inner_size}});
+    else if (added)
+      quads.row_start[load.buffer] =
+          index.substitute({{kInnerVar, IndexExpr::constant(0)}}, {{kOuterVar, kernel.outer_size}, {kInnerVar, member.inner_size}});
   });
   for (const auto& [buffer, start] : quads.row_start)
     if (!refused.count(buffer)) quads.loads.insert(buffer);
@@ -213,6 +225,55 @@ RowQuads row_quads(const LoopProgram& program, const FusedKernel& kernel, const 
   quads.store = !member.reduces && program.buffers[written_buffer(program, member)].layout.dtype == ir::Dtype::Float32;
   if (quads.loads.empty() && !quads.store) return {};
   return quads;
+}
+
+// What rendering one kernel's statements reads: its program, its frame, and its buffers' names.
+struct KernelText {
+  const LoopProgram& program;
+  const FusedKernel& kernel;
+  const CLikeFrame& frame;
+  const std::unordered_map<int, std::string>& pointer;
+  const std::set<int>& written;
+};
+
+// A member's loop over r0, one r0 at a time, each r0's value combined into a reduction's
+// accumulator (`combine`: "acc = sum_combine(acc, ") or stored at inner*x0 + r0 (`combine`
+// empty). With a frame that moves quads, when the member's buffers allow, first a loop over the
+// row's quads of r0, taken when their pointers are aligned.
+std::string row_loop(const KernelText& k, const KernelMember& m, const std::string& combine) {
+  const int out = written_buffer(k.program, m);
+  const std::string& dst = k.pointer.at(out);
+  const ir::Dtype dtype = k.program.buffers[out].layout.dtype;
+  const auto use = [&](const std::string& value) {
+    return combine.empty() ? stored(dtype, dst, m.inner_size.str() + "*x0 + r0", value) : combine + value + ");";
+  };
+  std::string result;
+  const std::string statements = body_lines(m.body, element_loads(k.pointer), "            ", k.frame.floor_division, result);
+  const std::string scalar_loop =
+      "        " + k.frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
+  const RowQuads quads = k.frame.inner_quad_loop ? row_quads(k.program, k.kernel, m) : RowQuads{};
+  const bool store_quads = quads.store && combine.empty();
+  if (quads.loads.empty() && !store_quads) return scalar_loop;
+  std::string aligned, body;
+  for (int b : quads.loads) {
+    const std::string& pointer = k.pointer.at(b);
+    require_aligned(aligned, pointer);
+    body += "            const kiln_quad " + quad_name(pointer) + " = " +
+            (k.written.count(b) ? "kiln_load_written_quad(" : "kiln_load_quad(") + pointer + " + (" +
+            index_text(quads.row_start.at(b), k.frame.floor_division) + "), r4);\n";
+  }
+  if (store_quads) {
+    require_aligned(aligned, dst);
+    body += "            kiln_quad " + quad_name(dst) + ";\n";
+  }
+  body += quad_lanes(m.body, "r0", "r4", quads.loads, k.pointer, k.frame.floor_division, "            ",
+                     [&](const std::string& value, const std::string& component) {
+                       return store_quads ? quad_name(dst) + component + " = " + value + ";" : use(value);
+                     });
+  if (store_quads) body += "            kiln_store_quad(" + dst + " + " + m.inner_size.str() + "*x0, r4, " + quad_name(dst) + ");\n";
+  const std::string quad_loop = "        " + k.frame.inner_quad_loop(std::to_string(*m.inner_size.constant() / 4)) + "\n        {\n";
+  return "        if (" + aligned + ")\n        {\n" + indented(quad_loop + body + "        }\n") + "        }\n        else\n        {\n" +
+         indented(scalar_loop) + "        }\n";
 }
 
 }  // namespace
@@ -286,49 +347,13 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     s << frame.open(kernel, params, narrow_offsets);
   } else {
     std::string aligned;
-    for (int b : quad_buffers) aligned += (aligned.empty() ? "" : " && ") + std::string("kiln_quad_aligned(") + pointer[b] + ")";
+    for (int b : quad_buffers) require_aligned(aligned, pointer[b]);
     s << frame.open_point_quads(kernel, params, narrow_offsets, aligned);
     s << point_quads_body(program, kernel, quad_buffers, pointer, written, frame.floor_division);
     s << frame.point_quads_rest;
   }
-  const LoadText load = [&](const Expr& e, const std::string& index) { return loaded(e.dtype, pointer.at(e.buffer), index); };
-  // A member's loop over r0, one r0 at a time, each r0's value combined into a reduction's
-  // accumulator (`combine`: "acc = sum_combine(acc, ") or stored at inner*x0 + r0 (`combine`
-  // empty). With a frame that moves quads, when the member's buffers allow, first a loop over the
-  // row's quads of r0, taken when their pointers are aligned.
-  const auto row_loop = [&](const KernelMember& m, const std::string& dst, const std::string& combine) {
-    const ir::Dtype dtype = program.buffers[written_buffer(program, m)].layout.dtype;
-    const auto use = [&](const std::string& value) {
-      return combine.empty() ? stored(dtype, dst, m.inner_size.str() + "*x0 + r0", value) : combine + value + ");";
-    };
-    std::string result;
-    const std::string statements = body_lines(m.body, load, "            ", frame.floor_division, result);
-    const std::string scalar_loop =
-        "        " + frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
-    const RowQuads quads = frame.inner_quad_loop ? row_quads(program, kernel, m, written) : RowQuads{};
-    const bool store_quads = quads.store && combine.empty();
-    if (quads.loads.empty() && !store_quads) return scalar_loop;
-    std::string aligned, body;
-    const auto require_aligned = [&](const std::string& ptr) { aligned += (aligned.empty() ? "" : " && ") + std::string("kiln_quad_aligned(") + ptr + ")"; };
-    for (int b : quads.loads) {
-      require_aligned(pointer.at(b));
-      body += "            const kiln_quad " + quad_name(pointer.at(b)) + " = " + (written.count(b) ? "kiln_load_written_quad(" : "kiln_load_quad(") +
-              pointer.at(b) + " + (" +
-              index_text(quads.row_start.at(b), frame.floor_division) + "), r4);\n";
-    }
-    if (store_quads) {
-      require_aligned(dst);
-      body += "            kiln_quad " + quad_name(dst) + ";\n";
-    }
-    body += quad_lanes(m.body, "r0", "r4", quads.loads, pointer, frame.floor_division, "            ",
-                       [&](const std::string& value, const std::string& component) {
-                         return store_quads ? quad_name(dst) + component + " = " + value + ";" : use(value);
-                       });
-    if (store_quads) body += "            kiln_store_quad(" + dst + " + " + m.inner_size.str() + "*x0, r4, " + quad_name(dst) + ");\n";
-    const std::string quad_loop = "        " + frame.inner_quad_loop(std::to_string(*m.inner_size.constant() / 4)) + "\n        {\n";
-    return "        if (" + aligned + ")\n        {\n" + indented(quad_loop + body + "        }\n") + "        }\n        else\n        {\n" +
-           indented(scalar_loop) + "        }\n";
-  };
+  const KernelText text{program, kernel, frame, pointer, written};
+  const LoadText load = element_loads(pointer);
   for (const KernelMember& m : kernel.members) {
     const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
     const std::string& dst = pointer[node.output];
@@ -341,7 +366,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       const std::string reduction = reduction_type_name(*node.reduction);
       const ir::Dtype dtype = program.buffers[node.output].layout.dtype;
       s << "        " << value_type(dtype) << " " << acc << " = " << reduction << "_identity;\n";
-      s << row_loop(m, dst, acc + " = " + reduction + "_combine(" + acc + ", ");
+      s << row_loop(text, m, acc + " = " + reduction + "_combine(" + acc + ", ");
       if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction, ordinal) << "\n";
       s << "        " << frame.one_thread << stored(dtype, dst, "x0", acc) << "\n";
     } else if (m.inner_size == size_constant(1)) {
@@ -349,7 +374,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       s << "        " << frame.one_thread << "{\n" << body_lines(m.body, load, "            ", frame.floor_division, result);
       s << "            " << stored(program.buffers[node.output].layout.dtype, dst, "x0", result) << "\n        }\n";
     } else {
-      s << row_loop(m, dst, "");
+      s << row_loop(text, m, "");
     }
     if (*frame.barrier) s << "        " << frame.barrier << "\n";
   }
