@@ -97,7 +97,13 @@ class autocast:
             supported = [torch.bfloat16, torch.float16]
             name = device_type.upper()
             if device_type == "cuda":
-                warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
+                # PyTorch's warning without CUDA; with it, kiln's own: its ops have no CUDA
+                # autocast policy yet, so the region computes in its tensors' dtypes.
+                if not torch.cuda.is_available():
+                    warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
+                else:
+                    warnings.warn("kiln does not implement autocast on CUDA yet: the region runs in its tensors' own dtypes "
+                                  "(cast the model, e.g. model.to(torch.bfloat16), for lower precision).", stacklevel=2)
                 enabled = False
             elif self.fast_dtype not in supported:
                 warnings.warn(f"In {name} autocast, but the target dtype is not supported. Disabling autocast.\n"
