@@ -537,6 +537,14 @@ auto meta_of(const Tensorlike& t) {
   return TensorMetaT<Size>{t.sizes(), t.strides(), t.dtype(), t.device()};
 }
 
+// PyTorch's check that an in-place op's result dtype casts to its self's: no floating result
+// into an integral self, nothing but bool into bool.
+inline void check_inplace_cast(DType result, DType self) {
+  const bool narrowing = (tensor::is_floating_point(result) && !tensor::is_floating_point(self)) || (result != DType::Bool && self == DType::Bool);
+  if (narrowing)
+    tensor::throw_runtime_error("result type " + dtype_word(result) + " can't be cast to the desired output type " + dtype_word(self));
+}
+
 // In-place elementwise ops: the other operands must broadcast to self, and with `check_cast`
 // their promoted dtype must cast to self's.
 template <class Args>
@@ -549,11 +557,7 @@ std::vector<MetaOf<Args>> inplace_result(const Args& args, const std::vector<siz
   if (check_cast) {
     DType result = e.common;
     if (args.schema().name == "div_" && !tensor::is_floating_point(result)) result = tensor::default_float_dtype();
-    const bool narrowing = (tensor::is_floating_point(result) && !tensor::is_floating_point(self.dtype())) ||
-                           (result != DType::Bool && self.dtype() == DType::Bool);
-    if (narrowing)
-      tensor::throw_runtime_error("result type " + dtype_word(result) + " can't be cast to the desired output type " +
-                                  dtype_word(self.dtype()));
+    check_inplace_cast(result, self.dtype());
   }
   return {meta_of(self)};
 }

@@ -85,6 +85,7 @@ Tensor cos(const Tensor& self) { return call_single(OpId::cos, {self}); }
 Tensor tanh(const Tensor& self) { return call_single(OpId::tanh, {self}); }
 Tensor sigmoid(const Tensor& self) { return call_single(OpId::sigmoid, {self}); }
 Tensor erf(const Tensor& self) { return call_single(OpId::erf, {self}); }
+Tensor erfinv(const Tensor& self) { return call_single(OpId::erfinv, {self}); }
 Tensor sinh(const Tensor& self) { return call_single(OpId::sinh, {self}); }
 Tensor cosh(const Tensor& self) { return call_single(OpId::cosh, {self}); }
 Tensor relu(const Tensor& self) { return call_single(OpId::relu, {self}); }

@@ -65,6 +65,7 @@ Tensor cos(const Tensor& self);
 Tensor tanh(const Tensor& self);
 Tensor sigmoid(const Tensor& self);
 Tensor erf(const Tensor& self);
+Tensor erfinv(const Tensor& self);
 Tensor sinh(const Tensor& self);
 Tensor cosh(const Tensor& self);
 Tensor relu(const Tensor& self);

@@ -336,6 +336,12 @@ std::vector<Tensor> backward_erfc(const BackwardContext& ctx, const std::vector<
   return {mul(mul(grads[0], exp(neg(mul(self, self)))), Scalar(-M_2_SQRTPI))};
 }
 
+// d/dy erfinv y = sqrt(pi)/2 exp(erfinv(y)^2), from the saved input as derivatives.yaml has it.
+std::vector<Tensor> backward_erfinv(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  const Tensor x = erfinv(ctx.saved("self"));
+  return {mul(mul(exp(mul(x, x)), Scalar(0.5 * std::sqrt(M_PI))), grads[0])};
+}
+
 // fmod(x, y) = x - trunc(x / y) * y.
 std::vector<Tensor> backward_fmod(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   const Tensor& g = grads[0];

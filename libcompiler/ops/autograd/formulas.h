@@ -54,6 +54,7 @@ std::vector<Tensor> backward_atan(const BackwardContext& ctx, const std::vector<
 std::vector<Tensor> backward_sinh(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_cosh(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_erfc(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_erfinv(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_fmod(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_atan2(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_relu(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -428,18 +428,26 @@ std::vector<Tensor> clamped(const Tensor& out, const IValue& self_value, std::op
   return {out};
 }
 
+// Where a clamp writes: a new tensor as `meta` lays it out, or, for the in-place forms, self once
+// the out-of-place result type casts to self's dtype (PyTorch's error otherwise).
+Tensor clamp_output(const Arguments& args, MetaFunction meta) {
+  if (!args.schema().is_inplace()) return allocate_outputs(meta(args))[0];
+  size_generic::check_inplace_cast(meta(args)[0].dtype, args.tensor(0).dtype());
+  return args.tensor(0);
+}
+
 }  // namespace
 
 std::vector<Tensor> kernel_clamp(const Arguments& args) {
-  return clamped(allocate_outputs(meta_clamp(args))[0], args[0], args.optional_scalar(1), args.optional_scalar(2));
+  return clamped(clamp_output(args, meta_clamp), args[0], args.optional_scalar(1), args.optional_scalar(2));
 }
 
 std::vector<Tensor> kernel_clamp_min(const Arguments& args) {
-  return clamped(allocate_outputs(meta_binary_arithmetic(args))[0], args[0], args.scalar(1), std::nullopt);
+  return clamped(clamp_output(args, meta_binary_arithmetic), args[0], args.scalar(1), std::nullopt);
 }
 
 std::vector<Tensor> kernel_clamp_max(const Arguments& args) {
-  return clamped(allocate_outputs(meta_binary_arithmetic(args))[0], args[0], std::nullopt, args.scalar(1));
+  return clamped(clamp_output(args, meta_binary_arithmetic), args[0], std::nullopt, args.scalar(1));
 }
 
 std::vector<Tensor> kernel_fma(const Arguments& args) {

@@ -108,6 +108,7 @@ std::vector<Tensor> kernel_atan(const Arguments& args);
 std::vector<Tensor> kernel_sinh(const Arguments& args);
 std::vector<Tensor> kernel_cosh(const Arguments& args);
 std::vector<Tensor> kernel_erfc(const Arguments& args);
+std::vector<Tensor> kernel_erfinv(const Arguments& args);
 std::vector<Tensor> kernel_relu(const Arguments& args);
 std::vector<Tensor> kernel_gelu(const Arguments& args);
 std::vector<Tensor> kernel_leaky_relu(const Arguments& args);

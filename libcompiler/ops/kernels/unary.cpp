@@ -5,6 +5,7 @@
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/inverse_error_function.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/pointwise_math.h"
@@ -127,6 +128,7 @@ std::vector<Tensor> predicate(const Arguments& args, const MakeOp& make_op) {
   }
 KILN_FLOAT_UNARY_KERNEL(sqrt, std::sqrt(x))
 KILN_FLOAT_UNARY_KERNEL(reciprocal, C(1) / x)
+KILN_FLOAT_UNARY_KERNEL(erfinv, inverse_error_function(x))
 #undef KILN_FLOAT_UNARY_KERNEL
 
 namespace {

@@ -75,6 +75,9 @@ std::map<std::string, std::function<GradSample()>> samples() {
   s["clamp"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp, {x[0], -0.5, 0.5}); }); };
   s["clamp_min"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp_min, {x[0], -0.25}); }); };
   s["clamp_max"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp_max, {x[0], 0.25}); }); };
+  s["clamp_"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp_, {writable(x[0]), -0.5, 0.5}); }); };
+  s["clamp_min_"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp_min_, {writable(x[0]), -0.25}); }); };
+  s["clamp_max_"] = [] { return sample({random({6})}, [](auto& x) { return call(OpId::clamp_max_, {writable(x[0]), 0.25}); }); };
   for (const auto& [name, id] : std::vector<std::pair<std::string, OpId>>{
            {"neg", OpId::neg}, {"abs", OpId::abs}, {"sign", OpId::sign}, {"exp", OpId::exp}, {"sin", OpId::sin},
            {"cos", OpId::cos}, {"tan", OpId::tan}, {"tanh", OpId::tanh}, {"sigmoid", OpId::sigmoid},
@@ -87,6 +90,7 @@ std::map<std::string, std::function<GradSample()>> samples() {
     s[name] = [id, one] { return sample({random({2, 3}, 0.5, 2)}, one(id)); };
   s["asin"] = [one] { return sample({random({2, 3}, -0.9, 0.9)}, one(OpId::asin)); };
   s["acos"] = [one] { return sample({random({2, 3}, -0.9, 0.9)}, one(OpId::acos)); };
+  s["erfinv"] = [one] { return sample({random({2, 3}, -0.9, 0.9)}, one(OpId::erfinv)); };
   s["fmod.Tensor"] = [] { return sample({random({4}, 0.1, 0.9), random({4}, 1.1, 1.5)}, [](auto& x) { return call(OpId::fmod_Tensor, {mul(x[0], -3.0), x[1]}); }); };
   s["fmod.Scalar"] = [] { return sample({random({4}, 0.1, 0.9)}, [](auto& x) { return call(OpId::fmod_Scalar, {x[0], 0.35}); }); };
   s["atan2"] = [] { return sample({random({2, 3}), random({3}, 0.5, 2)}, [](auto& x) { return call(OpId::atan2, {x[0], x[1]}); }); };
@@ -103,7 +107,7 @@ std::map<std::string, std::function<GradSample()>> samples() {
            {"sin_", OpId::sin_, -1, 1}, {"cos_", OpId::cos_, -1, 1}, {"tanh_", OpId::tanh_, -1, 1}, {"sigmoid_", OpId::sigmoid_, -1, 1},
            {"erf_", OpId::erf_, -1, 1}, {"expm1_", OpId::expm1_, -1, 1}, {"round_", OpId::round_, -1, 1},
            {"log_", OpId::log_, 0.5, 2}, {"log1p_", OpId::log1p_, 0.5, 2}, {"rsqrt_", OpId::rsqrt_, 0.5, 2},
-           {"log2_", OpId::log2_, 0.5, 2}, {"reciprocal_", OpId::reciprocal_, 0.5, 2}})
+           {"log2_", OpId::log2_, 0.5, 2}, {"reciprocal_", OpId::reciprocal_, 0.5, 2}, {"erfinv_", OpId::erfinv_, -0.9, 0.9}})
     s[name] = [id, low, high] { return sample({random({2, 3}, low, high)}, [id](auto& x) { return call(id, {writable(x[0])}); }); };
   s["gelu"] = [] { return sample({random({4}, -2, 2), random({4}, -2, 2)}, [](auto& x) {
     return std::vector<Tensor>{call_single(OpId::gelu, {x[0]}), call_single(OpId::gelu, {x[1], "tanh"})}; }); };

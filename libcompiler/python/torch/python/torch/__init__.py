@@ -152,7 +152,7 @@ def cond(pred, true_fn, false_fn, operands=()):
     return false_fn(*operands)
 
 
-from torch._composites import (finfo, iinfo, floor, trunc, ceil, frac, narrow, movedim, roll, outer, sort, argsort,
+from torch._composites import (finfo, iinfo, floor, trunc, ceil, frac, narrow, unbind, movedim, roll, outer, sort, argsort,
                                msort, logsumexp, lerp, nan_to_num, count_nonzero, aminmax, std_mean, median, kthvalue,
                                diff, diag, trace, cdist, searchsorted, bucketize, nonzero, argwhere, unique, bincount,
                                masked_select, where, scatter, scatter_reduce, baddbmm, addbmm, addmv, index_put, any, all, index_fill, index_copy, bernoulli, normal,

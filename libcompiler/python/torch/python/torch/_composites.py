@@ -87,6 +87,12 @@ def narrow(input, dim, start, length):
     return input[tuple(index)]
 
 
+def unbind(input, dim=0):
+    # The slices along dim, each a view; ATen's unbind is select at every index (its grad_fn is
+    # UnbindBackward0, kiln's each slice's SelectBackward0).
+    return tuple(input.select(dim, i) for i in range(input.size(dim)))
+
+
 def movedim(input, source, destination):
     sources = [source] if isinstance(source, int) else list(source)
     destinations = [destination] if isinstance(destination, int) else list(destination)

@@ -94,7 +94,7 @@ torch._add_tensor_method("register_post_accumulate_grad_hook", register_post_acc
 
 
 # Tensor methods of the functions torch._composites makes.
-for _name in ("floor", "trunc", "ceil", "frac", "narrow", "movedim", "roll", "outer", "sort", "argsort", "msort",
+for _name in ("floor", "trunc", "ceil", "frac", "narrow", "unbind", "movedim", "roll", "outer", "sort", "argsort", "msort",
               "logsumexp", "lerp", "nan_to_num", "count_nonzero", "aminmax", "median", "kthvalue", "diff", "diag",
               "trace", "nonzero", "argwhere", "unique", "bincount", "masked_select"):
     torch._add_tensor_method(_name, getattr(torch, _name))

@@ -6,6 +6,7 @@ expm1 = torch.expm1
 log1p = torch.log1p
 erf = torch.erf
 erfc = torch.erfc
+erfinv = torch.erfinv
 xlogy = torch.xlogy
 logsumexp = torch.logsumexp
 expit = torch.sigmoid

@@ -61,7 +61,22 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    raise NotImplementedError("kiln: nn.init.trunc_normal_ needs Tensor.erfinv_, which kiln does not have yet")
+    # A normal truncated to [a, b] by inverting its CDF: uniform values between the CDF's values
+    # at a and b, mapped back through erfinv, then clamped against rounding (PyTorch's steps).
+    def normal_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+    with torch.no_grad():
+        low, high = normal_cdf((a - mean) / std), normal_cdf((b - mean) / std)
+        tensor.uniform_(2 * low - 1, 2 * high - 1)
+        tensor.erfinv_()
+        tensor.mul_(std * math.sqrt(2.0))
+        tensor.add_(mean)
+        tensor.clamp_(min=a, max=b)
+        return tensor
 
 
 def constant_(tensor, val):
