@@ -17,12 +17,6 @@
 namespace kiln::python {
 namespace {
 
-// TensorImpl -> its Python object, held weakly.
-std::unordered_map<const tensor::TensorImpl*, std::weak_ptr<Object>>& live_wrappers() {
-  static std::unordered_map<const tensor::TensorImpl*, std::weak_ptr<Object>> wrappers;
-  return wrappers;
-}
-
 struct DTypeObject : NativeObject {
   DTypeObject(tensor::DType d) : NativeObject(torch_types().dtype), dtype(d) {}
   tensor::DType dtype;
@@ -171,14 +165,6 @@ TorchTypes make_types() {
 
 }  // namespace
 
-TensorObject::~TensorObject() {
-  if (value.defined()) {
-    auto& wrappers = live_wrappers();
-    auto it = wrappers.find(value.impl());
-    if (it != wrappers.end() && it->second.expired()) wrappers.erase(it);
-  }
-}
-
 const TorchTypes& torch_types() {
   static const TorchTypes types = make_types();
   return types;
@@ -186,9 +172,8 @@ const TorchTypes& torch_types() {
 
 Ref wrap_tensor(const tensor::Tensor& t) {
   if (!t.defined()) return none();
-  auto& wrappers = live_wrappers();
-  auto& slot = wrappers[t.impl()];
-  if (Ref existing = slot.lock()) return existing;
+  std::weak_ptr<void>& slot = t.impl()->wrapper;
+  if (std::shared_ptr<void> existing = slot.lock()) return std::static_pointer_cast<Object>(existing);
   Ref object = std::make_shared<TensorObject>(torch_types().tensor, t);
   slot = object;
   return object;
@@ -205,7 +190,7 @@ Ref make_fake_tensor(const tensor::Shape& sizes, const tensor::Shape& strides, t
 
 Ref make_parameter(const tensor::Tensor& t) {
   Ref object = std::make_shared<TensorObject>(torch_types().parameter, t);
-  live_wrappers()[t.impl()] = object;
+  t.impl()->wrapper = object;
   return object;
 }
 

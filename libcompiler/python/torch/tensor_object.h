@@ -23,7 +23,6 @@ struct TensorProxy {
 
 struct TensorObject : NativeObject {
   TensorObject(TypeObject* type, tensor::Tensor t) : NativeObject(type), value(std::move(t)) {}
-  ~TensorObject() override;
   tensor::Tensor value;
   std::shared_ptr<TensorProxy> proxy;  // set on the fake tensors of graph capture
   // The device Python code sees (a fake's meta tensor stands for one on another device).
