@@ -128,8 +128,10 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
                        (plural ? "s" : "") + " but " + std::to_string(positional.size()) + " " +
                        (positional.size() == 1 ? "was" : "were") + " given");
   }
-  // On the stack for the argument counts of most ops: binding runs on every op call.
-  boost::container::small_vector<std::optional<IValue>, 8> bound(params.size());
+  // Values land in place; which are bound is kept on the stack for the argument counts of most
+  // ops (binding runs on every op call).
+  std::vector<IValue> values(params.size());
+  boost::container::small_vector<bool, 16> bound(params.size(), false);
   BindFailure mismatch{"", true, {}};  // positions marked only once one mismatches (binding is per call)
   for (size_t i = 0; i < positional.size(); ++i) {
     auto converted = convert(params[i].type, positional[i], name);
@@ -141,7 +143,8 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
       mismatch.mismatched_positions[i] = true;
       continue;
     }
-    bound[i] = std::move(converted);
+    values[i] = std::move(*converted);
+    bound[i] = true;
   }
   for (const KeywordArgument& kw : keywords) {
     const auto it = std::find_if(params.begin(), params.end(),
@@ -156,18 +159,17 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
                            ", not " + kw.value.python_type_name();
       continue;
     }
-    bound[index] = std::move(converted);
+    values[index] = std::move(*converted);
+    bound[index] = true;
   }
   if (!mismatch.message.empty()) {
     mismatch.mismatched_positions.resize(positional.size());
     return mismatch;
   }
   std::vector<std::string> missing;
-  std::vector<IValue> values;
-  values.reserve(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
-    if (bound[i]) values.push_back(std::move(*bound[i]));
-    else if (params[i].default_value) values.push_back(*params[i].default_value);
+    if (bound[i]) continue;
+    if (params[i].default_value) values[i] = *params[i].default_value;
     else missing.push_back(quoted(python_name(params[i])));
   }
   if (!missing.empty()) {
