@@ -73,10 +73,7 @@ void add_dtype_method(const std::string& name, tensor::DType dtype) {
   method(name, [dtype](Interpreter&, CallArgs& c) { return wrap_tensor(ops::to_dtype(self_of(c), dtype)); });
 }
 
-}  // namespace
-
-namespace {
-
+// The Python exception PyTorch raises for this error, with its message.
 [[noreturn]] void raise_torch_error(const tensor::TorchError& error) {
   static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError,
                                   ExcType::NotImplementedError};
