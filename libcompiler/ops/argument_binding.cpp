@@ -4,6 +4,8 @@
 #include <optional>
 #include <variant>
 
+#include <boost/container/small_vector.hpp>
+
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/torch_error.h"
 
@@ -54,7 +56,9 @@ std::string python_type(const SchemaType& type) {
 }
 
 // The value as the parameter's type, or nullopt when the Python parser would reject it.
-std::optional<IValue> convert(const SchemaType& type, const IValue& value, bool numbers_as_tensors) {
+// `op_name` is looked up in kNumbersAsTensors only when a number meets a Tensor parameter: the
+// name comparisons would cost more than binding a call of tensors.
+std::optional<IValue> convert(const SchemaType& type, const IValue& value, const std::string& op_name) {
   using Base = SchemaType::Base;
   if (value.is_none()) return type.is_optional ? std::optional<IValue>(value) : std::nullopt;
   if (type.is_list) {
@@ -68,7 +72,7 @@ std::optional<IValue> convert(const SchemaType& type, const IValue& value, bool 
   switch (type.base) {
     case Base::Tensor:
       if (value.is_tensor()) return value;
-      if (numbers_as_tensors && value.is_number()) return IValue(tensor::wrapped_number(value.to_scalar()));
+      if (value.is_number() && allows_numbers_as_tensors(op_name)) return IValue(tensor::wrapped_number(value.to_scalar()));
       return std::nullopt;
     case Base::Int:
     case Base::SymInt:
@@ -124,11 +128,13 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
                        (plural ? "s" : "") + " but " + std::to_string(positional.size()) + " " +
                        (positional.size() == 1 ? "was" : "were") + " given");
   }
-  const bool numbers = allows_numbers_as_tensors(name);
-  std::vector<std::optional<IValue>> bound(params.size());
+  // Values land in place; which are bound is kept on the stack for the argument counts of most
+  // ops (binding runs on every op call).
+  std::vector<IValue> values(params.size());
+  boost::container::small_vector<bool, 16> bound(params.size(), false);
   BindFailure mismatch{"", true, {}};  // positions marked only once one mismatches (binding is per call)
   for (size_t i = 0; i < positional.size(); ++i) {
-    auto converted = convert(params[i].type, positional[i], numbers);
+    auto converted = convert(params[i].type, positional[i], name);
     if (!converted) {
       if (mismatch.message.empty())
         mismatch.message = name + "(): argument '" + python_name(params[i]) + "' (position " + std::to_string(i + 1) +
@@ -137,7 +143,8 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
       mismatch.mismatched_positions[i] = true;
       continue;
     }
-    bound[i] = std::move(converted);
+    values[i] = std::move(*converted);
+    bound[i] = true;
   }
   for (const KeywordArgument& kw : keywords) {
     const auto it = std::find_if(params.begin(), params.end(),
@@ -145,25 +152,24 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
     if (it == params.end()) return failure(name + "() got an unexpected keyword argument '" + kw.name + "'");
     const size_t index = static_cast<size_t>(it - params.begin());
     if (index < positional.size()) return failure(name + "() got multiple values for argument '" + kw.name + "'");
-    auto converted = convert(it->type, kw.value, numbers);
+    auto converted = convert(it->type, kw.value, name);
     if (!converted) {
       if (mismatch.message.empty())
         mismatch.message = name + "(): argument '" + python_name(*it) + "' must be " + python_type(it->type) +
                            ", not " + kw.value.python_type_name();
       continue;
     }
-    bound[index] = std::move(converted);
+    values[index] = std::move(*converted);
+    bound[index] = true;
   }
   if (!mismatch.message.empty()) {
     mismatch.mismatched_positions.resize(positional.size());
     return mismatch;
   }
   std::vector<std::string> missing;
-  std::vector<IValue> values;
-  values.reserve(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
-    if (bound[i]) values.push_back(std::move(*bound[i]));
-    else if (params[i].default_value) values.push_back(*params[i].default_value);
+    if (bound[i]) continue;
+    if (params[i].default_value) values[i] = *params[i].default_value;
     else missing.push_back(quoted(python_name(params[i])));
   }
   if (!missing.empty()) {
@@ -205,6 +211,12 @@ std::pair<const OpInfo*, Arguments> resolve_overload(std::string_view name, cons
                                                      const std::vector<KeywordArgument>& keywords) {
   const std::vector<const OpInfo*>& candidates = overloads_of(name);
   if (candidates.empty()) type_error("no operator named '" + std::string(name) + "'");
+  return resolve_overload(name, candidates, positional, keywords);
+}
+
+std::pair<const OpInfo*, Arguments> resolve_overload(std::string_view name, const std::vector<const OpInfo*>& candidates,
+                                                     const std::vector<IValue>& positional,
+                                                     const std::vector<KeywordArgument>& keywords) {
   std::vector<BindFailure> failures;
   for (const OpInfo* op : candidates) {
     auto result = try_bind(op->schema, positional, keywords);

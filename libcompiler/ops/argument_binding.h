@@ -26,6 +26,10 @@ Arguments bind_arguments(const FunctionSchema& schema, const std::vector<IValue>
 // overload's own error, or the list of signatures when there are several).
 std::pair<const OpInfo*, Arguments> resolve_overload(std::string_view name, const std::vector<IValue>& positional,
                                                      const std::vector<KeywordArgument>& keywords);
+// The same among `candidates`, the overloads of `name` looked up already (not empty).
+std::pair<const OpInfo*, Arguments> resolve_overload(std::string_view name, const std::vector<const OpInfo*>& candidates,
+                                                     const std::vector<IValue>& positional,
+                                                     const std::vector<KeywordArgument>& keywords);
 
 // "Tensor input, Tensor other, *, Number alpha = 1": the schema as Python signatures print it.
 std::string python_signature(const FunctionSchema& schema);

@@ -13,16 +13,15 @@
 
 namespace kiln::ops {
 
-std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas) {
+std::vector<Tensor> allocate_outputs(std::vector<TensorMeta> metas) {
   std::vector<Tensor> outputs;
-  for (const TensorMeta& meta : metas) {
+  outputs.reserve(metas.size());
+  for (TensorMeta& meta : metas) {
     if (!meta.defined) {
       outputs.emplace_back();
       continue;
     }
-    Tensor t = Tensor::empty(meta.sizes, meta.dtype, meta.device);
-    t.impl()->strides = meta.strides;
-    outputs.push_back(std::move(t));
+    outputs.push_back(Tensor::empty_with_strides(std::move(meta.sizes), std::move(meta.strides), meta.dtype, meta.device));
   }
   return outputs;
 }
@@ -102,7 +101,7 @@ bool is_factory(const OpInfo& op, const std::vector<Tensor>& slots) {
 std::vector<Tensor> fake_outputs(const OpInfo& op, const Arguments& args) {
   std::vector<TensorMeta> metas = op.meta(args);
   for (TensorMeta& meta : metas) meta.device = tensor::Device{tensor::DeviceType::Meta};
-  return allocate_outputs(metas);
+  return allocate_outputs(std::move(metas));
 }
 
 std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots) {
@@ -113,9 +112,9 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
                              "aten::" + op.schema.name + ": attempted to run this operator with Meta tensors, but there was no "
                                                          "fake impl or Meta kernel registered.");
   if (op.meta && has_meta_tensor(slots)) {
-    const std::vector<TensorMeta> metas = op.meta(args);
+    std::vector<TensorMeta> metas = op.meta(args);
     if (op.schema.is_inplace()) return {args.tensor(0)};
-    return allocate_outputs(metas);
+    return allocate_outputs(std::move(metas));
   }
   const tensor::DeviceType device = dispatch_device(op, args, slots);
   if (const KernelFunction kernel = kernel_for(op, device)) return kernel(args);

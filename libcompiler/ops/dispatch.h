@@ -54,6 +54,7 @@ class FakeFactoryScope {
 };
 
 // Fresh tensors shaped as the meta function says (on the meta device they have no data).
-std::vector<Tensor> allocate_outputs(const std::vector<TensorMeta>& metas);
+// The metas' sizes and strides are moved into the tensors.
+std::vector<Tensor> allocate_outputs(std::vector<TensorMeta> metas);
 
 }  // namespace kiln::ops

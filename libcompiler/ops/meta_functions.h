@@ -232,7 +232,7 @@ Elementwise<SizeOf<Args>> elementwise(const Args& args, std::span<const size_t> 
   // symbolic ones the comparison itself would guard.
   if constexpr (std::is_same_v<Size, int64_t>) {
     const auto& first = args.tensor(slot(0));
-    bool same_row_major = first.strides() == row_major_strides(first.sizes());
+    bool same_row_major = tensor::has_row_major_strides(first.sizes(), first.strides());
     for (size_t k = 1; k < tensors && same_row_major; ++k) {
       const auto& t = args.tensor(slot(k));
       same_row_major = t.sizes() == first.sizes() && t.strides() == first.strides();
@@ -258,9 +258,20 @@ Elementwise<SizeOf<Args>> elementwise(const Args& args, std::initializer_list<si
   return elementwise(args, std::span<const size_t>(indices.begin(), indices.size()));
 }
 
+// One output of the operands' geometry, moved out of `e` (an initializer list would copy the
+// sizes and strides: two allocations on every elementwise call).
 template <typename Size>
-std::vector<TensorMetaT<Size>> single(const Elementwise<Size>& e, DType dtype) {
-  return {TensorMetaT<Size>{e.sizes, e.strides, dtype, e.device}};
+std::vector<TensorMetaT<Size>> single(Elementwise<Size> e, DType dtype) {
+  std::vector<TensorMetaT<Size>> metas;
+  metas.push_back(TensorMetaT<Size>{std::move(e.sizes), std::move(e.strides), dtype, e.device});
+  return metas;
+}
+
+// The same with the operands' common dtype.
+template <typename Size>
+std::vector<TensorMetaT<Size>> single(Elementwise<Size> e) {
+  const DType common = e.common;
+  return single(std::move(e), common);
 }
 
 // The checks of ATen's arithmetic ops on bool and integer operands.
@@ -351,15 +362,16 @@ std::vector<Size> checked_sizes(const std::vector<Size>& sizes) {
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_binary_arithmetic(const Args& args) {
-  const auto e = elementwise(args, {0, 1});
+  auto e = elementwise(args, {0, 1});
   check_arithmetic(args, e.common);
-  return single(e, e.common);
+  return single(std::move(e));
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_binary_float(const Args& args) {
-  const auto e = elementwise(args, {0, 1});
-  return single(e, tensor::is_floating_point(e.common) ? e.common : tensor::default_float_dtype());
+  auto e = elementwise(args, {0, 1});
+  const DType dtype = tensor::is_floating_point(e.common) ? e.common : tensor::default_float_dtype();
+  return single(std::move(e), dtype);
 }
 
 template <class Args>
@@ -369,8 +381,7 @@ std::vector<MetaOf<Args>> meta_div_mode(const Args& args) {
   if (*mode != "trunc" && *mode != "floor")
     tensor::throw_runtime_error("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" +
                                 *mode + "'");
-  const auto e = elementwise(args, {0, 1});
-  return single(e, e.common);
+  return single(elementwise(args, {0, 1}));
 }
 
 template <class Args>
@@ -380,7 +391,7 @@ std::vector<MetaOf<Args>> meta_comparison(const Args& args) {
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_unary(const Args& args) {
-  const auto e = elementwise(args, {0});
+  auto e = elementwise(args, {0});
   if (args.schema().name == "neg" && e.common == DType::Bool)
     tensor::throw_runtime_error(
         "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
@@ -390,13 +401,14 @@ std::vector<MetaOf<Args>> meta_unary(const Args& args) {
     if (approximate != "none" && approximate != "tanh")
       tensor::throw_runtime_error("approximate argument must be either none or tanh.");
   }
-  return single(e, e.common);
+  return single(std::move(e));
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_unary_float(const Args& args) {
-  const auto e = elementwise(args, {0});
-  return single(e, tensor::is_floating_point(e.common) ? e.common : tensor::default_float_dtype());
+  auto e = elementwise(args, {0});
+  const DType dtype = tensor::is_floating_point(e.common) ? e.common : tensor::default_float_dtype();
+  return single(std::move(e), dtype);
 }
 
 template <class Args>
@@ -412,22 +424,21 @@ std::vector<MetaOf<Args>> meta_where(const Args& args) {
                                 dtype_word(condition.dtype()));
   auto e = elementwise(args, {0, 1, 2});
   e.common = result_type({args[1], args[2]});
-  return single(e, e.common);
+  return single(std::move(e));
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_fma(const Args& args) {
-  const auto e = elementwise(args, {0, 1, 2});
-  return single(e, e.common);
+  return single(elementwise(args, {0, 1, 2}));
 }
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_clamp(const Args& args) {
   if (args[1].is_none() && args[2].is_none())
     tensor::throw_runtime_error("torch.clamp: At least one of 'min' or 'max' must not be None");
-  const auto e = elementwise(args, {0, 1, 2});
+  auto e = elementwise(args, {0, 1, 2});
   if (e.common == DType::Bool) tensor::throw_runtime_error("\"clamp_cpu\" not implemented for 'Bool'");
-  return single(e, e.common);
+  return single(std::move(e));
 }
 
 template <class Args>
@@ -887,8 +898,8 @@ std::vector<MetaOf<Args>> meta_nll_loss_forward(const Args& args) {
 
 template <class Args>
 std::vector<MetaOf<Args>> meta_mse_loss(const Args& args) {
-  const auto e = elementwise(args, {0, 1});
-  if (args.int_value(2) == static_cast<int64_t>(Reduction::None)) return single(e, e.common);
+  auto e = elementwise(args, {0, 1});
+  if (args.int_value(2) == static_cast<int64_t>(Reduction::None)) return single(std::move(e));
   return {contiguous<SizeOf<Args>>({}, e.common, e.device)};
 }
 
@@ -1483,8 +1494,7 @@ std::vector<MetaOf<Args>> meta_softmax_composite(const Args& args) {
 // square is pow(self, 2): an int exponent keeps integer dtypes and makes bool int64.
 template <class Args>
 std::vector<MetaOf<Args>> meta_square(const Args& args) {
-  const auto e = elementwise(args, {0});
-  return single(e, result_type({args[0], IValue(int64_t{2})}));
+  return single(elementwise(args, {0}), result_type({args[0], IValue(int64_t{2})}));
 }
 
 template <class Args>

@@ -24,7 +24,7 @@ void* CachingAllocator::allocate(size_t nbytes, const Device& device) {
     void* block = bucket->second.back().first;
     bucket->second.pop_back();
     cached_bytes_ -= size;
-    live_.emplace(block, size);
+    track_locked(block, size);
     return block;
   }
   lock.unlock();
@@ -37,16 +37,28 @@ void* CachingAllocator::allocate(size_t nbytes, const Device& device) {
     block = backing_.allocate(size, device);
   }
   lock.lock();
-  live_.emplace(block, size);
+  track_locked(block, size);
   return block;
+}
+
+void CachingAllocator::track_locked(void* block, size_t size) {
+  if (spare_nodes_.empty()) {
+    live_.emplace(block, size);
+    return;
+  }
+  auto node = std::move(spare_nodes_.back());
+  spare_nodes_.pop_back();
+  node.key() = block;
+  node.mapped() = size;
+  live_.insert(std::move(node));
 }
 
 void CachingAllocator::deallocate(void* data, const Device& device) {
   if (!data) return;
   std::unique_lock lock(mutex_);
-  const auto live = live_.find(data);
-  const size_t size = live->second;
-  live_.erase(live);
+  auto node = live_.extract(data);
+  const size_t size = node.mapped();
+  if (spare_nodes_.size() < kSpareNodes) spare_nodes_.push_back(std::move(node));
   if (cached_bytes_ + size > max_cached_bytes_) {
     lock.unlock();
     backing_.deallocate(data, device);

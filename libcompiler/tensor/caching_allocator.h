@@ -39,6 +39,8 @@ class CachingAllocator final : public Allocator {
 
  private:
   void release_all_locked();
+  // live_[block] = size, in a map node kept from a block given back when there is one.
+  void track_locked(void* block, size_t size);
 
   // Blocks are only reused on the device they came from.
   using BucketKey = std::pair<int, size_t>;  // device index, block size
@@ -47,6 +49,10 @@ class CachingAllocator final : public Allocator {
   const size_t max_cached_bytes_;
   mutable std::mutex mutex_;
   std::unordered_map<void*, size_t> live_;  // block handed out -> its block size
+  // Nodes of live_ whose blocks came back, reused so that a small op's result (a block out and
+  // back on every call) costs no heap allocation for its bookkeeping; at most kSpareNodes.
+  static constexpr size_t kSpareNodes = 64;
+  std::vector<std::unordered_map<void*, size_t>::node_type> spare_nodes_;
   std::map<BucketKey, std::vector<std::pair<void*, Device>>> free_blocks_;
   size_t cached_bytes_ = 0;
 };

@@ -20,7 +20,7 @@ bool should_swap(const std::vector<Shape>& strides, int64_t inner, int64_t outer
 }
 
 // Operands of one shape, all contiguous: the walk is one run over every operand (most small ops).
-bool one_contiguous_run(const Shape& shape, const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs) {
+bool one_contiguous_run(const Shape& shape, std::initializer_list<Tensor> outputs, std::initializer_list<Tensor> inputs) {
   for (const auto* operands : {&outputs, &inputs})
     for (const Tensor& t : *operands)
       if (t.sizes() != shape || !t.is_contiguous()) return false;
@@ -29,14 +29,12 @@ bool one_contiguous_run(const Shape& shape, const std::vector<Tensor>& outputs, 
 
 }  // namespace
 
-ElementwiseLoop::ElementwiseLoop(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs) {
-  if (outputs.empty()) throw_runtime_error("ElementwiseLoop needs at least one output");
-  const Shape& shape = outputs.front().sizes();
+ElementwiseLoop::ElementwiseLoop(std::initializer_list<Tensor> outputs, std::initializer_list<Tensor> inputs) {
+  if (outputs.size() == 0) throw_runtime_error("ElementwiseLoop needs at least one output");
+  const Shape& shape = outputs.begin()->sizes();
   numel_ = numel_of(shape);
   if (one_contiguous_run(shape, outputs, inputs)) {
     shape_ = {numel_};
-    data_.reserve(outputs.size() + inputs.size());
-    strides_.reserve(outputs.size() + inputs.size());
     for (const auto* operands : {&outputs, &inputs})
       for (const Tensor& t : *operands) {
         data_.push_back(static_cast<char*>(t.data_ptr()));
@@ -98,7 +96,7 @@ ElementwiseLoop::ElementwiseLoop(const std::vector<Tensor>& outputs, const std::
     merged_shape.push_back(1);
     for (auto& s : merged) s.push_back(0);
   }
-  shape_ = std::move(merged_shape);
+  shape_.assign(merged_shape.begin(), merged_shape.end());
   for (size_t i = 0; i < operands.size(); ++i) {
     const int64_t item = static_cast<int64_t>(operands[i].itemsize());
     for (int64_t s : merged[i]) strides_.push_back(s * item);

@@ -11,7 +11,10 @@
 //   loop.for_each([&](char* const* data, const int64_t* byte_strides, int64_t n) { ... });
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "libcompiler/tensor/parallel.h"
 #include "libcompiler/tensor/tensor.h"
@@ -21,13 +24,14 @@ namespace kiln::tensor {
 class ElementwiseLoop {
  public:
   // Outputs must have one shape; inputs must broadcast to it (RuntimeError with PyTorch's text
-  // otherwise). Operand i of the runs is outputs first, then inputs, in the order given.
-  ElementwiseLoop(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs);
+  // otherwise). Operand i of the runs is outputs first, then inputs, in the order given. Lists in
+  // place ({out}, {a, b}), not vectors: a small op's loop then allocates nothing.
+  ElementwiseLoop(std::initializer_list<Tensor> outputs, std::initializer_list<Tensor> inputs);
 
   int num_operands() const { return static_cast<int>(data_.size()); }
   int64_t numel() const { return numel_; }
   // The shape after reordering and merging, innermost first; one entry for a contiguous walk.
-  const Shape& loop_shape() const { return shape_; }
+  Shape loop_shape() const { return Shape(shape_.begin(), shape_.end()); }
 
   // body(data, byte_strides, n): data[i] is operand i's first element of the run, byte_strides[i]
   // its step in bytes; n elements per run. Runs come in memory order of the first output.
@@ -95,9 +99,10 @@ class ElementwiseLoop {
   // Operand i's step in bytes along (merged) dimension d.
   int64_t stride(size_t i, size_t d) const { return strides_[i * shape_.size() + d]; }
 
-  std::vector<char*> data_;
-  Shape strides_;  // [operand][dim] flattened, in bytes, innermost dim first
-  Shape shape_;    // innermost first
+  // Inline for the operand and dimension counts of most calls (no heap for a small op's walk).
+  boost::container::small_vector<char*, 4> data_;
+  boost::container::small_vector<int64_t, 16> strides_;  // [operand][dim] flattened, in bytes, innermost dim first
+  boost::container::small_vector<int64_t, 4> shape_;     // innermost first
   int64_t numel_ = 0;
 };
 

@@ -5,6 +5,10 @@
 namespace kiln::tensor {
 
 Tensor Tensor::empty(const Shape& sizes, DType dtype, const Device& device) {
+  return empty_with_strides(sizes, contiguous_strides(sizes), dtype, device);
+}
+
+Tensor Tensor::empty_with_strides(Shape sizes, Shape strides, DType dtype, const Device& device) {
   for (int64_t s : sizes)
     if (s < 0)
       throw_runtime_error("Trying to create tensor with negative dimension " + std::to_string(s) + ": " +
@@ -16,8 +20,8 @@ Tensor Tensor::empty(const Shape& sizes, DType dtype, const Device& device) {
       throw_runtime_error("Storage size calculation overflowed with sizes=" + shape_str(sizes));
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = Storage::allocate(static_cast<size_t>(nbytes), device);
-  impl->sizes = sizes;
-  impl->strides = contiguous_strides(sizes);
+  impl->sizes = std::move(sizes);
+  impl->strides = std::move(strides);
   impl->dtype = dtype;
   return Tensor(std::move(impl));
 }

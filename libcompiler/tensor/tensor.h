@@ -37,6 +37,10 @@ struct TensorImpl {
   std::shared_ptr<VersionCounter> version_counter = std::make_shared<VersionCounter>();
   // For a view: the tensor whose storage it views (never itself a view), as Tensor._base.
   std::shared_ptr<TensorImpl> view_base;
+  // The object a front end made for this tensor (the Python Tensor), held weakly: while it lives
+  // the same TensorImpl gives back the same object, as PyTorch's PyObject slot does, without a
+  // table lookup per op result.
+  std::weak_ptr<void> wrapper;
 };
 
 class Tensor {
@@ -46,6 +50,9 @@ class Tensor {
 
   // A new contiguous tensor with uninitialised memory.
   static Tensor empty(const Shape& sizes, DType dtype = DType::Float32, const Device& device = kCPU);
+  // The same laid out by `strides`, a dense layout (row-major or a permutation of it, as meta
+  // functions give outputs); both are taken over, not copied.
+  static Tensor empty_with_strides(Shape sizes, Shape strides, DType dtype, const Device& device);
   // A view of `base`'s storage with its own geometry; shares the version counter.
   static Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t storage_offset);
 

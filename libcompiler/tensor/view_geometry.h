@@ -41,6 +41,18 @@ std::vector<Size> row_major_strides(const std::vector<Size>& sizes) {
   return strides;
 }
 
+// strides == row_major_strides(sizes), for concrete sizes, without building the comparison's
+// vector (every elementwise op call asks it).
+inline bool has_row_major_strides(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides) {
+  if (strides.size() != sizes.size()) return false;
+  int64_t running = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (strides[i] != running) return false;
+    running *= std::max<int64_t>(sizes[i], 1);
+  }
+  return true;
+}
+
 // c10's definition: size-1 dimensions may have any stride, empty tensors are contiguous.
 template <typename Size>
 bool is_contiguous_layout(const std::vector<Size>& sizes, const std::vector<Size>& strides) {

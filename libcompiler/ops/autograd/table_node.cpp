@@ -6,8 +6,14 @@
 namespace kiln::ops {
 
 std::vector<Tensor> input_slots(const Arguments& args) {
-  std::vector<Tensor> slots;
   const auto& schema_args = args.schema().arguments;
+  // Sized first: every op call gathers its slots, and growing the vector costs an allocation.
+  size_t count = 0;
+  for (size_t i = 0; i < schema_args.size(); ++i)
+    if (schema_args[i].type.base == SchemaType::Base::Tensor)
+      count += schema_args[i].type.is_list ? args.tensor_list(i).size() : 1;
+  std::vector<Tensor> slots;
+  slots.reserve(count);
   for (size_t i = 0; i < schema_args.size(); ++i) {
     if (schema_args[i].type.base != SchemaType::Base::Tensor) continue;
     if (schema_args[i].type.is_list) {

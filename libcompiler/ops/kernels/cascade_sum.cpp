@@ -21,6 +21,8 @@ tensor::Tensor reduced_dims_in_memory_order(const tensor::Tensor& self, const st
   std::vector<int64_t> permutation(reduced.size());
   for (size_t d = 0; d < permutation.size(); ++d) permutation[d] = static_cast<int64_t>(d);
   for (size_t i = 0; i < places.size(); ++i) permutation[places[i]] = outermost_first[i];
+  // Already in that order (every contiguous tensor): self itself, not a view of it made per call.
+  if (std::is_sorted(permutation.begin(), permutation.end())) return self;
   return tensor::permute(self, permutation);
 }
 

@@ -17,7 +17,8 @@ ReductionLayout reduction_layout(const tensor::Tensor& self, const std::vector<b
       order.push_back(d);
       layout.inner *= self.sizes()[d];
     }
-  layout.data = tensor::contiguous(tensor::permute(self, order));
+  // Reduced dims already last (a full or an innermost reduction): no view to make first.
+  layout.data = tensor::contiguous(std::is_sorted(order.begin(), order.end()) ? self : tensor::permute(self, order));
   return layout;
 }
 

@@ -67,9 +67,9 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
   // Any dense layout (a transposed matrix too) is one array in memory, as is a result laid out
   // like it: elementwise, the order of the elements does not matter.
   if (tensor::is_floating_point(dtype) && tensor::dense_memory_order(self) && !args.schema().is_inplace()) {
-    const std::vector<TensorMeta> result = meta(args);
+    std::vector<TensorMeta> result = meta(args);
     if (result[0].dtype == dtype && result[0].strides == self.strides() && result[0].sizes == self.sizes()) {
-      const Tensor out = allocate_outputs(result)[0];
+      const Tensor out = allocate_outputs(std::move(result))[0];
       visit_floating_dtype(dtype, "unary_on_arrays", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* in = self.data_ptr<T>();

@@ -157,9 +157,7 @@ Ref round_value(Interpreter& interp, CallArgs& c) {
     return py_int(static_cast<int64_t>(q) * scale);
   }
   if (x->kind != ObjectKind::Float) {
-    std::vector<Ref> args;
-    if (has_digits) args.push_back(a[1]);
-    if (Ref r = call_dunder(interp, x, "__round__", args)) return r;
+    if (Ref r = has_digits ? call_dunder(interp, x, "__round__", {a[1]}) : call_dunder(interp, x, "__round__", {})) return r;
     raise_error(ExcType::TypeError, "type " + type_name(x) + " doesn't define __round__ method");
   }
   double v = as<FloatObject>(x).value;

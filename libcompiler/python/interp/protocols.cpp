@@ -595,10 +595,16 @@ Ref call(Interpreter& interp, const Ref& callee, std::vector<Ref> args) {
   return call(interp, callee, std::move(call_args));
 }
 
-Ref call_dunder(Interpreter& interp, const Ref& value, const char* name, std::vector<Ref> args) {
+// The arguments go straight into the call's list (a vector of them first would be one more
+// allocation on every operator of an object with dunders, a tensor's `x + y`).
+Ref call_dunder(Interpreter& interp, const Ref& value, const char* name, std::initializer_list<Ref> args) {
   auto [method, owner] = special_method(*value, name);
   if (!method) return nullptr;
-  return call_bound(interp, method, value, std::move(args));
+  CallArgs call_args;
+  call_args.args.reserve(args.size() + 1);
+  call_args.args.push_back(value);
+  call_args.args.insert(call_args.args.end(), args.begin(), args.end());
+  return call(interp, method, std::move(call_args));
 }
 
 bool is_callable(const Ref& value) {

@@ -4,6 +4,7 @@
 // equality, repr/str — with dunder methods of user classes honoured. The interpreter and every
 // native module go through these, so a user class behaves the same wherever it is used.
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +58,7 @@ Ref bind_attribute(Interpreter& interp, const Ref& attr, const Ref& self, TypeOb
 Ref call(Interpreter& interp, const Ref& callee, CallArgs args);
 Ref call(Interpreter& interp, const Ref& callee, std::vector<Ref> args);
 // Calls the dunder `name` of value's type, or returns null when the type has none.
-Ref call_dunder(Interpreter& interp, const Ref& value, const char* name, std::vector<Ref> args);
+Ref call_dunder(Interpreter& interp, const Ref& value, const char* name, std::initializer_list<Ref> args);
 bool is_callable(const Ref& value);
 
 Ref iter(Interpreter& interp, const Ref& iterable);

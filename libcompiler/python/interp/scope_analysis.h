@@ -43,6 +43,9 @@ struct CodeInfo {
   bool is_generator = false;
 
   NameResolution resolve(const std::string& name) const {
+    // Every name of module code is global (scope analysis maps each to Global): no lookup for the
+    // loads and stores of a script's top level.
+    if (kind == Kind::Module) return {};
     auto it = names.find(name);
     return it == names.end() ? NameResolution{} : it->second;
   }

@@ -30,7 +30,8 @@ void method(const std::string& name, NativeFn fn) { add_method(torch_types().ten
 
 // self.<op>(args...): the op called with self first.
 NativeFn op_method(std::string op) {
-  return [op = std::move(op)](Interpreter& ip, CallArgs& c) { return call_op(ip, op, c.args, c.kwargs); };
+  const auto& overloads = ops::overloads_of(op);
+  return [op = std::move(op), &overloads](Interpreter& ip, CallArgs& c) { return call_op(ip, op, overloads, c.args, c.kwargs); };
 }
 
 Ref tolist(const tensor::Tensor& t) {
@@ -42,23 +43,27 @@ Ref tolist(const tensor::Tensor& t) {
 
 Ref binary(Interpreter& ip, const char* op, const Ref& a, const Ref& b) { return call_op(ip, op, {a, b}, {}); }
 
+// self <op> other as the table's op (other <op> self when reflected), its overloads looked up
+// once here rather than by name on every call.
 void operator_method(const char* dunder, const char* op, bool reflected) {
-  std::string name = op;
-  method(dunder, [name, reflected](Interpreter& ip, CallArgs& c) -> Ref {
+  method(dunder, [name = std::string(op), &overloads = ops::overloads_of(op), reflected](Interpreter& ip, CallArgs& c) -> Ref {
     const Ref& other = c.args.at(1);
     if (!is_tensor(other) && other->kind != ObjectKind::Int && other->kind != ObjectKind::Float &&
         other->kind != ObjectKind::Bool)
       return not_implemented();
-    return reflected ? binary(ip, name.c_str(), other, c.args[0]) : binary(ip, name.c_str(), c.args[0], other);
+    if (!reflected) return call_op(ip, name, overloads, std::span<const Ref>(c.args.data(), 2), {});
+    const Ref swapped[] = {other, c.args[0]};
+    return call_op(ip, name, overloads, swapped, {});
   });
 }
 
 // a op= b: the in-place op when the table has it, else the out-of-place result.
 void inplace_method(const char* dunder, const char* inplace_op, const char* op) {
-  std::string in = inplace_op, out = op;
-  method(dunder, [in, out](Interpreter& ip, CallArgs& c) -> Ref {
-    if (!ops::overloads_of(in).empty()) return binary(ip, in.c_str(), c.args.at(0), c.args.at(1));
-    return binary(ip, out.c_str(), c.args.at(0), c.args.at(1));
+  const bool has_inplace = !ops::overloads_of(inplace_op).empty();
+  const char* chosen = has_inplace ? inplace_op : op;
+  method(dunder, [name = std::string(chosen), &overloads = ops::overloads_of(chosen)](Interpreter& ip, CallArgs& c) -> Ref {
+    const Ref operands[] = {c.args.at(0), c.args.at(1)};
+    return call_op(ip, name, overloads, operands, {});
   });
 }
 
@@ -68,20 +73,33 @@ void add_dtype_method(const std::string& name, tensor::DType dtype) {
   method(name, [dtype](Interpreter&, CallArgs& c) { return wrap_tensor(ops::to_dtype(self_of(c), dtype)); });
 }
 
+// The Python exception PyTorch raises for this error, with its message.
+[[noreturn]] void raise_torch_error(const tensor::TorchError& error) {
+  static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError,
+                                  ExcType::NotImplementedError};
+  raise_error(kinds[static_cast<int>(error.kind())], error.what());
+}
+
 }  // namespace
 
 Ref with_torch_errors(const std::function<Ref()>& body) {
   try {
     return body();
   } catch (const tensor::TorchError& error) {
-    static const ExcType kinds[] = {ExcType::RuntimeError, ExcType::IndexError, ExcType::ValueError, ExcType::TypeError,
-                                    ExcType::NotImplementedError};
-    raise_error(kinds[static_cast<int>(error.kind())], error.what());
+    raise_torch_error(error);
   }
 }
 
+// The try written out rather than with_torch_errors around the call: that std::function would
+// allocate (three captured references) on every tensor method and operator call.
 NativeFn torch_guard(NativeFn fn) {
-  return [fn = std::move(fn)](Interpreter& ip, CallArgs& c) { return with_torch_errors([&] { return fn(ip, c); }); };
+  return [fn = std::move(fn)](Interpreter& ip, CallArgs& c) -> Ref {
+    try {
+      return fn(ip, c);
+    } catch (const tensor::TorchError& error) {
+      raise_torch_error(error);
+    }
+  };
 }
 
 void install_tensor_methods() {

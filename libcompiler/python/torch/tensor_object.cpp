@@ -17,12 +17,6 @@
 namespace kiln::python {
 namespace {
 
-// TensorImpl -> its Python object, held weakly.
-std::unordered_map<const tensor::TensorImpl*, std::weak_ptr<Object>>& live_wrappers() {
-  static std::unordered_map<const tensor::TensorImpl*, std::weak_ptr<Object>> wrappers;
-  return wrappers;
-}
-
 struct DTypeObject : NativeObject {
   DTypeObject(tensor::DType d) : NativeObject(torch_types().dtype), dtype(d) {}
   tensor::DType dtype;
@@ -171,14 +165,6 @@ TorchTypes make_types() {
 
 }  // namespace
 
-TensorObject::~TensorObject() {
-  if (value.defined()) {
-    auto& wrappers = live_wrappers();
-    auto it = wrappers.find(value.impl());
-    if (it != wrappers.end() && it->second.expired()) wrappers.erase(it);
-  }
-}
-
 const TorchTypes& torch_types() {
   static const TorchTypes types = make_types();
   return types;
@@ -186,9 +172,8 @@ const TorchTypes& torch_types() {
 
 Ref wrap_tensor(const tensor::Tensor& t) {
   if (!t.defined()) return none();
-  auto& wrappers = live_wrappers();
-  auto& slot = wrappers[t.impl()];
-  if (Ref existing = slot.lock()) return existing;
+  std::weak_ptr<void>& slot = t.impl()->wrapper;
+  if (std::shared_ptr<void> existing = slot.lock()) return std::static_pointer_cast<Object>(existing);
   Ref object = std::make_shared<TensorObject>(torch_types().tensor, t);
   slot = object;
   return object;
@@ -205,7 +190,7 @@ Ref make_fake_tensor(const tensor::Shape& sizes, const tensor::Shape& strides, t
 
 Ref make_parameter(const tensor::Tensor& t) {
   Ref object = std::make_shared<TensorObject>(torch_types().parameter, t);
-  live_wrappers()[t.impl()] = object;
+  t.impl()->wrapper = object;
   return object;
 }
 
@@ -345,43 +330,45 @@ Ref wrap_results(const ops::OpInfo& op, const std::vector<tensor::Tensor>& resul
 
 }  // namespace
 
-Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
+Ref call_op(Interpreter& interp, const std::string& name, const std::vector<Ref>& args,
             const std::vector<std::pair<std::string, Ref>>& kwargs) {
-  const auto& overloads = ops::overloads_of(name);
-  if (overloads.empty()) raise_error(ExcType::AttributeError, "module 'torch' has no attribute '" + name + "'");
-  // f(2, 3) for an op whose first (or first after self) parameter is int[]: pack, as PyTorch's
-  // binding of `*size` does.
+  return call_op(interp, name, ops::overloads_of(name), args, kwargs);
+}
+
+Ref call_op(Interpreter& interp, std::string_view name, const std::vector<const ops::OpInfo*>& overloads,
+            std::span<const Ref> args, const std::vector<std::pair<std::string, Ref>>& kwargs) {
+  if (overloads.empty()) raise_error(ExcType::AttributeError, "module 'torch' has no attribute '" + std::string(name) + "'");
+  // f(2, 3) for an op whose first (or first after self) parameter is int[]: the arguments from
+  // there on are packed into one, as PyTorch's binding of `*size` does.
   const auto& params = overloads.front()->schema.arguments;
   size_t list_at = !params.empty() && params[0].type.base == ops::SchemaType::Base::Tensor && !params[0].type.is_list ? 1 : 0;
+  size_t packed_from = args.size();
   if (list_at < params.size() && params[list_at].type.is_list &&
       (params[list_at].type.base == ops::SchemaType::Base::Int || params[list_at].type.base == ops::SchemaType::Base::SymInt) &&
       args.size() > list_at) {
     bool all_ints = true;
     for (size_t i = list_at; i < args.size(); ++i) all_ints &= args[i]->kind == ObjectKind::Int;
-    if (all_ints) {
-      std::vector<Ref> packed(args.begin() + static_cast<long>(list_at), args.end());
-      args.resize(list_at);
-      args.push_back(py_tuple(std::move(packed)));
-    }
+    if (all_ints) packed_from = list_at;
   }
   std::vector<ops::IValue> positional;
-  positional.reserve(args.size());
-  for (const auto& a : args) positional.push_back(to_ivalue(interp, a));
+  positional.reserve(packed_from + 1);
+  for (size_t i = 0; i < packed_from; ++i) positional.push_back(to_ivalue(interp, args[i]));
+  if (packed_from < args.size())
+    positional.push_back(to_ivalue(interp, py_tuple(std::vector<Ref>(args.begin() + static_cast<long>(packed_from), args.end()))));
   std::vector<ops::KeywordArgument> keywords;
   // Factories (ops with a dtype= argument) take requires_grad= in Python, as PyTorch's bindings
   // add it; the table's schemas, like ATen's, do not have it.
-  bool factory = false;
-  for (const auto& p : params) factory |= p.name == "dtype";
+  const auto is_factory = [&] { return std::any_of(params.begin(), params.end(), [](const auto& p) { return p.name == "dtype"; }); };
   bool requires_grad = false;
   for (const auto& [k, v] : kwargs) {
-    if (k == "requires_grad" && factory) {
+    if (k == "requires_grad" && is_factory()) {
       requires_grad = truthy(interp, v);
       continue;
     }
     if (k == "device" && v->kind == ObjectKind::Str) keywords.push_back({k, ops::IValue(to_device(v))});
     else keywords.push_back({k, to_ivalue(interp, v)});
   }
-  auto [op, bound] = ops::resolve_overload(name, positional, keywords);
+  auto [op, bound] = ops::resolve_overload(name, overloads, positional, keywords);
   std::vector<tensor::Tensor> results = ops::call(*op, bound);
   if (requires_grad)
     for (auto& r : results) r.set_requires_grad(true);

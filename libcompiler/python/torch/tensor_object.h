@@ -2,6 +2,9 @@
 // The Python face of the tensor runtime: Tensor (and nn.Parameter) objects, torch.Size,
 // torch.dtype and torch.device, and the conversions between Python values and the op table's
 // IValues. Functions here may throw tensor::TorchError; natives wrap them with torch_guard.
+#include <span>
+#include <string_view>
+
 #include "libcompiler/ops/ivalue.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/python/interp/object.h"
@@ -20,7 +23,6 @@ struct TensorProxy {
 
 struct TensorObject : NativeObject {
   TensorObject(TypeObject* type, tensor::Tensor t) : NativeObject(type), value(std::move(t)) {}
-  ~TensorObject() override;
   tensor::Tensor value;
   std::shared_ptr<TensorProxy> proxy;  // set on the fake tensors of graph capture
   // The device Python code sees (a fake's meta tensor stands for one on another device).
@@ -69,8 +71,12 @@ Ref from_scalar(const tensor::Scalar& value);
 
 // Calls the op table by name with Python arguments (overload resolution as PyTorch's Python
 // binding does it); one result is returned bare, several as a tuple.
-Ref call_op(Interpreter& interp, const std::string& name, std::vector<Ref> args,
+Ref call_op(Interpreter& interp, const std::string& name, const std::vector<Ref>& args,
             const std::vector<std::pair<std::string, Ref>>& kwargs);
+// The same with the name's overloads (ops::overloads_of(name)) looked up already: Tensor's methods
+// and operators and torch.<op> look theirs up once, not on every call.
+Ref call_op(Interpreter& interp, std::string_view name, const std::vector<const ops::OpInfo*>& overloads,
+            std::span<const Ref> args, const std::vector<std::pair<std::string, Ref>>& kwargs);
 // Calls exactly this overload (torch.ops.aten.add.Tensor), its arguments bound to its schema.
 Ref call_overload(Interpreter& interp, const ops::OpInfo& op, const std::vector<Ref>& args,
                   const std::vector<std::pair<std::string, Ref>>& kwargs);

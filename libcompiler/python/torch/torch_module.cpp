@@ -383,8 +383,11 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   // torch.<op>: every op of the table by name, made once so that `torch.relu is torch.relu` (script
   // backends compare node targets with them). The module owns its fallback, which may refer to it.
   m.fallback = [&m](Interpreter&, const std::string& name) -> Ref {
-    if (ops::overloads_of(name).empty()) return nullptr;
-    Ref function = torch_function(m, name, [name](Interpreter& ip, CallArgs& c) { return call_op(ip, name, c.args, c.kwargs); });
+    const auto& overloads = ops::overloads_of(name);
+    if (overloads.empty()) return nullptr;
+    Ref function = torch_function(m, name, [name, &overloads](Interpreter& ip, CallArgs& c) {
+      return call_op(ip, name, overloads, c.args, c.kwargs);
+    });
     m.globals->set(name, function);
     return function;
   };
