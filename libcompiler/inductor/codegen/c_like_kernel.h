@@ -36,17 +36,18 @@ struct CLikeFrame {
   // same memory: a kernel never writes a buffer it reads through another argument), so that a row
   // loop reads a member's earlier totals (out_ptrN[x0]) once, not again after each store.
   const char* pointer_qualifier = "";
-  // A dialect that can move four floats as one (CUDA's float4) gives a kernel of one point per x0
-  // four neighbouring x0 a thread where its float32 buffers allow (point_quad_buffers):
-  // `open_point_quads` declares the kernel and opens its loop over q, the quads of x0, when
-  // `aligned` (a condition on the quad buffers' pointers) holds; kiln_load_quad(ptr, q) and
-  // kiln_store_quad(ptr, q, value) move a quad, of type kiln_quad with members x, y, z, w.
+  // A dialect that can move four floats as one (CUDA's float4) takes four neighbouring positions
+  // a thread where the float32 buffers allow: a quad of type kiln_quad (members x, y, z, w) moved
+  // by kiln_load_quad(ptr, q) / kiln_store_quad(ptr, q, value), taken when the quads' pointers
+  // are 16-byte aligned at run time, one position a thread otherwise.
+  // The loop over a row's quads r4 of r0 (its `for (...)` line), for members whose row buffers
+  // allow them; nullptr: one r0 at a time.
+  std::string (*inner_quad_loop)(const std::string& quads) = nullptr;
+  // A kernel of one point per x0 (point_quad_buffers): `open_point_quads` declares the kernel and
+  // opens its loop over q, the quads of x0, when `aligned` (a condition on the pointers) holds;
   // `point_quads_rest` closes that loop and opens the one over the x0 left (all of them when a
   // pointer is not aligned), which the kernel's statements for one x0 and `close` fill and close.
   // nullptr: one x0 at a time.
-  // The loop over a row's quads r4 of r0 (its `for (...)` line), for members whose row buffers
-  // allow them (see open_point_quads for the quads); nullptr: one r0 at a time.
-  std::string (*inner_quad_loop)(const std::string& quads) = nullptr;
   std::string (*open_point_quads)(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets,
                                   const std::string& aligned) = nullptr;
   const char* point_quads_rest = "";
