@@ -118,7 +118,8 @@ torch._add_tensor_method("index_copy", torch.index_copy)
 for _name, _function in (("index_add_", torch.index_add), ("scatter_", torch.scatter), ("scatter_add_", torch.scatter_add),
                          ("index_fill_", torch.index_fill), ("index_copy_", torch.index_copy),
                          ("scatter_reduce_", torch.scatter_reduce), ("baddbmm_", torch.baddbmm), ("addbmm_", torch.addbmm),
-                         ("addmv_", torch.addmv)):
+                         ("addmv_", torch.addmv), ("floor_", torch.floor), ("ceil_", torch.ceil), ("trunc_", torch.trunc),
+                         ("fix_", torch.trunc), ("frac_", torch.frac)):
     torch._add_tensor_method(_name, _in_place(_function))
 
 
