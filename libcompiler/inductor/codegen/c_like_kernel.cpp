@@ -280,10 +280,10 @@ std::string row_loop(const KernelText& k, const KernelMember& m, const std::stri
 
 std::set<int> point_quad_buffers(const LoopProgram& program, const FusedKernel& kernel) {
   std::set<int> quads, elsewhere, written;
+  const std::string at_x0 = IndexExpr::var(kOuterVar).key();
   for (const KernelMember& m : kernel.members) {
     if (m.reduces || !(m.inner_size == size_constant(1))) return {};
-    const IndexExpr at_x0 = IndexExpr::var(kOuterVar);
-    visit_loads(m.body, [&](const Expr& load) { (load.index.key() == at_x0.key() ? quads : elsewhere).insert(load.buffer); });
+    visit_loads(m.body, [&](const Expr& load) { (load.index.key() == at_x0 ? quads : elsewhere).insert(load.buffer); });
     const int out = written_buffer(program, m);
     // Read before this member writes it (an in-place update): a quad is either loaded or assembled.
     if (quads.count(out) || elsewhere.count(out)) return {};
@@ -329,7 +329,7 @@ bool offsets_fit_30_bits(const LoopProgram& program, const FusedKernel& kernel) 
 
 std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame) {
   std::set<int> written;
-  for (const KernelMember& m : kernel.members) written.insert(std::get<ComputedNode>(program.nodes[m.node]).output);
+  for (const KernelMember& m : kernel.members) written.insert(written_buffer(program, m));
   std::unordered_map<int, std::string> pointer;
   std::string params;
   int in = 0, out = 0, reductions = 0;
