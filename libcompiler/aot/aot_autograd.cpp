@@ -134,7 +134,7 @@ fx::CompiledGraph aot_compile(python::Interpreter& interp, const fx::BackendGrap
       report_aot_cache_bypass(*reason, compile_id);
     } else {
       cache_key = aot_cache_key({graph.module.get(), graph.input_sources, printed_options(options), facts.grad_enabled,
-                                 facts.input_requires_grad, facts.input_is_leaf, ops::cpu_autocast()});
+                                 facts.input_requires_grad, facts.input_is_leaf, ops::autocast_states()});
       if (std::optional<AotResult> cached = aot_cache_load(*options.cache, *cache_key)) {
         report_aot_cache_hit(*cache_key, compile_id);
         return compile_result(*cached, options, aot_id, compile_id);

@@ -68,8 +68,10 @@ AotCacheKey aot_cache_key(const AotCacheInputs& inputs) {
   key.components = {"gm: " + ir::structuralHash(*inputs.dynamo_graph), "input_sources: [" + sources + "]",
                     "aot_options: " + inputs.options,
                     "grad_enabled: " + python_bool(inputs.grad_enabled),
-                    "autocast_cpu: " + python_bool(inputs.autocast.enabled) + " " +
-                        tensor::torch_name(inputs.autocast.dtype),
+                    "autocast_cpu: " + python_bool(inputs.autocast.cpu.enabled) + " " +
+                        tensor::torch_name(inputs.autocast.cpu.dtype),
+                    "autocast_cuda: " + python_bool(inputs.autocast.cuda.enabled) + " " +
+                        tensor::torch_name(inputs.autocast.cuda.dtype),
                     "input_requires_grad: " + python_bools(inputs.input_requires_grad),
                     "input_is_leaf: " + python_bools(inputs.input_is_leaf), std::string("kiln_version: ") + KILN_VERSION,
                     "kiln_build: " + build_identity()};

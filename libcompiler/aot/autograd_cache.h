@@ -49,7 +49,7 @@ struct AotCacheInputs {
   bool grad_enabled;
   std::vector<bool> input_requires_grad, input_is_leaf;
   // Autocast decides which casts the traced graph holds: a graph traced under it is another entry.
-  ops::AutocastState autocast;
+  ops::AutocastStates autocast;
 };
 AotCacheKey aot_cache_key(const AotCacheInputs& inputs);
 

@@ -7,6 +7,7 @@
 #include "libcompiler/aot/split_joint_graph.h"
 #include "libcompiler/aot/trace_cond.h"
 #include "libcompiler/fx/graph_runner.h"
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/python/interp/interpreter.h"
@@ -109,6 +110,8 @@ Run run_on_fakes(Interpreter& interp, const fx::BackendGraph& graph, AtenGraphBu
   ScopedCallRecorder recording(&builder);
   ScalarReader scalars(builder, run.fakes, example_inputs);
   CondTracer conds(*graph.module, builder, module, device_of(example_inputs), options);
+  // Autocast regions in the graph cast its fakes as they would cast tensors of its device.
+  ops::MetaTensorsStandFor autocast_device(device_of(example_inputs).type);
   fx::RunHooks hooks;
   // The aten nodes a call makes get the source summary of its node.
   hooks.before_call = [&](const ir::Node& node) { builder.set_source(node.meta.sourceSummary); };

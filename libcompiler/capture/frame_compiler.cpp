@@ -379,7 +379,7 @@ FrameCompile::FrameCompile(Interpreter& interp, const CompileOptions& options, c
   tracer.set_replay(std::move(replay));
   Guard global_state{GuardKind::GlobalState, nullptr};
   global_state.grad_mode = ops::GradMode::is_enabled();
-  global_state.autocast = ops::cpu_autocast();
+  global_state.autocast = ops::autocast_states();
   entry->guards.add(std::move(global_state));
 }
 

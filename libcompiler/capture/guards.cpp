@@ -155,7 +155,7 @@ std::optional<std::string> GuardSet::check(Interpreter& interp, const FrameInput
     if (only_sources && g.kind != GuardKind::TensorMatch && (!g.source || !only_sources->count(g.source->text()))) continue;
     if (failed) *failed = &g;
     if (g.kind == GuardKind::GlobalState) {
-      if (ops::GradMode::is_enabled() != g.grad_mode || !(ops::cpu_autocast() == g.autocast))
+      if (ops::GradMode::is_enabled() != g.grad_mode || ops::autocast_states() != g.autocast)
         return std::string("___check_global_state()");
       continue;
     }

@@ -61,7 +61,7 @@ struct Guard {
   int64_t other_dim = 0;
   // GlobalState
   bool grad_mode = true;
-  ops::AutocastState autocast;
+  ops::AutocastStates autocast;
   // ShapeRelation: the comparison, and the sizes its symbols stand for.
   std::optional<ir::ShapeDecision> relation;
   std::vector<SymbolSource> relation_symbols;

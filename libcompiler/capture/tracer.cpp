@@ -6,6 +6,7 @@
 
 #include "libcompiler/capture/hook_scope.h"
 #include "libcompiler/ir/python_operators.h"
+#include "libcompiler/ops/autocast.h"
 #include "libcompiler/python/ast_unparse.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/interp/protocols.h"
@@ -18,6 +19,23 @@ namespace kiln::capture {
 using namespace python;
 
 namespace {
+
+// The device a call's fakes stand for: CUDA where any of them (or of a list's) does. Autocast casts
+// by it, as it would the real tensors.
+tensor::DeviceType device_of_fakes(const CallArgs& fake) {
+  auto on_cuda = [](const Ref& value) {
+    return is_tensor(value) && static_cast<TensorObject&>(*value).device().type == tensor::DeviceType::CUDA;
+  };
+  auto any_on_cuda = [&](const Ref& value) {
+    if (on_cuda(value)) return true;
+    if (!is_list_or_tuple(value)) return false;
+    const auto& items = sequence_items(value);
+    return std::any_of(items.begin(), items.end(), on_cuda);
+  };
+  bool cuda = std::any_of(fake.args.begin(), fake.args.end(), any_on_cuda);
+  for (const auto& [name, value] : fake.kwargs) cuda = cuda || any_on_cuda(value);
+  return cuda ? tensor::DeviceType::CUDA : tensor::DeviceType::CPU;
+}
 
 std::string module_name_of(const FunctionObject& f) {
   if (!f.globals) return "";
@@ -168,6 +186,7 @@ Ref Tracer::record_call(Interpreter& interp, const NodeTarget& target, const Ref
   Ref result;
   {
     HookScope suspended(interp, nullptr);
+    ops::MetaTensorsStandFor autocast_device(device_of_fakes(fake));
     result = call(interp, callee, fake);
   }
   bool has_tensor = is_tensor(result) ||

@@ -1,59 +1,109 @@
 #include "libcompiler/ops/autocast.h"
 
 #include <array>
+#include <stdexcept>
 #include <utility>
 
 #include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/type_promotion.h"
 
 namespace kiln::ops {
 
 namespace {
 
-enum class AutocastPolicy : uint8_t { None, LowerPrecision, Float32, Promote };
+enum class AutocastPolicy : uint8_t { None, LowerPrecision, Float32, Promote, Float32Result };
 
 constexpr size_t kNumOps = 0
 #define KILN_OP(Id, Schema, Meta, Kernel, Grad, Node, Backward, Saved, Decomposition, DifferentiableOutputs) +1
 #include "libcompiler/ops/ops.def"
     ;
 
-const std::array<AutocastPolicy, kNumOps>& policies() {
-  static const std::array<AutocastPolicy, kNumOps> table = [] {
-    std::array<AutocastPolicy, kNumOps> t{};
-#define KILN_AUTOCAST(Op, Policy) t[static_cast<size_t>(OpId::Op)] = AutocastPolicy::Policy;
+struct Policies {
+  AutocastPolicy cpu = AutocastPolicy::None;
+  AutocastPolicy cuda = AutocastPolicy::None;
+};
+
+const std::array<Policies, kNumOps>& policies() {
+  static const std::array<Policies, kNumOps> table = [] {
+    std::array<Policies, kNumOps> t{};
+#define KILN_AUTOCAST(Op, CpuPolicy, CudaPolicy) \
+  t[static_cast<size_t>(OpId::Op)] = {AutocastPolicy::CpuPolicy, AutocastPolicy::CudaPolicy};
 #include "libcompiler/ops/autocast.def"
     return t;
   }();
   return table;
 }
 
-thread_local AutocastState state;
+thread_local AutocastStates states;
 thread_local int nesting = 0;
 thread_local bool excluded = false;
+thread_local tensor::DeviceType meta_stands_for = tensor::DeviceType::CPU;
 
-void update_may_cast() { detail::autocast_may_cast = state.enabled && !excluded; }
-
-// PyTorch's is_eligible: a defined floating CPU tensor that is not float64. Tracing fakes are
-// meta tensors standing for CPU ones (kiln has no other device to autocast yet).
-bool eligible(const Tensor& t) {
-  if (!t.defined()) return false;
-  const tensor::DeviceType device = t.device().type;
-  return (device == tensor::DeviceType::CPU || device == tensor::DeviceType::Meta) &&
-         tensor::is_floating_point(t.dtype()) && t.dtype() != DType::Float64;
-}
-
-// PyTorch's promote_type: float32 if any eligible input is float32, else the autocast dtype.
-DType promoted(const Arguments& args) {
-  for (const IValue& value : args.values()) {
-    if (value.is_tensor() && eligible(value.to_tensor()) && value.to_tensor().dtype() == DType::Float32)
-      return DType::Float32;
-    if (value.is_tensor_list())
-      for (const Tensor& t : value.to_tensor_list())
-        if (eligible(t) && t.dtype() == DType::Float32) return DType::Float32;
+AutocastState& state_of(tensor::DeviceType device) {
+  switch (device) {
+    case tensor::DeviceType::CPU: return states.cpu;
+    case tensor::DeviceType::CUDA: return states.cuda;
+    default: throw std::invalid_argument("autocast has no state for device type " + std::string(tensor::device_type_name(device)));
   }
-  return state.dtype;
 }
 
-Tensor cast(const Tensor& t, DType dtype) { return eligible(t) && t.dtype() != dtype ? to_dtype(t, dtype) : t; }
+void update_may_cast() { detail::autocast_may_cast = (states.cpu.enabled || states.cuda.enabled) && !excluded; }
+
+// The device type autocast sees a tensor on: a tracing fake's is the one it stands for.
+tensor::DeviceType autocast_device(const Tensor& t) {
+  const tensor::DeviceType device = t.device().type;
+  return device == tensor::DeviceType::Meta ? meta_stands_for : device;
+}
+
+// PyTorch's is_eligible: a defined floating tensor of the autocast's device that is not float64.
+bool eligible(const Tensor& t, tensor::DeviceType device) {
+  return t.defined() && autocast_device(t) == device && tensor::is_floating_point(t.dtype()) && t.dtype() != DType::Float64;
+}
+
+template <typename Visit>
+void for_each_tensor(const Arguments& args, Visit visit) {
+  for (const IValue& value : args.values()) {
+    if (value.is_tensor()) visit(value.to_tensor());
+    if (value.is_tensor_list())
+      for (const Tensor& t : value.to_tensor_list()) visit(t);
+  }
+}
+
+// Which device's autocast an op call meets, as the dispatcher picks the Autocast key of the
+// highest backend among its tensors' (CUDA before CPU), skipping a device whose autocast is off.
+std::optional<tensor::DeviceType> autocast_device_of(const Arguments& args) {
+  bool cpu = false, cuda = false;
+  for_each_tensor(args, [&](const Tensor& t) {
+    if (!t.defined()) return;
+    cpu = cpu || autocast_device(t) == tensor::DeviceType::CPU;
+    cuda = cuda || autocast_device(t) == tensor::DeviceType::CUDA;
+  });
+  if (cuda && states.cuda.enabled) return tensor::DeviceType::CUDA;
+  if (cpu && states.cpu.enabled) return tensor::DeviceType::CPU;
+  return std::nullopt;
+}
+
+// PyTorch's promote_type: the autocast dtype promoted with every eligible input's type.
+DType promoted(const Arguments& args, tensor::DeviceType device) {
+  DType type = autocast_state(device).dtype;
+  for_each_tensor(args, [&](const Tensor& t) {
+    if (eligible(t, device)) type = tensor::promote_types(type, t.dtype());
+  });
+  return type;
+}
+
+Tensor cast(const Tensor& t, DType dtype, tensor::DeviceType device) {
+  return eligible(t, device) && t.dtype() != dtype ? to_dtype(t, dtype) : t;
+}
+
+// fp32_set_opt_dtype: dtype=float32 where the call left it None and its first argument is eligible.
+std::optional<Arguments> with_float32_result(const Arguments& args, tensor::DeviceType device) {
+  const std::optional<size_t> dtype = args.schema().argument_index("dtype");
+  if (!dtype || !args[*dtype].is_none() || !args[0].is_tensor() || !eligible(args.tensor(0), device)) return std::nullopt;
+  std::vector<IValue> values = args.values();
+  values[*dtype] = IValue(DType::Float32);
+  return Arguments(args.schema(), std::move(values));
+}
 
 }  // namespace
 
@@ -61,11 +111,15 @@ namespace detail {
 thread_local bool autocast_may_cast = false;
 }  // namespace detail
 
-const AutocastState& cpu_autocast() { return state; }
-void set_cpu_autocast(const AutocastState& next) {
-  state = next;
+const AutocastStates& autocast_states() { return states; }
+
+const AutocastState& autocast_state(tensor::DeviceType device) { return state_of(device); }
+
+void set_autocast_state(tensor::DeviceType device, const AutocastState& next) {
+  state_of(device) = next;
   update_may_cast();
 }
+
 int increment_autocast_nesting() { return ++nesting; }
 int decrement_autocast_nesting() { return --nesting; }
 
@@ -75,21 +129,29 @@ AutocastExcluded::~AutocastExcluded() {
   update_may_cast();
 }
 
+MetaTensorsStandFor::MetaTensorsStandFor(tensor::DeviceType device) : previous_(std::exchange(meta_stands_for, device)) {}
+MetaTensorsStandFor::~MetaTensorsStandFor() { meta_stands_for = previous_; }
+
 std::optional<Arguments> autocast_arguments(const OpInfo& op, const Arguments& args) {
   if (!autocast_may_cast()) return std::nullopt;
-  const AutocastPolicy policy = policies()[static_cast<size_t>(op.id)];
+  const Policies& row = policies()[static_cast<size_t>(op.id)];
+  if (row.cpu == AutocastPolicy::None && row.cuda == AutocastPolicy::None) return std::nullopt;
+  const std::optional<tensor::DeviceType> device = autocast_device_of(args);
+  if (!device) return std::nullopt;
+  const AutocastPolicy policy = *device == tensor::DeviceType::CUDA ? row.cuda : row.cpu;
   if (policy == AutocastPolicy::None) return std::nullopt;
-  const DType target = policy == AutocastPolicy::LowerPrecision ? state.dtype
+  if (policy == AutocastPolicy::Float32Result) return with_float32_result(args, *device);
+  const DType target = policy == AutocastPolicy::LowerPrecision ? autocast_state(*device).dtype
                        : policy == AutocastPolicy::Float32      ? DType::Float32
-                                                                : promoted(args);
+                                                                : promoted(args, *device);
   AutocastExcluded casts_are_not_cast;
   std::vector<IValue> values;
   for (const IValue& value : args.values()) {
     if (value.is_tensor()) {
-      values.emplace_back(cast(value.to_tensor(), target));
+      values.emplace_back(cast(value.to_tensor(), target, *device));
     } else if (value.is_tensor_list()) {
       std::vector<Tensor> list;
-      for (const Tensor& t : value.to_tensor_list()) list.push_back(cast(t, target));
+      for (const Tensor& t : value.to_tensor_list()) list.push_back(cast(t, target, *device));
       values.emplace_back(std::move(list));
     } else {
       values.push_back(value);

@@ -359,14 +359,15 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   });
   install_serialization(m);
   for (auto& [name, function] : cuda_native_functions()) def(m, name, std::move(function));
-  // torch.autocast's state on the CPU (python/torch/amp/autocast_mode.py keeps the public API).
-  def(m, "_cpu_autocast_state", [](Interpreter&, CallArgs&) {
-    const ops::AutocastState& state = ops::cpu_autocast();
+  // torch.autocast's state of a device type (python/torch/amp/autocast_mode.py keeps the public API).
+  def(m, "_autocast_state", [](Interpreter&, CallArgs& c) {
+    auto a = bind_native("_autocast_state", c, {{"device_type"}});
+    const ops::AutocastState& state = ops::autocast_state(to_device(a[0]).type);
     return py_tuple({py_bool(state.enabled), make_dtype(state.dtype), py_bool(state.cache_enabled)});
   });
-  def(m, "_set_cpu_autocast_state", [](Interpreter& ip, CallArgs& c) {
-    auto a = bind_native("_set_cpu_autocast_state", c, {{"enabled"}, {"dtype"}, {"cache_enabled"}});
-    ops::set_cpu_autocast({truthy(ip, a[0]), to_dtype(a[1]), truthy(ip, a[2])});
+  def(m, "_set_autocast_state", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("_set_autocast_state", c, {{"device_type"}, {"enabled"}, {"dtype"}, {"cache_enabled"}});
+    ops::set_autocast_state(to_device(a[0]).type, {truthy(ip, a[1]), to_dtype(a[2]), truthy(ip, a[3])});
     return none();
   });
   def(m, "autocast_increment_nesting", [](Interpreter&, CallArgs&) { return py_int(ops::increment_autocast_nesting()); });

@@ -1,15 +1,12 @@
 # torch.autocast as PyTorch 2.11 defines it: a context manager and decorator that sets the
-# thread's autocast state for one device type. The CPU state is native (what the op dispatcher
-# casts by, libcompiler/ops/autocast.h); other device types exist only as state, since kiln has no
-# device of theirs (PyTorch on a CPU-only build disables CUDA autocast with a warning).
+# thread's autocast state for one device type. The states are native (what the op dispatcher casts
+# by, libcompiler/ops/autocast.h), one for the CPU and one for CUDA.
 import functools
 import warnings
 
 import torch
 
 _DEVICE_TYPES = ("cpu", "cuda")  # the device types kiln has (PyTorch has more; kiln's torch.device refuses them)
-_other_devices = {device: [False, torch.float16] for device in _DEVICE_TYPES if device != "cpu"}
-_cache_enabled = [True]
 
 
 def is_autocast_available(device_type):
@@ -26,46 +23,36 @@ def is_autocast_enabled(device_type=None):
     if device_type is None:
         device_type = "cuda"
     _check_device(device_type)
-    if device_type == "cpu":
-        return torch._cpu_autocast_state()[0]
-    return _other_devices[device_type][0]
+    return torch._autocast_state(device_type)[0]
 
 
 def set_autocast_enabled(device_type, enabled=None):
     if enabled is None:  # the deprecated one-argument form, for CUDA
         device_type, enabled = "cuda", device_type
     _check_device(device_type)
-    if device_type == "cpu":
-        _, dtype, cache = torch._cpu_autocast_state()
-        torch._set_cpu_autocast_state(enabled, dtype, cache)
-    else:
-        _other_devices[device_type][0] = enabled
+    _, dtype, cache = torch._autocast_state(device_type)
+    torch._set_autocast_state(device_type, enabled, dtype, cache)
 
 
 def get_autocast_dtype(device_type):
     _check_device(device_type)
-    if device_type == "cpu":
-        return torch._cpu_autocast_state()[1]
-    return _other_devices[device_type][1]
+    return torch._autocast_state(device_type)[1]
 
 
 def set_autocast_dtype(device_type, dtype):
     _check_device(device_type)
-    if device_type == "cpu":
-        enabled, _, cache = torch._cpu_autocast_state()
-        torch._set_cpu_autocast_state(enabled, dtype, cache)
-    else:
-        _other_devices[device_type][1] = dtype
+    enabled, _, cache = torch._autocast_state(device_type)
+    torch._set_autocast_state(device_type, enabled, dtype, cache)
 
 
 def is_autocast_cache_enabled():
-    return _cache_enabled[0]
+    return torch._autocast_state("cpu")[2]
 
 
 def set_autocast_cache_enabled(enabled):
-    _cache_enabled[0] = enabled
-    enabled_now, dtype, _ = torch._cpu_autocast_state()
-    torch._set_cpu_autocast_state(enabled_now, dtype, enabled)
+    for device_type in _DEVICE_TYPES:
+        enabled_now, dtype, _ = torch._autocast_state(device_type)
+        torch._set_autocast_state(device_type, enabled_now, dtype, enabled)
 
 
 def clear_autocast_cache():
@@ -96,15 +83,11 @@ class autocast:
         if enabled:
             supported = [torch.bfloat16, torch.float16]
             name = device_type.upper()
-            if device_type == "cuda":
-                # PyTorch's warning without CUDA; with it, kiln's own: its ops have no CUDA
-                # autocast policy yet, so the region computes in its tensors' dtypes.
-                if not torch.cuda.is_available():
-                    warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
-                else:
-                    warnings.warn("kiln does not implement autocast on CUDA yet: the region runs in its tensors' own dtypes "
-                                  "(cast the model, e.g. model.to(torch.bfloat16), for lower precision).", stacklevel=2)
+            if device_type == "cuda" and not torch.cuda.is_available():
+                warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
                 enabled = False
+            elif device_type == "cuda" and self.fast_dtype == torch.bfloat16 and not torch.cuda.is_bf16_supported():
+                raise RuntimeError("Current CUDA Device does not support bfloat16. Please switch dtype to float16.")
             elif self.fast_dtype not in supported:
                 warnings.warn(f"In {name} autocast, but the target dtype is not supported. Disabling autocast.\n"
                               f"{name} Autocast only supports dtypes of " + ", ".join(map(str, supported)) +
