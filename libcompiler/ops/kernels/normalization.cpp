@@ -360,25 +360,25 @@ std::vector<Tensor> kernel_native_layer_norm_backward(const Arguments& args) {
   const Tensor mean = tensor::contiguous(args.tensor(3)), rstd = tensor::contiguous(args.tensor(4));
   const Tensor weight = args.optional_tensor(5);
   const auto& mask = args[7].to_bool_list();
-  const Tensor w = weight.defined() ? tensor::contiguous(weight) : Tensor();
+  // The weight may be float32 beside a half or bfloat16 input (CPU autocast leaves layer_norm's
+  // parameters alone): read in double, its gradients made in its own dtype.
+  const Tensor w = weight.defined() ? tensor::contiguous(tensor::to_dtype(weight, tensor::DType::Float64)) : Tensor();
+  const double* wp = w.defined() ? w.data_ptr<double>() : nullptr;
   Tensor grad_input = mask[0] ? Tensor::empty(input.sizes(), input.dtype()) : Tensor();
-  Tensor grad_weight = mask[1] && weight.defined() ? Tensor::empty(weight.sizes(), weight.dtype()) : Tensor();
-  Tensor grad_bias = mask[2] && args.optional_tensor(6).defined() ? Tensor::empty(weight.sizes(), weight.dtype()) : Tensor();
+  std::vector<double> dweight(columns, 0.0), dbias(columns, 0.0);
   tensor::visit_dtype(input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* g = grad.data_ptr<T>();
     const T* x = input.data_ptr<T>();
     const T* m = mean.data_ptr<T>();
     const T* s = rstd.data_ptr<T>();
-    const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
-    std::vector<double> dweight(columns, 0.0), dbias(columns, 0.0);
     for (int64_t r = 0; r < rows; ++r) {
       const double mu = static_cast<double>(m[r]), rs = static_cast<double>(s[r]);
       double sum_g = 0, sum_g_xhat = 0;
       for (int64_t c = 0; c < columns; ++c) {
         const double gv = static_cast<double>(g[r * columns + c]);
         const double xhat = (static_cast<double>(x[r * columns + c]) - mu) * rs;
-        const double gw = wp ? gv * static_cast<double>(wp[c]) : gv;
+        const double gw = wp ? gv * wp[c] : gv;
         sum_g += gw;
         sum_g_xhat += gw * xhat;
         dweight[c] += gv * xhat;
@@ -388,20 +388,15 @@ std::vector<Tensor> kernel_native_layer_norm_backward(const Arguments& args) {
       T* gi = grad_input.data_ptr<T>() + r * columns;
       for (int64_t c = 0; c < columns; ++c) {
         const double gv = static_cast<double>(g[r * columns + c]);
-        const double gw = wp ? gv * static_cast<double>(wp[c]) : gv;
+        const double gw = wp ? gv * wp[c] : gv;
         const double xhat = (static_cast<double>(x[r * columns + c]) - mu) * rs;
         gi[c] = static_cast<T>(rs * (gw - sum_g / columns - xhat * sum_g_xhat / columns));
       }
     }
-    if (grad_weight.defined()) {
-      T* gw = grad_weight.data_ptr<T>();
-      for (int64_t c = 0; c < columns; ++c) gw[c] = static_cast<T>(dweight[c]);
-    }
-    if (grad_bias.defined()) {
-      T* gb = grad_bias.data_ptr<T>();
-      for (int64_t c = 0; c < columns; ++c) gb[c] = static_cast<T>(dbias[c]);
-    }
   });
+  Tensor grad_weight = mask[1] && weight.defined() ? tensor::tensor_from_values(dweight, weight.sizes(), weight.dtype()) : Tensor();
+  const Tensor bias = args.optional_tensor(6);
+  Tensor grad_bias = mask[2] && bias.defined() ? tensor::tensor_from_values(dbias, bias.sizes(), bias.dtype()) : Tensor();
   return {grad_input, grad_weight, grad_bias};
 }
 

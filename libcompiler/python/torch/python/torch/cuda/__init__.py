@@ -2,6 +2,7 @@
 # defaults and errors as PyTorch's; without a driver is_available() is False and the first use
 # raises PyTorch's error, and a build without CUDA's headers says it was not compiled with CUDA.
 import torch
+import torch.cuda.amp as amp
 
 
 def is_available():
@@ -67,6 +68,13 @@ class _DeviceProperties:
     def __repr__(self):
         return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
                 f"total_memory={self.total_memory // (1024 * 1024)}MB, multi_processor_count={self.multi_processor_count})")
+
+
+def is_bf16_supported(including_emulation=True):
+    # Ampere (compute capability 8) and newer compute in bfloat16; older CUDA GPUs emulate it.
+    if not is_available():
+        return False
+    return get_device_capability()[0] >= 8 or including_emulation
 
 
 def get_device_properties(device=None):
