@@ -6,6 +6,7 @@ import collections
 import math
 
 import torch
+from torch.amp.autocast_mode import _float32_on_cuda
 
 
 def _return_type(name, fields):
@@ -140,14 +141,15 @@ def msort(input):
 
 
 def logsumexp(input, dim, keepdim=False):
-    dims = [dim] if isinstance(dim, int) else list(dim)
-    maxes = torch.amax(input, dims, True)
-    maxes = torch.where(maxes.abs() == math.inf, torch.zeros_like(maxes), maxes)
-    result = torch.log(torch.sum(torch.exp(input - maxes), dims, keepdim))
-    if not keepdim:
-        for d in sorted((d + input.dim() if d < 0 else d for d in dims), reverse=True):
-            maxes = maxes.squeeze(d)
-    return result + maxes
+    with _float32_on_cuda(input) as (input,):
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        maxes = torch.amax(input, dims, True)
+        maxes = torch.where(maxes.abs() == math.inf, torch.zeros_like(maxes), maxes)
+        result = torch.log(torch.sum(torch.exp(input - maxes), dims, keepdim))
+        if not keepdim:
+            for d in sorted((d + input.dim() if d < 0 else d for d in dims), reverse=True):
+                maxes = maxes.squeeze(d)
+        return result + maxes
 
 
 def lerp(input, end, weight):
@@ -235,16 +237,17 @@ def trace(input):
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    difference = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()
-    if p == 0:
-        return (difference != 0).sum(-1).to(x1.dtype)
-    if p == math.inf:
-        return difference.amax(-1)
-    if p == 1:
-        return difference.sum(-1)
-    if p == 2:
-        return (difference * difference).sum(-1).sqrt()
-    return (difference ** p).sum(-1) ** (1.0 / p)
+    with _float32_on_cuda(x1, x2) as (x1, x2):
+        difference = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()
+        if p == 0:
+            return (difference != 0).sum(-1).to(x1.dtype)
+        if p == math.inf:
+            return difference.amax(-1)
+        if p == 1:
+            return difference.sum(-1)
+        if p == 2:
+            return (difference * difference).sum(-1).sqrt()
+        return (difference ** p).sum(-1) ** (1.0 / p)
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):

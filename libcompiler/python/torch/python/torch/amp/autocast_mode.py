@@ -166,3 +166,42 @@ def custom_bwd(bwd=None, *, device_type):
         with autocast(device_type=device_type, enabled=args[0]._fwd_used_autocast, dtype=args[0]._dtype):
             return bwd(*args, **kwargs)
     return decorate_bwd
+
+
+class _float32_on_cuda:
+    # For the ops PyTorch's CUDA autocast runs in float32 (its AT_FORALL_FP32 list) that kiln
+    # composes in Python (losses, logsumexp, cdist, interpolation): while CUDA autocast is on,
+    # `with _float32_on_cuda(a, b) as (a, b):` gives their floating CUDA tensors as float32 and runs
+    # the block with CUDA autocast off, as ATen runs below an autocast kernel. A context in the
+    # function's body, not a decorator: graph capture records torch.nn.functional's functions by
+    # their own identity.
+    def __init__(self, *tensors):
+        self._enabled = torch._autocast_state("cuda")[0]
+        self._tensors = tuple(map(self._cast, tensors)) if self._enabled else tensors
+
+    @staticmethod
+    def _cast(value):
+        if (isinstance(value, torch.Tensor) and value.device.type == "cuda" and value.is_floating_point()
+                and value.dtype != torch.float64):
+            return value.float()
+        return value
+
+    def __enter__(self):
+        if self._enabled:
+            _enter_autocast("cuda", get_autocast_dtype("cuda"), False, None)
+        return self._tensors
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if self._enabled:
+            _exit_autocast()
+        return False
+
+def _refuse_binary_cross_entropy_on_cuda(input):
+    # PyTorch's CUDA autocast refuses binary_cross_entropy (the log of a float16 probability).
+    if torch._autocast_state("cuda")[0] and input.device.type == "cuda":
+        raise RuntimeError(
+            "torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast.\n"
+            "Many models use a sigmoid layer right before the binary cross entropy layer.\n"
+            "In this case, combine the two layers using torch.nn.functional.binary_cross_entropy_with_logits\n"
+            "or torch.nn.BCEWithLogitsLoss.  binary_cross_entropy_with_logits and BCEWithLogits are\n"
+            "safe to autocast.")

@@ -3,6 +3,7 @@ import math
 import warnings
 
 import torch
+from torch.amp.autocast_mode import _float32_on_cuda, _refuse_binary_cross_entropy_on_cuda
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -317,6 +318,7 @@ def _reduce(loss, reduction):
 # The losses below are composed of table ops as ATen's kernels compute them (graphs record the
 # functional call as Dynamo does; AOT graphs show the composition rather than one aten op).
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    _refuse_binary_cross_entropy_on_cuda(input)
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
                          "deprecated. Please ensure they have the same size.")
@@ -332,34 +334,38 @@ def logsigmoid(input):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
-    if target.shape != input.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    log_sigmoid_input = logsigmoid(input)
-    if pos_weight is not None:
-        log_sigmoid_input = log_sigmoid_input * ((pos_weight - 1) * target + 1)
-    loss = (1 - target) * input - log_sigmoid_input
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    with _float32_on_cuda(input, target, weight, pos_weight) as (input, target, weight, pos_weight):
+        if target.shape != input.shape:
+            raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+        log_sigmoid_input = logsigmoid(input)
+        if pos_weight is not None:
+            log_sigmoid_input = log_sigmoid_input * ((pos_weight - 1) * target + 1)
+        loss = (1 - target) * input - log_sigmoid_input
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(loss, reduction)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    return _reduce((input - target).abs(), reduction)
+    with _float32_on_cuda(input, target) as (input, target):
+        return _reduce((input - target).abs(), reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
-    if beta == 0.0:
-        return l1_loss(input, target, reduction=reduction)
-    diff = (input - target).abs()
-    return _reduce(torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta), reduction)
+    with _float32_on_cuda(input, target) as (input, target):
+        if beta == 0.0:
+            return l1_loss(input, target, reduction=reduction)
+        diff = (input - target).abs()
+        return _reduce(torch.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta), reduction)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    diff = (input - target).abs()
-    loss = torch.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    with _float32_on_cuda(input, target, weight) as (input, target, weight):
+        diff = (input - target).abs()
+        loss = torch.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(loss, reduction)
 
 
 def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
@@ -521,17 +527,18 @@ def _crop(tensor, dim, start, length):
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    # ATen's: each operand divided by its own (clamped) norm first, then the product summed.
-    shape = _broadcast_shape(list(x1.shape), list(x2.shape))
-    x1, x2 = x1.expand(shape), x2.expand(shape)
-    x1_norm = torch.linalg.vector_norm(x1, 2, dim, True)
-    x2_norm = torch.linalg.vector_norm(x2, 2, dim, True)
-    with torch.no_grad():
-        x1_clamped = x1_norm.clamp_min(eps)
-        x2_clamped = x2_norm.clamp_min(eps)
-    x1_norm = torch.where(x1_norm < eps, x1_clamped, x1_norm)
-    x2_norm = torch.where(x2_norm < eps, x2_clamped, x2_norm)
-    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+    with _float32_on_cuda(x1, x2) as (x1, x2):
+        # ATen's: each operand divided by its own (clamped) norm first, then the product summed.
+        shape = _broadcast_shape(list(x1.shape), list(x2.shape))
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+        x1_norm = torch.linalg.vector_norm(x1, 2, dim, True)
+        x2_norm = torch.linalg.vector_norm(x2, 2, dim, True)
+        with torch.no_grad():
+            x1_clamped = x1_norm.clamp_min(eps)
+            x2_clamped = x2_norm.clamp_min(eps)
+        x1_norm = torch.where(x1_norm < eps, x1_clamped, x1_norm)
+        x2_norm = torch.where(x2_norm < eps, x2_clamped, x2_norm)
+        return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 
 def _padding_indices(size, before, after, mode):
@@ -708,17 +715,19 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
         raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input")
     ndim = input.dim()
-    if ndim in (3, 4, 5) and mode in ("nearest", "nearest-exact"):
-        indices = _nearest_indices(input, output_size, scale_factors, mode == "nearest-exact")
-        return input[(slice(None), slice(None), *indices)].contiguous()
     if ndim in (3, 4, 5) and mode == "area":
         if ndim != 4:
             raise NotImplementedError(f"kiln's F.interpolate implements mode='area' for 4-D input only, not {ndim}-D")
         return adaptive_avg_pool2d(input, output_size)
-    if mode in _LINEAR_MODE_DIMS and ndim == _LINEAR_MODE_DIMS[mode]:
-        if antialias:
-            raise NotImplementedError("kiln's F.interpolate does not implement antialias=True")
-        return _linear_interpolate(input, output_size, align_corners, scale_factors)
+    # The upsample kernels run in float32 under CUDA autocast (area's adaptive pooling does not).
+    with _float32_on_cuda(input) as (input,):
+        if ndim in (3, 4, 5) and mode in ("nearest", "nearest-exact"):
+            indices = _nearest_indices(input, output_size, scale_factors, mode == "nearest-exact")
+            return input[(slice(None), slice(None), *indices)].contiguous()
+        if mode in _LINEAR_MODE_DIMS and ndim == _LINEAR_MODE_DIMS[mode]:
+            if antialias:
+                raise NotImplementedError("kiln's F.interpolate does not implement antialias=True")
+            return _linear_interpolate(input, output_size, align_corners, scale_factors)
     if mode == "bicubic" and ndim == 4:
         raise NotImplementedError("kiln's F.interpolate does not implement mode='bicubic'")
     if mode in _LINEAR_MODE_DIMS and ndim in (3, 4, 5):
@@ -898,13 +907,15 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    with _float32_on_cuda(input1, input2, target) as (input1, input2, target):
+        return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
-    d_pos = pairwise_distance(anchor, positive, p, eps)
-    d_neg = pairwise_distance(anchor, negative, p, eps)
-    if swap:
-        d_neg = torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+    with _float32_on_cuda(anchor, positive, negative) as (anchor, positive, negative):
+        d_pos = pairwise_distance(anchor, positive, p, eps)
+        d_neg = pairwise_distance(anchor, negative, p, eps)
+        if swap:
+            d_neg = torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+        return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
