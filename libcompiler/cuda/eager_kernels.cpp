@@ -76,9 +76,11 @@ std::vector<Tensor> pointwise_kernel(const Arguments& args) {
 }
 
 // What a reduction accumulates in: float for the floating types below double (as ATen's CUDA
-// kernels), int64 for integers and bools, the input's own dtype for amax/amin.
+// kernels), int64 for integers and bools, the input's own dtype for amax/amin, bool for all/any
+// (each element's truth: 0.5 is true).
 DType accumulator(const Tensor& in, const Tensor& out, bool extremum) {
   if (extremum) return in.dtype();
+  if (out.dtype() == DType::Bool) return DType::Bool;
   if (tensor::is_floating_point(out.dtype())) return out.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
   return DType::Int64;
 }

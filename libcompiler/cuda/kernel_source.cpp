@@ -67,6 +67,11 @@ template <> struct kiln_limits<unsigned char> { static __device__ unsigned char 
 template <> struct kiln_limits<bool> { static __device__ bool lowest() { return false; } static __device__ bool highest() { return true; } };
 
 template <typename T> __device__ __forceinline__ bool kiln_isnan(T x) { return x != x; }
+template <typename T> __device__ __forceinline__ bool kiln_isfinite(T) { return true; }
+__device__ __forceinline__ bool kiln_isfinite(float x) { return isfinite(x); }
+__device__ __forceinline__ bool kiln_isfinite(double x) { return isfinite(x); }
+template <typename T> __device__ __forceinline__ T kiln_bitwise_not(T x) { return ~x; }
+__device__ __forceinline__ bool kiln_bitwise_not(bool x) { return !x; }
 template <typename T> __device__ __forceinline__ T kiln_relu(T x) { return x < T(0) ? T(0) : x; }
 template <typename T> __device__ __forceinline__ T kiln_abs(T x) { return x < T(0) ? -x : x; }
 __device__ __forceinline__ float kiln_abs(float x) { return fabsf(x); }

@@ -57,8 +57,11 @@ const std::vector<ReductionRow>& reduction_rows() {
 // The kernel a row makes for operands of `dtype` (its boolean operands bool, its result bool for
 // a comparison), as eager_kernels.cpp names them from the op's schema; the rows take the three
 // ways of indexing in turn.
-std::string source_for(const Row& row, DType dtype, size_t row_number) {
+std::string source_for(const Row& row, DType floating, size_t row_number) {
   const ops::FunctionSchema& schema = ops::op_info(row.op).schema;
+  const std::string& name = schema.name;
+  // Bitwise rows take integers (PyTorch refuses them floating operands).
+  const DType dtype = name.starts_with("bitwise_") ? DType::Int64 : floating;
   std::vector<PointwiseInput> inputs;
   std::vector<PointwiseScalar> scalars;
   for (const ops::SchemaArgument& argument : schema.arguments) {
@@ -70,9 +73,8 @@ std::string source_for(const Row& row, DType dtype, size_t row_number) {
       scalars.push_back({argument.name, 2.0});
     }
   }
-  const std::string& name = schema.name;
   const bool boolean_result = name == "eq" || name == "ne" || name == "lt" || name == "le" || name == "gt" || name == "ge" ||
-                              name.starts_with("logical_");
+                              name.starts_with("logical_") || name == "isnan" || name == "isfinite";
   const Tensor out = Tensor::empty({4, 3}, boolean_result ? DType::Bool : dtype);
   // Four elements a thread only for float32 operands (what run_pointwise gives it).
   const auto indexings = std::array{PointwiseIndexing::Flat32, PointwiseIndexing::Strided32, PointwiseIndexing::Strided64,
@@ -115,8 +117,10 @@ TEST_P(CudaKernels, EveryReductionRowCompiles) {
   const DType dtype = GetParam();
   for (const ReductionRow& row : reduction_rows()) {
     SCOPED_TRACE(ops::op_info(row.op).qualified_name());
-    const Tensor in = Tensor::empty({4, 3}, dtype), out = Tensor::empty({4}, dtype);
-    const DType accumulate = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
+    // all/any give bools, accumulated as each element's truth.
+    const bool truth = row.op == ops::OpId::all || row.op == ops::OpId::any;
+    const Tensor in = Tensor::empty({4, 3}, dtype), out = Tensor::empty({4}, truth ? DType::Bool : dtype);
+    const DType accumulate = truth ? DType::Bool : dtype == DType::Float64 ? DType::Float64 : DType::Float32;
     EXPECT_NO_THROW(compile_cuda(reduction_source(out, in, accumulate, row.spelling), "reduction.cu", "sm_90"));
   }
 }
