@@ -118,29 +118,11 @@ void IndexExpr::add_term(SizeExpr coefficient, IndexAtom atom) {
   terms_.push_back({std::move(coefficient), std::move(atom)});
 }
 
-// Drops zero terms, sorts, and folds k·c·(x // c) + k·(x % c) into k·x.
+// Drops zero terms, sorts, and folds k·c·(x // c) + k·(x % c) into k·x and k·b·((x // b) % n) +
+// k·(x % b) into k·(x % (b·n)): the digits of x in a mixed radix joined again (a view of a view,
+// [8, 128, 1024] over [1024, 1024], indexes its flat loop by x0 again).
 void IndexExpr::normalize() {
-  bool folded = true;
-  while (folded) {
-    folded = false;
-    for (size_t i = 0; i < terms_.size() && !folded; ++i) {
-      const IndexTerm& div = terms_[i];
-      if (div.atom.kind != IndexAtom::Kind::FloorDiv) continue;
-      for (size_t j = 0; j < terms_.size(); ++j) {
-        const IndexTerm& mod = terms_[j];
-        if (mod.atom.kind != IndexAtom::Kind::Mod || mod.atom.divisor != div.atom.divisor ||
-            mod.atom.operand->key() != div.atom.operand->key() || div.coefficient != mod.coefficient * div.atom.divisor)
-          continue;
-        const SizeExpr k = mod.coefficient;
-        const IndexExpr operand = *mod.atom.operand;
-        terms_.erase(terms_.begin() + static_cast<long>(std::max(i, j)));
-        terms_.erase(terms_.begin() + static_cast<long>(std::min(i, j)));
-        constant_ = constant_ + operand.constant_ * k;
-        for (const IndexTerm& t : operand.terms_) add_term(t.coefficient * k, t.atom);
-        folded = true;
-        break;
-      }
-    }
+  while (fold_quotient_and_remainder() || fold_nested_remainders()) {
   }
   std::erase_if(terms_, [](const IndexTerm& t) { return is_zero(t.coefficient); });
   std::sort(terms_.begin(), terms_.end(), [](const IndexTerm& a, const IndexTerm& b) { return a.atom.key() < b.atom.key(); });
@@ -172,6 +154,51 @@ IndexExpr IndexExpr::floordiv(const SizeExpr& divisor, const VarRanges& ranges) 
   if (within(rest, divisor, ranges)) return quotient;
   if (auto c = rest.as_constant(); c && c->constant() && divisor.constant()) return quotient + constant(SizeExpr::floorDiv(*c, divisor));
   return quotient + term(size_constant(1), IndexAtom{IndexAtom::Kind::FloorDiv, 0, std::make_shared<IndexExpr>(rest), divisor});
+}
+
+bool IndexExpr::fold_quotient_and_remainder() {
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    const IndexTerm& div = terms_[i];
+    if (div.atom.kind != IndexAtom::Kind::FloorDiv) continue;
+    for (size_t j = 0; j < terms_.size(); ++j) {
+      const IndexTerm& mod = terms_[j];
+      if (mod.atom.kind != IndexAtom::Kind::Mod || mod.atom.divisor != div.atom.divisor ||
+          mod.atom.operand->key() != div.atom.operand->key() || div.coefficient != mod.coefficient * div.atom.divisor)
+        continue;
+      const SizeExpr k = mod.coefficient;
+      const IndexExpr operand = *mod.atom.operand;
+      terms_.erase(terms_.begin() + static_cast<long>(std::max(i, j)));
+      terms_.erase(terms_.begin() + static_cast<long>(std::min(i, j)));
+      constant_ = constant_ + operand.constant_ * k;
+      for (const IndexTerm& t : operand.terms_) add_term(t.coefficient * k, t.atom);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IndexExpr::fold_nested_remainders() {
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    const IndexTerm& high = terms_[i];  // k·b·((x // b) % n)
+    if (high.atom.kind != IndexAtom::Kind::Mod) continue;
+    const IndexExpr& quotient = *high.atom.operand;
+    if (!is_zero(quotient.constant_) || quotient.terms_.size() != 1) continue;
+    const IndexTerm& div = quotient.terms_.front();
+    if (div.atom.kind != IndexAtom::Kind::FloorDiv || !is_one(div.coefficient)) continue;
+    for (size_t j = 0; j < terms_.size(); ++j) {
+      const IndexTerm& low = terms_[j];  // k·(x % b)
+      if (low.atom.kind != IndexAtom::Kind::Mod || low.atom.divisor != div.atom.divisor ||
+          low.atom.operand->key() != div.atom.operand->key() || high.coefficient != low.coefficient * div.atom.divisor)
+        continue;
+      const SizeExpr k = low.coefficient;
+      IndexAtom joined{IndexAtom::Kind::Mod, 0, div.atom.operand, div.atom.divisor * high.atom.divisor};
+      terms_.erase(terms_.begin() + static_cast<long>(std::max(i, j)));
+      terms_.erase(terms_.begin() + static_cast<long>(std::min(i, j)));
+      add_term(k, std::move(joined));
+      return true;
+    }
+  }
+  return false;
 }
 
 IndexExpr IndexExpr::mod(const SizeExpr& divisor, const VarRanges& ranges) const {

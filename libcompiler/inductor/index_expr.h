@@ -92,6 +92,9 @@ class IndexExpr {
  private:
   void add_term(SizeExpr coefficient, IndexAtom atom);
   void normalize();
+  // One fold of normalize's each; false when there is none to make.
+  bool fold_quotient_and_remainder();
+  bool fold_nested_remainders();
   SizeExpr constant_;
   std::vector<IndexTerm> terms_;  // sorted by atom key, no zero coefficients, atoms distinct
 };

@@ -38,6 +38,22 @@ TEST(IndexExpr, AFlatVariableSplitIntoDimsRecombines) {
   EXPECT_EQ(offset.key(), x.key());
 }
 
+TEST(IndexExpr, AFlatVariableSplitIntoThreeDimsRecombines) {
+  // [8, 128, 1024] over a flat loop of [1024, 1024]: i0 = x // 131072, i1 = (x // 1024) % 128,
+  // i2 = x % 1024. The middle and last digits join into x % 131072, which joins the first into x
+  // (the loop then reads contiguously, and vectorizes).
+  const VarRanges ranges = {{0, n(1048576)}};
+  const IndexExpr x = IndexExpr::var(0);
+  const IndexExpr i1 = x.floordiv(1024, ranges).mod(128, ranges), i2 = x.mod(1024, ranges);
+  EXPECT_EQ(text(i1 * 1024 + i2), "((x0) % 131072)");
+  EXPECT_EQ((x.floordiv(131072, ranges) * 131072 + i1 * 1024 + i2).key(), x.key());
+  // With symbolic sizes too: [s0, s1, s2] over x < s0*s1*s2.
+  const VarRanges symbolic = {{0, sym("s0") * sym("s1") * sym("s2")}};
+  const IndexExpr j1 = x.floordiv(sym("s2"), symbolic).mod(sym("s1"), symbolic), j2 = x.mod(sym("s2"), symbolic);
+  const IndexExpr j0 = x.floordiv(sym("s1") * sym("s2"), symbolic);
+  EXPECT_EQ((j0 * (sym("s1") * sym("s2")) + j1 * sym("s2") + j2).key(), x.key());
+}
+
 TEST(IndexExpr, DivisionThatDoesNotFoldStays) {
   const VarRanges ranges = {{0, n(100)}};
   const IndexExpr e = IndexExpr::var(0).floordiv(7, ranges);
