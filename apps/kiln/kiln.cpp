@@ -19,6 +19,7 @@
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
 #include "libcompiler/repro/install.h"
+#include "libcompiler/tensor/parallel.h"
 
 namespace po = boost::program_options;
 
@@ -111,6 +112,7 @@ int run(int argc, char** argv, bool& interrupted) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kiln::tensor::run_openmp_passively(argv);
   bool interrupted = false;
   const int status = run(argc, argv, interrupted);
   if (interrupted) {

@@ -28,6 +28,7 @@
 #include "libcompiler/inductor/warm_up.h"
 #include "libcompiler/python/interp/interpreter.h"
 #include "libcompiler/python/torch/torch_module.h"
+#include "libcompiler/tensor/parallel.h"
 #include "libcompiler/repro/backend_override.h"
 #include "libcompiler/repro/compiler_bisect.h"
 #include "libcompiler/repro/install.h"
@@ -75,6 +76,7 @@ std::vector<std::string> repro_minify_flags(const po::variables_map& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kiln::tensor::run_openmp_passively(argv);
   const kiln::inductor::FinishWarmUpOnReturn finish_warm_up;
   std::ios::sync_with_stdio(false);
   po::options_description visible(

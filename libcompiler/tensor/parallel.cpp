@@ -8,6 +8,8 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+
+#include <unistd.h>
 #include <vector>
 
 namespace kiln::tensor {
@@ -94,6 +96,22 @@ int default_num_threads() {
 std::atomic<int> threads_in_use{default_num_threads()};
 
 }  // namespace
+
+void run_openmp_passively(char** argv) {
+  static constexpr const char* kMarker = "KILN_OMP_WAIT_POLICY_SET";  // this process set it
+  if (std::getenv(kMarker)) {
+    unsetenv("OMP_WAIT_POLICY");
+    unsetenv(kMarker);
+    return;
+  }
+  if (std::getenv("OMP_WAIT_POLICY")) return;
+  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+  setenv(kMarker, "1", 1);
+  execv("/proc/self/exe", argv);
+  // No /proc, or no right to execute: go on as loaded (libgomp spins after oneDNN's calls).
+  unsetenv("OMP_WAIT_POLICY");
+  unsetenv(kMarker);
+}
 
 int num_threads() { return threads_in_use.load(std::memory_order_relaxed); }
 

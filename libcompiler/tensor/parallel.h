@@ -21,4 +21,13 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const std::function
 int num_threads();
 void set_num_threads(int threads);
 
+// For a program's main, first thing: libgomp (the OpenMP runtime oneDNN's primitives run on)
+// reads OMP_WAIT_POLICY once, as it is loaded, before main. Unless it says PASSIVE, libgomp's idle
+// threads spin for a while after each oneDNN call, and on few cores they spin on the cores this
+// pool's workers were given (a compiled bfloat16 GPT's CPU step: 600 ms against 250). Where the
+// user left it unset, the program executes itself again with it PASSIVE (a few milliseconds),
+// and the variable is taken out of the environment again, so that the processes it starts see
+// the environment it was given. Returns normally in the process that goes on.
+void run_openmp_passively(char** argv);
+
 }  // namespace kiln::tensor
