@@ -1,5 +1,7 @@
 #include "libcompiler/python/torch/torch_module.h"
 
+#include <limits>
+
 #include "libcompiler/ops/autocast.h"
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/engine.h"
@@ -23,6 +25,7 @@
 #include "libcompiler/tensor/factories.h"
 #include "libcompiler/tensor/nn_init.h"
 #include "libcompiler/tensor/random_ops.h"
+#include "libcompiler/tensor/tensor_printer.h"
 #include "libcompiler/tensor/type_promotion.h"
 #include "libdiag/log/log_environment.h"
 #include "libdiag/log/log_settings.h"
@@ -234,6 +237,29 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
     auto a = bind_native("manual_seed", c, {{"seed"}});
     tensor::manual_seed(static_cast<uint64_t>(to_index(ip, a[0])));
     cuda::manual_seed_all(static_cast<uint64_t>(to_index(ip, a[0])));
+    return none();
+  });
+  // torch.set_printoptions: a profile's settings first, then each option given; sci_mode is set
+  // whether given or not (None: decided from the values), as PyTorch's.
+  def(m, "set_printoptions", [](Interpreter& ip, CallArgs& c) {
+    auto a = bind_native("set_printoptions", c,
+                         {{"precision", false}, {"threshold", false}, {"edgeitems", false}, {"linewidth", false}, {"profile", false}, {"sci_mode", false}});
+    tensor::PrintOptions& options = tensor::print_options();
+    auto given = [](const Ref& value) { return value && !is_none(value); };
+    if (given(a[4])) {
+      const std::string& profile = to_str(a[4], "profile");
+      if (profile == "default") options = {4, 1000, 3, 80, options.sci_mode};
+      if (profile == "short") options = {2, 1000, 2, 80, options.sci_mode};
+      if (profile == "full") options = {4, std::numeric_limits<int64_t>::max(), 3, 80, options.sci_mode};
+    }
+    if (given(a[0])) options.precision = static_cast<int>(to_index(ip, a[0]));
+    if (given(a[1])) {  // an int, or float('inf') for no summarising
+      const double threshold = to_double(ip, a[1]);
+      options.threshold = threshold >= 9.2e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(threshold);
+    }
+    if (given(a[2])) options.edgeitems = to_index(ip, a[2]);
+    if (given(a[3])) options.linewidth = to_index(ip, a[3]);
+    options.sci_mode = given(a[5]) ? std::optional<bool>(truthy(ip, a[5])) : std::nullopt;
     return none();
   });
   def(m, "get_num_threads", [](Interpreter&, CallArgs&) { return py_int(tensor::num_threads()); });

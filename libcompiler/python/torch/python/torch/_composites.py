@@ -6,7 +6,7 @@ import collections
 import math
 
 import torch
-from torch.amp.autocast_mode import _float32_on_cuda
+from torch.amp.autocast_mode import _float32_under_autocast
 
 
 def _return_type(name, fields):
@@ -141,7 +141,7 @@ def msort(input):
 
 
 def logsumexp(input, dim, keepdim=False):
-    with _float32_on_cuda(input) as (input,):
+    with _float32_under_autocast(("cuda",), input) as (input,):
         dims = [dim] if isinstance(dim, int) else list(dim)
         maxes = torch.amax(input, dims, True)
         maxes = torch.where(maxes.abs() == math.inf, torch.zeros_like(maxes), maxes)
@@ -233,11 +233,12 @@ def diag(input, diagonal=0):
 def trace(input):
     if input.dim() != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(input.dim()))
-    return diag(input).sum()
+    with _float32_under_autocast(("cpu",), input) as (input,):
+        return diag(input).sum()
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    with _float32_on_cuda(x1, x2) as (x1, x2):
+    with _float32_under_autocast(("cpu", "cuda"), x1, x2) as (x1, x2):
         difference = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()
         if p == 0:
             return (difference != 0).sum(-1).to(x1.dtype)

@@ -168,33 +168,33 @@ def custom_bwd(bwd=None, *, device_type):
     return decorate_bwd
 
 
-class _float32_on_cuda:
-    # For the ops PyTorch's CUDA autocast runs in float32 (its AT_FORALL_FP32 list) that kiln
-    # composes in Python (losses, logsumexp, cdist, interpolation): while CUDA autocast is on,
-    # `with _float32_on_cuda(a, b) as (a, b):` gives their floating CUDA tensors as float32 and runs
-    # the block with CUDA autocast off, as ATen runs below an autocast kernel. A context in the
-    # function's body, not a decorator: graph capture records torch.nn.functional's functions by
-    # their own identity.
-    def __init__(self, *tensors):
-        self._enabled = torch._autocast_state("cuda")[0]
-        self._tensors = tuple(map(self._cast, tensors)) if self._enabled else tensors
+class _float32_under_autocast:
+    # For the ops PyTorch's autocast runs in float32 on some device types (CUDA's AT_FORALL_FP32
+    # list, the CPU's own) that kiln composes in Python (losses, logsumexp, cdist, interpolation):
+    # `with _float32_under_autocast(("cpu", "cuda"), a, b) as (a, b):` gives their floating tensors
+    # of a listed device type whose autocast is on as float32, and runs the block with that
+    # autocast off, as ATen runs below an autocast kernel. A context in the function's body, not a
+    # decorator: graph capture records torch.nn.functional's functions by their own identity.
+    def __init__(self, device_types, *tensors):
+        self._devices = [device for device in device_types if torch._autocast_state(device)[0]]
+        self._tensors = tuple(map(self._cast, tensors)) if self._devices else tensors
 
-    @staticmethod
-    def _cast(value):
-        if (isinstance(value, torch.Tensor) and value.device.type == "cuda" and value.is_floating_point()
+    def _cast(self, value):
+        if (isinstance(value, torch.Tensor) and value.device.type in self._devices and value.is_floating_point()
                 and value.dtype != torch.float64):
             return value.float()
         return value
 
     def __enter__(self):
-        if self._enabled:
-            _enter_autocast("cuda", get_autocast_dtype("cuda"), False, None)
+        for device in self._devices:
+            _enter_autocast(device, get_autocast_dtype(device), False, None)
         return self._tensors
 
     def __exit__(self, exc_type, exc_val, exc_tb):
-        if self._enabled:
+        for _ in self._devices:
             _exit_autocast()
         return False
+
 
 def _refuse_binary_cross_entropy_on_cuda(input):
     # PyTorch's CUDA autocast refuses binary_cross_entropy (the log of a float16 probability).

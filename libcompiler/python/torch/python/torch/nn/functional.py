@@ -3,7 +3,7 @@ import math
 import warnings
 
 import torch
-from torch.amp.autocast_mode import _float32_on_cuda, _refuse_binary_cross_entropy_on_cuda
+from torch.amp.autocast_mode import _float32_under_autocast, _refuse_binary_cross_entropy_on_cuda
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -322,10 +322,11 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
                          "deprecated. Please ensure they have the same size.")
-    loss = (target - 1) * torch.clamp(torch.log1p(-input), min=-100) - target * torch.clamp(torch.log(input), min=-100)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    with _float32_under_autocast(("cpu",), input, target, weight) as (input, target, weight):
+        loss = (target - 1) * torch.clamp(torch.log1p(-input), min=-100) - target * torch.clamp(torch.log(input), min=-100)
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(loss, reduction)
 
 
 def logsigmoid(input):
@@ -334,7 +335,7 @@ def logsigmoid(input):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
-    with _float32_on_cuda(input, target, weight, pos_weight) as (input, target, weight, pos_weight):
+    with _float32_under_autocast(("cpu", "cuda"), input, target, weight, pos_weight) as (input, target, weight, pos_weight):
         if target.shape != input.shape:
             raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
         log_sigmoid_input = logsigmoid(input)
@@ -347,12 +348,12 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    with _float32_on_cuda(input, target) as (input, target):
+    with _float32_under_autocast(("cpu", "cuda"), input, target) as (input, target):
         return _reduce((input - target).abs(), reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
-    with _float32_on_cuda(input, target) as (input, target):
+    with _float32_under_autocast(("cpu", "cuda"), input, target) as (input, target):
         if beta == 0.0:
             return l1_loss(input, target, reduction=reduction)
         diff = (input - target).abs()
@@ -360,7 +361,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    with _float32_on_cuda(input, target, weight) as (input, target, weight):
+    with _float32_under_autocast(("cpu", "cuda"), input, target, weight) as (input, target, weight):
         diff = (input - target).abs()
         loss = torch.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
         if weight is not None:
@@ -527,7 +528,7 @@ def _crop(tensor, dim, start, length):
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    with _float32_on_cuda(x1, x2) as (x1, x2):
+    with _float32_under_autocast(("cuda",), x1, x2) as (x1, x2):
         # ATen's: each operand divided by its own (clamped) norm first, then the product summed.
         shape = _broadcast_shape(list(x1.shape), list(x2.shape))
         x1, x2 = x1.expand(shape), x2.expand(shape)
@@ -720,7 +721,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise NotImplementedError(f"kiln's F.interpolate implements mode='area' for 4-D input only, not {ndim}-D")
         return adaptive_avg_pool2d(input, output_size)
     # The upsample kernels run in float32 under CUDA autocast (area's adaptive pooling does not).
-    with _float32_on_cuda(input) as (input,):
+    with _float32_under_autocast(("cuda",), input) as (input,):
         if ndim in (3, 4, 5) and mode in ("nearest", "nearest-exact"):
             indices = _nearest_indices(input, output_size, scale_factors, mode == "nearest-exact")
             return input[(slice(None), slice(None), *indices)].contiguous()
@@ -907,13 +908,53 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
-    with _float32_on_cuda(input1, input2, target) as (input1, input2, target):
+    with _float32_under_autocast(("cpu", "cuda"), input1, input2, target) as (input1, input2, target):
         return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    with _float32_under_autocast(("cpu",), input, target) as (input, target):
+        return _reduce(torch.log1p(torch.exp(-input * target)), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    # ATen's: margin - x where the target is not 1, x where it is not -1 (both where it is neither).
+    with _float32_under_autocast(("cpu",), input, target) as (input, target):
+        zeros = torch.zeros_like(input)
+        beyond_margin = torch.where(target != 1, (margin - input).clamp_min(0), zeros)
+        return _reduce(beyond_margin + torch.where(target != -1, input, zeros), reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    with _float32_under_autocast(("cpu",), input, target) as (input, target):
+        loss = torch.exp(input) - target * input if log_input else input - target * torch.log(input + eps)
+        if full:
+            stirling = target * torch.log(target) - target + 0.5 * torch.log(2 * math.pi * target)
+            loss = loss + stirling.masked_fill(target <= 1, 0)
+        return _reduce(loss, reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    with _float32_under_autocast(("cpu",), input, weight) as (input, weight):
+        rows = input if input.dim() == 2 else input.unsqueeze(0)
+        chosen = target.reshape(-1, 1)
+        margins = (margin - rows.gather(1, chosen) + rows).clamp_min(0)
+        if p == 2:
+            margins = margins * margins
+        if weight is not None:
+            margins = margins * weight[chosen]
+        # The target's own class adds nothing; the sum is over the other classes, divided by all.
+        own_class = torch.arange(rows.shape[1], device=rows.device) == chosen
+        loss = margins.masked_fill(own_class, 0).sum(1) / rows.shape[1]
+        return _reduce(loss if input.dim() == 2 else loss.squeeze(0), reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
-    with _float32_on_cuda(anchor, positive, negative) as (anchor, positive, negative):
+    with _float32_under_autocast(("cpu", "cuda"), anchor, positive, negative) as (anchor, positive, negative):
         d_pos = pairwise_distance(anchor, positive, p, eps)
         d_neg = pairwise_distance(anchor, negative, p, eps)
         if swap:
