@@ -1,5 +1,5 @@
 # The losses PyTorch computes in ATen kernels of their own that kiln composes: soft margin, hinge
-# embedding, Poisson NLL and multi-margin (p, margin, class weights), each reduction, their modules
+# embedding, Poisson NLL, multi-margin (p, margin, class weights) and cosine embedding, each reduction, their modules
 # and gradients; printed at three decimals (kiln's log and PyTorch's may part in the last bit).
 import torch
 import torch.nn as nn
@@ -20,6 +20,11 @@ for reduction in ("mean", "sum", "none"):
     print(F.multi_margin_loss(x, t, reduction=reduction).detach())
     print(F.multi_margin_loss(x, t, p=2, margin=0.7, weight=w, reduction=reduction).detach())
 print(F.multi_margin_loss(x[0], t[:1]).detach())
-loss = nn.SoftMarginLoss()(x, y) + nn.HingeEmbeddingLoss()(x, y) + nn.PoissonNLLLoss()(x, rate) + nn.MultiMarginLoss(weight=w)(x, t)
+print(F.cosine_embedding_loss(x, x.flip(0), y[:, 0], margin=0.2, reduction="none").detach(), F.cosine_embedding_loss(x[0], x[1], y[0, 0]).detach())
+loss = nn.SoftMarginLoss()(x, y) + nn.HingeEmbeddingLoss()(x, y) + nn.PoissonNLLLoss()(x, rate) + nn.MultiMarginLoss(weight=w)(x, t) + nn.CosineEmbeddingLoss(0.1)(x, x.flip(0), y[:, 0])
 loss.backward()
 print(loss.detach(), x.grad)
+try:
+    F.cosine_embedding_loss(x[0], x[1], y[0, :1])
+except RuntimeError as e:
+    print("RuntimeError:", e)

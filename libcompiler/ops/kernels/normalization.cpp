@@ -447,6 +447,9 @@ std::vector<Tensor> kernel_batch_norm(const Arguments& args) {
   Tensor out = ops::mul(ops::sub(input, mean_value), ops::rsqrt(ops::add(var_value, Scalar(eps))));
   if (weight.defined()) out = ops::mul(out, per_channel(weight));
   if (bias.defined()) out = ops::add(out, per_channel(bias));
+  // A half or bfloat16 input with float32 statistics and parameters (a model under autocast, whose
+  // BatchNorm keeps float32 ones) gives its own dtype, as ATen's mixed-type kernels do.
+  if (out.dtype() != input.dtype() && tensor::is_reduced_floating_point(input.dtype())) out = ops::to_dtype(out, input.dtype());
   return {out};
 }
 

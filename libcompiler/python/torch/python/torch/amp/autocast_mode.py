@@ -182,8 +182,11 @@ class _float32_under_autocast:
     def _cast(self, value):
         if (isinstance(value, torch.Tensor) and value.device.type in self._devices and value.is_floating_point()
                 and value.dtype != torch.float64):
-            return value.float()
+            return value.to(self._target(value.device.type))
         return value
+
+    def _target(self, device_type):
+        return torch.float32
 
     def __enter__(self):
         for device in self._devices:
@@ -194,6 +197,12 @@ class _float32_under_autocast:
         for _ in self._devices:
             _exit_autocast()
         return False
+
+
+class _lower_precision_under_autocast(_float32_under_autocast):
+    # The same for the ops autocast runs in its lower precision (prelu): the autocast's dtype.
+    def _target(self, device_type):
+        return get_autocast_dtype(device_type)
 
 
 def _refuse_binary_cross_entropy_on_cuda(input):

@@ -1352,6 +1352,15 @@ class TripletMarginLoss(_Loss):
                                      swap=self.swap, reduction=self.reduction)
 
 
+class CosineEmbeddingLoss(_Loss):
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
 class SoftMarginLoss(_Loss):
     def forward(self, input, target):
         return F.soft_margin_loss(input, target, reduction=self.reduction)

@@ -3,7 +3,8 @@ import math
 import warnings
 
 import torch
-from torch.amp.autocast_mode import _float32_under_autocast, _refuse_binary_cross_entropy_on_cuda
+from torch.amp.autocast_mode import (_float32_under_autocast, _lower_precision_under_autocast,
+                                     _refuse_binary_cross_entropy_on_cuda)
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -154,14 +155,15 @@ def hardshrink(input, lambd=0.5):
 
 
 def prelu(input, weight):
-    if weight.numel() != 1 and (input.dim() < 2 or weight.numel() != input.size(1)):
-        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                           f"{weight.numel()} and channel size = {input.size(1) if input.dim() >= 2 else 1}.")
-    shape = [1] * input.dim()
-    if input.dim() >= 2 and weight.numel() != 1:
-        shape[1] = weight.numel()
-    w = weight.reshape(shape) if input.dim() > 0 else weight.reshape(())
-    return torch.where(input > 0, input, w * input)
+    with _lower_precision_under_autocast(("cpu", "cuda"), input, weight) as (input, weight):
+        if weight.numel() != 1 and (input.dim() < 2 or weight.numel() != input.size(1)):
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {input.size(1) if input.dim() >= 2 else 1}.")
+        shape = [1] * input.dim()
+        if input.dim() >= 2 and weight.numel() != 1:
+            shape[1] = weight.numel()
+        w = weight.reshape(shape) if input.dim() > 0 else weight.reshape(())
+        return torch.where(input > 0, input, w * input)
 
 
 def sigmoid(input):
@@ -579,8 +581,11 @@ def _pad_by_index(input, pad, mode):
 
 
 def pad(input, pad, mode="constant", value=None):
-    if mode in ("reflect", "replicate", "circular"):
+    if mode == "circular":
         return _pad_by_index(input, pad, mode)
+    if mode in ("reflect", "replicate"):
+        with _float32_under_autocast(("cpu",), input) as (input,):
+            return _pad_by_index(input, pad, mode)
     if mode != "constant":
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2 != 0:
@@ -910,6 +915,23 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     with _float32_under_autocast(("cpu", "cuda"), input1, input2, target) as (input1, input2, target):
         return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    # ATen's: 1 - cos where the target is 1, cos - margin (at least 0) where it is -1; the squared
+    # magnitudes each get 1e-12 before their product's root.
+    if target.dim() not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if (input1.dim(), input2.dim()) != ((2, 2) if target.dim() == 1 else (1, 1)):
+        raise RuntimeError(f"{target.dim()}D target tensor expects {target.dim() + 1}D input tensors, but found inputs with "
+                           f"sizes {list(input1.shape)} and {list(input2.shape)}.")
+    with _float32_under_autocast(("cpu", "cuda"), input1, input2) as (input1, input2):
+        dim = target.dim()
+        magnitudes = ((input1 * input1).sum(dim) + 1e-12) * ((input2 * input2).sum(dim) + 1e-12)
+        cos = (input1 * input2).sum(dim) / magnitudes.sqrt()
+        zeros = torch.zeros_like(cos)
+        loss = torch.where(target == 1, 1 - cos, zeros) + torch.where(target == -1, (cos - margin).clamp_min(0), zeros)
+        return _reduce(loss, reduction)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
