@@ -4,6 +4,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include <unordered_map>
+
+#include "libcompiler/ops/autograd/autograd_meta.h"
+#include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/type_promotion.h"
 
@@ -92,8 +96,21 @@ DType promoted(const Arguments& args, tensor::DeviceType device) {
   return type;
 }
 
+// PyTorch's autocast cache: a float32 leaf that requires grad (a weight) cast to the lower
+// precision once per outermost autocast region, so that a weight used twice (tied embeddings, an
+// RNN's steps) is one cast in autograd's graph and its gradients meet in the lower precision
+// before the cast's backward, as PyTorch's do. Holds the weight too, so that its address is not
+// reused while the entry lives.
+thread_local std::unordered_map<const tensor::TensorImpl*, std::pair<Tensor, Tensor>> cast_cache;
+
 Tensor cast(const Tensor& t, DType dtype, tensor::DeviceType device) {
-  return eligible(t, device) && t.dtype() != dtype ? to_dtype(t, dtype) : t;
+  if (!eligible(t, device) || t.dtype() == dtype) return t;
+  const bool cacheable = dtype == autocast_state(device).dtype && autocast_state(device).cache_enabled &&
+                         t.dtype() == DType::Float32 && t.requires_grad() && is_leaf(t) && !is_differentiable_view(t);
+  if (!cacheable) return to_dtype(t, dtype);
+  auto [entry, fresh] = cast_cache.try_emplace(t.impl());
+  if (fresh) entry->second = {t, to_dtype(t, dtype)};
+  return entry->second.second;
 }
 
 // fp32_set_opt_dtype: dtype=float32 where the call left it None and its first argument is eligible.
@@ -122,6 +139,7 @@ void set_autocast_state(tensor::DeviceType device, const AutocastState& next) {
 
 int increment_autocast_nesting() { return ++nesting; }
 int decrement_autocast_nesting() { return --nesting; }
+void clear_autocast_cache() { cast_cache.clear(); }
 
 AutocastExcluded::AutocastExcluded() : previous_(std::exchange(excluded, true)) { update_may_cast(); }
 AutocastExcluded::~AutocastExcluded() {

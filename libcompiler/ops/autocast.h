@@ -34,6 +34,8 @@ void set_autocast_state(tensor::DeviceType device, const AutocastState& state);
 // torch.autocast_increment_nesting / autocast_decrement_nesting: the depth of autocast regions.
 int increment_autocast_nesting();
 int decrement_autocast_nesting();
+// torch.clear_autocast_cache: forgets the weights' casts (leaving the outermost region does).
+void clear_autocast_cache();
 
 namespace detail {
 // Autocast is enabled somewhere and no autocast-cast op is running: kept up to date by the

@@ -5,6 +5,7 @@
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/engine.h"
 #include "libcompiler/ops/autograd/grad_mode.h"
+#include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/python/interp/exceptions.h"
@@ -111,7 +112,11 @@ void install_tensor_methods() {
   add_getter(type, "grad_fn", [](Interpreter&, const Ref& t) { return grad_fn_object(static_cast<TensorObject&>(*t).value); });
   add_getter(type, "is_leaf", [](Interpreter&, const Ref& t) { return py_bool(ops::is_leaf(static_cast<TensorObject&>(*t).value)); });
   add_getter(type, "retains_grad", [](Interpreter&, const Ref& t) { return py_bool(ops::retains_grad(static_cast<TensorObject&>(*t).value)); });
-  add_getter(type, "_base", [](Interpreter&, const Ref& t) { return wrap_tensor(static_cast<TensorObject&>(*t).value.base()); });
+  // As PyTorch's: a non-differentiable view (detach(), and so a Parameter) is no view to Python code.
+  add_getter(type, "_base", [](Interpreter&, const Ref& t) {
+    const tensor::Tensor& value = static_cast<TensorObject&>(*t).value;
+    return ops::is_differentiable_view(value) ? wrap_tensor(value.base()) : none();
+  });
   add_getter(type, "is_cuda", [](Interpreter&, const Ref& t) {
     return py_bool(static_cast<TensorObject&>(*t).value.device().type == tensor::DeviceType::CUDA);
   });
@@ -161,7 +166,7 @@ void install_tensor_methods() {
     if (t.dim() == 0) return py_str(format_value(ip, from_scalar(tensor::item(t)), spec));
     return py_str(format_value(ip, py_str(str(ip, c.args[0])), spec));
   });
-  method("_is_view", [](Interpreter&, CallArgs& c) { return py_bool(self_of(c).is_view()); });
+  method("_is_view", [](Interpreter&, CallArgs& c) { return py_bool(ops::is_differentiable_view(self_of(c))); });
   method("__hash__", [](Interpreter&, CallArgs& c) { return py_int(static_cast<int64_t>(reinterpret_cast<uintptr_t>(c.args.at(0).get()))); });
   method("__len__", [](Interpreter&, CallArgs& c) {
     const auto& t = self_of(c);

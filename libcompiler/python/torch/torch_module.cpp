@@ -398,6 +398,10 @@ void init_torch_native(Interpreter& interp, ModuleObject& m) {
   });
   def(m, "autocast_increment_nesting", [](Interpreter&, CallArgs&) { return py_int(ops::increment_autocast_nesting()); });
   def(m, "autocast_decrement_nesting", [](Interpreter&, CallArgs&) { return py_int(ops::decrement_autocast_nesting()); });
+  def(m, "clear_autocast_cache", [](Interpreter&, CallArgs&) {
+    ops::clear_autocast_cache();
+    return none();
+  });
   def(m, "promote_types", [](Interpreter&, CallArgs& c) {
     auto a = bind_native("promote_types", c, {{"type1"}, {"type2"}});
     return make_dtype(tensor::promote_types(to_dtype(a[0]), to_dtype(a[1])));

@@ -55,9 +55,7 @@ def set_autocast_cache_enabled(enabled):
         torch._set_autocast_state(device_type, enabled_now, dtype, enabled)
 
 
-def clear_autocast_cache():
-    # Kiln keeps no cache of cast weights: each cast is made where it is needed.
-    pass
+clear_autocast_cache = torch.clear_autocast_cache
 
 
 def is_autocast_cpu_enabled():
