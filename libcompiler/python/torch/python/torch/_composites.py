@@ -523,13 +523,9 @@ __all__ = ["finfo", "iinfo", "floor", "trunc", "ceil", "frac", "narrow", "movedi
 
 def _amp_foreach_non_finite_check_and_unscale_(scaled_grads, found_inf, inv_scale):
     # GradScaler's unscale: every gradient multiplied by inv_scale in place, found_inf set to 1.0
-    # where any of them holds an inf or a NaN; on the device, without a synchronisation. Three
-    # kernels a gradient (PyTorch runs one multi-tensor kernel for all).
-    if not scaled_grads:
-        return
-    all_finite = torch.stack([torch.isfinite(grad).all() for grad in scaled_grads]).all()
-    found_inf.copy_(torch.where(all_finite, found_inf, torch.ones_like(found_inf)))
+    # where any of them holds an inf or a NaN; on the device, without a synchronisation.
     for grad in scaled_grads:
+        found_inf.copy_(torch.where(torch.isfinite(grad).all(), found_inf, torch.ones_like(found_inf)))
         grad.mul_(inv_scale)
 
 
