@@ -13,8 +13,8 @@
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
+#include "libcompiler/ops/kernels/sleef_vectors.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
-#include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
@@ -77,12 +77,22 @@ KILN_INLINE_INTO_CLONES T sum_in_aten_vector_order(const T* y, int64_t n) {
   return total;
 }
 
-// Rows [begin, end) of float or double softmax on whole vectors, as ATen's lastdim kernels: the
-// maximum, exp(x - max) (SLEEF's, as ATen's vectorised exp: vectorized_exp.h) and its sum in
-// ATen's order, then a multiply by 1 / sum (log: x -
+// y = exp(x - max) as ATen's vec::map computes it: SLEEF's exp on whole vectors of V, then on
+// the partial last one, zero-filled.
+template <typename V, typename T>
+KILN_INLINE_INTO_CLONES void exp_of_difference(const T* x, T max_value, T* y, int64_t n) {
+  constexpr int64_t kLanes = sizeof(V) / sizeof(T);
+  int64_t k = 0;
+  for (; k + kLanes <= n; k += kLanes) sleef::store(y + k, sleef::exp(sleef::load<V>(x + k) - max_value));
+  if (k < n) sleef::store_partial(y + k, sleef::exp(sleef::load_partial<V>(x + k, n - k) - max_value), n - k);
+}
+
+// Rows [begin, end) of float or double softmax on vectors of kBytes, as ATen's lastdim kernels:
+// the maximum, exp(x - max) and its sum in ATen's order, then a multiply by 1 / sum (log: x -
 // max - log(sum), where the sum and its log pass through `store`: ATen keeps them in the input
-// dtype, so half and bfloat16 round them).
-template <typename T, typename Store>
+// dtype, so half and bfloat16 round them). kBytes 0: a CPU without AVX2, libm's exp (ATen's
+// DEFAULT build maps std::exp over 32-byte vectors).
+template <int kBytes, typename T, typename Store>
 KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
   using Lanes = cascade::Lanes<T>;
   constexpr int64_t kLanes = Lanes::kCount;
@@ -100,13 +110,13 @@ KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n,
       for (int64_t l = 0; l < kLanes; ++l) max_value = std::max(max_value, lanes[l]);
     }
     for (; k < n; ++k) max_value = std::max(max_value, x[k]);
-    for (k = 0; k < n; ++k) y[k] = x[k] - max_value;
-    if constexpr (std::is_same_v<T, float>)
-      for (k = 0; k < n; ++k) y[k] = vectorized_expf(y[k]);
-    else
-      for (k = 0; k < n; ++k) y[k] = vectorized_exp(y[k]);
-    // ATen's softmax runs 64-byte vectors where the CPU has AVX-512.
-    const T total = cpu_has_avx512() ? sum_in_aten_vector_order<64 / sizeof(T)>(y, n) : sum_in_aten_vector_order<32 / sizeof(T)>(y, n);
+    if constexpr (kBytes > 0) {
+      exp_of_difference<sleef::Vector<T, kBytes>>(x, max_value, y, n);
+    } else {
+      for (k = 0; k < n; ++k) y[k] = std::exp(x[k] - max_value);
+    }
+    constexpr int64_t kSumLanes = (kBytes > 0 ? kBytes : 32) / static_cast<int64_t>(sizeof(T));
+    const T total = sum_in_aten_vector_order<kSumLanes>(y, n);
     if (log) {
       const T log_total = store(std::log(store(total)));
       for (k = 0; k < n; ++k) y[k] = x[k] - max_value - log_total;
@@ -127,23 +137,23 @@ using FloatStore = float (*)(float);
 
 double unrounded(double value) { return value; }
 
-// The rows on AVX-512 where the CPU has it (ATen's softmax runs there), else AVX2 with FMA: the
-// exp's fused multiply-adds are single instructions in both (a libm call per element without).
+// The rows on AVX-512 where the CPU has it (ATen's softmax runs there: perf shows
+// Sleef_expd8_u10avx512f), else AVX2 with FMA.
 template <typename T, typename Store>
 KILN_AVX512_TARGET void softmax_rows_avx512(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
-  vector_softmax_rows(in, out, n, begin, end, log, store);
+  vector_softmax_rows<64>(in, out, n, begin, end, log, store);
 }
 
 template <typename T, typename Store>
 KILN_AVX2_FMA_TARGET void softmax_rows_avx2(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
-  vector_softmax_rows(in, out, n, begin, end, log, store);
+  vector_softmax_rows<32>(in, out, n, begin, end, log, store);
 }
 
 template <typename T, typename Store>
 void softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
   if (cpu_has_avx512()) return softmax_rows_avx512(in, out, n, begin, end, log, store);
   if (cpu_has_avx2_fma()) return softmax_rows_avx2(in, out, n, begin, end, log, store);
-  vector_softmax_rows(in, out, n, begin, end, log, store);
+  vector_softmax_rows<0>(in, out, n, begin, end, log, store);
 }
 
 std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {

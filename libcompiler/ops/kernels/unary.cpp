@@ -1,7 +1,9 @@
 // Pointwise functions of one tensor. Floating functions of integer tensors compute on a float32
 // copy (ATen's int-to-float promotion for unary floating ops); predicates return bool.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
@@ -9,10 +11,9 @@
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/pointwise_math.h"
+#include "libcompiler/ops/kernels/sleef_vectors.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/vector_math.h"
-#include "libcompiler/ops/kernels/vectorized_erf.h"
-#include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/ops/ops.h"
@@ -183,13 +184,45 @@ int64_t aten_vector_loop_length(int64_t n) {
   return n - n % step;
 }
 
+// sigmoid, 1 / (1 + exp(-x)), or silu, x / (1 + exp(-x)), on the first `whole` elements (whole
+// vectors of V) as ATen's vectorised kernels compute them, with SLEEF's exp.
+template <bool kSilu, typename V, typename T>
+KILN_INLINE_INTO_CLONES void exp_of_negation_vectors(const T* in, T* out, int64_t whole) {
+  for (int64_t i = 0; i < whole; i += static_cast<int64_t>(sizeof(V) / sizeof(T))) {
+    const V x = sleef::load<V>(in + i);
+    const V denominator = T(1) + sleef::exp(-x);
+    sleef::store(out + i, kSilu ? x / denominator : T(1) / denominator);
+  }
+}
+
+template <bool kSilu, typename T>
+KILN_AVX512_TARGET void exp_of_negation_avx512(const T* in, T* out, int64_t whole) {
+  exp_of_negation_vectors<kSilu, sleef::Vector<T, 64>>(in, out, whole);
+}
+
+template <bool kSilu, typename T>
+KILN_AVX2_FMA_TARGET void exp_of_negation_avx2(const T* in, T* out, int64_t whole) {
+  exp_of_negation_vectors<kSilu, sleef::Vector<T, 32>>(in, out, whole);
+}
+
+// ATen's sigmoid and silu kernels run AVX-512 where the CPU has it, else AVX2; ATen's DEFAULT
+// build (no AVX2) computes them with libm's exp throughout, as the scalar expression does.
+template <bool kSilu, typename T>
+int64_t exp_of_negation_whole_vectors(const T* in, T* out, int64_t n) {
+  const int64_t whole = aten_vector_loop_length<T>(n);
+  if (cpu_has_avx512()) exp_of_negation_avx512<kSilu>(in, out, whole);
+  else if (cpu_has_avx2_fma()) exp_of_negation_avx2<kSilu>(in, out, whole);
+  else return 0;
+  return whole;
+}
+
 }  // namespace
 
 // finish(x, exp(-x)) elementwise: sigmoid and silu. Dense float and double arrays (half and
 // bfloat16 widened) as ATen's vector loop with its vectorised exp, the elements left over with
 // libm's, as its scalar loop; other layouts go element by element with libm's exp, as ATen's
 // strided loop.
-template <typename Finish>
+template <bool kSilu, typename Finish>
 std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta, Finish finish) {
   return unary_on_arrays(
       args, meta,
@@ -201,18 +234,12 @@ std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta,
         };
       },
       [finish](const auto* in, auto* out, int64_t n) {
-        using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
-        const int64_t whole = aten_vector_loop_length<T>(n);
-        if constexpr (std::is_same_v<T, float>)
-          for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_expf(-in[i]));
-        else
-          for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_exp(-in[i]));
-        for (int64_t i = whole; i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
+        for (int64_t i = exp_of_negation_whole_vectors<kSilu>(in, out, n); i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
       });
 }
 
 std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
-  return of_exp_of_negation(args, meta_unary_float, [](auto, auto e) { return decltype(e)(1) / (decltype(e)(1) + e); });
+  return of_exp_of_negation<false>(args, meta_unary_float, [](auto, auto e) { return decltype(e)(1) / (decltype(e)(1) + e); });
 }
 #undef KILN_FLOAT_UNARY_KERNEL
 
@@ -303,7 +330,7 @@ std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
 std::vector<Tensor> kernel_silu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
   if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("silu_cpu", dtype);
-  return of_exp_of_negation(args, meta_unary, [](auto x, auto e) { return x / (decltype(e)(1) + e); });
+  return of_exp_of_negation<true>(args, meta_unary, [](auto x, auto e) { return x / (decltype(e)(1) + e); });
 }
 
 // log(1 + exp(beta * x)) / beta, or x itself where beta * x passes the threshold.
@@ -322,6 +349,54 @@ std::vector<Tensor> kernel_softplus(const Arguments& args) {
     };
   });
 }
+
+namespace {
+
+// Exact float gelu, x * 0.5 * (1 + erf(x / sqrt(2))), on the first `whole` elements as ATen's
+// vector loop computes it, with Vectorized<float>::erf: Abramowitz and Stegun's 7.1.26,
+// 1 - t (a1 + a2 t + ... + a5 t^4) exp(-a^2) with t = 1 / (1 + p |a|), in fused multiply-adds,
+// with SLEEF's exp, then a's sign. Its error (about 1e-7) is not glibc's erff's. A block at a
+// time: the polynomial as scalar code that GCC vectorises, the exp on whole vectors of V.
+template <typename V>
+KILN_INLINE_INTO_CLONES void exact_gelu_vectors(const float* in, float* out, int64_t whole) {
+  constexpr int64_t kBlock = 64, kLanes = sizeof(V) / sizeof(float);
+  float a[kBlock], e[kBlock];
+  for (int64_t begin = 0; begin < whole; begin += kBlock) {
+    const int64_t m = std::min(kBlock, whole - begin);  // whole vectors: `whole` is
+    const float* x = in + begin;
+    for (int64_t i = 0; i < m; ++i) {
+      a[i] = x[i] * static_cast<float>(M_SQRT1_2);
+      e[i] = -(a[i] * a[i]);
+    }
+    for (int64_t i = 0; i < m; i += kLanes) sleef::store(e + i, sleef::exp(sleef::load<V>(e + i)));
+    for (int64_t i = 0; i < m; ++i) {
+      const float t = 1.0f / std::fma(0.3275911f, std::fabs(a[i]), 1.0f);
+      float r = std::fma(1.061405429f, t, -1.453152027f);
+      r = std::fma(r, t, 1.421413741f);
+      r = std::fma(r, t, -0.284496736f);
+      r = std::fma(r, t, 0.254829592f);
+      const float magnitude = std::fma(-e[i] * t, r, 1.0f);
+      const float erf_a = std::bit_cast<float>(std::bit_cast<uint32_t>(magnitude) ^ (std::bit_cast<uint32_t>(a[i]) & 0x80000000u));
+      out[begin + i] = x[i] * 0.5f * (1.0f + erf_a);
+    }
+  }
+}
+
+KILN_AVX512_TARGET void exact_gelu_avx512(const float* in, float* out, int64_t whole) { exact_gelu_vectors<sleef::Vector<float, 64>>(in, out, whole); }
+
+KILN_AVX2_FMA_TARGET void exact_gelu_avx2(const float* in, float* out, int64_t whole) { exact_gelu_vectors<sleef::Vector<float, 32>>(in, out, whole); }
+
+// ATen's gelu kernel runs AVX-512 where the CPU has it, else AVX2; returns how many elements it
+// took (ATen's DEFAULT build computes every element with libm's erf, as gelu_value does).
+int64_t exact_gelu_whole_vectors(const float* in, float* out, int64_t n) {
+  const int64_t whole = aten_vector_loop_length<float>(n);
+  if (cpu_has_avx512()) exact_gelu_avx512(in, out, whole);
+  else if (cpu_has_avx2_fma()) exact_gelu_avx2(in, out, whole);
+  else return 0;
+  return whole;
+}
+
+}  // namespace
 
 std::vector<Tensor> kernel_gelu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
@@ -344,9 +419,7 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
   return unary_on_arrays(args, meta_unary, scalar, [tanh_approximation](const auto* in, auto* out, int64_t n) {
     if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
       if (!tanh_approximation) {
-        const int64_t whole = aten_vector_loop_length<float>(n);
-        for (int64_t i = 0; i < whole; ++i) out[i] = in[i] * 0.5f * (1.0f + vectorized_erff(in[i] * static_cast<float>(M_SQRT1_2)));
-        for (int64_t i = whole; i < n; ++i) out[i] = gelu_value(in[i], false);
+        for (int64_t i = exact_gelu_whole_vectors(in, out, n); i < n; ++i) out[i] = gelu_value(in[i], false);
         return;
       }
     }
