@@ -6,10 +6,11 @@
 // width ATen registers that kernel for (most of its elementwise kernels are AVX2 only), so each
 // caller names it.
 //
-// The functions take GCC vector types and must inline into a function of the matching target
+// exp and float tanh here; the functions take GCC vector types and must inline into a function of the matching target
 // (KILN_AVX512_TARGET, KILN_AVX2_FMA_TARGET in vector_clones.h); kernels pick that function by
 // cpu_has_avx512() / cpu_has_avx2_fma() and keep a libm loop for other CPUs, as ATen's DEFAULT
 // build computes its Vectorized math with the scalar functions.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -76,9 +77,24 @@ KILN_INLINE_INTO_CLONES void store_partial(T* p, V v, int64_t n) {
   std::memcpy(p, lanes, sizeof(T) * static_cast<size_t>(n));
 }
 
+// a * b + c rounded once, lane by lane: one vfmadd in code of an FMA target. For the steps GCC
+// fuses in ATen's Vectorized arithmetic (its intrinsics are GCC vector arithmetic, and PyTorch
+// is built with GCC's default -ffp-contract=fast), where kiln's build fuses nothing by itself.
+template <typename V>
+KILN_INLINE_INTO_CLONES V fused_multiply_add(V a, V b, V c) {
+  for (size_t l = 0; l < sizeof(V) / sizeof(a[0]); ++l) a[l] = std::fma(a[l], b[l], c[l]);
+  return a;
+}
+
 KILN_INLINE_INTO_CLONES Vector<float, 64> exp(Vector<float, 64> x) { return Vector<float, 64>(Sleef_expf16_u10avx512f(__m512(x))); }
 KILN_INLINE_INTO_CLONES Vector<float, 32> exp(Vector<float, 32> x) { return Vector<float, 32>(Sleef_expf8_u10avx2(__m256(x))); }
 KILN_INLINE_INTO_CLONES Vector<double, 64> exp(Vector<double, 64> x) { return Vector<double, 64>(Sleef_expd8_u10avx512f(__m512d(x))); }
 KILN_INLINE_INTO_CLONES Vector<double, 32> exp(Vector<double, 32> x) { return Vector<double, 32>(Sleef_expd4_u10avx2(__m256d(x))); }
+
+// Vectorized<float>::tanh. (Not Vectorized<double>::tanh and ::erf: Debian's SLEEF 3.5.1 takes
+// two to four times as long for them as the SLEEF PyTorch 2.11 bundles, and its double erf
+// differs in the last bit; kernels use glibc's vector math there.)
+KILN_INLINE_INTO_CLONES Vector<float, 64> tanh(Vector<float, 64> x) { return Vector<float, 64>(Sleef_tanhf16_u10avx512f(__m512(x))); }
+KILN_INLINE_INTO_CLONES Vector<float, 32> tanh(Vector<float, 32> x) { return Vector<float, 32>(Sleef_tanhf8_u10avx2(__m256(x))); }
 
 }  // namespace kiln::ops::sleef

@@ -46,23 +46,41 @@ std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp
 }
 
 // arrays(in, out, n) with its own loops (the negations and divisions around a vector exp, say) on
-// AVX-512 where the CPU has it: the lambda inlines into a function of that target.
+// AVX-512 where the CPU has it, else AVX2 with FMA (std::fma one instruction): the lambda inlines
+// into a function of that target.
 template <typename T, typename Arrays>
 KILN_AVX512_TARGET void arrays_avx512(const Arrays& arrays, const T* in, T* out, int64_t n) {
   arrays(in, out, n);
 }
 
 template <typename T, typename Arrays>
+KILN_AVX2_FMA_TARGET void arrays_avx2(const Arrays& arrays, const T* in, T* out, int64_t n) {
+  arrays(in, out, n);
+}
+
+template <typename T, typename Arrays>
 void arrays_on_widest_vectors(const Arrays& arrays, const T* in, T* out, int64_t n) {
   if (cpu_has_avx512()) return arrays_avx512(arrays, in, out, n);
+  if (cpu_has_avx2_fma()) return arrays_avx2(arrays, in, out, n);
   arrays(in, out, n);
+}
+
+// How many of a dense run's n elements of T ATen's vector loop takes: steps of two vectors
+// (2 x 64 bytes on AVX-512, 2 x 32 on AVX2); its scalar loop takes the rest.
+template <typename T>
+int64_t aten_vector_loop_length(int64_t n) {
+  const int64_t step = 2 * (cpu_has_avx512() ? 64 : 32) / static_cast<int64_t>(sizeof(T));
+  return n - n % step;
 }
 
 // unary() whose floating results come from whole arrays when input and output lie dense in
 // memory the same way: arrays(in, out, n) on chunks spread over the thread pool, on float arrays
 // widened from half and bfloat16 a chunk at a time (the scalar expression serves every other case).
+// aten_tail: arrays that split their input as ATen's vector loop does (aten_vector_loop_length)
+// get only the elements ATen's loop over half or bfloat16 vectors takes; the rest, which ATen's
+// scalar loop computes, go through the scalar expression.
 template <typename MakeOp, typename Arrays>
-std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays) {
+std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays, bool aten_tail = false) {
   const Tensor& self = args.tensor(0);
   const tensor::DType dtype = self.dtype();
   // Any dense layout (a transposed matrix too) is one array in memory, as is a result laid out
@@ -77,13 +95,18 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
         T* o = out.data_ptr<T>();
         tensor::parallel_for(0, self.numel(), tensor::kGrainSize, [&](int64_t begin, int64_t end) {
           if constexpr (tensor::kIsReducedFloat<T>) {
+            // Chunks of a multiple of two vectors: the float arrays split none of them.
+            static_assert(kOpmathChunk % 64 == 0);
+            const int64_t vector_end = aten_tail ? begin + aten_vector_loop_length<T>(end - begin) : end;
             float xs[kOpmathChunk], ys[kOpmathChunk];
-            for (int64_t i = begin; i < end; i += kOpmathChunk) {
-              const int64_t m = std::min(kOpmathChunk, end - i);
+            for (int64_t i = begin; i < vector_end; i += kOpmathChunk) {
+              const int64_t m = std::min(kOpmathChunk, vector_end - i);
               widen_to_float(in + i, xs, m);
               arrays_on_widest_vectors(arrays, static_cast<const float*>(xs), ys, m);
               round_from_float(ys, o + i, m);
             }
+            const auto op = make_op(tag);
+            for (int64_t i = vector_end; i < end; ++i) o[i] = T(op(static_cast<float>(in[i])));
           } else {
             arrays_on_widest_vectors(arrays, in + begin, o + begin, end - begin);
           }
@@ -93,14 +116,6 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
     }
   }
   return unary(args, meta, make_op);
-}
-
-// Stages over a long array a tile at a time, so that each tile stays in cache between stages:
-// stages(in_tile, out_tile, tile_length) for each tile in order.
-template <typename T, typename Stages>
-KILN_INLINE_INTO_CLONES void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
-  constexpr int64_t kTile = 2048;
-  for (int64_t begin = 0; begin < n; begin += kTile) stages(in + begin, out + begin, std::min(kTile, n - begin));
 }
 
 template <typename MakeOp>
@@ -176,14 +191,6 @@ std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
 
 namespace {
 
-// How many of a dense run's n elements of T ATen's vector loop takes: steps of two vectors
-// (2 x 64 bytes on AVX-512, 2 x 32 on AVX2); its scalar loop takes the rest.
-template <typename T>
-int64_t aten_vector_loop_length(int64_t n) {
-  const int64_t step = 2 * (cpu_has_avx512() ? 64 : 32) / static_cast<int64_t>(sizeof(T));
-  return n - n % step;
-}
-
 // sigmoid, 1 / (1 + exp(-x)), or silu, x / (1 + exp(-x)), on the first `whole` elements (whole
 // vectors of V) as ATen's vectorised kernels compute them, with SLEEF's exp.
 template <bool kSilu, typename V, typename T>
@@ -235,7 +242,8 @@ std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta,
       },
       [finish](const auto* in, auto* out, int64_t n) {
         for (int64_t i = exp_of_negation_whole_vectors<kSilu>(in, out, n); i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
-      });
+      },
+      /*aten_tail=*/true);
 }
 
 std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
@@ -382,16 +390,38 @@ KILN_INLINE_INTO_CLONES void exact_gelu_vectors(const float* in, float* out, int
   }
 }
 
-KILN_AVX512_TARGET void exact_gelu_avx512(const float* in, float* out, int64_t whole) { exact_gelu_vectors<sleef::Vector<float, 64>>(in, out, whole); }
+// Float gelu on whole vectors of V as ATen's vector loop computes it: exact (exact_gelu_vectors),
+// or 0.5 * x * (1 + tanh(beta * (x + kappa * x^3))) with SLEEF's tanh, x^3 as (x * x) * x and
+// x + kappa * x^3 fused, as GCC compiles ATen's expression (gelu_value: the same in its scalar
+// loop).
+template <typename V, typename T>
+KILN_INLINE_INTO_CLONES void sleef_gelu_vectors(const T* in, T* out, int64_t whole, bool tanh_approximation) {
+  constexpr int64_t kLanes = sizeof(V) / sizeof(T);
+  if (!tanh_approximation) return exact_gelu_vectors<V>(in, out, whole);
+  const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = static_cast<T>(0.044715);
+  for (int64_t i = 0; i < whole; i += kLanes) {
+    const V x = sleef::load<V>(in + i);
+    const V cube = x * x * x;
+    const V inner = beta * sleef::fused_multiply_add(V{} + kappa, cube, x);
+    sleef::store(out + i, T(0.5) * x * (T(1) + sleef::tanh(inner)));
+  }
+}
 
-KILN_AVX2_FMA_TARGET void exact_gelu_avx2(const float* in, float* out, int64_t whole) { exact_gelu_vectors<sleef::Vector<float, 32>>(in, out, whole); }
+KILN_AVX512_TARGET void gelu_avx512(const float* in, float* out, int64_t whole, bool tanh_approximation) {
+  sleef_gelu_vectors<sleef::Vector<float, 64>>(in, out, whole, tanh_approximation);
+}
 
-// ATen's gelu kernel runs AVX-512 where the CPU has it, else AVX2; returns how many elements it
-// took (ATen's DEFAULT build computes every element with libm's erf, as gelu_value does).
-int64_t exact_gelu_whole_vectors(const float* in, float* out, int64_t n) {
+KILN_AVX2_FMA_TARGET void gelu_avx2(const float* in, float* out, int64_t whole, bool tanh_approximation) {
+  sleef_gelu_vectors<sleef::Vector<float, 32>>(in, out, whole, tanh_approximation);
+}
+
+// ATen's gelu kernel runs AVX-512 where the CPU has it (perf: Sleef_finz_erfd8_u10avx512f,
+// Sleef_finz_tanhf16_u10avx512f), else AVX2; returns how many elements it took (ATen's DEFAULT
+// build computes every element with libm, as gelu_value does).
+int64_t gelu_whole_vectors(const float* in, float* out, int64_t n, bool tanh_approximation) {
   const int64_t whole = aten_vector_loop_length<float>(n);
-  if (cpu_has_avx512()) exact_gelu_avx512(in, out, whole);
-  else if (cpu_has_avx2_fma()) exact_gelu_avx2(in, out, whole);
+  if (cpu_has_avx512()) gelu_avx512(in, out, whole, tanh_approximation);
+  else if (cpu_has_avx2_fma()) gelu_avx2(in, out, whole, tanh_approximation);
   else return 0;
   return whole;
 }
@@ -413,31 +443,32 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
       }
     };
   };
-  // gelu_value's operations in its order. Exact float gelu as ATen's vector loop with its
-  // vectorised erf, the elements left over with libm's, as its scalar loop; otherwise the erf or
-  // tanh on whole vectors of a tile.
+  // Float (half and bfloat16 widened): as ATen's vector loop, the elements left over with libm's
+  // erf or tanh (the scalar expression), as its scalar loop. Double: gelu_value's operations in
+  // its order, with glibc's vector erf or tanh on a tile at a time.
   return unary_on_arrays(args, meta_unary, scalar, [tanh_approximation](const auto* in, auto* out, int64_t n) {
-    if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
-      if (!tanh_approximation) {
-        for (int64_t i = exact_gelu_whole_vectors(in, out, n); i < n; ++i) out[i] = gelu_value(in[i], false);
-        return;
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+    if constexpr (std::is_same_v<T, float>) {
+      for (int64_t i = gelu_whole_vectors(in, out, n, tanh_approximation); i < n; ++i) out[i] = gelu_value(in[i], tanh_approximation);
+    } else {
+      constexpr int64_t kTile = 2048;
+      for (int64_t begin = 0; begin < n; begin += kTile) {
+        const T* x = in + begin;
+        T* y = out + begin;
+        const int64_t m = std::min(kTile, n - begin);
+        if (tanh_approximation) {
+          const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = static_cast<T>(0.044715);
+          for (int64_t i = 0; i < m; ++i) y[i] = beta * std::fma(kappa, x[i] * x[i] * x[i], x[i]);
+          vector_math::apply(vector_math::Function::tanh, y, y, m);
+          for (int64_t i = 0; i < m; ++i) y[i] = T(0.5) * x[i] * (T(1) + y[i]);
+        } else {
+          for (int64_t i = 0; i < m; ++i) y[i] = x[i] * static_cast<T>(M_SQRT1_2);
+          vector_math::apply(vector_math::Function::erf, y, y, m);
+          for (int64_t i = 0; i < m; ++i) y[i] = x[i] * T(0.5) * (T(1) + y[i]);
+        }
       }
     }
-    by_tiles(in, out, n, [tanh_approximation](const auto* x, auto* y, int64_t m) {
-      using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
-      if (tanh_approximation) {
-        const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5);
-        const T kappa = static_cast<T>(0.044715);
-        for (int64_t i = 0; i < m; ++i) y[i] = beta * (x[i] + kappa * x[i] * x[i] * x[i]);
-        vector_math::apply(vector_math::Function::tanh, y, y, m);
-        for (int64_t i = 0; i < m; ++i) y[i] = T(0.5) * x[i] * (T(1) + y[i]);
-      } else {
-        for (int64_t i = 0; i < m; ++i) y[i] = x[i] * static_cast<T>(M_SQRT1_2);
-        vector_math::apply(vector_math::Function::erf, y, y, m);
-        for (int64_t i = 0; i < m; ++i) y[i] = x[i] * T(0.5) * (T(1) + y[i]);
-      }
-    });
-  });
+  }, /*aten_tail=*/true);
 }
 
 std::vector<Tensor> kernel_logical_not(const Arguments& args) {
