@@ -4,6 +4,8 @@
 // accumulate in double (int64 for integers).
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
@@ -11,6 +13,7 @@
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/extremum_rows.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
@@ -136,14 +139,23 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
     const T* in = layout.data.data_ptr<T>();
     T* v = values.defined() ? values.data_ptr<T>() : nullptr;
     int64_t* idx = indices.defined() ? indices.data_ptr<int64_t>() : nullptr;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || tensor::kIsReducedFloat<T>) {
       // The extremum on whole vectors, then the first element that is it (the first NaN for a
       // NaN) in a second pass over the row, in cache: the scalar search's element and position.
+      // Half and bfloat16 rows widened to float first (exactly: the same extremum and position).
       if (layout.inner > 0) {
         for_each_row_range(layout, [&](int64_t begin, int64_t end) {
+          std::vector<float> widened(tensor::kIsReducedFloat<T> ? static_cast<size_t>(layout.inner) : 0);
+          using R = std::conditional_t<tensor::kIsReducedFloat<T>, float, T>;
           for (int64_t i = begin; i < end; ++i) {
-            const T* row = in + i * layout.inner;
-            T found;
+            const R* row;
+            if constexpr (tensor::kIsReducedFloat<T>) {
+              widen_to_float(in + i * layout.inner, widened.data(), layout.inner);
+              row = widened.data();
+            } else {
+              row = in + i * layout.inner;
+            }
+            R found;
             extremum_rows(row, layout.inner, 0, 1, &found, is_max);
             int64_t k = 0;
             if (found != found) {
@@ -151,7 +163,7 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
             } else {
               while (row[k] != found) ++k;
             }
-            if (v) v[i] = row[k];
+            if (v) v[i] = in[i * layout.inner + k];
             if (idx) idx[i] = k;
           }
         });
