@@ -121,8 +121,8 @@ KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n,
           const V v = sleef::load<V>(x + k + c * kLanes);
           lanes[c] = v > lanes[c] ? v : lanes[c];
         }
-      for (int64_t c = 0; c < 4; ++c)
-        for (int64_t l = 0; l < kLanes; ++l) max_value = std::max(max_value, lanes[c][l]);
+      for (int64_t c = 1; c < 4; ++c) lanes[0] = lanes[c] > lanes[0] ? lanes[c] : lanes[0];
+      for (int64_t l = 0; l < kLanes; ++l) max_value = std::max(max_value, lanes[0][l]);
     }
     for (; k < n; ++k) max_value = std::max(max_value, x[k]);
     const T total = exp_of_difference_and_sum<kBytes, V>(x, max_value, log ? nullptr : y, n);
