@@ -191,14 +191,18 @@ std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
 
 namespace {
 
-// sigmoid, 1 / (1 + exp(-x)), or silu, x / (1 + exp(-x)), on the first `whole` elements (whole
+// sigmoid, 1 / (1 + exp(-x)), or silu, x / (1 + exp(-x)), on the first `whole` elements (pairs of
 // vectors of V) as ATen's vectorised kernels compute them, with SLEEF's exp.
 template <bool kSilu, typename V, typename T>
 KILN_INLINE_INTO_CLONES void exp_of_negation_vectors(const T* in, T* out, int64_t whole) {
-  for (int64_t i = 0; i < whole; i += static_cast<int64_t>(sizeof(V) / sizeof(T))) {
-    const V x = sleef::load<V>(in + i);
-    const V denominator = T(1) + sleef::exp(-x);
-    sleef::store(out + i, kSilu ? x / denominator : T(1) / denominator);
+  // Two vectors a step, as ATen's loop: both exps first, then both divisions.
+  constexpr int64_t kLanes = sizeof(V) / sizeof(T);
+  for (int64_t i = 0; i < whole; i += 2 * kLanes) {
+    const V x0 = sleef::load<V>(in + i), x1 = sleef::load<V>(in + i + kLanes);
+    const V e0 = sleef::exp(-x0), e1 = sleef::exp(-x1);
+    const V d0 = T(1) + e0, d1 = T(1) + e1;
+    sleef::store(out + i, kSilu ? x0 / d0 : T(1) / d0);
+    sleef::store(out + i + kLanes, kSilu ? x1 / d1 : T(1) / d1);
   }
 }
 
