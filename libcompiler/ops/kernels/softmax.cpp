@@ -74,6 +74,18 @@ KILN_INLINE_INTO_CLONES T exp_of_difference_and_sum(const T* x, T max_value, T* 
   constexpr int64_t kLanes = sizeof(V) / sizeof(T);
   V acc{};  // 0 + e is e: the first vector's lanes exactly
   int64_t k = 0;
+  // Two vectors a step where there are (both exps first: the second overlaps the first's sum),
+  // added to the lanes in order.
+  for (; k + 2 * kLanes <= n; k += 2 * kLanes) {
+    const V e0 = exp_lanes<kBytes>(sleef::load<V>(x + k) - max_value);
+    const V e1 = exp_lanes<kBytes>(sleef::load<V>(x + k + kLanes) - max_value);
+    if (y) {
+      sleef::store(y + k, e0);
+      sleef::store(y + k + kLanes, e1);
+    }
+    acc += e0;
+    acc += e1;
+  }
   for (; k + kLanes <= n; k += kLanes) {
     const V e = exp_lanes<kBytes>(sleef::load<V>(x + k) - max_value);
     if (y) sleef::store(y + k, e);

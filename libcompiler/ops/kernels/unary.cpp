@@ -403,11 +403,13 @@ KILN_INLINE_INTO_CLONES void sleef_gelu_vectors(const T* in, T* out, int64_t who
   constexpr int64_t kLanes = sizeof(V) / sizeof(T);
   if (!tanh_approximation) return exact_gelu_vectors<V>(in, out, whole);
   const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = static_cast<T>(0.044715);
-  for (int64_t i = 0; i < whole; i += kLanes) {
-    const V x = sleef::load<V>(in + i);
-    const V cube = x * x * x;
-    const V inner = beta * sleef::fused_multiply_add(V{} + kappa, cube, x);
-    sleef::store(out + i, T(0.5) * x * (T(1) + sleef::tanh(inner)));
+  // Two vectors a step, as ATen's loop: both tanhs, then the rest.
+  for (int64_t i = 0; i < whole; i += 2 * kLanes) {
+    const V x0 = sleef::load<V>(in + i), x1 = sleef::load<V>(in + i + kLanes);
+    const V t0 = sleef::tanh(beta * sleef::fused_multiply_add(V{} + kappa, x0 * x0 * x0, x0));
+    const V t1 = sleef::tanh(beta * sleef::fused_multiply_add(V{} + kappa, x1 * x1 * x1, x1));
+    sleef::store(out + i, T(0.5) * x0 * (T(1) + t0));
+    sleef::store(out + i + kLanes, T(0.5) * x1 * (T(1) + t1));
   }
 }
 
