@@ -1,6 +1,6 @@
 // cumsum and cumprod along a dimension, accumulated as ATen's CPU kernel accumulates (in double
-// for floating dtypes, int64 for integers, each partial result cast to the output dtype), and
-// flip, a copy with the given dimensions reversed.
+// for float32 and float64, float for half and bfloat16, int64 for integers, each partial result
+// cast to the output dtype), and flip, a copy with the given dimensions reversed.
 #include <cstring>
 
 #include "libcompiler/ops/dispatch.h"
@@ -16,9 +16,10 @@ namespace kiln::ops {
 
 namespace {
 
-// at::acc_type<T, /*is_cuda=*/false>: double for floating types, int64 for integers and bool.
+// at::acc_type<T, /*is_cuda=*/false>: double for float32 and float64, float for half and
+// bfloat16, int64 for integers and bool.
 template <typename T>
-using CumulativeAcc = std::conditional_t<tensor::kIsFloatLike<T>, double, int64_t>;
+using CumulativeAcc = std::conditional_t<tensor::kIsReducedFloat<T>, float, std::conditional_t<tensor::kIsFloatLike<T>, double, int64_t>>;
 
 template <bool Product>
 std::vector<Tensor> cumulative(const Arguments& args) {
