@@ -33,7 +33,24 @@ std::vector<Tensor> cumulative(const Arguments& args) {
     using Acc = CumulativeAcc<T>;
     const T* in = self.data_ptr<T>();
     T* o = out.data_ptr<T>();
-    for (int64_t a = 0; a < outer; ++a)
+    int64_t first = 0;
+    if (inner == 1) {
+      // Rows along the last dim, four at a time: each row's chain of additions waits on the
+      // adder's latency, four chains fill it.
+      constexpr int64_t kRows = 4;
+      for (; first + kRows <= outer; first += kRows) {
+        Acc acc[kRows];
+        for (int64_t r = 0; r < kRows; ++r) acc[r] = Product ? Acc(1) : Acc(0);
+        for (int64_t j = 0; j < extent; ++j)
+          for (int64_t r = 0; r < kRows; ++r) {
+            const int64_t at = (first + r) * extent + j;
+            const Acc x = static_cast<Acc>(in[at]);
+            acc[r] = Product ? acc[r] * x : acc[r] + x;
+            o[at] = static_cast<T>(acc[r]);
+          }
+      }
+    }
+    for (int64_t a = first; a < outer; ++a)
       for (int64_t i = 0; i < inner; ++i) {
         Acc acc = Product ? Acc(1) : Acc(0);
         for (int64_t j = 0; j < extent; ++j) {
