@@ -2,6 +2,7 @@
 // Each works on a ReductionLayout (one contiguous row per output element). Floating sums add in
 // PyTorch's order (cascade_sum.h) where it is known (bfloat16 and float16 in float32); other sums
 // accumulate in double (int64 for integers).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -19,6 +20,7 @@
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/parallel.h"
 
 namespace kiln::ops {
 
@@ -221,8 +223,34 @@ std::vector<Tensor> extremum_values(const Arguments& args, const std::vector<Ten
       return {out};
     }
     if (tensor::is_reduced_floating_point(out.dtype())) {
-      // Half and bfloat16 widen to float32 exactly, so the float32 extremum is theirs: on a
-      // float32 copy (_to_copy keeps a dense input's layout, so the column path still applies).
+      // Half and bfloat16 widen to float32 exactly, so the float32 extremum is theirs. Contiguous
+      // rows (the trailing dims reduced): a row widened at a time, in cache.
+      const int64_t ndim = self.dim();
+      int64_t kept = 0;
+      while (kept < ndim && !reduced[kept]) ++kept;
+      const bool trailing = std::all_of(reduced.begin() + kept, reduced.end(), [](bool r) { return r; });
+      if (self.is_contiguous() && trailing) {
+        const int64_t rows = out.numel(), n = self.numel() / rows;
+        tensor::visit_dtype(out.dtype(), [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          if constexpr (tensor::kIsReducedFloat<T>) {
+            const T* in = self.data_ptr<T>();
+            T* o = out.data_ptr<T>();
+            tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(n, 1)), [&](int64_t begin, int64_t end) {
+              std::vector<float> row(static_cast<size_t>(n));
+              for (int64_t r = begin; r < end; ++r) {
+                widen_to_float(in + r * n, row.data(), n);
+                float found;
+                extremum_rows(row.data(), n, 0, 1, &found, is_max);
+                o[r] = static_cast<T>(found);
+              }
+            });
+          }
+        });
+        return {out};
+      }
+      // Otherwise on a float32 copy (_to_copy keeps a dense input's layout, so the column path
+      // still applies).
       NoGradGuard no_grad;
       const Tensor wide_out = Tensor::empty(out.sizes(), DType::Float32);
       vector_extremum(ops::to_copy(self, DType::Float32), reduced, wide_out, is_max);
