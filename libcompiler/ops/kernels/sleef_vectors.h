@@ -6,17 +6,18 @@
 // width ATen registers that kernel for (most of its elementwise kernels are AVX2 only), so each
 // caller names it.
 //
-// exp and float tanh here; the functions take GCC vector types and must inline into a function of the matching target
-// (KILN_AVX512_TARGET, KILN_AVX2_FMA_TARGET in vector_clones.h); kernels pick that function by
-// cpu_has_avx512() / cpu_has_avx2_fma() and keep a libm loop for other CPUs, as ATen's DEFAULT
-// build computes its Vectorized math with the scalar functions.
+// exp and float tanh here. They take GCC vector types and must inline into a function of the
+// matching target (KILN_AVX512_TARGET, KILN_AVX2_FMA_TARGET in vector_clones.h); kernels pick
+// that function by cpu_has_avx512() / cpu_has_avx2_fma() and keep a libm loop for other CPUs, as
+// ATen's DEFAULT build computes its Vectorized math with the scalar functions.
+#include <immintrin.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #include "libcompiler/ops/kernels/vector_clones.h"
 
-#include <immintrin.h>
 // sleef.h declares its x86 functions only where the compiler targets their instruction sets
 // (__AVX__, __AVX512F__), but the build targets every x86-64 and picks AVX2 or AVX-512 code at
 // run time: the macros stand for the include alone. immintrin.h is in first, without them, so

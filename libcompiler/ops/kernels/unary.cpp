@@ -374,7 +374,8 @@ KILN_INLINE_INTO_CLONES void exact_gelu_vectors(const float* in, float* out, int
   constexpr int64_t kBlock = 64, kLanes = sizeof(V) / sizeof(float);
   float a[kBlock], e[kBlock];
   for (int64_t begin = 0; begin < whole; begin += kBlock) {
-    const int64_t m = std::min(kBlock, whole - begin);  // whole vectors: `whole` is
+    // Whole vectors: `whole` is a multiple of two of them, kBlock of four.
+    const int64_t m = std::min(kBlock, whole - begin);
     const float* x = in + begin;
     for (int64_t i = 0; i < m; ++i) {
       a[i] = x[i] * static_cast<float>(M_SQRT1_2);
