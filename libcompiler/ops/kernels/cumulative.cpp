@@ -1,6 +1,6 @@
 // cumsum and cumprod along a dimension, accumulated as ATen's CPU kernel accumulates (in double
-// for floating dtypes, int64 for integers, each partial result cast to the output dtype), and
-// flip, a copy with the given dimensions reversed.
+// for float32 and float64, float for half and bfloat16, int64 for integers, each partial result
+// cast to the output dtype), and flip, a copy with the given dimensions reversed.
 #include <cstring>
 
 #include "libcompiler/ops/dispatch.h"
@@ -16,9 +16,10 @@ namespace kiln::ops {
 
 namespace {
 
-// at::acc_type<T, /*is_cuda=*/false>: double for floating types, int64 for integers and bool.
+// at::acc_type<T, /*is_cuda=*/false>: double for float32 and float64, float for half and
+// bfloat16, int64 for integers and bool.
 template <typename T>
-using CumulativeAcc = std::conditional_t<tensor::kIsFloatLike<T>, double, int64_t>;
+using CumulativeAcc = std::conditional_t<tensor::kIsReducedFloat<T>, float, std::conditional_t<tensor::kIsFloatLike<T>, double, int64_t>>;
 
 template <bool Product>
 std::vector<Tensor> cumulative(const Arguments& args) {
@@ -32,7 +33,24 @@ std::vector<Tensor> cumulative(const Arguments& args) {
     using Acc = CumulativeAcc<T>;
     const T* in = self.data_ptr<T>();
     T* o = out.data_ptr<T>();
-    for (int64_t a = 0; a < outer; ++a)
+    int64_t first = 0;
+    if (inner == 1) {
+      // Rows along the last dim, four at a time: each row's chain of additions waits on the
+      // adder's latency, four chains fill it.
+      constexpr int64_t kRows = 4;
+      for (; first + kRows <= outer; first += kRows) {
+        Acc acc[kRows];
+        for (int64_t r = 0; r < kRows; ++r) acc[r] = Product ? Acc(1) : Acc(0);
+        for (int64_t j = 0; j < extent; ++j)
+          for (int64_t r = 0; r < kRows; ++r) {
+            const int64_t at = (first + r) * extent + j;
+            const Acc x = static_cast<Acc>(in[at]);
+            acc[r] = Product ? acc[r] * x : acc[r] + x;
+            o[at] = static_cast<T>(acc[r]);
+          }
+      }
+    }
+    for (int64_t a = first; a < outer; ++a)
       for (int64_t i = 0; i < inner; ++i) {
         Acc acc = Product ? Acc(1) : Acc(0);
         for (int64_t j = 0; j < extent; ++j) {

@@ -3,6 +3,7 @@
 // bfloat16 matmul, as PyTorch's; smaller bfloat16 and all float16 matrices through sgemm on
 // float32 copies; other dtypes use a plain loop with opmath accumulation. matmul and linear are
 // composites that pick mm/addmm/bmm/dot as ATen does, so their grad_fn names match PyTorch's.
+#include <algorithm>
 #include <cblas.h>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
@@ -39,15 +40,25 @@ BlasMatrix blas_view(const Tensor& m) {
 }
 
 // A matrix (or a batch of them) as oneDNN's matmul reads it: row-major or with its last two dims
-// swapped, in place; any other layout as a contiguous copy.
+// swapped, in place; with `strided`, also any layout whose rows or columns are runs of elements
+// (a leading dimension past the matrix's edge: a slice of a transposed matrix, as PyTorch hands
+// it over); any other layout as a contiguous copy.
 struct OnednnMatrix {
   Tensor data;
   dnnl::memory::desc desc;
 };
 
-OnednnMatrix onednn_matrix(const Tensor& m) {
+OnednnMatrix onednn_matrix(const Tensor& m, bool strided = false) {
   const auto type = onednn::data_type(m.dtype());
   const Shape& sizes = m.sizes();
+  const Shape& given = m.strides();
+  const int64_t rows = sizes.end()[-2], columns = sizes.back();
+  const int64_t row_stride = given.end()[-2], column_stride = given.back();
+  if (strided && !m.is_contiguous() && rows > 1 && columns > 1 &&
+      ((column_stride == 1 && row_stride >= columns) || (row_stride == 1 && column_stride >= rows)) &&
+      std::all_of(given.begin(), given.end(), [](int64_t stride) { return stride > 0; }))
+    return {m, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
+                                  dnnl::memory::dims(given.begin(), given.end()))};
   if (!m.is_contiguous()) {
     Shape swapped = sizes;
     std::swap(swapped.end()[-1], swapped.end()[-2]);
@@ -76,7 +87,6 @@ bool onednn_computes(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 // out (contiguous [batch x] m x n) = alpha * a @ b + beta * out, by oneDNN's bfloat16 matmul:
 // float32 sums of the bfloat16 products (the CPU's bfloat16 dot products) rounded once.
 void onednn_gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha, const Scalar& beta) {
-  const OnednnMatrix A = onednn_matrix(a), B = onednn_matrix(b), C = onednn_matrix(out);
   dnnl::primitive_attr attr;
   if (alpha.to<float>() != 1.0f) attr.set_output_scales(0, {alpha.to<float>()});
   if (beta.to<double>() != 0.0) {
@@ -84,7 +94,18 @@ void onednn_gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scal
     sum.append_sum(beta.to<float>());
     attr.set_post_ops(sum);
   }
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(A.desc, B.desc, C.desc), attr, onednn::cpu_engine());
+  // Strided operands as they are where oneDNN has a kernel for their layout (copying a slice of a
+  // transposed matrix took twice as long as the product); contiguous copies where it has none.
+  OnednnMatrix A = onednn_matrix(a, true), B = onednn_matrix(b, true);
+  const OnednnMatrix C = onednn_matrix(out);
+  dnnl::matmul::primitive_desc pd;
+  try {
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(A.desc, B.desc, C.desc), attr, onednn::cpu_engine());
+  } catch (const dnnl::error&) {
+    A = onednn_matrix(a);
+    B = onednn_matrix(b);
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(A.desc, B.desc, C.desc), attr, onednn::cpu_engine());
+  }
   onednn::execute(dnnl::matmul(pd), pd,
                   {{DNNL_ARG_SRC, onednn::memory_of(A.desc, A.data)}, {DNNL_ARG_WEIGHTS, onednn::memory_of(B.desc, B.data)}},
                   {{DNNL_ARG_DST, onednn::memory_of(C.desc, C.data)}});

@@ -2,8 +2,11 @@
 // Each works on a ReductionLayout (one contiguous row per output element). Floating sums add in
 // PyTorch's order (cascade_sum.h) where it is known (bfloat16 and float16 in float32); other sums
 // accumulate in double (int64 for integers).
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
@@ -11,11 +14,13 @@
 #include "libcompiler/ops/kernels/elementwise.h"
 #include "libcompiler/ops/kernels/extremum_rows.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/copy.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
+#include "libcompiler/tensor/parallel.h"
 
 namespace kiln::ops {
 
@@ -136,14 +141,23 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
     const T* in = layout.data.data_ptr<T>();
     T* v = values.defined() ? values.data_ptr<T>() : nullptr;
     int64_t* idx = indices.defined() ? indices.data_ptr<int64_t>() : nullptr;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || tensor::kIsReducedFloat<T>) {
       // The extremum on whole vectors, then the first element that is it (the first NaN for a
       // NaN) in a second pass over the row, in cache: the scalar search's element and position.
+      // Half and bfloat16 rows widened to float first (exactly: the same extremum and position).
       if (layout.inner > 0) {
         for_each_row_range(layout, [&](int64_t begin, int64_t end) {
+          std::vector<float> widened(tensor::kIsReducedFloat<T> ? static_cast<size_t>(layout.inner) : 0);
+          using R = std::conditional_t<tensor::kIsReducedFloat<T>, float, T>;
           for (int64_t i = begin; i < end; ++i) {
-            const T* row = in + i * layout.inner;
-            T found;
+            const R* row;
+            if constexpr (tensor::kIsReducedFloat<T>) {
+              widen_to_float(in + i * layout.inner, widened.data(), layout.inner);
+              row = widened.data();
+            } else {
+              row = in + i * layout.inner;
+            }
+            R found;
             extremum_rows(row, layout.inner, 0, 1, &found, is_max);
             int64_t k = 0;
             if (found != found) {
@@ -151,7 +165,7 @@ void extremum(const ReductionLayout& layout, const Tensor& values, const Tensor&
             } else {
               while (row[k] != found) ++k;
             }
-            if (v) v[i] = row[k];
+            if (v) v[i] = in[i * layout.inner + k];
             if (idx) idx[i] = k;
           }
         });
@@ -209,8 +223,34 @@ std::vector<Tensor> extremum_values(const Arguments& args, const std::vector<Ten
       return {out};
     }
     if (tensor::is_reduced_floating_point(out.dtype())) {
-      // Half and bfloat16 widen to float32 exactly, so the float32 extremum is theirs: on a
-      // float32 copy (_to_copy keeps a dense input's layout, so the column path still applies).
+      // Half and bfloat16 widen to float32 exactly, so the float32 extremum is theirs. Contiguous
+      // rows (the trailing dims reduced): a row widened at a time, in cache.
+      const int64_t ndim = self.dim();
+      int64_t kept = 0;
+      while (kept < ndim && !reduced[kept]) ++kept;
+      const bool trailing = std::all_of(reduced.begin() + kept, reduced.end(), [](bool r) { return r; });
+      if (self.is_contiguous() && trailing) {
+        const int64_t rows = out.numel(), n = self.numel() / rows;
+        tensor::visit_dtype(out.dtype(), [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          if constexpr (tensor::kIsReducedFloat<T>) {
+            const T* in = self.data_ptr<T>();
+            T* o = out.data_ptr<T>();
+            tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(n, 1)), [&](int64_t begin, int64_t end) {
+              std::vector<float> row(static_cast<size_t>(n));
+              for (int64_t r = begin; r < end; ++r) {
+                widen_to_float(in + r * n, row.data(), n);
+                float found;
+                extremum_rows(row.data(), n, 0, 1, &found, is_max);
+                o[r] = static_cast<T>(found);
+              }
+            });
+          }
+        });
+        return {out};
+      }
+      // Otherwise on a float32 copy (_to_copy keeps a dense input's layout, so the column path
+      // still applies).
       NoGradGuard no_grad;
       const Tensor wide_out = Tensor::empty(out.sizes(), DType::Float32);
       vector_extremum(ops::to_copy(self, DType::Float32), reduced, wide_out, is_max);

@@ -13,8 +13,8 @@
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/reduction_layout.h"
+#include "libcompiler/ops/kernels/sleef_vectors.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
-#include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/dtype_dispatch.h"
@@ -51,20 +51,51 @@ void scatter_rows(const Tensor& out, const Tensor& rows, int64_t dim) {
   tensor::copy_elements(out, tensor::permute(shaped, inverse_of_moving_last(dim, out.dim())));
 }
 
-// The sum of y[0, n) in the order of ATen's vec::reduce_all on vectors of kLanes: the first
-// vector (or the n < kLanes elements, zero-filled) plus each further whole vector lane by lane,
-// the partial last vector into its first lanes; then the lanes combined as vec_reduce_all does:
-// a tree of halves for float (its shuffles), one after another for double (and for fewer than
-// kLanes elements).
-template <int64_t kLanes, typename T>
-KILN_INLINE_INTO_CLONES T sum_in_aten_vector_order(const T* y, int64_t n) {
-  T acc[kLanes] = {};
-  const int64_t first = std::min(n, kLanes);
-  for (int64_t l = 0; l < first; ++l) acc[l] = y[l];
-  int64_t k = kLanes;
-  for (; k + kLanes <= n; k += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) acc[l] += y[k + l];
-  for (int64_t l = 0; k + l < n; ++l) acc[l] += y[k + l];
+// exp on a vector as ATen's Vectorized::exp: SLEEF's where kBytes names a vector target (the
+// caller's), libm's lane by lane for kBytes 0 (ATen's DEFAULT build, a CPU without AVX2).
+template <int kBytes, typename V>
+KILN_INLINE_INTO_CLONES V exp_lanes(V v) {
+  if constexpr (kBytes > 0) {
+    return sleef::exp(v);
+  } else {
+    for (size_t l = 0; l < sizeof(V) / sizeof(v[0]); ++l) v[l] = std::exp(v[l]);
+    return v;
+  }
+}
+
+// e = exp(x - max) on [0, n) as ATen's vec::map computes it (whole vectors of V, then the
+// partial last one, zero-filled), stored in y unless y is null (log_softmax needs only the sum),
+// and the sum of e in the order of ATen's vec::reduce_all on those vectors: the first vector
+// (or the n < lanes elements) plus each further whole vector lane by lane, the partial last
+// vector into its first lanes; then the lanes combined as vec_reduce_all does: a tree of halves
+// for float (its shuffles), one after another for double (and for fewer than lanes elements).
+template <int kBytes, typename V, typename T>
+KILN_INLINE_INTO_CLONES T exp_of_difference_and_sum(const T* x, T max_value, T* y, int64_t n) {
+  constexpr int64_t kLanes = sizeof(V) / sizeof(T);
+  V acc{};  // 0 + e is e: the first vector's lanes exactly
+  int64_t k = 0;
+  // Two vectors a step where there are (both exps first: the second overlaps the first's sum),
+  // added to the lanes in order.
+  for (; k + 2 * kLanes <= n; k += 2 * kLanes) {
+    const V e0 = exp_lanes<kBytes>(sleef::load<V>(x + k) - max_value);
+    const V e1 = exp_lanes<kBytes>(sleef::load<V>(x + k + kLanes) - max_value);
+    if (y) {
+      sleef::store(y + k, e0);
+      sleef::store(y + k + kLanes, e1);
+    }
+    acc += e0;
+    acc += e1;
+  }
+  for (; k + kLanes <= n; k += kLanes) {
+    const V e = exp_lanes<kBytes>(sleef::load<V>(x + k) - max_value);
+    if (y) sleef::store(y + k, e);
+    acc += e;
+  }
+  if (k < n) {
+    const V e = exp_lanes<kBytes>(sleef::load_partial<V>(x + k, n - k) - max_value);
+    if (y) sleef::store_partial(y + k, e, n - k);
+    for (int64_t l = 0; k + l < n; ++l) acc[l] += e[l];
+  }
   if constexpr (std::is_same_v<T, float>) {
     if (n >= kLanes) {
       for (int64_t half = kLanes / 2; half >= 1; half /= 2)
@@ -73,40 +104,40 @@ KILN_INLINE_INTO_CLONES T sum_in_aten_vector_order(const T* y, int64_t n) {
     }
   }
   T total = acc[0];
-  for (int64_t l = 1; l < first; ++l) total += acc[l];
+  for (int64_t l = 1; l < std::min(n, kLanes); ++l) total += acc[l];
   return total;
 }
 
-// Rows [begin, end) of float or double softmax on whole vectors, as ATen's lastdim kernels: the
-// maximum, exp(x - max) (SLEEF's, as ATen's vectorised exp: vectorized_exp.h) and its sum in
-// ATen's order, then a multiply by 1 / sum (log: x -
+// Rows [begin, end) of float or double softmax on vectors of kBytes, as ATen's lastdim kernels:
+// the maximum, exp(x - max) and its sum in ATen's order, then a multiply by 1 / sum (log: x -
 // max - log(sum), where the sum and its log pass through `store`: ATen keeps them in the input
-// dtype, so half and bfloat16 round them).
-template <typename T, typename Store>
+// dtype, so half and bfloat16 round them). kBytes 0: a CPU without AVX2 (32-byte vectors, as
+// ATen's DEFAULT build has).
+template <int kBytes, typename T, typename Store>
 KILN_INLINE_INTO_CLONES void vector_softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
-  using Lanes = cascade::Lanes<T>;
-  constexpr int64_t kLanes = Lanes::kCount;
+  using V = sleef::Vector<T, (kBytes > 0 ? kBytes : 32)>;
+  constexpr int64_t kLanes = sizeof(V) / sizeof(T);
   for (int64_t r = begin; r < end; ++r) {
     const T* x = in + r * n;
     T* y = out + r * n;
+    // The maximum is exact in any order; a NaN anywhere in the row makes the sum, and so every
+    // result, NaN whichever maximum it leaves. Four chains of vectors: one waits on the
+    // comparison's latency.
     T max_value = -std::numeric_limits<T>::infinity();
     int64_t k = 0;
-    if (n >= kLanes) {
-      typename Lanes::Vector lanes = Lanes::load(x).v;
-      for (k = kLanes; k + kLanes <= n; k += kLanes) {
-        const typename Lanes::Vector v = Lanes::load(x + k).v;
-        lanes = v > lanes ? v : lanes;  // std::max's choice: a NaN never replaces
-      }
-      for (int64_t l = 0; l < kLanes; ++l) max_value = std::max(max_value, lanes[l]);
+    if (n >= 4 * kLanes) {
+      V lanes[4];
+      for (int64_t c = 0; c < 4; ++c) lanes[c] = sleef::load<V>(x + c * kLanes);
+      for (k = 4 * kLanes; k + 4 * kLanes <= n; k += 4 * kLanes)
+        for (int64_t c = 0; c < 4; ++c) {
+          const V v = sleef::load<V>(x + k + c * kLanes);
+          lanes[c] = v > lanes[c] ? v : lanes[c];
+        }
+      for (int64_t c = 1; c < 4; ++c) lanes[0] = lanes[c] > lanes[0] ? lanes[c] : lanes[0];
+      for (int64_t l = 0; l < kLanes; ++l) max_value = std::max(max_value, lanes[0][l]);
     }
     for (; k < n; ++k) max_value = std::max(max_value, x[k]);
-    for (k = 0; k < n; ++k) y[k] = x[k] - max_value;
-    if constexpr (std::is_same_v<T, float>)
-      for (k = 0; k < n; ++k) y[k] = vectorized_expf(y[k]);
-    else
-      for (k = 0; k < n; ++k) y[k] = vectorized_exp(y[k]);
-    // ATen's softmax runs 64-byte vectors where the CPU has AVX-512.
-    const T total = cpu_has_avx512() ? sum_in_aten_vector_order<64 / sizeof(T)>(y, n) : sum_in_aten_vector_order<32 / sizeof(T)>(y, n);
+    const T total = exp_of_difference_and_sum<kBytes, V>(x, max_value, log ? nullptr : y, n);
     if (log) {
       const T log_total = store(std::log(store(total)));
       for (k = 0; k < n; ++k) y[k] = x[k] - max_value - log_total;
@@ -127,23 +158,23 @@ using FloatStore = float (*)(float);
 
 double unrounded(double value) { return value; }
 
-// The rows on AVX-512 where the CPU has it (ATen's softmax runs there), else AVX2 with FMA: the
-// exp's fused multiply-adds are single instructions in both (a libm call per element without).
+// The rows on AVX-512 where the CPU has it (ATen's softmax runs there: perf shows
+// Sleef_expd8_u10avx512f), else AVX2 with FMA.
 template <typename T, typename Store>
 KILN_AVX512_TARGET void softmax_rows_avx512(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
-  vector_softmax_rows(in, out, n, begin, end, log, store);
+  vector_softmax_rows<64>(in, out, n, begin, end, log, store);
 }
 
 template <typename T, typename Store>
 KILN_AVX2_FMA_TARGET void softmax_rows_avx2(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
-  vector_softmax_rows(in, out, n, begin, end, log, store);
+  vector_softmax_rows<32>(in, out, n, begin, end, log, store);
 }
 
 template <typename T, typename Store>
 void softmax_rows(const T* in, T* out, int64_t n, int64_t begin, int64_t end, bool log, Store store) {
   if (cpu_has_avx512()) return softmax_rows_avx512(in, out, n, begin, end, log, store);
   if (cpu_has_avx2_fma()) return softmax_rows_avx2(in, out, n, begin, end, log, store);
-  vector_softmax_rows(in, out, n, begin, end, log, store);
+  vector_softmax_rows<0>(in, out, n, begin, end, log, store);
 }
 
 std::vector<Tensor> softmax_forward(const Arguments& args, bool log) {

@@ -1,7 +1,9 @@
 // Pointwise functions of one tensor. Floating functions of integer tensors compute on a float32
 // copy (ATen's int-to-float promotion for unary floating ops); predicates return bool.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
@@ -9,10 +11,9 @@
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/opmath_arrays.h"
 #include "libcompiler/ops/kernels/pointwise_math.h"
+#include "libcompiler/ops/kernels/sleef_vectors.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 #include "libcompiler/ops/kernels/vector_math.h"
-#include "libcompiler/ops/kernels/vectorized_erf.h"
-#include "libcompiler/ops/kernels/vectorized_exp.h"
 #include "libcompiler/ops/meta_functions.h"
 #include "libcompiler/ops/op_table.h"
 #include "libcompiler/ops/ops.h"
@@ -45,23 +46,41 @@ std::vector<Tensor> unary(const Arguments& args, MetaFunction meta, const MakeOp
 }
 
 // arrays(in, out, n) with its own loops (the negations and divisions around a vector exp, say) on
-// AVX-512 where the CPU has it: the lambda inlines into a function of that target.
+// AVX-512 where the CPU has it, else AVX2 with FMA (std::fma one instruction): the lambda inlines
+// into a function of that target.
 template <typename T, typename Arrays>
 KILN_AVX512_TARGET void arrays_avx512(const Arrays& arrays, const T* in, T* out, int64_t n) {
   arrays(in, out, n);
 }
 
 template <typename T, typename Arrays>
+KILN_AVX2_FMA_TARGET void arrays_avx2(const Arrays& arrays, const T* in, T* out, int64_t n) {
+  arrays(in, out, n);
+}
+
+template <typename T, typename Arrays>
 void arrays_on_widest_vectors(const Arrays& arrays, const T* in, T* out, int64_t n) {
   if (cpu_has_avx512()) return arrays_avx512(arrays, in, out, n);
+  if (cpu_has_avx2_fma()) return arrays_avx2(arrays, in, out, n);
   arrays(in, out, n);
+}
+
+// How many of a dense run's n elements of T ATen's vector loop takes: steps of two vectors
+// (2 x 64 bytes on AVX-512, 2 x 32 on AVX2); its scalar loop takes the rest.
+template <typename T>
+int64_t aten_vector_loop_length(int64_t n) {
+  const int64_t step = 2 * (cpu_has_avx512() ? 64 : 32) / static_cast<int64_t>(sizeof(T));
+  return n - n % step;
 }
 
 // unary() whose floating results come from whole arrays when input and output lie dense in
 // memory the same way: arrays(in, out, n) on chunks spread over the thread pool, on float arrays
 // widened from half and bfloat16 a chunk at a time (the scalar expression serves every other case).
+// aten_tail: arrays that split their input as ATen's vector loop does (aten_vector_loop_length)
+// get only the elements ATen's loop over half or bfloat16 vectors takes; the rest, which ATen's
+// scalar loop computes, go through the scalar expression.
 template <typename MakeOp, typename Arrays>
-std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays) {
+std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, const MakeOp& make_op, const Arrays& arrays, bool aten_tail = false) {
   const Tensor& self = args.tensor(0);
   const tensor::DType dtype = self.dtype();
   // Any dense layout (a transposed matrix too) is one array in memory, as is a result laid out
@@ -76,13 +95,18 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
         T* o = out.data_ptr<T>();
         tensor::parallel_for(0, self.numel(), tensor::kGrainSize, [&](int64_t begin, int64_t end) {
           if constexpr (tensor::kIsReducedFloat<T>) {
+            // Chunks of a multiple of two vectors: the float arrays split none of them.
+            static_assert(kOpmathChunk % 64 == 0);
+            const int64_t vector_end = aten_tail ? begin + aten_vector_loop_length<T>(end - begin) : end;
             float xs[kOpmathChunk], ys[kOpmathChunk];
-            for (int64_t i = begin; i < end; i += kOpmathChunk) {
-              const int64_t m = std::min(kOpmathChunk, end - i);
+            for (int64_t i = begin; i < vector_end; i += kOpmathChunk) {
+              const int64_t m = std::min(kOpmathChunk, vector_end - i);
               widen_to_float(in + i, xs, m);
               arrays_on_widest_vectors(arrays, static_cast<const float*>(xs), ys, m);
               round_from_float(ys, o + i, m);
             }
+            const auto op = make_op(tag);
+            for (int64_t i = vector_end; i < end; ++i) o[i] = T(op(static_cast<float>(in[i])));
           } else {
             arrays_on_widest_vectors(arrays, in + begin, o + begin, end - begin);
           }
@@ -92,14 +116,6 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
     }
   }
   return unary(args, meta, make_op);
-}
-
-// Stages over a long array a tile at a time, so that each tile stays in cache between stages:
-// stages(in_tile, out_tile, tile_length) for each tile in order.
-template <typename T, typename Stages>
-KILN_INLINE_INTO_CLONES void by_tiles(const T* in, T* out, int64_t n, const Stages& stages) {
-  constexpr int64_t kTile = 2048;
-  for (int64_t begin = 0; begin < n; begin += kTile) stages(in + begin, out + begin, std::min(kTile, n - begin));
 }
 
 template <typename MakeOp>
@@ -175,12 +191,40 @@ std::vector<Tensor> kernel_rsqrt(const Arguments& args) {
 
 namespace {
 
-// How many of a dense run's n elements of T ATen's vector loop takes: steps of two vectors
-// (2 x 64 bytes on AVX-512, 2 x 32 on AVX2); its scalar loop takes the rest.
-template <typename T>
-int64_t aten_vector_loop_length(int64_t n) {
-  const int64_t step = 2 * (cpu_has_avx512() ? 64 : 32) / static_cast<int64_t>(sizeof(T));
-  return n - n % step;
+// sigmoid, 1 / (1 + exp(-x)), or silu, x / (1 + exp(-x)), on the first `whole` elements (pairs of
+// vectors of V) as ATen's vectorised kernels compute them, with SLEEF's exp.
+template <bool kSilu, typename V, typename T>
+KILN_INLINE_INTO_CLONES void exp_of_negation_vectors(const T* in, T* out, int64_t whole) {
+  // Two vectors a step, as ATen's loop: both exps first, then both divisions.
+  constexpr int64_t kLanes = sizeof(V) / sizeof(T);
+  for (int64_t i = 0; i < whole; i += 2 * kLanes) {
+    const V x0 = sleef::load<V>(in + i), x1 = sleef::load<V>(in + i + kLanes);
+    const V e0 = sleef::exp(-x0), e1 = sleef::exp(-x1);
+    const V d0 = T(1) + e0, d1 = T(1) + e1;
+    sleef::store(out + i, kSilu ? x0 / d0 : T(1) / d0);
+    sleef::store(out + i + kLanes, kSilu ? x1 / d1 : T(1) / d1);
+  }
+}
+
+template <bool kSilu, typename T>
+KILN_AVX512_TARGET void exp_of_negation_avx512(const T* in, T* out, int64_t whole) {
+  exp_of_negation_vectors<kSilu, sleef::Vector<T, 64>>(in, out, whole);
+}
+
+template <bool kSilu, typename T>
+KILN_AVX2_FMA_TARGET void exp_of_negation_avx2(const T* in, T* out, int64_t whole) {
+  exp_of_negation_vectors<kSilu, sleef::Vector<T, 32>>(in, out, whole);
+}
+
+// ATen's sigmoid and silu kernels run AVX-512 where the CPU has it, else AVX2; ATen's DEFAULT
+// build (no AVX2) computes them with libm's exp throughout, as the scalar expression does.
+template <bool kSilu, typename T>
+int64_t exp_of_negation_whole_vectors(const T* in, T* out, int64_t n) {
+  const int64_t whole = aten_vector_loop_length<T>(n);
+  if (cpu_has_avx512()) exp_of_negation_avx512<kSilu>(in, out, whole);
+  else if (cpu_has_avx2_fma()) exp_of_negation_avx2<kSilu>(in, out, whole);
+  else return 0;
+  return whole;
 }
 
 }  // namespace
@@ -189,7 +233,7 @@ int64_t aten_vector_loop_length(int64_t n) {
 // bfloat16 widened) as ATen's vector loop with its vectorised exp, the elements left over with
 // libm's, as its scalar loop; other layouts go element by element with libm's exp, as ATen's
 // strided loop.
-template <typename Finish>
+template <bool kSilu, typename Finish>
 std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta, Finish finish) {
   return unary_on_arrays(
       args, meta,
@@ -201,18 +245,13 @@ std::vector<Tensor> of_exp_of_negation(const Arguments& args, MetaFunction meta,
         };
       },
       [finish](const auto* in, auto* out, int64_t n) {
-        using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
-        const int64_t whole = aten_vector_loop_length<T>(n);
-        if constexpr (std::is_same_v<T, float>)
-          for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_expf(-in[i]));
-        else
-          for (int64_t i = 0; i < whole; ++i) out[i] = finish(in[i], vectorized_exp(-in[i]));
-        for (int64_t i = whole; i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
-      });
+        for (int64_t i = exp_of_negation_whole_vectors<kSilu>(in, out, n); i < n; ++i) out[i] = finish(in[i], std::exp(-in[i]));
+      },
+      /*aten_tail=*/true);
 }
 
 std::vector<Tensor> kernel_sigmoid(const Arguments& args) {
-  return of_exp_of_negation(args, meta_unary_float, [](auto, auto e) { return decltype(e)(1) / (decltype(e)(1) + e); });
+  return of_exp_of_negation<false>(args, meta_unary_float, [](auto, auto e) { return decltype(e)(1) / (decltype(e)(1) + e); });
 }
 #undef KILN_FLOAT_UNARY_KERNEL
 
@@ -303,7 +342,7 @@ std::vector<Tensor> kernel_leaky_relu(const Arguments& args) {
 std::vector<Tensor> kernel_silu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
   if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("silu_cpu", dtype);
-  return of_exp_of_negation(args, meta_unary, [](auto x, auto e) { return x / (decltype(e)(1) + e); });
+  return of_exp_of_negation<true>(args, meta_unary, [](auto x, auto e) { return x / (decltype(e)(1) + e); });
 }
 
 // log(1 + exp(beta * x)) / beta, or x itself where beta * x passes the threshold.
@@ -323,6 +362,79 @@ std::vector<Tensor> kernel_softplus(const Arguments& args) {
   });
 }
 
+namespace {
+
+// Exact float gelu, x * 0.5 * (1 + erf(x / sqrt(2))), on the first `whole` elements as ATen's
+// vector loop computes it, with Vectorized<float>::erf: Abramowitz and Stegun's 7.1.26,
+// 1 - t (a1 + a2 t + ... + a5 t^4) exp(-a^2) with t = 1 / (1 + p |a|), in fused multiply-adds,
+// with SLEEF's exp, then a's sign. Its error (about 1e-7) is not glibc's erff's. A block at a
+// time: the polynomial as scalar code that GCC vectorises, the exp on whole vectors of V.
+template <typename V>
+KILN_INLINE_INTO_CLONES void exact_gelu_vectors(const float* in, float* out, int64_t whole) {
+  constexpr int64_t kBlock = 64, kLanes = sizeof(V) / sizeof(float);
+  float a[kBlock], e[kBlock];
+  for (int64_t begin = 0; begin < whole; begin += kBlock) {
+    // Whole vectors: `whole` is a multiple of two of them, kBlock of four.
+    const int64_t m = std::min(kBlock, whole - begin);
+    const float* x = in + begin;
+    for (int64_t i = 0; i < m; ++i) {
+      a[i] = x[i] * static_cast<float>(M_SQRT1_2);
+      e[i] = -(a[i] * a[i]);
+    }
+    for (int64_t i = 0; i < m; i += kLanes) sleef::store(e + i, sleef::exp(sleef::load<V>(e + i)));
+    for (int64_t i = 0; i < m; ++i) {
+      const float t = 1.0f / std::fma(0.3275911f, std::fabs(a[i]), 1.0f);
+      float r = std::fma(1.061405429f, t, -1.453152027f);
+      r = std::fma(r, t, 1.421413741f);
+      r = std::fma(r, t, -0.284496736f);
+      r = std::fma(r, t, 0.254829592f);
+      const float magnitude = std::fma(-e[i] * t, r, 1.0f);
+      const float erf_a = std::bit_cast<float>(std::bit_cast<uint32_t>(magnitude) ^ (std::bit_cast<uint32_t>(a[i]) & 0x80000000u));
+      out[begin + i] = x[i] * 0.5f * (1.0f + erf_a);
+    }
+  }
+}
+
+// Float gelu on whole vectors of V as ATen's vector loop computes it: exact (exact_gelu_vectors),
+// or 0.5 * x * (1 + tanh(beta * (x + kappa * x^3))) with SLEEF's tanh, x^3 as (x * x) * x and
+// x + kappa * x^3 fused, as GCC compiles ATen's expression (gelu_value: the same in its scalar
+// loop).
+template <typename V, typename T>
+KILN_INLINE_INTO_CLONES void sleef_gelu_vectors(const T* in, T* out, int64_t whole, bool tanh_approximation) {
+  constexpr int64_t kLanes = sizeof(V) / sizeof(T);
+  if (!tanh_approximation) return exact_gelu_vectors<V>(in, out, whole);
+  const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = static_cast<T>(0.044715);
+  // Two vectors a step, as ATen's loop: both tanhs, then the rest.
+  for (int64_t i = 0; i < whole; i += 2 * kLanes) {
+    const V x0 = sleef::load<V>(in + i), x1 = sleef::load<V>(in + i + kLanes);
+    const V t0 = sleef::tanh(beta * sleef::fused_multiply_add(V{} + kappa, x0 * x0 * x0, x0));
+    const V t1 = sleef::tanh(beta * sleef::fused_multiply_add(V{} + kappa, x1 * x1 * x1, x1));
+    sleef::store(out + i, T(0.5) * x0 * (T(1) + t0));
+    sleef::store(out + i + kLanes, T(0.5) * x1 * (T(1) + t1));
+  }
+}
+
+KILN_AVX512_TARGET void gelu_avx512(const float* in, float* out, int64_t whole, bool tanh_approximation) {
+  sleef_gelu_vectors<sleef::Vector<float, 64>>(in, out, whole, tanh_approximation);
+}
+
+KILN_AVX2_FMA_TARGET void gelu_avx2(const float* in, float* out, int64_t whole, bool tanh_approximation) {
+  sleef_gelu_vectors<sleef::Vector<float, 32>>(in, out, whole, tanh_approximation);
+}
+
+// ATen's gelu kernel runs AVX-512 where the CPU has it (perf: Sleef_finz_erfd8_u10avx512f,
+// Sleef_finz_tanhf16_u10avx512f), else AVX2; returns how many elements it took (ATen's DEFAULT
+// build computes every element with libm, as gelu_value does).
+int64_t gelu_whole_vectors(const float* in, float* out, int64_t n, bool tanh_approximation) {
+  const int64_t whole = aten_vector_loop_length<float>(n);
+  if (cpu_has_avx512()) gelu_avx512(in, out, whole, tanh_approximation);
+  else if (cpu_has_avx2_fma()) gelu_avx2(in, out, whole, tanh_approximation);
+  else return 0;
+  return whole;
+}
+
+}  // namespace
+
 std::vector<Tensor> kernel_gelu(const Arguments& args) {
   const tensor::DType dtype = args.tensor(0).dtype();
   if (!tensor::is_floating_point(dtype)) throw_not_implemented_for("GeluKernelImpl", dtype);
@@ -338,33 +450,32 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
       }
     };
   };
-  // gelu_value's operations in its order. Exact float gelu as ATen's vector loop with its
-  // vectorised erf, the elements left over with libm's, as its scalar loop; otherwise the erf or
-  // tanh on whole vectors of a tile.
+  // Float (half and bfloat16 widened): as ATen's vector loop, the elements left over with libm's
+  // erf or tanh (the scalar expression), as its scalar loop. Double: gelu_value's operations in
+  // its order, with glibc's vector erf or tanh on a tile at a time.
   return unary_on_arrays(args, meta_unary, scalar, [tanh_approximation](const auto* in, auto* out, int64_t n) {
-    if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) {
-      if (!tanh_approximation) {
-        const int64_t whole = aten_vector_loop_length<float>(n);
-        for (int64_t i = 0; i < whole; ++i) out[i] = in[i] * 0.5f * (1.0f + vectorized_erff(in[i] * static_cast<float>(M_SQRT1_2)));
-        for (int64_t i = whole; i < n; ++i) out[i] = gelu_value(in[i], false);
-        return;
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+    if constexpr (std::is_same_v<T, float>) {
+      for (int64_t i = gelu_whole_vectors(in, out, n, tanh_approximation); i < n; ++i) out[i] = gelu_value(in[i], tanh_approximation);
+    } else {
+      constexpr int64_t kTile = 2048;
+      for (int64_t begin = 0; begin < n; begin += kTile) {
+        const T* x = in + begin;
+        T* y = out + begin;
+        const int64_t m = std::min(kTile, n - begin);
+        if (tanh_approximation) {
+          const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = static_cast<T>(0.044715);
+          for (int64_t i = 0; i < m; ++i) y[i] = beta * std::fma(kappa, x[i] * x[i] * x[i], x[i]);
+          vector_math::apply(vector_math::Function::tanh, y, y, m);
+          for (int64_t i = 0; i < m; ++i) y[i] = T(0.5) * x[i] * (T(1) + y[i]);
+        } else {
+          for (int64_t i = 0; i < m; ++i) y[i] = x[i] * static_cast<T>(M_SQRT1_2);
+          vector_math::apply(vector_math::Function::erf, y, y, m);
+          for (int64_t i = 0; i < m; ++i) y[i] = x[i] * T(0.5) * (T(1) + y[i]);
+        }
       }
     }
-    by_tiles(in, out, n, [tanh_approximation](const auto* x, auto* y, int64_t m) {
-      using T = std::remove_cv_t<std::remove_pointer_t<decltype(y)>>;
-      if (tanh_approximation) {
-        const T beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5);
-        const T kappa = static_cast<T>(0.044715);
-        for (int64_t i = 0; i < m; ++i) y[i] = beta * (x[i] + kappa * x[i] * x[i] * x[i]);
-        vector_math::apply(vector_math::Function::tanh, y, y, m);
-        for (int64_t i = 0; i < m; ++i) y[i] = T(0.5) * x[i] * (T(1) + y[i]);
-      } else {
-        for (int64_t i = 0; i < m; ++i) y[i] = x[i] * static_cast<T>(M_SQRT1_2);
-        vector_math::apply(vector_math::Function::erf, y, y, m);
-        for (int64_t i = 0; i < m; ++i) y[i] = x[i] * T(0.5) * (T(1) + y[i]);
-      }
-    });
-  });
+  }, /*aten_tail=*/true);
 }
 
 std::vector<Tensor> kernel_logical_not(const Arguments& args) {

@@ -14,9 +14,8 @@
 extern "C" {
 #define KILN_VECTOR_MATH(name)                   \
   __m256 _ZGVdN8v_##name##f(__m256);             \
-  __m256d _ZGVdN4v_##name(__m256d);
-#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
-  __m512 _ZGVeN16v_##name##f(__m512);                            \
+  __m256d _ZGVdN4v_##name(__m256d);              \
+  __m512 _ZGVeN16v_##name##f(__m512);            \
   __m512d _ZGVeN8v_##name(__m512d);
 #include "libcompiler/ops/kernels/vector_math.def"
 }
@@ -28,46 +27,25 @@ namespace {
 
 using VectorFloat = __m256 (*)(__m256);
 using VectorDouble = __m256d (*)(__m256d);
+using WideVectorFloat = __m512 (*)(__m512);
+using WideVectorDouble = __m512d (*)(__m512d);
 using ScalarFloat = float (*)(float);
 using ScalarDouble = double (*)(double);
 
 struct Entry {
   VectorFloat vector_float;
   VectorDouble vector_double;
+  WideVectorFloat wide_vector_float;
+  WideVectorDouble wide_vector_double;
   ScalarFloat scalar_float;
   ScalarDouble scalar_double;
 };
 
 const Entry kEntries[] = {
-#define KILN_VECTOR_MATH(name) {_ZGVdN8v_##name##f, _ZGVdN4v_##name, ::name##f, static_cast<ScalarDouble>(::name)},
+#define KILN_VECTOR_MATH(name) \
+  {_ZGVdN8v_##name##f, _ZGVdN4v_##name, _ZGVeN16v_##name##f, _ZGVeN8v_##name, ::name##f, static_cast<ScalarDouble>(::name)},
 #include "libcompiler/ops/kernels/vector_math.def"
 };
-
-using WideVectorFloat = __m512 (*)(__m512);
-using WideVectorDouble = __m512d (*)(__m512d);
-
-// The AVX-512 variant where it returns the AVX2 variant's bits, else nullptr.
-WideVectorFloat avx512_float_variant(Function function) {
-  switch (function) {
-#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
-  case Function::name:                                          \
-    return float_too ? _ZGVeN16v_##name##f : nullptr;
-#include "libcompiler/ops/kernels/vector_math.def"
-    default:
-      return nullptr;
-  }
-}
-
-WideVectorDouble avx512_double_variant(Function function) {
-  switch (function) {
-#define KILN_VECTOR_MATH_ON_AVX512(name, float_too, double_too) \
-  case Function::name:                                          \
-    return double_too ? _ZGVeN8v_##name : nullptr;
-#include "libcompiler/ops/kernels/vector_math.def"
-    default:
-      return nullptr;
-  }
-}
 
 bool has_avx2() {
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -114,15 +92,15 @@ __attribute__((target("avx512f"))) void apply_avx512(Vector (*f)(Vector), const 
 }  // namespace
 
 void apply(Function function, const float* in, float* out, int64_t n) {
-  if (WideVectorFloat wide = avx512_float_variant(function); wide && cpu_has_avx512()) return apply_avx512(wide, in, out, n);
   const Entry& entry = kEntries[static_cast<int>(function)];
+  if (cpu_has_avx512()) return apply_avx512(entry.wide_vector_float, in, out, n);
   if (has_avx2()) return apply_avx2(entry.vector_float, in, out, n);
   for (int64_t i = 0; i < n; ++i) out[i] = entry.scalar_float(in[i]);
 }
 
 void apply(Function function, const double* in, double* out, int64_t n) {
-  if (WideVectorDouble wide = avx512_double_variant(function); wide && cpu_has_avx512()) return apply_avx512(wide, in, out, n);
   const Entry& entry = kEntries[static_cast<int>(function)];
+  if (cpu_has_avx512()) return apply_avx512(entry.wide_vector_double, in, out, n);
   if (has_avx2()) return apply_avx2(entry.vector_double, in, out, n);
   for (int64_t i = 0; i < n; ++i) out[i] = entry.scalar_double(in[i]);
 }
