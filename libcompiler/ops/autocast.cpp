@@ -87,11 +87,19 @@ std::optional<tensor::DeviceType> autocast_device_of(const Arguments& args) {
   return std::nullopt;
 }
 
-// PyTorch's promote_type: the autocast dtype promoted with every eligible input's type.
+// PyTorch's promote_type over its prioritize: float32 once any eligible input is float32, the
+// autocast dtype while all are of it, and an error for another reduced type (a float16 input under
+// bfloat16 autocast) met before a float32 one.
 DType promoted(const Arguments& args, tensor::DeviceType device) {
-  DType type = autocast_state(device).dtype;
+  const DType lower = autocast_state(device).dtype;
+  DType type = lower;
   for_each_tensor(args, [&](const Tensor& t) {
-    if (eligible(t, device)) type = tensor::promote_types(type, t.dtype());
+    if (!eligible(t, device)) return;
+    if (type == DType::Float32 || t.dtype() == DType::Float32) {
+      type = DType::Float32;
+    } else if (type != lower || t.dtype() != lower) {
+      tensor::throw_runtime_error("Unexpected floating ScalarType in at::autocast::prioritize");
+    }
   });
   return type;
 }

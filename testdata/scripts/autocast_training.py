@@ -1,17 +1,23 @@
-# torch.autocast on the CPU through a training step: op dtypes under bfloat16 autocast, a float16
-# autocast step with GradScaler eagerly and compiled (LayerNorm's float32 weight beside half
-# activations in backward), and autocast entered inside a compiled function. The CPU twin of
-# tests/device/cuda_autocast.py.
+# torch.autocast and GradScaler on one device (KILN_TEST_DEVICE: cpu, the default, or cuda, as
+# tests/device/cuda_autocast.py runs it on the GPU): the dtype each op returns under float16 and
+# bfloat16 autocast (that device's lists: lower precision, float32, float32 results, promotion),
+# tensors of the other device left alone, an eager and a compiled float16 training step with loss
+# scaling, and autocast entered inside a compiled function. Values are rounded: float16 GEMMs may
+# sum in another order than PyTorch's.
+import os
+
 import torch
 import torch.nn.functional as F
 
+DEVICE = os.environ.get("KILN_TEST_DEVICE", "cpu")
+
 torch.manual_seed(0)
-a = torch.randn(16, 32, device="cpu")
-b = torch.randn(32, 8, device="cpu")
-h = torch.randn(4, 8, device="cpu", dtype=torch.bfloat16)
-image = torch.randn(2, 3, 8, 8, device="cpu")
-conv_weight = torch.randn(4, 3, 3, 3, device="cpu")
-target = torch.randint(0, 8, (4,), device="cpu")
+a = torch.randn(16, 32, device=DEVICE)
+b = torch.randn(32, 8, device=DEVICE)
+h = torch.randn(4, 8, device=DEVICE, dtype=torch.float16)
+image = torch.randn(2, 3, 8, 8, device=DEVICE)
+conv_weight = torch.randn(4, 3, 3, 3, device=DEVICE)
+target = torch.randint(0, 8, (4,), device=DEVICE)
 
 cases = {
     "mm": lambda: a @ b,
@@ -36,30 +42,33 @@ cases = {
     "float64_mm": lambda: a.double() @ b.double(),
     "cpu_mm": lambda: a.cpu() @ b.cpu(),
 }
-for dtype in (torch.bfloat16,):
-    with torch.autocast("cpu", dtype=dtype):
-        print(dtype, torch.is_autocast_enabled("cpu"), torch.get_autocast_dtype("cpu"),
-              torch.is_autocast_enabled("cpu"))
+for dtype in (torch.float16, torch.bfloat16):
+    with torch.autocast(DEVICE, dtype=dtype):
+        print(dtype, torch.is_autocast_enabled(DEVICE), torch.get_autocast_dtype(DEVICE),
+              torch.is_autocast_enabled("cpu" if DEVICE == "cuda" else "cuda"))
         for name, case in cases.items():
-            print(f"  {name}: {case().dtype}")
-        with torch.autocast("cpu", enabled=False):
+            try:
+                print(f"  {name}: {case().dtype}")
+            except RuntimeError as e:  # promotion of float16 under bfloat16 autocast (and back)
+                print(f"  {name}: RuntimeError: {e}")
+        with torch.autocast(DEVICE, enabled=False):
             print("  disabled inside:", (a @ b).dtype)
-print("after:", torch.is_autocast_enabled("cpu"), (a @ b).dtype)
-with torch.autocast("cpu"):
+print("after:", torch.is_autocast_enabled(DEVICE), (a @ b).dtype)
+with torch.autocast(DEVICE):
     print("value:", round((a @ b).float().sum().item(), 1), round(torch.softmax(h, -1).sum().item(), 3))
 
 
 def make_model():
     torch.manual_seed(0)
     return torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.LayerNorm(64),
-                               torch.nn.Linear(64, 8)).to("cpu")
+                               torch.nn.Linear(64, 8)).to(DEVICE)
 
 
 def train(step_fn, label):
     model = make_model()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
-    scaler = torch.amp.GradScaler("cpu", init_scale=2.0**12, growth_interval=3)
-    labels = torch.randint(0, 8, (16,), device="cpu")
+    scaler = torch.amp.GradScaler(DEVICE, init_scale=2.0**12, growth_interval=3)
+    labels = torch.randint(0, 8, (16,), device=DEVICE)
     for step in range(6):
         optimizer.zero_grad(set_to_none=True)
         loss, logits_dtype = step_fn(model, a, labels)
@@ -72,7 +81,7 @@ def train(step_fn, label):
 
 
 def eager_step(model, inputs, labels):
-    with torch.autocast("cpu", dtype=torch.float16):
+    with torch.autocast(DEVICE, dtype=torch.float16):
         logits = model(inputs)
         loss = F.cross_entropy(logits, labels)
     return loss, logits.dtype
@@ -86,15 +95,15 @@ train(torch.compile(eager_step), "compiled")
 
 @torch.compile
 def attention(q, k, v):
-    with torch.autocast("cpu", dtype=torch.bfloat16):
+    with torch.autocast(DEVICE, dtype=torch.bfloat16):
         scores = (q @ k.transpose(-2, -1)) / 8.0
         out = torch.softmax(scores, dim=-1) @ v
     return out, scores.dtype
 
 
-q = torch.randn(2, 4, 16, 8, device="cpu")
+q = torch.randn(2, 4, 16, 8, device=DEVICE)
 out, scores_dtype = attention(q, q, q)
 print("compiled region:", out.dtype, scores_dtype, round(out.float().abs().sum().item(), 0))
-with torch.autocast("cpu", dtype=torch.float16):
+with torch.autocast(DEVICE, dtype=torch.float16):
     product, sum_dtype = torch.compile(lambda x: (x @ x.transpose(-2, -1), x.sum().dtype))(q)
 print("compiled under an outer region:", product.dtype, sum_dtype)

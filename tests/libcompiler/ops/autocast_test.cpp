@@ -32,7 +32,10 @@ TEST_F(Autocast, CudaCastsByItsOwnPolicyColumn) {
   EXPECT_EQ(sum(f16, DType::Float16).dtype(), DType::Float16);   // ... unless the call chose a dtype
   EXPECT_EQ(softmax(f16, 1).dtype(), DType::Float32);
   EXPECT_EQ(dot(fake(DType::Float16, {4}), fake(DType::Float32, {4})).dtype(), DType::Float32);  // promote
-  EXPECT_EQ(dot(fake(DType::BFloat16, {4}), fake(DType::BFloat16, {4})).dtype(), DType::Float32);  // with float16
+  EXPECT_EQ(dot(fake(DType::Float16, {4}), fake(DType::Float16, {4})).dtype(), DType::Float16);
+  // Another reduced type than the autocast's, before any float32: PyTorch's prioritize refuses it.
+  EXPECT_EQ(error_of([&] { dot(fake(DType::BFloat16, {4}), fake(DType::Float32, {4})); }),
+            "Unexpected floating ScalarType in at::autocast::prioritize");
   EXPECT_EQ(stack({f16, f16}).dtype(), DType::Float16);          // promoted on the CPU only
   EXPECT_EQ(add(f16, f16).dtype(), DType::Float16);              // not in the table
 }
