@@ -2,14 +2,13 @@
 
 #include <array>
 #include <stdexcept>
-#include <utility>
-
 #include <unordered_map>
+#include <utility>
 
 #include "libcompiler/ops/autograd/autograd_meta.h"
 #include "libcompiler/ops/autograd/view_history.h"
 #include "libcompiler/ops/ops.h"
-#include "libcompiler/tensor/type_promotion.h"
+#include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::ops {
 

@@ -8,9 +8,9 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <unistd.h>
-#include <vector>
 
 namespace kiln::tensor {
 
