@@ -1,5 +1,6 @@
-# torch.autocast and GradScaler on one device (KILN_TEST_DEVICE: cpu, the default, or cuda, as
-# tests/device/cuda_autocast.py runs it on the GPU): the dtype each op returns under float16 and
+# torch.autocast and GradScaler on one device (KILN_TEST_DEVICE: cpu, the default, or cuda; the GPU
+# suite keeps its own copy, tests/device/cuda_autocast.py: a launcher importing this file deadlocked
+# PyTorch's compile workers on the import lock): the dtype each op returns under float16 and
 # bfloat16 autocast (that device's lists: lower precision, float32, float32 results, promotion),
 # tensors of the other device left alone, an eager and a compiled float16 training step with loss
 # scaling, and autocast entered inside a compiled function. Values are rounded: float16 GEMMs may
