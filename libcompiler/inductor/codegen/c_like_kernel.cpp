@@ -6,6 +6,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "libcompiler/ir/tensor_types.h"
+#include "libcompiler/tensor/dtype.h"
 #include "libcompiler/tensor/python_number_format.h"
 
 namespace kiln::inductor {
@@ -298,6 +300,29 @@ std::set<int> point_quad_buffers(const LoopProgram& program, const FusedKernel& 
   return result;
 }
 
+std::map<int, int64_t> kernel_private_rows(const LoopProgram& program, const FusedKernel& kernel) {
+  std::map<int, int64_t> rows;
+  std::set<int> members;
+  for (const KernelMember& m : kernel.members) {
+    members.insert(m.node);
+    const std::optional<int64_t> length = m.inner_size.constant();
+    const int out = written_buffer(program, m);
+    if (!m.reduces && length && *length > 1 && program.buffers[out].kind == Buffer::Kind::Computed) rows[out] = *length;
+  }
+  for (const ProgramOutput& output : program.outputs) rows.erase(output.buffer);
+  for (size_t n = 0; n < program.nodes.size(); ++n)
+    if (!members.count(static_cast<int>(n)))
+      for (int b : node_reads(program.nodes[n])) rows.erase(b);
+  for (const KernelMember& m : kernel.members)
+    visit_loads(m.body, [&](const Expr& load) {
+      const auto row = rows.find(load.buffer);
+      if (row == rows.end()) return;
+      const IndexExpr row_element = IndexExpr::var(kOuterVar) * row->second + IndexExpr::var(kInnerVar);
+      if (!(m.inner_size == size_constant(row->second)) || load.index.key() != row_element.key()) rows.erase(row);
+    });
+  return rows;
+}
+
 std::string CLikeFrame::sequential_inner_loop(const std::string& size) {
   return "for (int64_t r0 = 0; r0 < " + size + "; r0++)  // vectorized";
 }
@@ -345,6 +370,14 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   const std::set<int> quad_buffers = frame.open_point_quads ? point_quad_buffers(program, kernel) : std::set<int>{};
   if (quad_buffers.empty()) {
     s << frame.open(kernel, params, narrow_offsets);
+    if (frame.keep_private_rows) {
+      std::vector<PrivateRow> rows;
+      for (const auto& [b, length] : kernel_private_rows(program, kernel)) {
+        const ir::Dtype dtype = program.buffers[b].layout.dtype;
+        rows.push_back({pointer[b], c_type(dtype), length, static_cast<int64_t>(tensor::itemsize(*ir::tensorDtype(dtype)))});
+      }
+      if (!rows.empty()) s << frame.keep_private_rows(kernel, rows);
+    }
   } else {
     std::string aligned;
     for (int b : quad_buffers) require_aligned(aligned, pointer[b]);

@@ -3,12 +3,23 @@
 // range's chunk), the outer loop, and per member its inner loop of `auto tmpN = ...;` statements,
 // each scalar op written as scalar_ops.def spells it in C. The CPU backend shows its LLVM kernels
 // this way in output code; the CUDA backend compiles the same text in its own frame.
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "libcompiler/inductor/scheduler.h"
 
 namespace kiln::inductor {
+
+// A row of a buffer only its kernel reads (kernel_private_rows), as a frame may keep it: the
+// pointer that names the buffer in the kernel's statements, its element type, the row's length.
+struct PrivateRow {
+  std::string pointer;
+  std::string element_type;
+  int64_t length = 0;
+  int64_t element_bytes = 0;
+};
 
 // How a dialect frames the members' statements: its declaration of the kernel (name and
 // parameters given) through the opening of the loop over x0, and what closes them; and how the
@@ -51,6 +62,11 @@ struct CLikeFrame {
   std::string (*open_point_quads)(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets,
                                   const std::string& aligned) = nullptr;
   const char* point_quads_rest = "";
+  // A dialect whose threads share a row may keep rows of kernel-private buffers in memory of
+  // their own (CUDA's shared memory) rather than in the buffers: the lines that open each x0 and
+  // rename those pointers there, for the rows it has room for (the statements index them as
+  // inner*x0 + r0 still). nullptr: every buffer stays in memory.
+  std::string (*keep_private_rows)(const FusedKernel& kernel, const std::vector<PrivateRow>& rows) = nullptr;
 
   static std::string sequential_inner_loop(const std::string& size);
 };
@@ -65,6 +81,12 @@ bool offsets_fit_30_bits(const LoopProgram& program, const FusedKernel& kernel);
 // x0 at a time: the float32 buffers it reads or writes only at x0 itself. Empty when the kernel
 // has loops, or reads a buffer it writes anywhere but at x0.
 std::set<int> point_quad_buffers(const LoopProgram& program, const FusedKernel& kernel);
+
+// The buffers a kernel writes a row at a time (a pointwise member over r0 of a known length) that
+// nothing outside the kernel reads (no other node, not an output of the program) and that its
+// members read only at the row being computed (inner*x0 + r0, in a loop of that length): softmax's
+// exp, read by the sum and then the division. Each with its row length.
+std::map<int, int64_t> kernel_private_rows(const LoopProgram& program, const FusedKernel& kernel);
 
 std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame = cpu_listing_frame());
 

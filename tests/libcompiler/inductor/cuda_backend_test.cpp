@@ -226,6 +226,44 @@ TEST(CudaKernelShapes, RowLoopsMoveFourNeighboursWhereTheRowsAllow) {
     }
 }
 
+// A row only its kernel reads, each where it was computed (softmax's exp), stays in the block's
+// shared memory, a slot per row of the block; a buffer the program returns, or another kernel
+// reads, stays in memory.
+TEST(CudaKernelShapes, PrivateRowsStayInSharedMemory) {
+  const inductor::CudaKernelModule softmax = module_of(kSoftmaxRelu);
+  for (const char* expected : {"__shared__ __align__(16) float out_ptr1_rows[1 * 16];",
+                               "float* const out_ptr1 = out_ptr1_rows + ((kiln_index)threadIdx.y - x0) * 16;"})
+    EXPECT_NE(softmax.source.find(expected), std::string::npos) << expected << "\n" << softmax.source;
+  EXPECT_EQ(softmax.source.find("out_ptr0_rows"), std::string::npos) << "a row's maximum is one value, not a row\n" << softmax.source;
+  // Warp-per-row blocks hold eight rows.
+  const inductor::CudaKernelModule warp_rows = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4096, 64][64, 1]cuda:0"):
+        amax: "f32[4096, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
+        sub: "f32[4096, 64][64, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
+        exp: "f32[4096, 64][64, 1]cuda:0" = torch.ops.aten.exp.default(sub);  sub = None
+        sum_1: "f32[4096, 1][1, 1]cuda:0" = torch.ops.aten.sum.dim_IntList(exp, [-1], True)
+        div: "f32[4096, 64][64, 1]cuda:0" = torch.ops.aten.div.Tensor(exp, sum_1);  sum_1 = None
+        return (div,)
+)");
+  EXPECT_NE(warp_rows.source.find("float out_ptr1_rows[8 * 64];"), std::string::npos) << warp_rows.source;
+  const inductor::CudaKernelModule returned = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 16][16, 1]cuda:0"):
+        amax: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
+        sub: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
+        exp: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.exp.default(sub);  sub = None
+        sum_1: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.sum.dim_IntList(exp, [-1], True)
+        div: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.div.Tensor(exp, sum_1);  sum_1 = None
+        return (div, exp)
+)");
+  EXPECT_EQ(returned.source.find("_rows["), std::string::npos) << returned.source;
+  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  for (const inductor::CudaKernelModule* module : {&softmax, &warp_rows}) try {
+      EXPECT_FALSE(inductor::compile_cuda_kernels(*module, "sm_90").object_code.empty());
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << error.what() << "\n" << module->source;
+    }
+}
+
 // bfloat16 and half buffers: loaded and stored through the preamble's converting kiln_load and
 // kiln_store, their values computed in float, a conversion to them rounded; a reduction of
 // bfloat16 accumulates in float.

@@ -101,6 +101,31 @@ RowLayout row_layout(const FusedKernel& kernel) {
   return {threads, 1};
 }
 
+// Rows of kernel-private buffers (softmax's exp: kernel_private_rows) live in shared memory, a slot
+// per row of the block (threadIdx.y), instead of going out to the device's memory and back
+// (softmax of [8192, 4096] on an H200: 0.117 ms with its exp written and read twice, 0.087 so;
+// Triton 0.084). Rows are kept in order while they fit kPrivateRowBytes (static shared memory
+// stops at 48 KB a block; the combines take a little of it). The pointer the statements index as
+// inner*x0 + r0 is redefined at each x0 so that those indices land in the row's slot.
+constexpr int64_t kPrivateRowBytes = 32 * 1024;
+
+std::string keep_private_rows(const FusedKernel& kernel, const std::vector<PrivateRow>& rows) {
+  const RowLayout layout = row_layout(kernel);
+  std::string lines;
+  int64_t used = 0;
+  for (const PrivateRow& row : rows) {
+    const int64_t bytes = row.length * row.element_bytes * layout.rows;
+    if (used + bytes > kPrivateRowBytes) continue;
+    used += bytes;
+    const std::string slots = row.pointer + "_rows", length = std::to_string(row.length);
+    lines += "        // only this kernel reads " + row.pointer + ", each row where it was computed: its rows stay in shared memory\n" +
+             "        __shared__ __align__(16) " + row.element_type + " " + slots + "[" + std::to_string(layout.rows) + " * " + length +
+             "];\n" + "        " + row.element_type + "* const " + row.pointer + " = " + slots + " + ((kiln_index)threadIdx.y - x0) * " +
+             length + ";\n";
+  }
+  return lines;
+}
+
 // The type of x0, r0 and so of every offset: 32-bit arithmetic where the offsets fit (a 64-bit
 // division or product costs several 32-bit instructions, and index arithmetic is most of what a
 // kernel of views and permutes computes).
@@ -224,7 +249,10 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
       "__restrict__ ",
       [](const std::string& quads) {
         return "#pragma unroll " + std::to_string(kRowQuadUnroll) + "\n        for (kiln_index r4 = threadIdx.x; r4 < " + quads + "; r4 += kRowThreads)";
-      }};
+      },
+      nullptr,
+      "",
+      keep_private_rows};
   static const CLikeFrame columns{
       [](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
         return block_kernel_declaration(kernel, parameters, narrow_offsets) + "    // blockDim.x consecutive x0 in [0, " +
