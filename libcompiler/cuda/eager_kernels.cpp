@@ -3,6 +3,7 @@
 
 #include "libcompiler/cuda/cublas.h"
 #include "libcompiler/cuda/indexing_ops.h"
+#include "libcompiler/cuda/multi_tensor.h"
 #include "libcompiler/cuda/pointwise.h"
 #include "libcompiler/cuda/reduction.h"
 #include "libcompiler/ops/dispatch.h"
@@ -144,6 +145,11 @@ std::vector<Tensor> arange_kernel(const Arguments& args) {
   return arange_kernel(ops::op_info(Id), args);
 }
 
+std::vector<Tensor> amp_unscale_kernel(const Arguments& args) {
+  amp_foreach_non_finite_check_and_unscale(args.tensor_list(0), args.tensor(1), args.tensor(2));
+  return {};
+}
+
 }  // namespace
 
 void register_eager_kernels() {
@@ -157,6 +163,7 @@ void register_eager_kernels() {
   ops::register_kernel(OpId::mm, cuda, &mm_kernel);
   ops::register_kernel(OpId::bmm, cuda, &bmm_kernel);
   ops::register_kernel(OpId::addmm, cuda, &addmm_kernel);
+  ops::register_kernel(OpId::_amp_foreach_non_finite_check_and_unscale_, cuda, &amp_unscale_kernel);
   ops::register_kernel(OpId::randn, cuda, &randn_kernel);
   ops::register_kernel(OpId::randint_low, cuda, &randint_kernel);
   ops::register_kernel(OpId::arange, cuda, &arange_kernel<OpId::arange>);

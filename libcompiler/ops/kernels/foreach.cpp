@@ -74,4 +74,33 @@ std::vector<Tensor> kernel_foreach_addcdiv_(const Arguments& args) {
   return {};
 }
 
+void check_amp_unscale_arguments(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale) {
+  if (inv_scale.numel() != 1) tensor::throw_runtime_error("inv_scale must be a 1-element tensor.");
+  if (found_inf.numel() != 1) tensor::throw_runtime_error("found_inf must be a 1-element tensor.");
+  if (inv_scale.dtype() != tensor::DType::Float32) tensor::throw_runtime_error("inv_scale must be a float tensor.");
+  if (found_inf.dtype() != tensor::DType::Float32) tensor::throw_runtime_error("found_inf must be a float tensor.");
+  for (const Tensor& grad : grads) {
+    if (grad.device() != found_inf.device())
+      tensor::throw_runtime_error("scaled_grads must be on the same device as found_inf (" + found_inf.device().str() + "), got " +
+                                  grad.device().str());
+    if (!tensor::is_floating_point(grad.dtype()))
+      tensor::throw_runtime_error("scaled_grads must be floating point tensors.");
+  }
+}
+
+void amp_unscale_each(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale) {
+  // Each gradient's check stays on the device that holds it (no .item()).
+  for (const Tensor& grad : grads) {
+    const Tensor finite = call_single(OpId::all, {call_single(OpId::isfinite, {grad})});
+    call(OpId::copy_, {found_inf, call_single(OpId::where_self, {finite, found_inf, call_single(OpId::ones_like, {found_inf})})});
+    call(OpId::mul__Tensor, {grad, inv_scale});
+  }
+}
+
+std::vector<Tensor> kernel_amp_foreach_non_finite_check_and_unscale_(const Arguments& args) {
+  check_amp_unscale_arguments(args.tensor_list(0), args.tensor(1), args.tensor(2));
+  amp_unscale_each(args.tensor_list(0), args.tensor(1), args.tensor(2));
+  return {};
+}
+
 }  // namespace kiln::ops

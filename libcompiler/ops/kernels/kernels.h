@@ -79,6 +79,12 @@ std::vector<Tensor> kernel_foreach_sqrt(const Arguments& args);
 std::vector<Tensor> kernel_foreach_lerp_(const Arguments& args);
 std::vector<Tensor> kernel_foreach_addcmul_(const Arguments& args);
 std::vector<Tensor> kernel_foreach_addcdiv_(const Arguments& args);
+std::vector<Tensor> kernel_amp_foreach_non_finite_check_and_unscale_(const Arguments& args);
+// Its checks of the gradients, found_inf and inv_scale (PyTorch's messages), which a device's own
+// kernel of it makes too; and its work composed of table ops a gradient at a time (what a device
+// kernel leaves to it: the CPU's gradients, CUDA's non-contiguous ones).
+void check_amp_unscale_arguments(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale);
+void amp_unscale_each(const std::vector<Tensor>& grads, const Tensor& found_inf, const Tensor& inv_scale);
 
 // random_factories.cpp: randint, randint.low, multinomial and the in-place random initialisers
 std::vector<Tensor> kernel_randint(const Arguments& args);

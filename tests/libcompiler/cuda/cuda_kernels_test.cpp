@@ -15,6 +15,7 @@
 #include "libcompiler/cuda/indexed_move.h"
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
+#include "libcompiler/cuda/multi_tensor.h"
 #include "libcompiler/cuda/nvrtc.h"
 #include "libcompiler/cuda/philox_random.h"
 #include "libcompiler/cuda/pointwise.h"
@@ -140,6 +141,12 @@ TEST_P(CudaKernels, EveryIndexedMoveCompiles) {
         if (from_tensor) move.src = Tensor::empty({4}, dtype);
         EXPECT_NO_THROW(compile_cuda(indexed_move_source(move), "indexed_move.cu", "sm_90"));
       }
+}
+
+// GradScaler's multi-tensor unscale compiles for each floating dtype a gradient has, its table of
+// chunks within the 4 KB a kernel's parameters may take.
+TEST_P(CudaKernels, AmpUnscaleCompiles) {
+  EXPECT_NO_THROW(compile_cuda(amp_unscale_source(GetParam()), "amp_unscale.cu", "sm_90"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaKernels, ::testing::Values(DType::Float32, DType::Float16, DType::BFloat16, DType::Float64),

@@ -156,8 +156,7 @@ from torch._composites import (finfo, iinfo, floor, trunc, ceil, frac, narrow, u
                                msort, logsumexp, lerp, nan_to_num, count_nonzero, aminmax, std_mean, median, kthvalue,
                                diff, diag, trace, cdist, searchsorted, bucketize, nonzero, argwhere, unique, bincount,
                                masked_select, where, scatter, scatter_reduce, baddbmm, addbmm, addmv, index_put, any, all, index_fill, index_copy, bernoulli, normal,
-                               broadcast_shapes, broadcast_tensors, _amp_foreach_non_finite_check_and_unscale_,
-                               _amp_update_scale_)
+                               broadcast_shapes, broadcast_tensors, _amp_update_scale_)
 import torch._tensor
 import torch.autograd
 import torch.nn

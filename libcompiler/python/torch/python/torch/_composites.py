@@ -521,14 +521,6 @@ __all__ = ["finfo", "iinfo", "floor", "trunc", "ceil", "frac", "narrow", "movedi
            "masked_select", "where", "scatter", "scatter_reduce", "baddbmm", "addbmm", "addmv", "index_put", "any", "all", "index_fill", "index_copy", "bernoulli", "normal", "broadcast_shapes", "broadcast_tensors"]
 
 
-def _amp_foreach_non_finite_check_and_unscale_(scaled_grads, found_inf, inv_scale):
-    # GradScaler's unscale: every gradient multiplied by inv_scale in place, found_inf set to 1.0
-    # where any of them holds an inf or a NaN; on the device, without a synchronisation.
-    for grad in scaled_grads:
-        found_inf.copy_(torch.where(torch.isfinite(grad).all(), found_inf, torch.ones_like(found_inf)))
-        grad.mul_(inv_scale)
-
-
 def _amp_update_scale_(scale, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval):
     # A step that found an inf backs the scale off and restarts the count of good steps; the
     # growth_interval-th good step in a row grows it (unless that would make it inf).
