@@ -7,6 +7,7 @@
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
 #include "libcompiler/ops/kernels/kernels.h"
+#include "libcompiler/tensor/torch_error.h"
 
 namespace kiln::cuda {
 
@@ -82,6 +83,11 @@ extern "C" __global__ void kiln_amp_unscale(KilnChunks c, float* __restrict__ fo
 void amp_foreach_non_finite_check_and_unscale(const std::vector<tensor::Tensor>& grads, const tensor::Tensor& found_inf,
                                               const tensor::Tensor& inv_scale) {
   ops::check_amp_unscale_arguments(grads, found_inf, inv_scale);
+  // ATen's CUDA kernel takes float, double and half gradients (its CPU kernel bfloat16 too).
+  for (const tensor::Tensor& grad : grads)
+    if (grad.dtype() == tensor::DType::BFloat16)
+      throw tensor::TorchError(tensor::PyErrorKind::NotImplementedError,
+                               "\"_amp_foreach_non_finite_check_and_unscale_cuda\" not implemented for 'BFloat16'");
   std::map<tensor::DType, std::vector<tensor::Tensor>> dense;
   std::vector<tensor::Tensor> others;
   for (const tensor::Tensor& grad : grads) (grad.is_contiguous() ? dense[grad.dtype()] : others).push_back(grad);
