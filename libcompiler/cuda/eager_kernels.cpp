@@ -152,6 +152,15 @@ std::vector<Tensor> amp_unscale_kernel(const Arguments& args) {
 
 }  // namespace
 
+const char* pointwise_table_expression(OpId op) {
+  switch (op) {
+#define KILN_CUDA_POINTWISE(OpId_, expression) \
+  case OpId::OpId_: return expression;
+#include "libcompiler/cuda/pointwise_ops.def"
+    default: return nullptr;
+  }
+}
+
 void register_eager_kernels() {
   constexpr auto cuda = tensor::DeviceType::CUDA;
 #define KILN_CUDA_POINTWISE(OpId_, expression) ops::register_kernel(OpId::OpId_, cuda, &pointwise_kernel<OpId::OpId_>);
@@ -170,6 +179,7 @@ void register_eager_kernels() {
   ops::register_kernel(OpId::arange_start, cuda, &arange_kernel<OpId::arange_start>);
   ops::register_kernel(OpId::arange_start_step, cuda, &arange_kernel<OpId::arange_start_step>);
   register_indexing_kernels();
+  register_foreach_kernels();
 }
 
 }  // namespace kiln::cuda

@@ -104,6 +104,14 @@ std::vector<Tensor> fake_outputs(const OpInfo& op, const Arguments& args) {
   return allocate_outputs(std::move(metas));
 }
 
+// Whether ops called with these tensors record autograd.
+bool records_autograd(const std::vector<Tensor>& slots) {
+  if (!GradMode::is_enabled()) return false;
+  for (const Tensor& t : slots)
+    if (t.defined() && t.requires_grad()) return true;
+  return false;
+}
+
 std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots) {
   // A kernel of its own would read the data meta tensors do not have; composite kernels only
   // call other table ops, which do have metas, and view kernels only make new geometry.
@@ -117,6 +125,8 @@ std::vector<Tensor> run(const OpInfo& op, const Arguments& args, const std::vect
     return allocate_outputs(std::move(metas));
   }
   const tensor::DeviceType device = dispatch_device(op, args, slots);
+  if (const KernelFunction kernel = kernel_outside_autograd(op, device); kernel && !active_recorder && !records_autograd(slots))
+    return kernel(args);
   if (const KernelFunction kernel = kernel_for(op, device)) return kernel(args);
   if (const FallbackFunction fallback = fallback_for(device)) return fallback(op, args);
   throw_no_kernel(op, device);

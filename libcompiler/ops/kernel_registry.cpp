@@ -38,14 +38,24 @@ void register_kernel(OpId op, tensor::DeviceType device, KernelFunction kernel) 
   registered()[static_cast<size_t>(op)][static_cast<size_t>(device)] = kernel;
 }
 
+void register_kernel_outside_autograd(OpId op, tensor::DeviceType device, KernelFunction kernel) {
+  if (op_info(op).grad != GradKind::Composite)
+    throw std::logic_error("register_kernel_outside_autograd: " + op_info(op).schema.name + " is not composite");
+  registered()[static_cast<size_t>(op)][static_cast<size_t>(device)] = kernel;
+}
+
+KernelFunction kernel_outside_autograd(const OpInfo& op, tensor::DeviceType device) {
+  return op.grad == GradKind::Composite ? registered()[static_cast<size_t>(op.id)][static_cast<size_t>(device)] : nullptr;
+}
+
 void register_fallback(tensor::DeviceType device, FallbackFunction fallback) { fallbacks()[static_cast<size_t>(device)] = fallback; }
 
 FallbackFunction fallback_for(tensor::DeviceType device) { return fallbacks()[static_cast<size_t>(device)]; }
 
 KernelFunction kernel_for(const OpInfo& op, tensor::DeviceType device) {
   if (device == tensor::DeviceType::CPU || device == tensor::DeviceType::Meta) return op.cpu_kernel;
-  if (KernelFunction kernel = registered()[static_cast<size_t>(op.id)][static_cast<size_t>(device)]) return kernel;
-  return runs_on_every_device(op) ? op.cpu_kernel : nullptr;
+  if (runs_on_every_device(op)) return op.cpu_kernel;
+  return registered()[static_cast<size_t>(op.id)][static_cast<size_t>(device)];
 }
 
 tensor::DeviceType dispatch_device(const OpInfo& op, const Arguments& args, const std::vector<Tensor>& slots) {

@@ -12,6 +12,13 @@ namespace kiln::ops {
 // Installs (or, with nullptr, removes) the kernel of op for a device type; std::logic_error for
 // an op that runs on every device (composite or view).
 void register_kernel(OpId op, tensor::DeviceType device, KernelFunction kernel);
+// A device's own kernel for a composite op (the _foreach_* ops' multi-tensor CUDA launches): dispatch
+// runs it in the composite kernel's place when no autograd is recorded (grad mode off, or no tensor
+// of the call requiring grad) and no tracer watches the call; the composite kernel runs otherwise,
+// its table ops recording autograd and showing in traces. std::logic_error for an op that is not
+// composite.
+void register_kernel_outside_autograd(OpId op, tensor::DeviceType device, KernelFunction kernel);
+KernelFunction kernel_outside_autograd(const OpInfo& op, tensor::DeviceType device);
 // The kernel that runs op on a device type: the registered one, else one that works on every
 // device (composite ops only call other table ops; views only make new geometry), else nullptr.
 // The CPU's (and meta factories', which allocate no data) is ops.def's.

@@ -27,6 +27,12 @@ std::vector<Tensor> each(const Arguments& args, OpId op, const PerElement& argum
   return out;
 }
 
+// An in-place op of a tensor and the scalar on each tensor of self.
+std::vector<Tensor> scalar_in_place(const Arguments& args, OpId op) {
+  each(args, op, [&](size_t i) { return std::vector<IValue>{args.tensor_list(0)[i], args[1]}; });
+  return {};
+}
+
 }  // namespace
 
 std::vector<Tensor> kernel_foreach_add(const Arguments& args) {
@@ -51,6 +57,10 @@ std::vector<Tensor> kernel_foreach_sqrt(const Arguments& args) {
 }
 
 // The in-place ones return nothing (their schemas return ()).
+std::vector<Tensor> kernel_foreach_add__Scalar(const Arguments& args) { return scalar_in_place(args, OpId::add__Scalar); }
+std::vector<Tensor> kernel_foreach_mul__Scalar(const Arguments& args) { return scalar_in_place(args, OpId::mul__Scalar); }
+std::vector<Tensor> kernel_foreach_div__Scalar(const Arguments& args) { return scalar_in_place(args, OpId::div__Scalar); }
+
 std::vector<Tensor> kernel_foreach_lerp_(const Arguments& args) {
   check_lengths(args, 1);
   each(args, OpId::lerp__Scalar,

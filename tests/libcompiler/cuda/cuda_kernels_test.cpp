@@ -149,6 +149,15 @@ TEST_P(CudaKernels, AmpUnscaleCompiles) {
   EXPECT_NO_THROW(compile_cuda(amp_unscale_source(GetParam()), "amp_unscale.cu", "sm_90"));
 }
 
+// Every foreach_ops.def row's multi-tensor kernel compiles (its table and scalars within the 4 KB
+// of parameters).
+TEST_P(CudaKernels, EveryForeachRowCompiles) {
+#define KILN_CUDA_FOREACH(Foreach, PerTensor)                                                                      \
+  EXPECT_NO_THROW(compile_cuda(foreach_source(ops::OpId::PerTensor, GetParam()), #Foreach ".cu", "sm_90")) \
+      << foreach_source(ops::OpId::PerTensor, GetParam());
+#include "libcompiler/cuda/foreach_ops.def"
+}
+
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaKernels, ::testing::Values(DType::Float32, DType::Float16, DType::BFloat16, DType::Float64),
                          [](const auto& info) { return std::string(tensor::dtype_name(info.param)); });
 

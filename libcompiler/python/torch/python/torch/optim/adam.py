@@ -1,7 +1,8 @@
-# torch.optim.adam: Adam with PyTorch's single-tensor update rule (the CPU default), op for op,
-# so that seeded training matches PyTorch to float rounding. As in PyTorch, step() gathers the
-# tensors of each group with _init_group (which also creates the state the first time: Dynamo runs
-# it eagerly, not traced) and updates them in _single_tensor_adam.
+# torch.optim.adam: Adam with PyTorch's update rules op for op, so that seeded training matches
+# PyTorch to float rounding: the single-tensor one (the CPU default) and the foreach one (the
+# CUDA default: a few multi-tensor kernels a step, not ten ops a parameter; the same arithmetic).
+# As in PyTorch, step() gathers the tensors of each group with _init_group (which also creates the
+# state the first time: Dynamo runs it eagerly, not traced) and updates them.
 import torch
 from torch.optim.optimizer import (Optimizer, _evaluate_closure, _get_value, _use_grad_for_differentiable,
                                    _check_adam_arguments)
@@ -52,12 +53,64 @@ class Adam(Optimizer):
             self._init_group(group, params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps)
             # While Dynamo traces a step it reads every group's capturable as True (PyTorch's
             # OptimizerVariable): the update stays in tensors, with no .item() of the step.
-            _single_tensor_adam(params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps,
-                                amsgrad=group["amsgrad"], beta1=beta1, beta2=beta2, lr=group["lr"],
-                                weight_decay=group["weight_decay"], eps=group["eps"], maximize=group["maximize"],
-                                capturable=group["capturable"] or torch.compiler.is_compiling(),
-                                decoupled_weight_decay=group["decoupled_weight_decay"])
+            update = _multi_tensor_adam if _takes_foreach(group, params_with_grad) else _single_tensor_adam
+            update(params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps,
+                   amsgrad=group["amsgrad"], beta1=beta1, beta2=beta2, lr=group["lr"],
+                   weight_decay=group["weight_decay"], eps=group["eps"], maximize=group["maximize"],
+                   capturable=group["capturable"] or torch.compiler.is_compiling(),
+                   decoupled_weight_decay=group["decoupled_weight_decay"])
         return loss
+
+
+def _takes_foreach(group, params):
+    # PyTorch's default (_default_to_fused_or_foreach): foreach when every parameter is on CUDA.
+    # Kiln's foreach rule covers the plain update; the capturable, amsgrad and maximize variants
+    # (and any step Dynamo traces) take the single-tensor rule.
+    foreach = group["foreach"]
+    if foreach is None:
+        foreach = not group["differentiable"] and all(p.device.type == "cuda" for p in params)
+    return (foreach and bool(params) and not (group["capturable"] or group["amsgrad"] or group["maximize"])
+            and not torch.compiler.is_compiling())
+
+
+def _by_value(values, *lists):
+    # A ScalarList foreach op as one Scalar op per distinct value: each value with its lists' tensors.
+    indices = {}
+    for i, value in enumerate(values):
+        indices.setdefault(value, []).append(i)
+    return [(value, [[lst[i] for i in at] for lst in lists]) for value, at in indices.items()]
+
+
+def _multi_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, amsgrad, beta1,
+                       beta2, lr, weight_decay, eps, maximize, capturable, decoupled_weight_decay):
+    groups = {}
+    for i, param in enumerate(params):
+        groups.setdefault((param.device, param.dtype), []).append(i)
+    for at in groups.values():
+        device_params = [params[i] for i in at]
+        device_grads = [grads[i] for i in at]
+        device_exp_avgs = [exp_avgs[i] for i in at]
+        device_exp_avg_sqs = [exp_avg_sqs[i] for i in at]
+        device_state_steps = [state_steps[i] for i in at]
+        torch._foreach_add_(device_state_steps, 1)
+        if weight_decay != 0:
+            if decoupled_weight_decay:
+                torch._foreach_mul_(device_params, 1 - lr * weight_decay)
+            else:
+                device_grads = torch._foreach_add(device_grads, device_params, alpha=weight_decay)
+        torch._foreach_lerp_(device_exp_avgs, device_grads, 1 - beta1)
+        torch._foreach_mul_(device_exp_avg_sqs, beta2)
+        torch._foreach_addcmul_(device_exp_avg_sqs, device_grads, device_grads, 1 - beta2)
+        bias_correction1 = [1 - beta1 ** _get_value(step) for step in device_state_steps]
+        bias_correction2 = [1 - beta2 ** _get_value(step) for step in device_state_steps]
+        step_size = [(lr / bc) * -1 for bc in bias_correction1]
+        bias_correction2_sqrt = [bc**0.5 for bc in bias_correction2]
+        exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)
+        for value, (sqrts,) in _by_value(bias_correction2_sqrt, exp_avg_sq_sqrt):
+            torch._foreach_div_(sqrts, value)
+        torch._foreach_add_(exp_avg_sq_sqrt, eps)
+        for value, (ps, avgs, denoms) in _by_value(step_size, device_params, device_exp_avgs, exp_avg_sq_sqrt):
+            torch._foreach_addcdiv_(ps, avgs, denoms, value)
 
 
 def _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, amsgrad, beta1,
