@@ -1,5 +1,6 @@
 // Dispatch by device type: a runtime registers its allocator, its copy and its kernels, and a
 // call on its tensors reaches them; an op it has no kernel for says so as PyTorch does.
+#include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernel_registry.h"
 #include "libcompiler/tensor/tensor_printer.h"
@@ -61,6 +62,38 @@ TEST_F(DeviceDispatch, ACompositeOpOrAViewTakesNoDeviceKernel) {
   EXPECT_THROW(register_kernel(OpId::square, tensor::DeviceType::CUDA, fake_add), std::logic_error);
   EXPECT_THROW(register_kernel(OpId::transpose_int, tensor::DeviceType::CUDA, fake_add), std::logic_error);
   EXPECT_EQ(kernel_for(op_info(OpId::square), tensor::DeviceType::CUDA), op_info(OpId::square).cpu_kernel);
+}
+
+// A composite op may have a device kernel of its own for calls that record no autograd (the
+// foreach ops' multi-tensor launches): dispatch runs it when grad mode is off or no tensor requires
+// grad, and the composite (whose per-tensor ops record autograd) otherwise.
+int fake_foreach_muls = 0;
+std::vector<Tensor> fake_foreach_mul_(const Arguments& args) {
+  ++fake_foreach_muls;
+  (void)args;
+  return {};
+}
+
+TEST_F(DeviceDispatch, ACompositeOpsDeviceKernelRunsOutsideAutograd) {
+  EXPECT_THROW(register_kernel_outside_autograd(OpId::mul_Tensor, tensor::DeviceType::CUDA, fake_foreach_mul_), std::logic_error);
+  register_kernel_outside_autograd(OpId::_foreach_mul__Scalar, tensor::DeviceType::CUDA, fake_foreach_mul_);
+  register_kernel(OpId::mul__Scalar, tensor::DeviceType::CUDA, [](const Arguments& args) -> std::vector<Tensor> { return {args.tensor(0)}; });
+  Tensor plain = on_device(values({1, 2}, {2}));
+  Tensor weight = on_device(values({3}, {1}));
+  weight.set_requires_grad(true);
+  const int before = fake_foreach_muls;
+  call(OpId::_foreach_mul__Scalar, {IValue::TensorList{plain}, 2.0});
+  EXPECT_EQ(fake_foreach_muls, before + 1) << "no tensor requires grad";
+  {
+    NoGradGuard no_grad;
+    call(OpId::_foreach_mul__Scalar, {IValue::TensorList{plain, weight}, 2.0});
+  }
+  EXPECT_EQ(fake_foreach_muls, before + 2) << "grad mode off";
+  EXPECT_THROW(call(OpId::_foreach_mul__Scalar, {IValue::TensorList{plain, weight}, 2.0}), tensor::TorchError)
+      << "the composite's mul_ of a leaf requiring grad";
+  EXPECT_EQ(fake_foreach_muls, before + 2);
+  register_kernel_outside_autograd(OpId::_foreach_mul__Scalar, tensor::DeviceType::CUDA, nullptr);
+  register_kernel(OpId::mul__Scalar, tensor::DeviceType::CUDA, nullptr);
 }
 
 TEST_F(DeviceDispatch, AnOpWithNoKernelForTheDeviceSaysSoAsPyTorchDoes) {
