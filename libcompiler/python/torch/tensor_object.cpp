@@ -157,6 +157,13 @@ TorchTypes make_types() {
     if (c.args.at(1)->type != torch_types().device) return not_implemented();
     return py_bool(static_cast<DeviceObject&>(*c.args[0]).device == static_cast<DeviceObject&>(*c.args[1]).device);
   });
+  // Equal devices hash alike (dict keys and sets of devices, as the optimizers' grouping by device
+  // and dtype makes them).
+  add_method(t.device, "__hash__", [](Interpreter& ip, CallArgs& c) {
+    const tensor::Device& d = static_cast<DeviceObject&>(*c.args.at(0)).device;
+    return py_int(static_cast<int64_t>(
+        hash_value(ip, py_tuple({py_str(std::string(tensor::device_type_name(d.type))), py_int(d.index)}))));
+  });
   add_getter(t.device, "type", [](Interpreter&, const Ref& d) {
     return py_str(std::string(tensor::device_type_name(static_cast<DeviceObject&>(*d).device.type)));
   });
