@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include <string>
+
 namespace kiln::ops::onednn {
 
 namespace {
@@ -53,6 +55,14 @@ void execute(const dnnl::primitive& primitive, const dnnl::primitive_desc& pd,
   for (auto [arg, given] : outputs)
     if (dnnl::memory used = args.at(arg); used != given) dnnl::reorder(used, given).execute(stream, used, given);
   stream.wait();
+}
+
+void sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+  cpu_engine();  // registers the fork handler above before any OpenMP thread exists
+  const dnnl_status_t status =
+      dnnl_sgemm(transpose_a ? 'T' : 'N', transpose_b ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (status != dnnl_success) tensor::throw_runtime_error("oneDNN sgemm failed with status " + std::to_string(status));
 }
 
 }  // namespace kiln::ops::onednn
