@@ -82,17 +82,17 @@ OnednnMatrix onednn_matrix(const Tensor& m, bool strided = false) {
 
 // PyTorch (mkldnn_bf16_gemm, mkldnn_matmul) hands a bfloat16 product to oneDNN on a CPU with
 // AVX-512 when it has more than 16 * 16 * 16 multiply-adds per call (and bmm at least 400 per
-// matrix); smaller ones run its own float32-accumulating loops. A float32 batch of a million
-// multiply-adds or more, of matrices in plain layouts, goes to oneDNN's float32 matmul too: one
-// call for the batch (its brgemm kernels) took 15-25% less than a loop of sgemm calls (16 x
-// 128x128x64); a single float32 matrix is left to gemm (the matmul's transposed-operand
-// kernels varied from call to call, 1.5 to 2.3 ms for 512x512 both transposed).
+// matrix); smaller ones run its own float32-accumulating loops. float32 products of matrices in
+// plain layouts go to oneDNN's float32 matmul too (its brgemm kernels): a batch from a million
+// multiply-adds (one call took 15-25% less than a loop of sgemm calls on 16 x 128x128x64), a
+// single matrix from 16 million (its setup, about 6 us a call, is then under 3%; 512x512 with
+// both operands transposed 1.67-1.75 -> 1.53-1.58 ms against OpenBLAS). Others go to gemm.
 bool onednn_computes(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   const int64_t batch = a.dim() == 3 ? a.sizes()[0] : 1;
   const int64_t m = a.sizes().end()[-2], k = a.sizes().back(), n = b.sizes().back();
   if (alpha.to<double>() == 0.0) return false;
   if (a.dtype() == DType::Float32)
-    return a.dim() == 3 && batch * m * k * n >= (int64_t{1} << 20) && m > 1 && n > 1 && row_or_column_major(a) &&
+    return batch * m * k * n >= (int64_t{1} << (a.dim() == 3 ? 20 : 24)) && m > 1 && n > 1 && row_or_column_major(a) &&
            row_or_column_major(b);
   return a.dtype() == DType::BFloat16 && batch * m * k * n > 16 * 16 * 16 && (a.dim() == 2 || m * k * n >= 400);
 }
@@ -100,7 +100,7 @@ bool onednn_computes(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 // out (contiguous [batch x] m x n) = alpha * a @ b + beta * out, by oneDNN's matmul: for bfloat16,
 // float32 sums of the bfloat16 products (the CPU's bfloat16 dot products) rounded once.
 void onednn_gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha, const Scalar& beta) {
-  dnnl::primitive_attr attr;
+  dnnl::primitive_attr attr = onednn::attributes();
   if (alpha.to<float>() != 1.0f) attr.set_output_scales(0, {alpha.to<float>()});
   if (beta.to<double>() != 0.0) {
     dnnl::post_ops sum;

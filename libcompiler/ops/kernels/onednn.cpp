@@ -25,6 +25,12 @@ dnnl::engine& cpu_engine() {
   return engine;
 }
 
+dnnl::primitive_attr attributes() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
 dnnl::memory::data_type data_type(tensor::DType dtype) {
   switch (dtype) {
     case tensor::DType::Float32: return dnnl::memory::data_type::f32;
@@ -41,8 +47,8 @@ dnnl::memory memory_of(const dnnl::memory::desc& desc, const tensor::Tensor& t) 
 void execute(const dnnl::primitive& primitive, const dnnl::primitive_desc& pd,
              const std::unordered_map<int, dnnl::memory>& inputs, const std::unordered_map<int, dnnl::memory>& outputs) {
   dnnl::stream stream(cpu_engine());
-  // A layout buffer comes from kiln's caching allocator: oneDNN's own (a fresh malloc of several
-  // MiB per call) page-faulted on every call, 15% of a float32 conv2d's time.
+  // Layout buffers and the scratchpad come from kiln's caching allocator: oneDNN's own (a fresh
+  // malloc of several MiB per call) page-faulted on every call, 15% of a float32 conv2d's time.
   std::vector<tensor::Tensor> buffers;
   const auto in_wanted_layout = [&](int arg, const dnnl::memory& given) {
     const dnnl::memory::desc wanted = pd.query_md(dnnl::query::exec_arg_md, arg);
@@ -57,6 +63,10 @@ void execute(const dnnl::primitive& primitive, const dnnl::primitive_desc& pd,
     args.emplace(arg, used);
   }
   for (const auto& [arg, given] : outputs) args.emplace(arg, in_wanted_layout(arg, given));
+  if (const dnnl::memory::desc scratchpad = pd.scratchpad_desc(); scratchpad.get_size() > 0) {
+    buffers.push_back(tensor::Tensor::empty({static_cast<int64_t>(scratchpad.get_size())}, tensor::DType::UInt8));
+    args.emplace(DNNL_ARG_SCRATCHPAD, memory_of(scratchpad, buffers.back()));
+  }
   primitive.execute(stream, args);
   for (auto [arg, given] : outputs)
     if (dnnl::memory used = args.at(arg); used != given) dnnl::reorder(used, given).execute(stream, used, given);

@@ -13,6 +13,12 @@ namespace kiln::ops::onednn {
 
 dnnl::engine& cpu_engine();
 
+// What every primitive here is made with: a scratchpad that execute() provides, from kiln's
+// caching allocator (oneDNN's own is freed with the last primitive that uses it, and kernels make
+// a primitive per call, so it was allocated and page-faulted anew on every call; PyTorch passes
+// its own too).
+dnnl::primitive_attr attributes();
+
 // float32, bfloat16 and float16; other dtypes have no oneDNN kernels here.
 dnnl::memory::data_type data_type(tensor::DType dtype);
 
