@@ -1,9 +1,9 @@
 // Matrix products. float32 and float64 go to OpenBLAS (sgemm/dgemm, sdot/ddot), float32 ones of
-// some size to oneDNN's sgemm, reading strided operands in place when one of their strides is 1;
-// bfloat16 products of some size to oneDNN's bfloat16 matmul, as PyTorch's; smaller bfloat16 and
-// all float16 matrices through sgemm on float32 copies; other dtypes use a plain loop with opmath
-// accumulation. matmul and linear are composites that pick mm/addmm/bmm/dot as ATen does, so
-// their grad_fn names match PyTorch's.
+// some size to oneDNN (its matmul, or its sgemm), reading strided operands in place when one of
+// their strides is 1; bfloat16 products of some size to oneDNN's bfloat16 matmul, as PyTorch's;
+// smaller bfloat16 and all float16 matrices through sgemm on float32 copies; other dtypes use a
+// plain loop with opmath accumulation. matmul and linear are composites that pick
+// mm/addmm/bmm/dot as ATen does, so their grad_fn names match PyTorch's.
 #include <algorithm>
 #include <cblas.h>
 
