@@ -148,7 +148,7 @@ dnnl::convolution_forward::primitive_desc forward_descriptor(const DnnlDescs& d,
                                                           d.dilates, d.padding_l, d.padding_r)
                         : dnnl::convolution_forward::desc(kind, algorithm, d.src, d.weights, d.dst, d.strides, d.dilates,
                                                           d.padding_l, d.padding_r);
-  return dnnl::convolution_forward::primitive_desc(desc, onednn::cpu_engine());
+  return dnnl::convolution_forward::primitive_desc(desc, onednn::attributes(), onednn::cpu_engine());
 }
 
 void dnnl_forward(const Geometry& g, const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out) {
@@ -166,7 +166,7 @@ void dnnl_backward_data(const Geometry& g, const Tensor& grad_out, const Tensor&
   const DnnlDescs& d = p.any;
   dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, d.src, d.weights, d.dst, d.strides,
                                              d.dilates, d.padding_l, d.padding_r);
-  dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::cpu_engine(), hint);
+  dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::attributes(), onednn::cpu_engine(), hint);
   onednn::execute(dnnl::convolution_backward_data(pd), pd,
                   {{DNNL_ARG_DIFF_DST, onednn::memory_of(p.plain.dst, grad_out)},
                    {DNNL_ARG_WEIGHTS, onednn::memory_of(p.plain.weights, weight)}},
@@ -184,7 +184,7 @@ void dnnl_backward_weights(const Geometry& g, const Tensor& grad_out, const Tens
                                                                    d.dilates, d.padding_l, d.padding_r)
                         : dnnl::convolution_backward_weights::desc(algorithm, d.src, d.weights, d.dst, d.strides,
                                                                    d.dilates, d.padding_l, d.padding_r);
-  dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::cpu_engine(), hint);
+  dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::attributes(), onednn::cpu_engine(), hint);
   std::unordered_map<int, dnnl::memory> outputs{{DNNL_ARG_DIFF_WEIGHTS, onednn::memory_of(p.plain.weights, grad_weight)}};
   if (with_bias) outputs.emplace(DNNL_ARG_DIFF_BIAS, onednn::memory_of(p.plain.bias, grad_bias));
   onednn::execute(dnnl::convolution_backward_weights(pd), pd,

@@ -1,8 +1,9 @@
-// Matrix products. float32 and float64 go to OpenBLAS (sgemm/dgemm, sdot/ddot), reading strided
-// operands in place when one of their strides is 1; bfloat16 products of some size to oneDNN's
-// bfloat16 matmul, as PyTorch's; smaller bfloat16 and all float16 matrices through sgemm on
-// float32 copies; other dtypes use a plain loop with opmath accumulation. matmul and linear are
-// composites that pick mm/addmm/bmm/dot as ATen does, so their grad_fn names match PyTorch's.
+// Matrix products. float32 and float64 go to OpenBLAS (sgemm/dgemm, sdot/ddot), float32 ones of
+// some size to oneDNN (its matmul, or its sgemm), reading strided operands in place when one of
+// their strides is 1; bfloat16 products of some size to oneDNN's bfloat16 matmul, as PyTorch's;
+// smaller bfloat16 and all float16 matrices through sgemm on float32 copies; other dtypes use a
+// plain loop with opmath accumulation. matmul and linear are composites that pick
+// mm/addmm/bmm/dot as ATen does, so their grad_fn names match PyTorch's.
 #include <algorithm>
 #include <cblas.h>
 
@@ -39,6 +40,12 @@ BlasMatrix blas_view(const Tensor& m) {
   return {copy, CblasNoTrans, std::max<int64_t>(1, cols)};
 }
 
+// Row-major, or row-major with its last two dims swapped.
+bool row_or_column_major(const Tensor& m) {
+  const Tensor swapped = tensor::transpose(m, -2, -1);
+  return m.is_contiguous() || tensor::is_contiguous_layout(swapped.sizes(), swapped.strides());
+}
+
 // A matrix (or a batch of them) as oneDNN's matmul reads it: row-major or with its last two dims
 // swapped, in place; with `strided`, also any layout whose rows or columns are runs of elements
 // (a leading dimension past the matrix's edge: a slice of a transposed matrix, as PyTorch hands
@@ -59,14 +66,13 @@ OnednnMatrix onednn_matrix(const Tensor& m, bool strided = false) {
       std::all_of(given.begin(), given.end(), [](int64_t stride) { return stride > 0; }))
     return {m, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
                                   dnnl::memory::dims(given.begin(), given.end()))};
-  if (!m.is_contiguous()) {
+  if (!m.is_contiguous() && row_or_column_major(m)) {
     Shape swapped = sizes;
     std::swap(swapped.end()[-1], swapped.end()[-2]);
     Shape strides = tensor::contiguous_strides(swapped);
     std::swap(strides.end()[-1], strides.end()[-2]);
-    if (tensor::is_contiguous_layout(swapped, tensor::transpose(m, -2, -1).strides()))
-      return {m, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
-                                    dnnl::memory::dims(strides.begin(), strides.end()))};
+    return {m, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
+                                  dnnl::memory::dims(strides.begin(), strides.end()))};
   }
   const Tensor data = m.is_contiguous() ? m : tensor::clone_contiguous(m);
   const Shape strides = tensor::contiguous_strides(sizes);
@@ -76,18 +82,25 @@ OnednnMatrix onednn_matrix(const Tensor& m, bool strided = false) {
 
 // PyTorch (mkldnn_bf16_gemm, mkldnn_matmul) hands a bfloat16 product to oneDNN on a CPU with
 // AVX-512 when it has more than 16 * 16 * 16 multiply-adds per call (and bmm at least 400 per
-// matrix); smaller ones run its own float32-accumulating loops.
+// matrix); smaller ones run its own float32-accumulating loops. float32 products of matrices in
+// plain layouts go to oneDNN's float32 matmul too (its brgemm kernels): a batch from a million
+// multiply-adds (one call took 15-25% less than a loop of sgemm calls on 16 x 128x128x64), a
+// single matrix from 16 million (its setup, about 6 us a call, is then under 3%; 512x512 with
+// both operands transposed 1.67-1.75 -> 1.53-1.58 ms against OpenBLAS). Others go to gemm.
 bool onednn_computes(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   const int64_t batch = a.dim() == 3 ? a.sizes()[0] : 1;
   const int64_t m = a.sizes().end()[-2], k = a.sizes().back(), n = b.sizes().back();
-  return a.dtype() == DType::BFloat16 && batch * m * k * n > 16 * 16 * 16 && (a.dim() == 2 || m * k * n >= 400) &&
-         alpha.to<double>() != 0.0;
+  if (alpha.to<double>() == 0.0) return false;
+  if (a.dtype() == DType::Float32)
+    return batch * m * k * n >= (int64_t{1} << (a.dim() == 3 ? 20 : 24)) && m > 1 && n > 1 && row_or_column_major(a) &&
+           row_or_column_major(b);
+  return a.dtype() == DType::BFloat16 && batch * m * k * n > 16 * 16 * 16 && (a.dim() == 2 || m * k * n >= 400);
 }
 
-// out (contiguous [batch x] m x n) = alpha * a @ b + beta * out, by oneDNN's bfloat16 matmul:
+// out (contiguous [batch x] m x n) = alpha * a @ b + beta * out, by oneDNN's matmul: for bfloat16,
 // float32 sums of the bfloat16 products (the CPU's bfloat16 dot products) rounded once.
 void onednn_gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha, const Scalar& beta) {
-  dnnl::primitive_attr attr;
+  dnnl::primitive_attr attr = onednn::attributes();
   if (alpha.to<float>() != 1.0f) attr.set_output_scales(0, {alpha.to<float>()});
   if (beta.to<double>() != 0.0) {
     dnnl::post_ops sum;
@@ -111,6 +124,14 @@ void onednn_gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scal
                   {{DNNL_ARG_DST, onednn::memory_of(C.desc, C.data)}});
 }
 
+// Where oneDNN's float32 GEMM beats OpenBLAS's on this machine's AVX-512 (measured one thread,
+// both libraries as Debian ships them): from about a million multiply-adds on (10-25% faster on
+// 512x512 and 16 x 128x128x64, 2-3x on matrix-vector shapes; below that its setup costs more),
+// unless both operands are transposed (then its packing measured up to 30% slower on 256x1024x1024).
+bool onednn_sgemm_is_faster(int64_t m, int64_t n, int64_t k, CBLAS_TRANSPOSE a, CBLAS_TRANSPOSE b) {
+  return m * n * k >= (int64_t{1} << 20) && !(a == CblasTrans && b == CblasTrans);
+}
+
 // out (contiguous m x n) = alpha * a @ b + beta * out.
 void gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha, const Scalar& beta) {
   const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
@@ -119,7 +140,11 @@ void gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alp
   if ((dtype == DType::Float32 || dtype == DType::Float64) && k > 0) {
     const BlasMatrix A = blas_view(a), B = blas_view(b);
     const int ldc = static_cast<int>(std::max<int64_t>(1, n));
-    if (dtype == DType::Float32)
+    if (dtype == DType::Float32 && onednn_sgemm_is_faster(m, n, k, A.transpose, B.transpose))
+      onednn::sgemm(A.transpose == CblasTrans, B.transpose == CblasTrans, m, n, k, alpha.to<float>(),
+                    A.data.data_ptr<float>(), A.leading, B.data.data_ptr<float>(), B.leading, beta.to<float>(),
+                    out.data_ptr<float>(), ldc);
+    else if (dtype == DType::Float32)
       cblas_sgemm(CblasRowMajor, A.transpose, B.transpose, m, n, k, alpha.to<float>(), A.data.data_ptr<float>(),
                   A.leading, B.data.data_ptr<float>(), B.leading, beta.to<float>(), out.data_ptr<float>(), ldc);
     else
