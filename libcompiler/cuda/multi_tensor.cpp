@@ -55,7 +55,7 @@ std::string table_declaration(const std::vector<std::string>& pointers) {
 // table's sizes.
 std::string multi_tensor_prelude(tensor::DType dtype) {
   static_assert((1 + 4) * 8 * kMultiTensorTensors + 2 * 4 * kMultiTensorBlocks + 4 * 8 <= 4096,
-                "a kernel's parameters (a table of four lists and three scalars) take at most 4 KB");
+                "a kernel's parameters (a table of four pointer lists, and four scalars) take at most 4 KB");
   return kernel_preamble() + "typedef " + std::string(storage_type(dtype)) + " kiln_t;\ntypedef " + std::string(compute_type(dtype)) +
          " C;\nconstexpr int kTensors = " + std::to_string(kMultiTensorTensors) + ", kBlocks = " + std::to_string(kMultiTensorBlocks) +
          ";\nconstexpr long long kChunk = " + std::to_string(kMultiTensorChunk) + ";\n";
