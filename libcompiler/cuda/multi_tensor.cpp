@@ -136,8 +136,8 @@ std::vector<Tensor> foreach_kernel(const ops::Arguments& args) {
   for (const Tensor& t : inputs[0]) outputs.push_back(in_place ? t : Tensor::empty(t.sizes(), t.dtype(), t.device()));
   make_current(device_index(outputs[0].device()));
   const tensor::DType dtype = outputs[0].dtype();
-  const KernelFunction kernel = loaded_kernel(std::string("kiln_foreach|") + single.name + "." + single.overload + "|" +
-                                                  std::string(tensor::dtype_name(dtype)),
+  static const std::string key = "kiln_foreach|" + single.name + "." + single.overload + "|";
+  const KernelFunction kernel = loaded_kernel(key + std::string(tensor::dtype_name(dtype)),
                                               [&] { return foreach_source(PerTensor, dtype); }, "kiln_foreach");
   std::vector<std::array<char, 8>> values;
   for (const PointwiseScalar& s : scalars) values.push_back(scalar_argument(s.value, dtype));

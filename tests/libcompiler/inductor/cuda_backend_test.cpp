@@ -226,6 +226,19 @@ TEST(CudaKernelShapes, RowLoopsMoveFourNeighboursWhereTheRowsAllow) {
     }
 }
 
+// Softmax over the last dim of [rows, columns], returning `returned` (names of its nodes).
+std::string softmax_graph(int rows, int columns, const std::string& returned) {
+  const std::string r = std::to_string(rows), c = std::to_string(columns);
+  const std::string full = "\"f32[" + r + ", " + c + "][" + c + ", 1]cuda:0\"", row = "\"f32[" + r + ", 1][1, 1]cuda:0\"";
+  return "class GraphModule(torch.nn.Module):\n    def forward(self, arg0_1: " + full + "):\n" +
+         "        amax: " + row + " = torch.ops.aten.amax.default(arg0_1, [-1], True)\n" +
+         "        sub: " + full + " = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None\n" +
+         "        exp: " + full + " = torch.ops.aten.exp.default(sub);  sub = None\n" +
+         "        sum_1: " + row + " = torch.ops.aten.sum.dim_IntList(exp, [-1], True)\n" +
+         "        div: " + full + " = torch.ops.aten.div.Tensor(exp, sum_1);  sum_1 = None\n" +
+         "        return (" + returned + ",)\n";
+}
+
 // A row only its kernel reads, each where it was computed (softmax's exp), stays in the block's
 // shared memory, a slot per row of the block; a buffer the program returns, or another kernel
 // reads, stays in memory.
@@ -236,25 +249,9 @@ TEST(CudaKernelShapes, PrivateRowsStayInSharedMemory) {
     EXPECT_NE(softmax.source.find(expected), std::string::npos) << expected << "\n" << softmax.source;
   EXPECT_EQ(softmax.source.find("out_ptr0_rows"), std::string::npos) << "a row's maximum is one value, not a row\n" << softmax.source;
   // Warp-per-row blocks hold eight rows.
-  const inductor::CudaKernelModule warp_rows = module_of(R"(class GraphModule(torch.nn.Module):
-    def forward(self, arg0_1: "f32[4096, 64][64, 1]cuda:0"):
-        amax: "f32[4096, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
-        sub: "f32[4096, 64][64, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
-        exp: "f32[4096, 64][64, 1]cuda:0" = torch.ops.aten.exp.default(sub);  sub = None
-        sum_1: "f32[4096, 1][1, 1]cuda:0" = torch.ops.aten.sum.dim_IntList(exp, [-1], True)
-        div: "f32[4096, 64][64, 1]cuda:0" = torch.ops.aten.div.Tensor(exp, sum_1);  sum_1 = None
-        return (div,)
-)");
+  const inductor::CudaKernelModule warp_rows = module_of(softmax_graph(4096, 64, "div").c_str());
   EXPECT_NE(warp_rows.source.find("float out_ptr1_rows[8 * 64];"), std::string::npos) << warp_rows.source;
-  const inductor::CudaKernelModule returned = module_of(R"(class GraphModule(torch.nn.Module):
-    def forward(self, arg0_1: "f32[8, 16][16, 1]cuda:0"):
-        amax: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
-        sub: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
-        exp: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.exp.default(sub);  sub = None
-        sum_1: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.sum.dim_IntList(exp, [-1], True)
-        div: "f32[8, 16][16, 1]cuda:0" = torch.ops.aten.div.Tensor(exp, sum_1);  sum_1 = None
-        return (div, exp)
-)");
+  const inductor::CudaKernelModule returned = module_of(softmax_graph(8, 16, "div, exp").c_str());
   EXPECT_EQ(returned.source.find("_rows["), std::string::npos) << returned.source;
   if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
   for (const inductor::CudaKernelModule* module : {&softmax, &warp_rows}) try {

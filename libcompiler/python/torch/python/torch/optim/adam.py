@@ -74,7 +74,8 @@ def _takes_foreach(group, params):
 
 
 def _by_value(values, *lists):
-    # A ScalarList foreach op as one Scalar op per distinct value: each value with its lists' tensors.
+    # Each distinct value with its lists' tensors: the tensors of a (device, dtype), or a ScalarList
+    # foreach op as one Scalar op per value.
     indices = {}
     for i, value in enumerate(values):
         indices.setdefault(value, []).append(i)
@@ -83,15 +84,8 @@ def _by_value(values, *lists):
 
 def _multi_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, amsgrad, beta1,
                        beta2, lr, weight_decay, eps, maximize, capturable, decoupled_weight_decay):
-    groups = {}
-    for i, param in enumerate(params):
-        groups.setdefault((param.device, param.dtype), []).append(i)
-    for at in groups.values():
-        device_params = [params[i] for i in at]
-        device_grads = [grads[i] for i in at]
-        device_exp_avgs = [exp_avgs[i] for i in at]
-        device_exp_avg_sqs = [exp_avg_sqs[i] for i in at]
-        device_state_steps = [state_steps[i] for i in at]
+    for _, (device_params, device_grads, device_exp_avgs, device_exp_avg_sqs, device_state_steps) in _by_value(
+            [(p.device, p.dtype) for p in params], params, grads, exp_avgs, exp_avg_sqs, state_steps):
         torch._foreach_add_(device_state_steps, 1)
         if weight_decay != 0:
             if decoupled_weight_decay:
