@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -63,9 +64,12 @@ ops::IValue extern_value(const ExternArgument& arg, const std::vector<Tensor>& b
   return arg.value;
 }
 
-bool same_layout(const Tensor& t, const ConcreteLayout& layout) {
+// Whether kernels may read `t` as it is: on the device, in the layout they index, at a pointer as
+// aligned as the backend's kernels assume.
+bool kernel_ready(const Tensor& t, const ConcreteLayout& layout, size_t alignment) {
   // A CPU scalar input of a GPU program is read through a copy on the GPU.
   if (t.device().type != layout.device.type) return false;
+  if (reinterpret_cast<uintptr_t>(t.data_ptr()) % alignment != 0) return false;
   if (static_cast<size_t>(t.dim()) != layout.sizes.size()) return false;
   for (size_t i = 0; i < layout.sizes.size(); ++i) {
     if (t.sizes()[i] != layout.sizes[i]) return false;
@@ -232,14 +236,15 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
   const CallSizes& sizes = static_sizes_ ? *static_sizes_ : *per_call;
   // The kernels index an input by the layout it was compiled for. One laid out otherwise (a saved
   // activation whose layout the forward chose, a caller's transposed tensor, a CPU scalar of a GPU
-  // program) is read through a copy in that layout, and an input the program writes gets the
-  // copy's values back at the end.
+  // program, a view at an unaligned offset) is read through a copy in that layout, and an input
+  // the program writes gets the copy's values back at the end.
+  const size_t alignment = backend_->pointer_alignment();
   std::vector<std::pair<int, Tensor>> relaid;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const int b = program_.inputs[i];
     if (b < 0) continue;
     const Tensor& given = inputs[i].to_tensor();
-    if (same_layout(given, sizes.buffers[b])) {
+    if (kernel_ready(given, sizes.buffers[b], alignment)) {
       buffers[b] = given;
       continue;
     }
@@ -280,7 +285,7 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
       // An output the kernel was not asked for (a *_backward op's output_mask) stays unwritten.
       if (b < 0 || !results[i].defined()) continue;
       const ConcreteLayout& layout = sizes.buffers[b];
-      if (same_layout(results[i], layout)) {
+      if (kernel_ready(results[i], layout, alignment)) {
         buffers[b] = results[i];
       } else {
         buffers[b] = allocate(layout);

@@ -89,9 +89,14 @@ std::string index_text(const IndexExpr& index, const std::string& floor_division
 // How a statement reads a load of the loop IR, given the load's index as text.
 using LoadText = std::function<std::string(const Expr& load, const std::string& index)>;
 
-// Loads of one element each, from the buffers `pointer` names.
-LoadText element_loads(const std::unordered_map<int, std::string>& pointer) {
-  return [&pointer](const Expr& e, const std::string& index) { return loaded(e.dtype, pointer.at(e.buffer), index); };
+// Loads of one element each, from the buffers `pointer` names; a load at x0 of a buffer whose
+// value for x0 the row's threads hold (`row_values`: the local that holds it) reads that local.
+LoadText element_loads(const std::unordered_map<int, std::string>& pointer, const std::unordered_map<int, std::string>& row_values) {
+  return [&pointer, &row_values](const Expr& e, const std::string& index) {
+    if (const auto held = row_values.find(e.buffer); held != row_values.end() && e.index.key() == IndexExpr::var(kOuterVar).key())
+      return held->second;
+    return loaded(e.dtype, pointer.at(e.buffer), index);
+  };
 }
 
 // The member's statements: one `auto tmpN = ...;` per DAG node, operands first.
@@ -123,38 +128,21 @@ int written_buffer(const LoopProgram& program, const KernelMember& member) {
   return std::get<ComputedNode>(program.nodes[member.node]).output;
 }
 
-// Each line of `text` four spaces further in.
-std::string indented(const std::string& text) {
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t end = text.find('\n', start);
-    out += "    " + text.substr(start, end - start + 1);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string quad_name(const std::string& pointer) { return pointer + "_quad"; }
 
-// Adds "the pointer is 16-byte aligned" to a quad loop's condition.
-void require_aligned(std::string& condition, const std::string& pointer) {
-  condition += (condition.empty() ? "" : " && ") + std::string("kiln_quad_aligned(") + pointer + ")";
-}
-
 // A member's statements for the four positions of quad `quad`, a block each in which `var` (x0 or
-// r0) is the lane's position, loads of `quad_buffers` read from their quads (`<pointer>_quad`);
-// `use(result, component)` is the lane's last statement.
+// r0) is the lane's position, loads of `quad_buffers` read from their quads (`<pointer>_quad`),
+// other loads as `element_load` reads them; `use(result, component)` is the lane's last statement.
 std::string quad_lanes(const ExprRef& body, const std::string& var, const std::string& quad, const std::set<int>& quad_buffers,
-                       const std::unordered_map<int, std::string>& pointer, const std::string& floor_division, const std::string& indent,
+                       const std::unordered_map<int, std::string>& pointer, const LoadText& element_load,
+                       const std::string& floor_division, const std::string& indent,
                        const std::function<std::string(const std::string& result, const std::string& component)>& use) {
   static const char* const kLanes[] = {"x", "y", "z", "w"};
   std::string out;
   for (int lane = 0; lane < 4; ++lane) {
     const std::string component = std::string(".") + kLanes[lane];
     const LoadText load = [&](const Expr& e, const std::string& index) {
-      return quad_buffers.count(e.buffer) ? quad_name(pointer.at(e.buffer)) + component : loaded(e.dtype, pointer.at(e.buffer), index);
+      return quad_buffers.count(e.buffer) ? quad_name(pointer.at(e.buffer)) + component : element_load(e, index);
     };
     std::string result;
     out += indent + "{\n" + indent + "    const kiln_index " + var + " = 4 * " + quad + " + " + std::to_string(lane) + ";\n";
@@ -169,6 +157,7 @@ std::string quad_lanes(const ExprRef& body, const std::string& var, const std::s
 std::string point_quads_body(const LoopProgram& program, const FusedKernel& kernel, const std::set<int>& quad_buffers,
                              const std::unordered_map<int, std::string>& pointer, const std::set<int>& written,
                              const std::string& floor_division) {
+  const std::unordered_map<int, std::string> no_row_values;
   std::ostringstream s;
   for (int b : kernel.buffers)
     if (quad_buffers.count(b))
@@ -179,7 +168,8 @@ std::string point_quads_body(const LoopProgram& program, const FusedKernel& kern
     const int out = written_buffer(program, m);
     const std::string& dst = pointer.at(out);
     const bool quad_out = quad_buffers.count(out) > 0;
-    s << quad_lanes(m.body, "x0", "q", quad_buffers, pointer, floor_division, "        ", [&](const std::string& result, const std::string& c) {
+    s << quad_lanes(m.body, "x0", "q", quad_buffers, pointer, element_loads(pointer, no_row_values), floor_division, "        ",
+                    [&](const std::string& result, const std::string& c) {
       return quad_out ? quad_name(dst) + c + " = " + result + ";" : stored(program.buffers[out].layout.dtype, dst, "x0", result);
     });
     if (quad_out) s << "        kiln_store_quad(" << dst << ", q, " << quad_name(dst) << ");\n";
@@ -230,18 +220,98 @@ RowQuads row_quads(const LoopProgram& program, const FusedKernel& kernel, const 
 }
 
 // What rendering one kernel's statements reads: its program, its frame, and its buffers' names.
+// A row held in registers for the whole x0, `quads` quads from `start`: one the kernel only reads
+// (loaded at the start of the x0), or one of its private rows (computed by a member).
+struct ResidentRow {
+  IndexExpr start;
+  int64_t quads = 0;
+  bool computed = false;
+};
+
 struct KernelText {
   const LoopProgram& program;
   const FusedKernel& kernel;
   const CLikeFrame& frame;
   const std::unordered_map<int, std::string>& pointer;
   const std::set<int>& written;
+  const std::map<int, ResidentRow>& resident;
+  const std::unordered_map<int, std::string>& row_values;  // grows as members are rendered
 };
 
-// A member's loop over r0, one r0 at a time, each r0's value combined into a reduction's
-// accumulator (`combine`: "acc = sum_combine(acc, ") or stored at inner*x0 + r0 (`combine`
-// empty). With a frame that moves quads, when the member's buffers allow, first a loop over the
-// row's quads of r0, taken when their pointers are aligned.
+std::string resident_name(const std::string& pointer) { return pointer + "_row"; }
+
+// The most quads a thread keeps in registers across a kernel's members (32 floats).
+constexpr int64_t kResidentQuads = 8;
+
+// Rows a Rows kernel keeps in registers for the whole x0, as Triton's persistent reductions keep a
+// row, where the frame's threads take a known number of a row's quads each (quads_per_thread), at
+// most kResidentQuads in all, first come first kept:
+// - its private rows (kernel_private_rows: softmax's exp) that every member reads and writes as
+//   quads: each thread reads back only the quads it computed, so they need neither shared memory
+//   nor a barrier;
+// - rows of buffers it only reads that more than one member reads as the same quads (layer norm's
+//   input: the mean's, the variance's and the normalization's loops), loaded once instead of by
+//   each loop (from L1, at best).
+std::map<int, ResidentRow> resident_rows(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame,
+                                         const std::set<int>& written) {
+  if (!frame.quads_per_thread) return {};
+  const std::map<int, int64_t> private_rows = kernel_private_rows(program, kernel);
+  std::map<int, ResidentRow> rows;
+  std::map<int, int> readers;
+  std::set<int> refused;
+  const auto offer = [&](int b, const ResidentRow& row) {
+    const auto [at, added] = rows.try_emplace(b, row);
+    if (!added && (at->second.start.key() != row.start.key() || at->second.quads != row.quads)) refused.insert(b);
+  };
+  for (const KernelMember& m : kernel.members) {
+    const RowQuads quads = row_quads(program, kernel, m);
+    const int64_t count = quads.loads.empty() && !quads.store ? 0 : *m.inner_size.constant() / 4;
+    for (int b : quads.loads) {
+      offer(b, {quads.row_start.at(b), count, written.count(b) > 0});
+      ++readers[b];
+    }
+    visit_loads(m.body, [&](const Expr& load) {
+      if (!quads.loads.count(load.buffer)) refused.insert(load.buffer);
+    });
+    const int out = written_buffer(program, m);
+    if (quads.store && !m.reduces && private_rows.count(out))
+      offer(out, {IndexExpr::var(kOuterVar) * *m.inner_size.constant(), count, true});
+    else if (written.count(out)) refused.insert(out);
+  }
+  std::vector<int> order;
+  for (const auto& [b, row] : rows)
+    if (row.computed) order.insert(order.begin(), b);
+    else order.push_back(b);
+  std::map<int, ResidentRow> kept;
+  int64_t quads_kept = 0;
+  for (int b : order) {
+    const ResidentRow& row = rows.at(b);
+    const int64_t per_thread = frame.quads_per_thread(kernel, row.quads);
+    if (refused.count(b) || per_thread == 0 || quads_kept + per_thread > kResidentQuads) continue;
+    if (row.computed ? !private_rows.count(b) : readers[b] < 2) continue;
+    quads_kept += per_thread;
+    kept.emplace(b, row);
+  }
+  return kept;
+}
+
+// The resident rows' registers, declared at the start of an x0, and the quads of those the kernel
+// only reads loaded there, each thread its own.
+std::string load_resident_rows(const KernelText& k) {
+  std::string lines;
+  for (const auto& [b, row] : k.resident) {
+    const std::string& pointer = k.pointer.at(b);
+    lines += "        kiln_quad " + resident_name(pointer) + "[" + std::to_string(k.frame.quads_per_thread(k.kernel, row.quads)) + "];\n";
+    if (!row.computed)
+      lines += k.frame.open_quad_loop(k.kernel, row.quads) + "            " + resident_name(pointer) + "[r4_step] = kiln_load_quad(" +
+               pointer + " + (" + index_text(row.start, k.frame.floor_division) + "), r4);\n        }\n";
+  }
+  return lines;
+}
+
+// A member's loop over r0, each r0's value combined into a reduction's accumulator (`combine`:
+// "acc = sum_combine(acc, ") or stored at inner*x0 + r0 (`combine` empty): over the row's quads of
+// r0 with a frame that moves quads, when the member's buffers allow, else one r0 at a time.
 std::string row_loop(const KernelText& k, const KernelMember& m, const std::string& combine) {
   const int out = written_buffer(k.program, m);
   const std::string& dst = k.pointer.at(out);
@@ -249,33 +319,30 @@ std::string row_loop(const KernelText& k, const KernelMember& m, const std::stri
   const auto use = [&](const std::string& value) {
     return combine.empty() ? stored(dtype, dst, m.inner_size.str() + "*x0 + r0", value) : combine + value + ");";
   };
-  std::string result;
-  const std::string statements = body_lines(m.body, element_loads(k.pointer), "            ", k.frame.floor_division, result);
-  const std::string scalar_loop =
-      "        " + k.frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
-  const RowQuads quads = k.frame.inner_quad_loop ? row_quads(k.program, k.kernel, m) : RowQuads{};
+  const RowQuads quads = k.frame.open_quad_loop ? row_quads(k.program, k.kernel, m) : RowQuads{};
   const bool store_quads = quads.store && combine.empty();
-  if (quads.loads.empty() && !store_quads) return scalar_loop;
-  std::string aligned, body;
+  if (quads.loads.empty() && !store_quads) {
+    std::string result;
+    const std::string statements = body_lines(m.body, element_loads(k.pointer, k.row_values), "            ", k.frame.floor_division, result);
+    return "        " + k.frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
+  }
+  std::string body = k.frame.open_quad_loop(k.kernel, *m.inner_size.constant() / 4);
   for (int b : quads.loads) {
     const std::string& pointer = k.pointer.at(b);
-    require_aligned(aligned, pointer);
-    body += "            const kiln_quad " + quad_name(pointer) + " = " +
-            (k.written.count(b) ? "kiln_load_written_quad(" : "kiln_load_quad(") + pointer + " + (" +
-            index_text(quads.row_start.at(b), k.frame.floor_division) + "), r4);\n";
+    body += "            const kiln_quad " + quad_name(pointer) + " = ";
+    if (k.resident.count(b)) body += resident_name(pointer) + "[r4_step];\n";
+    else
+      body += (k.written.count(b) ? "kiln_load_written_quad(" : "kiln_load_quad(") + pointer + " + (" +
+              index_text(quads.row_start.at(b), k.frame.floor_division) + "), r4);\n";
   }
-  if (store_quads) {
-    require_aligned(aligned, dst);
-    body += "            kiln_quad " + quad_name(dst) + ";\n";
-  }
-  body += quad_lanes(m.body, "r0", "r4", quads.loads, k.pointer, k.frame.floor_division, "            ",
+  if (store_quads) body += "            kiln_quad " + quad_name(dst) + ";\n";
+  body += quad_lanes(m.body, "r0", "r4", quads.loads, k.pointer, element_loads(k.pointer, k.row_values), k.frame.floor_division, "            ",
                      [&](const std::string& value, const std::string& component) {
                        return store_quads ? quad_name(dst) + component + " = " + value + ";" : use(value);
                      });
-  if (store_quads) body += "            kiln_store_quad(" + dst + " + " + m.inner_size.str() + "*x0, r4, " + quad_name(dst) + ");\n";
-  const std::string quad_loop = "        " + k.frame.inner_quad_loop(std::to_string(*m.inner_size.constant() / 4)) + "\n        {\n";
-  return "        if (" + aligned + ")\n        {\n" + indented(quad_loop + body + "        }\n") + "        }\n        else\n        {\n" +
-         indented(scalar_loop) + "        }\n";
+  if (store_quads && k.resident.count(out)) body += "            " + resident_name(dst) + "[r4_step] = " + quad_name(dst) + ";\n";
+  else if (store_quads) body += "            kiln_store_quad(" + dst + " + " + m.inner_size.str() + "*x0, r4, " + quad_name(dst) + ");\n";
+  return body + "        }\n";
 }
 
 }  // namespace
@@ -352,6 +419,19 @@ bool offsets_fit_30_bits(const LoopProgram& program, const FusedKernel& kernel) 
   return true;
 }
 
+std::set<int> row_value_buffers(const LoopProgram& program, const FusedKernel& kernel) {
+  std::set<int> values, elsewhere;
+  for (const KernelMember& m : kernel.members)
+    if (m.reduces || m.inner_size == size_constant(1)) values.insert(written_buffer(program, m));
+  const std::string at_x0 = IndexExpr::var(kOuterVar).key();
+  for (const KernelMember& m : kernel.members)
+    visit_loads(m.body, [&](const Expr& load) {
+      if (load.index.key() != at_x0) elsewhere.insert(load.buffer);
+    });
+  for (int b : elsewhere) values.erase(b);
+  return values;
+}
+
 std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame) {
   std::set<int> written;
   for (const KernelMember& m : kernel.members) written.insert(written_buffer(program, m));
@@ -368,28 +448,38 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   std::ostringstream s;
   const bool narrow_offsets = offsets_fit_30_bits(program, kernel);
   const std::set<int> quad_buffers = frame.open_point_quads ? point_quad_buffers(program, kernel) : std::set<int>{};
+  const std::map<int, ResidentRow> resident = quad_buffers.empty() ? resident_rows(program, kernel, frame, written) : std::map<int, ResidentRow>{};
+  std::unordered_map<int, std::string> row_values;
+  const std::set<int> held = frame.shares_row_values ? row_value_buffers(program, kernel) : std::set<int>{};
+  const KernelText text{program, kernel, frame, pointer, written, resident, row_values};
   if (quad_buffers.empty()) {
     s << frame.open(kernel, params, narrow_offsets);
     if (frame.keep_private_rows) {
       std::vector<PrivateRow> rows;
       for (const auto& [b, length] : kernel_private_rows(program, kernel)) {
+        if (resident.count(b)) continue;
         const ir::Dtype dtype = program.buffers[b].layout.dtype;
         rows.push_back({pointer[b], c_type(dtype), length, static_cast<int64_t>(tensor::itemsize(*ir::tensorDtype(dtype)))});
       }
       if (!rows.empty()) s << frame.keep_private_rows(kernel, rows);
     }
+    s << load_resident_rows(text);
   } else {
-    std::string aligned;
-    for (int b : quad_buffers) require_aligned(aligned, pointer[b]);
-    s << frame.open_point_quads(kernel, params, narrow_offsets, aligned);
+    s << frame.open_point_quads(kernel, params, narrow_offsets);
     s << point_quads_body(program, kernel, quad_buffers, pointer, written, frame.floor_division);
+    // Quads cover an outer range of a known multiple of four: no x0 is left for one at a time.
+    if (multiple_of_four(kernel.outer_size)) return s.str() + frame.close;
     s << frame.point_quads_rest;
   }
-  const KernelText text{program, kernel, frame, pointer, written};
-  const LoadText load = element_loads(pointer);
+  const LoadText load = element_loads(pointer, row_values);
   for (const KernelMember& m : kernel.members) {
     const ComputedNode& node = std::get<ComputedNode>(program.nodes[m.node]);
     const std::string& dst = pointer[node.output];
+    const ir::Dtype dtype = program.buffers[node.output].layout.dtype;
+    // A value every thread of the row holds: read from its local by later members, so that they
+    // need not wait for the one thread that stores it.
+    const bool holds = held.count(node.output) > 0;
+    const std::string local = dst + "_x0";
     std::string result;
     if (node.reduction) {
       // Numbered within the kernel, not after the buffer: kernels that compute alike read alike
@@ -397,19 +487,28 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
       const int ordinal = reductions++;
       const std::string acc = "tmp_acc" + std::to_string(ordinal);
       const std::string reduction = reduction_type_name(*node.reduction);
-      const ir::Dtype dtype = program.buffers[node.output].layout.dtype;
       s << "        " << value_type(dtype) << " " << acc << " = " << reduction << "_identity;\n";
       s << row_loop(text, m, acc + " = " + reduction + "_combine(" + acc + ", ");
       if (frame.combine_threads) s << "        " << frame.combine_threads(acc, reduction, ordinal) << "\n";
+      if (holds) s << "        const " << value_type(dtype) << " " << local << " = " << converted(dtype, acc) << ";\n";
       s << "        " << frame.one_thread << stored(dtype, dst, "x0", acc) << "\n";
     } else if (m.inner_size == size_constant(1)) {
       // A block of its own: the next member's temporaries have the same names.
-      s << "        " << frame.one_thread << "{\n" << body_lines(m.body, load, "            ", frame.floor_division, result);
-      s << "            " << stored(program.buffers[node.output].layout.dtype, dst, "x0", result) << "\n        }\n";
+      if (holds) {
+        s << "        " << value_type(dtype) << " " << local << ";\n        {\n" << body_lines(m.body, load, "            ", frame.floor_division, result);
+        s << "            " << local << " = " << converted(dtype, result) << ";\n        }\n";
+        s << "        " << frame.one_thread << stored(dtype, dst, "x0", local) << "\n";
+      } else {
+        s << "        " << frame.one_thread << "{\n" << body_lines(m.body, load, "            ", frame.floor_division, result);
+        s << "            " << stored(dtype, dst, "x0", result) << "\n        }\n";
+      }
     } else {
       s << row_loop(text, m, "");
     }
-    if (*frame.barrier) s << "        " << frame.barrier << "\n";
+    // Nothing another thread reads waits in memory after a member whose output is held (a row
+    // value every thread has, or a resident row each thread reads back its own part of).
+    if (holds) row_values[node.output] = local;
+    else if (*frame.barrier && !resident.count(node.output)) s << "        " << frame.barrier << "\n";
   }
   s << frame.close;
   return s.str();

@@ -42,6 +42,10 @@ struct CLikeFrame {
   const char* one_thread = "";
   // What makes a row's threads wait for each other after a member ("" when a thread has the row).
   const char* barrier = "";
+  // Whether every thread of a row has each reduction's total once combine_threads has run. Then
+  // every thread also computes the row's one-value members, and later members read those values
+  // (row_value_buffers) from locals: no barrier after the members that compute them.
+  bool shares_row_values = false;
   // Written after the `*` of every buffer pointer: "__restrict__ " lets CUDA load inputs through
   // the read-only cache and move loads ahead of stores (no two of a kernel's pointers reach the
   // same memory: a kernel never writes a buffer it reads through another argument), so that a row
@@ -49,18 +53,21 @@ struct CLikeFrame {
   const char* pointer_qualifier = "";
   // A dialect that can move four floats as one (CUDA's float4) takes four neighbouring positions
   // a thread where the float32 buffers allow: a quad of type kiln_quad (members x, y, z, w) moved
-  // by kiln_load_quad(ptr, q) / kiln_store_quad(ptr, q, value), taken when the quads' pointers
-  // are 16-byte aligned at run time, one position a thread otherwise.
-  // The loop over a row's quads r4 of r0 (its `for (...)` line), for members whose row buffers
-  // allow them; nullptr: one r0 at a time.
-  std::string (*inner_quad_loop)(const std::string& quads) = nullptr;
+  // by kiln_load_quad(ptr, q) / kiln_store_quad(ptr, q, value). Its backend's pointer_alignment()
+  // is 16: a quad starts at a multiple of four elements of a 16-byte aligned pointer.
+  // What opens the loop over a row's quads r4 of r0 (its lines through the opening brace, which
+  // define r4), for members whose row buffers allow them; nullptr: one r0 at a time.
+  std::string (*open_quad_loop)(const FusedKernel& kernel, int64_t quads) = nullptr;
+  // How many of a row's quads each thread takes when its threads divide them evenly, 0 otherwise
+  // or nullptr. Then open_quad_loop counts a thread's quads with r4_step from 0, and rows the
+  // kernel only reads may stay in registers, r4_step indexing them (resident_rows).
+  int64_t (*quads_per_thread)(const FusedKernel& kernel, int64_t quads) = nullptr;
   // A kernel of one point per x0 (point_quad_buffers): `open_point_quads` declares the kernel and
-  // opens its loop over q, the quads of x0, when `aligned` (a condition on the pointers) holds;
-  // `point_quads_rest` closes that loop and opens the one over the x0 left (all of them when a
-  // pointer is not aligned), which the kernel's statements for one x0 and `close` fill and close.
+  // opens its loop over q, the quads of x0; `point_quads_rest` closes that loop and opens the one
+  // over the x0 left (outer % 4 of them), which the kernel's statements for one x0 and `close`
+  // fill and close (`close` alone closes the loop over q when outer is a known multiple of four).
   // nullptr: one x0 at a time.
-  std::string (*open_point_quads)(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets,
-                                  const std::string& aligned) = nullptr;
+  std::string (*open_point_quads)(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) = nullptr;
   const char* point_quads_rest = "";
   // A dialect whose threads share a row may keep rows of kernel-private buffers in memory of
   // their own (CUDA's shared memory) rather than in the buffers: the lines that open each x0 and
@@ -87,6 +94,10 @@ std::set<int> point_quad_buffers(const LoopProgram& program, const FusedKernel& 
 // members read only at the row being computed (inner*x0 + r0, in a loop of that length): softmax's
 // exp, read by the sum and then the division. Each with its row length.
 std::map<int, int64_t> kernel_private_rows(const LoopProgram& program, const FusedKernel& kernel);
+
+// The buffers a kernel writes one value per x0 (its reductions' and one-value members' outputs)
+// that its members read only at x0: the value of the row being computed.
+std::set<int> row_value_buffers(const LoopProgram& program, const FusedKernel& kernel);
 
 std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame = cpu_listing_frame());
 

@@ -69,6 +69,10 @@ class KernelBackend {
                       std::vector<void*>& buffers) const = 0;
   // The kernel's source as output code and TORCH_LOGS=kernel_code show it.
   virtual std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel) const = 0;
+  // What every buffer pointer its kernels get is a multiple of, in bytes: the wrapper reads an
+  // input or an extern result that is not so aligned through an aligned copy, as Inductor's
+  // copy_misaligned_inputs does for Triton kernels that assume 16-byte aligned inputs.
+  virtual size_t pointer_alignment() const { return 1; }
 };
 
 // The code generator of a device type: one registered at run time, else the built-in one of

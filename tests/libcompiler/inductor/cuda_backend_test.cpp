@@ -138,8 +138,8 @@ TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
   EXPECT_EQ(shapes_of(kPointwiseChain), std::vector<Kind>{Kind::PerPoint});
   EXPECT_EQ(shapes_of(kColumnSums), std::vector<Kind>{Kind::Columns});
   const inductor::CudaKernelModule rows = module_of(kSoftmaxRelu);
-  EXPECT_NE(rows.source.find("for (kiln_index r0 = threadIdx.x; r0 < 16; r0 += kRowThreads)"), std::string::npos) << rows.source;
-  EXPECT_NE(rows.source.find("kiln_row_combine(tmp_acc0, max_combine_op{})"), std::string::npos) << rows.source;
+  EXPECT_NE(rows.source.find("for (kiln_index r4 = threadIdx.x; r4 < 4; r4 += kRowThreads)"), std::string::npos) << rows.source;
+  EXPECT_NE(rows.source.find("kiln_row_combine<kRowThreads>(tmp_acc0, max_combine_op{})"), std::string::npos) << rows.source;
   const inductor::CudaKernelModule columns = module_of(kColumnSums);
   EXPECT_NE(columns.source.find("kiln_has_totals = kiln_column_combine_blocks(tmp_acc1, max_combine_op{}, 1);"), std::string::npos)
       << columns.source;
@@ -160,16 +160,21 @@ TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
 // nor a transposed input, nor a float64 one.
 TEST(CudaKernelShapes, PointKernelsMoveFourNeighboursWhereTheirFloatBuffersAllow) {
   const inductor::CudaKernelModule chain = module_of(kPointwiseChain);
-  EXPECT_NE(chain.source.find("const kiln_index kiln_quads = kiln_quad_aligned(in_ptr0) && kiln_quad_aligned(out_ptr0) ? outer / 4 : 0;"),
-            std::string::npos)
-      << chain.source;
+  EXPECT_NE(chain.source.find("const kiln_index kiln_quads = outer / 4;"), std::string::npos) << chain.source;
   EXPECT_NE(chain.source.find("const kiln_quad in_ptr0_quad = kiln_load_quad(in_ptr0, q);"), std::string::npos) << chain.source;
   EXPECT_NE(chain.source.find("const kiln_index x0 = 4 * q + 3;"), std::string::npos) << chain.source;
   EXPECT_NE(chain.source.find("in_ptr1[((x0) % 32)]"), std::string::npos) << chain.source;
   EXPECT_NE(chain.source.find("out_ptr0_quad.w = "), std::string::npos) << chain.source;
   EXPECT_NE(chain.source.find("kiln_store_quad(out_ptr0, q, out_ptr0_quad);"), std::string::npos) << chain.source;
-  // The x0 the quads leave (or all of them, unaligned) as before.
-  EXPECT_NE(chain.source.find("for (kiln_index x0 = 4 * kiln_quads + blockIdx.x"), std::string::npos) << chain.source;
+  // 64 * 32 points are quads all; of 15, the three the quads leave are taken one a thread.
+  EXPECT_EQ(chain.source.find("for (kiln_index x0 = 4 * kiln_quads + blockIdx.x"), std::string::npos) << chain.source;
+  const inductor::CudaKernelModule odd = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[5, 3][3, 1]cuda:0"):
+        relu: "f32[5, 3][3, 1]cuda:0" = torch.ops.aten.relu.default(arg0_1);  arg0_1 = None
+        return (relu,)
+)");
+  EXPECT_NE(odd.source.find("kiln_store_quad(out_ptr0, q, out_ptr0_quad);"), std::string::npos) << odd.source;
+  EXPECT_NE(odd.source.find("for (kiln_index x0 = 4 * kiln_quads + blockIdx.x"), std::string::npos) << odd.source;
   const inductor::CudaKernelModule mixed = module_of(R"(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[64, 32][32, 1]cuda:0", arg1_1: "f32[32, 64][64, 1]cuda:0", arg2_1: "f64[64, 32][32, 1]cuda:0"):
         permute: "f32[64, 32][1, 64]cuda:0" = torch.ops.aten.permute.default(arg1_1, [1, 0]);  arg1_1 = None
@@ -177,49 +182,11 @@ TEST(CudaKernelShapes, PointKernelsMoveFourNeighboursWhereTheirFloatBuffersAllow
         add_1: "f64[64, 32][32, 1]cuda:0" = torch.ops.aten.add.Tensor(add, arg2_1);  add = arg2_1 = None
         return (add_1,)
 )");
-  EXPECT_NE(mixed.source.find("kiln_quads = kiln_quad_aligned(in_ptr0) ? outer / 4 : 0;"), std::string::npos) << mixed.source;
+  EXPECT_NE(mixed.source.find("kiln_load_quad(in_ptr0, q)"), std::string::npos) << mixed.source;
   EXPECT_EQ(mixed.source.find("kiln_load_quad(in_ptr1"), std::string::npos) << mixed.source;
   EXPECT_EQ(mixed.source.find("kiln_load_quad(in_ptr2"), std::string::npos) << mixed.source;
   if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
-  for (const inductor::CudaKernelModule* module : {&chain, &mixed}) try {
-      EXPECT_FALSE(inductor::compile_cuda_kernels(*module, "sm_90").object_code.empty());
-    } catch (const std::exception& error) {
-      ADD_FAILURE() << error.what() << "\n" << module->source;
-    }
-}
-
-// A Rows kernel's loops take four neighbouring r0 a thread as float4 where the row's length is a
-// multiple of four: the input's quads through the read-only path, quads an earlier member of the
-// kernel wrote (softmax's exp) through the coherent one, a pointwise member's output stored as
-// quads; the loop of one r0 a thread stays for pointers that are not aligned. Rows of 30 stay as
-// they were.
-TEST(CudaKernelShapes, RowLoopsMoveFourNeighboursWhereTheRowsAllow) {
-  const inductor::CudaKernelModule softmax = module_of(kSoftmaxRelu);
-  for (const char* expected : {"if (kiln_quad_aligned(in_ptr0))", "for (kiln_index r4 = threadIdx.x; r4 < 4; r4 += kRowThreads)",
-                               "const kiln_quad in_ptr0_quad = kiln_load_quad(in_ptr0 + ((16*x0)), r4);",
-                               "const kiln_quad out_ptr1_quad = kiln_load_written_quad(out_ptr1 + ((16*x0)), r4);",
-                               "kiln_store_quad(out_ptr1 + 16*x0, r4, out_ptr1_quad);", "const kiln_index r0 = 4 * r4 + 3;",
-                               "for (kiln_index r0 = threadIdx.x; r0 < 16; r0 += kRowThreads)"})
-    EXPECT_NE(softmax.source.find(expected), std::string::npos) << expected << "\n" << softmax.source;
-  const std::string odd_rows = R"(class GraphModule(torch.nn.Module):
-    def forward(self, arg0_1: "f32[8, 30][30, 1]cuda:0"):
-        amax: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
-        sub: "f32[8, 30][30, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
-        return (sub,)
-)";
-  const inductor::CudaKernelModule odd = module_of(odd_rows.c_str());
-  EXPECT_EQ(odd.source.find("r4"), std::string::npos) << odd.source;
-  // A row start that divides x0 (a bias of [8, 16] broadcast over 4 such): its quads start there.
-  const inductor::CudaKernelModule broadcast = module_of(R"(class GraphModule(torch.nn.Module):
-    def forward(self, arg0_1: "f32[4, 8, 16][128, 16, 1]cuda:0", arg1_1: "f32[8, 16][16, 1]cuda:0"):
-        add: "f32[4, 8, 16][128, 16, 1]cuda:0" = torch.ops.aten.add.Tensor(arg0_1, arg1_1);  arg0_1 = arg1_1 = None
-        amax: "f32[4, 8, 1][8, 1, 1]cuda:0" = torch.ops.aten.amax.default(add, [-1], True)
-        sub: "f32[4, 8, 16][128, 16, 1]cuda:0" = torch.ops.aten.sub.Tensor(add, amax);  add = amax = None
-        return (sub,)
-)");
-  EXPECT_NE(broadcast.source.find("kiln_load_quad(in_ptr1 + ((16*((x0) % 8))), r4)"), std::string::npos) << broadcast.source;
-  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
-  for (const inductor::CudaKernelModule* module : {&softmax, &odd, &broadcast}) try {
+  for (const inductor::CudaKernelModule* module : {&chain, &odd, &mixed}) try {
       EXPECT_FALSE(inductor::compile_cuda_kernels(*module, "sm_90").object_code.empty());
     } catch (const std::exception& error) {
       ADD_FAILURE() << error.what() << "\n" << module->source;
@@ -239,10 +206,73 @@ std::string softmax_graph(int rows, int columns, const std::string& returned) {
          "        return (" + returned + ",)\n";
 }
 
-// A row only its kernel reads, each where it was computed (softmax's exp), stays in the block's
-// shared memory, a slot per row of the block; a buffer the program returns, or another kernel
-// reads, stays in memory.
-TEST(CudaKernelShapes, PrivateRowsStayInSharedMemory) {
+// A Rows kernel's loops take four neighbouring r0 a thread as float4 where the row's length is a
+// multiple of four: the input's quads through the read-only path, quads an earlier member of the
+// kernel wrote (softmax's exp) through the coherent one, a pointwise member's output stored as
+// quads, with no second loop for unaligned pointers (the wrapper never passes one). A row's
+// threads that divide its quads evenly take a known number of them each. Rows of 30 stay as they
+// were.
+TEST(CudaKernelShapes, RowLoopsMoveFourNeighboursWhereTheRowsAllow) {
+  const inductor::CudaKernelModule softmax = module_of(kSoftmaxRelu);
+  for (const char* expected : {"for (kiln_index r4 = threadIdx.x; r4 < 4; r4 += kRowThreads)",
+                               "const kiln_quad in_ptr0_quad = kiln_load_quad(in_ptr0 + ((16*x0)), r4);",
+                               "const kiln_quad out_ptr1_quad = kiln_load_written_quad(out_ptr1 + ((16*x0)), r4);",
+                               "kiln_store_quad(out_ptr1 + 16*x0, r4, out_ptr1_quad);", "const kiln_index r0 = 4 * r4 + 3;"})
+    EXPECT_NE(softmax.source.find(expected), std::string::npos) << expected << "\n" << softmax.source;
+  EXPECT_EQ(softmax.source.find("r0 < 16"), std::string::npos) << softmax.source;
+  // Rows of 1024 floats, 64 threads a row: four quads each. The max's and the exp's loops both
+  // read the input's row: it is loaded into registers once.
+  const std::string wide_rows = softmax_graph(64, 1024, "div");
+  const inductor::CudaKernelModule wide = module_of(wide_rows.c_str());
+  for (const char* expected : {"constexpr kiln_index kRowThreads = 64;", "for (kiln_index r4_step = 0; r4_step < 4; r4_step++)",
+                               "const kiln_index r4 = threadIdx.x + r4_step * kRowThreads;", "kiln_quad in_ptr0_row[4];",
+                               "in_ptr0_row[r4_step] = kiln_load_quad(in_ptr0 + ((1024*x0)), r4);",
+                               "const kiln_quad in_ptr0_quad = in_ptr0_row[r4_step];"})
+    EXPECT_NE(wide.source.find(expected), std::string::npos) << expected << "\n" << wide.source;
+  EXPECT_EQ(wide.source.find("kiln_load_quad(in_ptr0 + ((1024*x0)), r4);\n            {"), std::string::npos) << wide.source;
+  EXPECT_EQ(softmax.source.find("_row["), std::string::npos) << softmax.source;
+  const std::string odd_rows = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 30][30, 1]cuda:0"):
+        amax: "f32[8, 1][1, 1]cuda:0" = torch.ops.aten.amax.default(arg0_1, [-1], True)
+        sub: "f32[8, 30][30, 1]cuda:0" = torch.ops.aten.sub.Tensor(arg0_1, amax);  arg0_1 = amax = None
+        return (sub,)
+)";
+  const inductor::CudaKernelModule odd = module_of(odd_rows.c_str());
+  EXPECT_EQ(odd.source.find("r4"), std::string::npos) << odd.source;
+  // A row start that divides x0 (a bias of [8, 16] broadcast over 4 such): its quads start there.
+  const inductor::CudaKernelModule broadcast = module_of(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 8, 16][128, 16, 1]cuda:0", arg1_1: "f32[8, 16][16, 1]cuda:0"):
+        add: "f32[4, 8, 16][128, 16, 1]cuda:0" = torch.ops.aten.add.Tensor(arg0_1, arg1_1);  arg0_1 = arg1_1 = None
+        amax: "f32[4, 8, 1][8, 1, 1]cuda:0" = torch.ops.aten.amax.default(add, [-1], True)
+        sub: "f32[4, 8, 16][128, 16, 1]cuda:0" = torch.ops.aten.sub.Tensor(add, amax);  add = amax = None
+        return (sub,)
+)");
+  EXPECT_NE(broadcast.source.find("kiln_load_quad(in_ptr1 + ((16*((x0) % 8))), r4)"), std::string::npos) << broadcast.source;
+  if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
+  for (const inductor::CudaKernelModule* module : {&softmax, &wide, &odd, &broadcast}) try {
+      EXPECT_FALSE(inductor::compile_cuda_kernels(*module, "sm_90").object_code.empty());
+    } catch (const std::exception& error) {
+      ADD_FAILURE() << error.what() << "\n" << module->source;
+    }
+}
+
+// A row only its kernel reads, each where it was computed (softmax's exp), stays in registers
+// where each thread computes and reads the same quads of it, else in the block's shared memory, a
+// slot per row of the block; a buffer the program returns, or another kernel reads, stays in
+// memory. Each row's maximum and sum are held by every thread: no barrier waits for them.
+TEST(CudaKernelShapes, PrivateRowsStayInRegistersOrSharedMemory) {
+  const std::string wide_rows = softmax_graph(64, 1024, "div");
+  const inductor::CudaKernelModule wide = module_of(wide_rows.c_str());
+  for (const char* expected : {"kiln_quad out_ptr1_row[4];", "out_ptr1_row[r4_step] = out_ptr1_quad;",
+                               "const kiln_quad out_ptr1_quad = out_ptr1_row[r4_step];", "const float out_ptr0_x0 = static_cast<float>(tmp_acc0);",
+                               "= out_ptr0_x0;", "= out_ptr2_x0;"})
+    EXPECT_NE(wide.source.find(expected), std::string::npos) << expected << "\n" << wide.source;
+  EXPECT_EQ(wide.source.find("_rows["), std::string::npos) << wide.source;
+  EXPECT_EQ(wide.source.find("= out_ptr0[x0]"), std::string::npos) << wide.source;
+  // One barrier, after the division's stores, before the next row.
+  const size_t barrier = wide.source.find("kiln_row_barrier();\n", wide.source.find("extern \"C\""));
+  ASSERT_NE(barrier, std::string::npos) << wide.source;
+  EXPECT_EQ(wide.source.find("kiln_row_barrier();\n", barrier + 1), std::string::npos) << wide.source;
   const inductor::CudaKernelModule softmax = module_of(kSoftmaxRelu);
   for (const char* expected : {"__shared__ __align__(16) float out_ptr1_rows[1 * 16];",
                                "float* const out_ptr1 = out_ptr1_rows + ((kiln_index)threadIdx.y - x0) * 16;"})
@@ -254,7 +284,7 @@ TEST(CudaKernelShapes, PrivateRowsStayInSharedMemory) {
   const inductor::CudaKernelModule returned = module_of(softmax_graph(8, 16, "div, exp").c_str());
   EXPECT_EQ(returned.source.find("_rows["), std::string::npos) << returned.source;
   if (!cuda::nvrtc_available()) GTEST_SKIP() << "NVRTC does not load here: " << cuda::nvrtc_missing_reason();
-  for (const inductor::CudaKernelModule* module : {&softmax, &warp_rows}) try {
+  for (const inductor::CudaKernelModule* module : {&wide, &softmax, &warp_rows}) try {
       EXPECT_FALSE(inductor::compile_cuda_kernels(*module, "sm_90").object_code.empty());
     } catch (const std::exception& error) {
       ADD_FAILURE() << error.what() << "\n" << module->source;

@@ -3,6 +3,7 @@
 // graph then runs interpreted).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "libcompiler/inductor/codegen/cpu_llvm/cpu_llvm_backend.h"
@@ -53,13 +54,17 @@ class FakeGpuBackend final : public inductor::KernelBackend {
   void launch(inductor::KernelHandle kernel, const inductor::FusedKernel& fused, const inductor::KernelLaunch& launch,
               std::vector<void*>& buffers) const override {
     ++launches;
+    for (void* buffer : buffers) launched_pointers.push_back(reinterpret_cast<uintptr_t>(buffer));
     cpu().launch(kernel, fused, launch, buffers);
   }
   std::string render_kernel(const inductor::LoopProgram& program, const inductor::FusedKernel& kernel) const override {
     return cpu().render_kernel(program, kernel);
   }
+  size_t pointer_alignment() const override { return alignment; }
+  size_t alignment = 1;
   mutable int launches = 0;
   mutable int loads = 0;
+  mutable std::vector<uintptr_t> launched_pointers;
 
  private:
   static const inductor::KernelBackend& cpu() { return inductor::cpu_llvm_backend(); }
@@ -191,6 +196,38 @@ TEST(KernelBackend, ACpuScalarInputOfAGpuGraphIsReadOnTheGpuAndWrittenBack) {
     const std::vector<ops::IValue> outputs = artifacts.program->run({ops::IValue(x), ops::IValue(step)});
     EXPECT_EQ(tensor::tensor_repr(outputs.at(0).to_tensor()), "tensor([ 3.,  6.,  9., 12.], device='cuda:0')");
     EXPECT_EQ(tensor::tensor_repr(step), "tensor(3.)");
+  }
+  ops::register_fallback(tensor::DeviceType::CUDA, nullptr);
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, nullptr);
+}
+
+// A backend whose kernels assume 16-byte aligned pointers (CUDA's float4 quads) never gets a view
+// at an unaligned offset: the input is read through an aligned copy, and what the program writes
+// to it reaches the caller's view (Inductor's copy_misaligned_inputs).
+TEST(KernelBackend, AnUnalignedInputIsReadThroughAnAlignedCopyAndWrittenBack) {
+  HostMemoryDevice device;
+  FakeGpuBackend gpu;
+  gpu.alignment = 16;
+  inductor::register_backend_for_device(tensor::DeviceType::CUDA, &gpu);
+  ops::register_fallback(tensor::DeviceType::CUDA, HostMemoryDevice::cpu_kernel_in_place);  // the copies' kernels
+  {
+    std::unique_ptr<ir::GraphModule> module = ir::parseReadable(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cuda:0"):
+        add: "f32[4][1]cuda:0" = torch.ops.aten.add.Tensor(arg0_1, 1.0)
+        relu: "f32[4][1]cuda:0" = torch.ops.aten.relu.default(add)
+        copy_: "f32[4][1]cuda:0" = torch.ops.aten.copy_.default(arg0_1, add);  arg0_1 = add = copy_ = None
+        return (relu,)
+)");
+    const inductor::CompiledArtifacts artifacts = inductor::compile_graph(*module, {});
+    const Tensor whole = HostMemoryDevice::to_device(
+        tensor::tensor_from_values(std::vector<double>{9, -3, -0.5, 1, 2}, tensor::Shape{5}, tensor::DType::Float32));
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(whole.data_ptr()) % 16, 0u);
+    const Tensor view = Tensor::make_view(whole, tensor::Shape{4}, tensor::Shape{1}, 1);
+    const std::vector<ops::IValue> outputs = artifacts.program->run({ops::IValue(view)});
+    EXPECT_EQ(tensor::tensor_repr(outputs.at(0).to_tensor()), "tensor([0.0000, 0.5000, 2.0000, 3.0000], device='cuda:0')");
+    EXPECT_EQ(tensor::tensor_repr(whole), "tensor([ 9.0000, -2.0000,  0.5000,  2.0000,  3.0000], device='cuda:0')");
+    ASSERT_FALSE(gpu.launched_pointers.empty());
+    for (uintptr_t pointer : gpu.launched_pointers) EXPECT_EQ(pointer % 16, 0u);
   }
   ops::register_fallback(tensor::DeviceType::CUDA, nullptr);
   inductor::register_backend_for_device(tensor::DeviceType::CUDA, nullptr);

@@ -217,6 +217,10 @@ class CudaBackend final : public KernelBackend {
   std::string render_kernel(const LoopProgram& program, const FusedKernel& kernel) const override {
     return render_cuda_kernel(program, kernel);
   }
+
+  // Quads (float4) are read and written at the buffers' pointers with no check: one variant of
+  // each loop, where a fallback for unaligned pointers was a sixth of NVRTC's time.
+  size_t pointer_alignment() const override { return 16; }
 };
 
 }  // namespace

@@ -142,14 +142,30 @@ std::string block_kernel_declaration(const FusedKernel& kernel, const std::strin
 // A PerPoint kernel whose float32 buffers are met only at x0 takes four neighbouring x0 a thread
 // as one 16-byte load or store of each such buffer: a float a thread leaves the H200's memory
 // system a third short of a copy's bandwidth (gelu: 0.057 ms with a float a thread, 0.042 with
-// float4, a copy 0.036). A view whose pointer is not 16-byte aligned takes one x0 a thread.
-std::string open_point_quads(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets, const std::string& aligned) {
+// float4, a copy 0.036).
+std::string open_point_quads(const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
   return "extern \"C\" __global__ void " + kernel.name + "(" + parameters + "int64_t outer)\n{\n" + index_type(narrow_offsets) +
-         "    // four neighbouring x0 a thread (quad q) of [0, " + kernel.outer_size.str() +
-         ") where every quad buffer is 16-byte aligned, then one x0 a thread\n" + "    const kiln_index kiln_quads = " + aligned +
-         " ? outer / 4 : 0;\n" +
+         "    // four neighbouring x0 a thread (quad q) of [0, " + kernel.outer_size.str() + "), then one x0 a thread\n" +
+         "    const kiln_index kiln_quads = outer / 4;\n" +
          "    for (kiln_index q = blockIdx.x * (kiln_index)blockDim.x + threadIdx.x; q < kiln_quads; q += (kiln_index)gridDim.x * "
          "blockDim.x)\n    {\n";
+}
+
+// A Rows member's loop over its row's quads r4, a row's threads taking every kRowThreads-th. When
+// they divide the row evenly, a loop of known trip count over the thread's share, which NVRTC
+// unrolls whole without a loop for the rest (the layer norm of [16384, 1024]: 107 -> 80 ms of
+// NVRTC on the development VM); otherwise unrolled kRowQuadUnroll iterations at a time.
+int64_t row_quads_per_thread(const FusedKernel& kernel, int64_t quads) {
+  const int64_t threads = row_layout(kernel).threads;
+  return quads % threads == 0 ? quads / threads : 0;
+}
+
+std::string open_row_quad_loop(const FusedKernel& kernel, int64_t quads) {
+  if (const int64_t per_thread = row_quads_per_thread(kernel, quads))
+    return "        #pragma unroll\n        for (kiln_index r4_step = 0; r4_step < " + std::to_string(per_thread) +
+           "; r4_step++)\n        {\n            const kiln_index r4 = threadIdx.x + r4_step * kRowThreads;\n";
+  return "        #pragma unroll " + std::to_string(kRowQuadUnroll) + "\n        for (kiln_index r4 = threadIdx.x; r4 < " +
+         std::to_string(quads) + "; r4 += kRowThreads)\n        {\n";
 }
 
 }  // namespace
@@ -221,7 +237,9 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
                                     nullptr,
                                     "",
                                     "",
+                                    false,
                                     "__restrict__ ",
+                                    nullptr,
                                     nullptr,
                                     open_point_quads,
                                     "    }\n    // the x0 the quads left\n"
@@ -243,14 +261,14 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
         return "#pragma unroll " + std::to_string(kRowUnroll) + "\n        for (kiln_index r0 = threadIdx.x; r0 < " + size + "; r0 += kRowThreads)";
       },
       [](const std::string& acc, const std::string& reduction, int) {
-        return acc + " = kiln_row_combine(" + acc + ", " + reduction + "_combine_op{});";
+        return acc + " = kiln_row_combine<kRowThreads>(" + acc + ", " + reduction + "_combine_op{});";
       },
       "if (threadIdx.x == 0) ",
       "kiln_row_barrier();",
+      true,
       "__restrict__ ",
-      [](const std::string& quads) {
-        return "#pragma unroll " + std::to_string(kRowQuadUnroll) + "\n        for (kiln_index r4 = threadIdx.x; r4 < " + quads + "; r4 += kRowThreads)";
-      },
+      open_row_quad_loop,
+      row_quads_per_thread,
       nullptr,
       "",
       keep_private_rows};
@@ -277,6 +295,7 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
       },
       "if (x0_in_range && threadIdx.y == 0 && kiln_has_totals) ",
       "__syncthreads();",
+      false,
       "__restrict__ "};
   switch (shape) {
     case CudaKernelShape::PerPoint: return per_point;
@@ -287,34 +306,41 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
 }
 
 const char* cuda_thread_combines() {
-  return R"(// A row's threads combine their partial reductions: within each warp by butterfly shuffles (every
-// lane gets the warp's total), then, when a block has the row, the warps' totals in warp order.
-// A block of warp-per-row rows (blockDim.x == 32) never waits for the whole block: its warps'
-// rows, and so their loops, differ.
+  return R"(// A row's RowThreads threads (blockDim.x) combine their partial reductions: within each warp by
+// butterfly shuffles (every lane gets the warp's total), then, when a block has the row, the
+// warps' totals in warp order. A block of warp-per-row rows (blockDim.x == 32) never waits for the
+// whole block: its warps' rows, and so their loops, differ. The warps are counted at compile time:
+// a loop to blockDim.x / 32 was unrolled with a loop for the rest, a third of NVRTC's time for a
+// one-loop reduction.
 template <typename T> __device__ __forceinline__ T kiln_shfl_xor(T v, int mask) { return __shfl_xor_sync(0xffffffffu, v, mask); }
 __device__ __forceinline__ bool kiln_shfl_xor(bool v, int mask) { return __shfl_xor_sync(0xffffffffu, (int)v, mask) != 0; }
-template <typename T, typename Combine> __device__ T kiln_row_combine(T value, Combine combine) {
+template <int RowThreads, typename T, typename Combine> __device__ __forceinline__ T kiln_row_combine(T value, Combine combine) {
+  #pragma unroll
   for (int mask = 16; mask > 0; mask >>= 1) value = combine(value, kiln_shfl_xor(value, mask));
-  if (blockDim.x <= 32) return value;
+  if (RowThreads <= 32) return value;
   __shared__ T warp_totals[32];
   __syncthreads();  // the last call's readers are done with warp_totals
   if ((threadIdx.x & 31) == 0) warp_totals[threadIdx.x >> 5] = value;
   __syncthreads();
   T total = warp_totals[0];
-  for (unsigned w = 1; w < (blockDim.x >> 5); ++w) total = combine(total, warp_totals[w]);
+  #pragma unroll
+  for (int w = 1; w < RowThreads / 32; ++w) total = combine(total, warp_totals[w]);
   return total;
 }
 __device__ __forceinline__ void kiln_row_barrier() {
   if (blockDim.x > 32) __syncthreads();
   else __syncwarp();
 }
-// The lanes (threadIdx.y) of each column of a Columns block, in lane order.
+// The lanes (threadIdx.y) of each column of a Columns block, in lane order. Its loops, and the
+// split's below, run as they are: unrolled with loops for the rest they were a third of NVRTC's
+// time for a column sum, and they run once per column.
 template <typename T, typename Combine> __device__ T kiln_column_combine(T value, Combine combine) {
   __shared__ T lanes[1024];
   __syncthreads();
   lanes[threadIdx.y * blockDim.x + threadIdx.x] = value;
   __syncthreads();
   T total = lanes[threadIdx.x];
+  #pragma unroll 1
   for (unsigned y = 1; y < blockDim.y; ++y) total = combine(total, lanes[y * blockDim.x + threadIdx.x]);
   return total;
 }
@@ -325,7 +351,6 @@ const char* cuda_point_quads() {
   return R"(// PerPoint and Rows kernels move four neighbouring floats of a buffer as one float4 (see
 // open_point_quads, and row_quads in c_like_kernel.cpp).
 typedef float4 kiln_quad;
-__device__ __forceinline__ bool kiln_quad_aligned(const void* p) { return (reinterpret_cast<unsigned long long>(p) & 15) == 0; }
 template <typename I> __device__ __forceinline__ kiln_quad kiln_load_quad(const float* __restrict__ p, I q) {
   return __ldg(reinterpret_cast<const float4*>(p) + q);
 }
@@ -366,6 +391,7 @@ template <typename T, typename Combine> __device__ bool kiln_column_combine_bloc
   if (!last) return false;
   __threadfence();
   T total = partials[column];
+  #pragma unroll 1
   for (unsigned y = 1; y < gridDim.y; ++y) total = combine(total, (T)partials[y * width + column]);
   value = total;
   return true;
