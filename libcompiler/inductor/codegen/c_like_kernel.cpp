@@ -322,9 +322,20 @@ std::string row_loop(const KernelText& k, const KernelMember& m, const std::stri
   const RowQuads quads = k.frame.open_quad_loop ? row_quads(k.program, k.kernel, m) : RowQuads{};
   const bool store_quads = quads.store && combine.empty();
   if (quads.loads.empty() && !store_quads) {
+    const LoadText load = element_loads(k.pointer, k.row_values);
     std::string result;
-    const std::string statements = body_lines(m.body, element_loads(k.pointer, k.row_values), "            ", k.frame.floor_division, result);
-    return "        " + k.frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
+    const std::string statements = body_lines(m.body, load, "            ", k.frame.floor_division, result);
+    const std::string loop =
+        "        " + k.frame.inner_loop(m.inner_size.str()) + "\n        {\n" + statements + "            " + use(result) + "\n        }\n";
+    if (!k.frame.batch_loop) return loop;
+    // A block of its own: each member's loops declare their r0_batch.
+    std::string batch = "        {\n        " + k.frame.batch_loop(m.inner_size.str()) + "\n        {\n";
+    for (int i = 0; i < k.frame.batch; ++i) {
+      batch += "            {\n                const kiln_index r0 = r0_batch + " + std::to_string(i) + " * kiln_r0_step;\n" +
+               body_lines(m.body, load, "                ", k.frame.floor_division, result) + "                " + use(result) +
+               "\n            }\n";
+    }
+    return batch + "        }\n" + loop + "        }\n";
   }
   std::string body = k.frame.open_quad_loop(k.kernel, *m.inner_size.constant() / 4);
   for (int b : quads.loads) {

@@ -74,6 +74,13 @@ struct CLikeFrame {
   // rename those pointers there, for the rows it has room for (the statements index them as
   // inner*x0 + r0 still). nullptr: every buffer stays in memory.
   std::string (*keep_private_rows)(const FusedKernel& kernel, const std::vector<PrivateRow>& rows) = nullptr;
+  // A frame whose threads step through r0 by a stride known only at run time (a Columns kernel's
+  // lanes and splits) takes `batch` iterations of a member's loop at a time, so that their loads
+  // are in flight together: `batch_loop` declares r0_batch and opens the loop over whole batches
+  // (its lines without the brace), iteration i of a batch at r0_batch + i * kiln_r0_step; then
+  // inner_loop goes on from r0_batch over the r0 left. nullptr: inner_loop alone.
+  int batch = 1;
+  std::string (*batch_loop)(const std::string& size) = nullptr;
 
   static std::string sequential_inner_loop(const std::string& size);
 };

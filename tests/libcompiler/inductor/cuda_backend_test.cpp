@@ -143,6 +143,11 @@ TEST(CudaKernelShapes, RowsColumnsAndPointsGoWhereTheirReadsAreCoalesced) {
   const inductor::CudaKernelModule columns = module_of(kColumnSums);
   EXPECT_NE(columns.source.find("kiln_has_totals = kiln_column_combine_blocks(tmp_acc1, max_combine_op{}, 1);"), std::string::npos)
       << columns.source;
+  // A column's lane takes its rows (kiln_r0_step apart) eight at a time, then one at a time.
+  for (const char* expected : {"for (; x0_in_range && r0_batch + 7 * kiln_r0_step < 300; r0_batch += 8 * kiln_r0_step)",
+                               "const kiln_index r0 = r0_batch + 7 * kiln_r0_step;",
+                               "for (kiln_index r0 = r0_batch; x0_in_range && r0 < 300; r0 += kiln_r0_step)"})
+    EXPECT_NE(columns.source.find(expected), std::string::npos) << expected << "\n" << columns.source;
   // Small sizes: 32-bit offsets; the split's partials only where a kernel reduces down columns.
   EXPECT_NE(columns.source.find("typedef int32_t kiln_index;"), std::string::npos) << columns.source;
   EXPECT_NE(columns.source.find("kiln_column_partials["), std::string::npos) << columns.source;

@@ -30,6 +30,11 @@ constexpr unsigned kPointThreads = 256;
 // A column kernel whose columns are too few to give every SM two blocks splits each column's rows
 // over up to this many blocks (gridDim.y), each split taking at least kRowsPerLane rows per lane.
 constexpr int64_t kMostSplits = 32;
+// A Columns kernel's lane takes this many of its rows at a time, their loads in flight together:
+// its rows are kiln_r0_step apart, a stride known only at launch, and a loop over them one at a
+// time left one load in flight per thread (sum over dim 0 of [16384, 1024] on an H200: 1.8 TB/s,
+// most of its warps' time waiting for that load).
+constexpr int kColumnBatch = 8;
 constexpr int64_t kRowsPerLane = 8;
 // The partial totals and tickets of split column kernels (cuda_column_partials()): a kernel whose
 // reductions would need more is not split.
@@ -273,30 +278,39 @@ const CLikeFrame& cuda_frame(CudaKernelShape shape) {
       "",
       keep_private_rows};
   static const CLikeFrame columns{
-      [](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
-        return block_kernel_declaration(kernel, parameters, narrow_offsets) + "    // blockDim.x consecutive x0 in [0, " +
-               kernel.outer_size.str() + ") per block (threadIdx.x); threadIdx.y shares r0 with the gridDim.y blocks of blockIdx.x\n" +
-               "    for (kiln_index x0_first = blockIdx.x * (kiln_index)blockDim.x; x0_first < outer; x0_first += (kiln_index)gridDim.x * "
-               "blockDim.x)\n    {\n" +
-               "        const kiln_index x0 = x0_first + threadIdx.x;\n        const bool x0_in_range = x0 < outer;\n" +
-               "        bool kiln_has_totals = true;  // false in a block that only gave its partial totals of the last reduction\n";
-      },
-      "    }\n}\n",
-      "/",
-      [](const std::string& size) {
-        return "#pragma unroll 4\n        for (kiln_index r0 = blockIdx.y * (kiln_index)blockDim.y + threadIdx.y; x0_in_range && r0 < " +
-               size + "; r0 += (kiln_index)gridDim.y * blockDim.y)";
-      },
-      [](const std::string& acc, const std::string& reduction, int ordinal) {
-        // The block that combines a reduction last has taken every earlier reduction's ticket after
-        // that reduction's totals were stored: it may run the members that read them.
-        return "kiln_has_totals = kiln_column_combine_blocks(" + acc + ", " + reduction + "_combine_op{}, " + std::to_string(ordinal) +
-               ");";
-      },
-      "if (x0_in_range && threadIdx.y == 0 && kiln_has_totals) ",
-      "__syncthreads();",
-      false,
-      "__restrict__ "};
+      .open =
+          [](const FusedKernel& kernel, const std::string& parameters, bool narrow_offsets) {
+            return block_kernel_declaration(kernel, parameters, narrow_offsets) + "    // blockDim.x consecutive x0 in [0, " +
+                   kernel.outer_size.str() + ") per block (threadIdx.x); threadIdx.y shares r0 with the gridDim.y blocks of blockIdx.x\n" +
+                   "    const kiln_index kiln_r0_step = (kiln_index)gridDim.y * blockDim.y;\n" +
+                   "    for (kiln_index x0_first = blockIdx.x * (kiln_index)blockDim.x; x0_first < outer; x0_first += (kiln_index)gridDim.x * "
+                   "blockDim.x)\n    {\n" +
+                   "        const kiln_index x0 = x0_first + threadIdx.x;\n        const bool x0_in_range = x0 < outer;\n" +
+                   "        bool kiln_has_totals = true;  // false in a block that only gave its partial totals of the last reduction\n";
+          },
+      .close = "    }\n}\n",
+      .floor_division = "/",
+      .inner_loop =
+          [](const std::string& size) {
+            return "for (kiln_index r0 = r0_batch; x0_in_range && r0 < " + size + "; r0 += kiln_r0_step)";
+          },
+      .combine_threads =
+          [](const std::string& acc, const std::string& reduction, int ordinal) {
+            // The block that combines a reduction last has taken every earlier reduction's ticket
+            // after that reduction's totals were stored: it may run the members that read them.
+            return "kiln_has_totals = kiln_column_combine_blocks(" + acc + ", " + reduction + "_combine_op{}, " +
+                   std::to_string(ordinal) + ");";
+          },
+      .one_thread = "if (x0_in_range && threadIdx.y == 0 && kiln_has_totals) ",
+      .barrier = "__syncthreads();",
+      .pointer_qualifier = "__restrict__ ",
+      .batch = kColumnBatch,
+      .batch_loop =
+          [](const std::string& size) {
+            return "kiln_index r0_batch = blockIdx.y * (kiln_index)blockDim.y + threadIdx.y;\n        for (; x0_in_range && r0_batch + " +
+                   std::to_string(kColumnBatch - 1) + " * kiln_r0_step < " + size + "; r0_batch += " + std::to_string(kColumnBatch) +
+                   " * kiln_r0_step)";
+          }};
   switch (shape) {
     case CudaKernelShape::PerPoint: return per_point;
     case CudaKernelShape::Rows: return rows;
