@@ -153,6 +153,17 @@ IndexExpr IndexExpr::floordiv(const SizeExpr& divisor, const VarRanges& ranges) 
   auto [quotient, rest] = split_multiples(*this, divisor);
   if (within(rest, divisor, ranges)) return quotient;
   if (auto c = rest.as_constant(); c && c->constant() && divisor.constant()) return quotient + constant(SizeExpr::floorDiv(*c, divisor));
+  // (g·Q + R) // (g·m) = Q // m when 0 <= R < g: the flat index of a view whose dims split the
+  // divisor's, (4096·p0 + 64·p1 + p2) // 8192 = p0 // 2 (attention's [2, 2, 64, 64] scores seen as
+  // [4, 64, 64]), which then joins p0 % 2 again into p0.
+  for (const IndexTerm& t : rest.terms()) {
+    const SizeExpr& g = t.coefficient;
+    if (is_one(g) || !always_nonnegative(g)) continue;
+    const std::optional<SizeExpr> m = divisor.exactQuotient(g);
+    if (!m) continue;
+    auto [multiples, below] = split_multiples(rest, g);
+    if (within(below, g, ranges)) return quotient + multiples.floordiv(*m, ranges);
+  }
   return quotient + term(size_constant(1), IndexAtom{IndexAtom::Kind::FloorDiv, 0, std::make_shared<IndexExpr>(rest), divisor});
 }
 

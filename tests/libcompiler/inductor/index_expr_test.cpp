@@ -102,3 +102,22 @@ TEST(IndexExpr, NoSimplificationThatHoldsOnlyForSomeSizes) {
   const VarRanges twice = {{0, sym("s0") * n(2)}};
   EXPECT_EQ(text(IndexExpr::var(0).mod(sym("s0") + n(3), twice)), "((x0) % (s0 + 3))");
 }
+
+TEST(IndexExpr, ADivisionOverAFactorOfTheDivisorDividesThatFactorsQuotient) {
+  // [2, 2, 64, 64] seen as [4, 64, 64] (attention's scores as bmm takes them): the old dims of
+  // (p0, p1, p2) are (4096·p0 + 64·p1 + p2) // 8192 = p0 // 2 and p0 % 2, which join into p0
+  // again: the view reads its source row by row.
+  const VarRanges ranges = {{0, n(4)}, {1, n(64)}, {2, n(64)}};
+  const IndexExpr flat = IndexExpr::var(0) * 4096 + IndexExpr::var(1) * 64 + IndexExpr::var(2);
+  EXPECT_EQ(text(flat.floordiv(8192, ranges)), "((x0) // 2)");
+  const IndexExpr source = flat.floordiv(8192, ranges) * 8192 + IndexExpr::var(0).mod(2, ranges) * 4096 + IndexExpr::var(1) * 64 +
+                           IndexExpr::var(2);
+  EXPECT_EQ(source.key(), flat.key());
+  // Not when the rest can reach the factor: p2 < 128 here.
+  const VarRanges wider = {{0, n(4)}, {1, n(64)}, {2, n(128)}};
+  EXPECT_NE(text(flat.floordiv(8192, wider)), "((x0) // 2)");
+  // With a symbolic factor: (s·p0 + p1) // (2·s) = p0 // 2 for p1 < s.
+  const VarRanges symbolic = {{0, n(4)}, {1, sym("s0")}};
+  const IndexExpr row = IndexExpr::var(0) * sym("s0") + IndexExpr::var(1);
+  EXPECT_EQ(text(row.floordiv(sym("s0") * n(2), symbolic)), "((x0) // 2)");
+}
