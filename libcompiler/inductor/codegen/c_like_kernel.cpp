@@ -219,7 +219,6 @@ RowQuads row_quads(const LoopProgram& program, const FusedKernel& kernel, const 
   return quads;
 }
 
-// What rendering one kernel's statements reads: its program, its frame, and its buffers' names.
 // A row held in registers for the whole x0, `quads` quads from `start`: one the kernel only reads
 // (loaded at the start of the x0), or one of its private rows (computed by a member).
 struct ResidentRow {
@@ -228,6 +227,8 @@ struct ResidentRow {
   bool computed = false;
 };
 
+// What rendering one kernel's statements reads: its program, its frame, its buffers' names, the
+// rows it holds in registers and the row values its threads hold.
 struct KernelText {
   const LoopProgram& program;
   const FusedKernel& kernel;
