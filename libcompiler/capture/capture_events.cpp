@@ -339,9 +339,11 @@ TraceJson compilation_metrics_json(const CompileMetrics& m, const CodeState& cod
 
 namespace events {
 
+// The phases' call sites are passed: left to their default argument, std::optional::emplace would
+// make them the standard library's construct_at (a header of this machine in every trace).
 FrameCompilation::FrameCompilation(CompileMetrics& metrics, const CodeState& code) : metrics_(metrics), code_(code) {
-  dynamo_.emplace("dynamo", metrics.ids.trace_id());
-  entire_.emplace("entire_frame_compile", metrics.ids.trace_id(), "_compile.compile_inner");
+  dynamo_.emplace("dynamo", metrics.ids.trace_id(), std::string_view{}, std::source_location::current());
+  entire_.emplace("entire_frame_compile", metrics.ids.trace_id(), "_compile.compile_inner", std::source_location::current());
 }
 
 void FrameCompilation::begin_attempts(python::Interpreter& interp) {
@@ -354,14 +356,15 @@ void FrameCompilation::begin_attempts(python::Interpreter& interp) {
     metadata["stack"] = writer.frame_list(stack);
     writer.record("dynamo_start", metadata, context(metrics_.ids));
   }
-  attempt_.emplace("compile_attempt_0", metrics_.ids.trace_id());
+  attempt_.emplace("compile_attempt_0", metrics_.ids.trace_id(), std::string_view{}, std::source_location::current());
 }
 
 void FrameCompilation::restart() {
   attempt_.reset();
   metrics_.seconds_before_restart = seconds_since(metrics_.start);
   ++metrics_.ids.attempt;
-  attempt_.emplace("compile_attempt_" + std::to_string(metrics_.ids.attempt), metrics_.ids.trace_id());
+  attempt_.emplace("compile_attempt_" + std::to_string(metrics_.ids.attempt), metrics_.ids.trace_id(), std::string_view{},
+                   std::source_location::current());
 }
 
 FrameCompilation::~FrameCompilation() {
