@@ -7,6 +7,7 @@
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/gelu_erf_intervals.h"
 #include "libcompiler/ops/kernels/inverse_error_function.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/opmath_arrays.h"
@@ -503,6 +504,15 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
       }
     };
   };
+  // Exact gelu of a contiguous float or bfloat16 tensor of two or more elements: where PyTorch
+  // calls oneDNN's eltwise gelu_erf (gelu_out_cpu's use_mkldnn), not ATen's kernel, so its bits
+  // are oneDNN's polynomial's and not ATen's to keep: erf on intervals (half and bfloat16 widened).
+  const Tensor& self = args.tensor(0);
+  if (!tanh_approximation && (dtype == tensor::DType::Float32 || dtype == tensor::DType::BFloat16) && self.is_contiguous() &&
+      self.numel() > 1 && cpu_has_avx512())
+    return unary_on_arrays(args, meta_unary, scalar, [](const auto* in, auto* out, int64_t n) {
+      if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) exact_gelu_on_intervals(in, out, n);
+    });
   // Float (half and bfloat16 widened): as ATen's vector loop, the elements left over with libm's
   // erf or tanh (the scalar expression), as its scalar loop. Double: gelu_value's operations in
   // its order, with glibc's vector erf or tanh on a tile at a time.
