@@ -18,7 +18,7 @@ namespace {
 
 // erf(s / 4) / 2 for s in [i, i + 1) as sum_k kCoefficients[k][i] (s - i)^k: one row of 16 per
 // power, so that a row is one vector and a lane's interval picks its coefficient. Printed by
-// scripts/fit-gelu-erf (Chebyshev fits, worst error 3.0e-9).
+// `scripts/fit-polynomials gelu-erf` (Chebyshev fits, worst error 3.0e-9).
 alignas(64) constexpr float kCoefficients[6][16] = {
     {1.160347064e-09f, 1.381631980e-01f, 2.602499415e-01f, 3.555778176e-01f, 4.213503956e-01f, 4.614500628e-01f, 4.830525723e-01f, 4.933358353e-01f, 4.976611326e-01f, 4.992686419e-01f, 4.997965241e-01f, 4.999496891e-01f, 4.999889548e-01f, 4.999978486e-01f, 4.999996285e-01f, 4.999999431e-01f},  // w^0
     {1.410473127e-01f, 1.325015561e-01f, 1.098476385e-01f, 8.036632866e-02f, 5.188849754e-02f, 2.956523543e-02f, 1.486635129e-02f, 6.596895061e-03f, 2.583366626e-03f, 8.927765551e-04f, 2.722755207e-04f, 7.327944907e-05f, 1.740452384e-05f, 3.647933627e-06f, 6.747376502e-07f, 1.101347939e-07f},  // w^1

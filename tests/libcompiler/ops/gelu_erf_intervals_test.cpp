@@ -10,7 +10,6 @@
 
 #include "libcompiler/ops/kernels/gelu_erf_intervals.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
-#include "libcompiler/tensor/views.h"
 #include "ops_test_support.h"
 
 namespace kiln::ops::test {
@@ -89,7 +88,7 @@ TEST(GeluErfIntervals, OnlyContiguousFloatTensorsTakeThem) {
   const std::vector<double> contiguous = as_doubles(gelu(x));
   int differ = 0;
   for (size_t i = 0; i < grid.size(); ++i) EXPECT_EQ(static_cast<float>(contiguous[i]), want[i]) << i;
-  const std::vector<double> strided = as_doubles(tensor::contiguous(tensor::transpose(gelu(tensor::transpose(x, 0, 1)), 0, 1)));
+  const std::vector<double> strided = as_doubles(ops::contiguous(ops::transpose(gelu(ops::transpose(x, 0, 1)), 0, 1)));
   for (size_t i = 0; i < grid.size(); ++i) differ += static_cast<float>(strided[i]) != want[i];
   EXPECT_GT(differ, 0);
 }
