@@ -504,12 +504,15 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
       }
     };
   };
-  // Exact gelu of a contiguous float or bfloat16 tensor of two or more elements: where PyTorch
-  // calls oneDNN's eltwise gelu_erf (gelu_out_cpu's use_mkldnn), not ATen's kernel, so its bits
-  // are oneDNN's polynomial's and not ATen's to keep: erf on intervals (half and bfloat16 widened).
+  // Exact gelu of a contiguous float, bfloat16 or (where the CPU has AVX-512 FP16, as oneDNN's
+  // half check asks) half tensor of two or more elements: where PyTorch calls oneDNN's eltwise
+  // gelu_erf (gelu_out_cpu's use_mkldnn), not ATen's kernel, so its bits are oneDNN's polynomial's
+  // and not ATen's to keep: erf on intervals (half and bfloat16 widened).
   const Tensor& self = args.tensor(0);
-  if (!tanh_approximation && (dtype == tensor::DType::Float32 || dtype == tensor::DType::BFloat16) && self.is_contiguous() &&
-      self.numel() > 1 && cpu_has_avx512())
+  static const bool cpu_has_avx512_fp16 = __builtin_cpu_supports("avx512fp16");
+  const bool onednn_dtype = dtype == tensor::DType::Float32 || dtype == tensor::DType::BFloat16 ||
+                            (dtype == tensor::DType::Float16 && cpu_has_avx512_fp16);
+  if (!tanh_approximation && onednn_dtype && self.is_contiguous() && self.numel() > 1 && cpu_has_avx512())
     return unary_on_arrays(args, meta_unary, scalar, [](const auto* in, auto* out, int64_t n) {
       if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) exact_gelu_on_intervals(in, out, n);
     });

@@ -77,8 +77,9 @@ TEST(GeluErfIntervals, SaturatedTailsAndSpecialValues) {
 }
 
 // kernel_gelu: a contiguous float tensor goes to the intervals, a transposed one keeps ATen's
-// vectorised erf (their results differ in the last bits somewhere on this grid).
-TEST(GeluErfIntervals, OnlyContiguousFloatTensorsTakeThem) {
+// vectorised erf (their results differ in the last bits somewhere on this grid); so do contiguous
+// bfloat16 and half tensors.
+TEST(GeluErfIntervals, OnlyContiguousTensorsTakeThem) {
   if (!cpu_has_avx512()) GTEST_SKIP() << "AVX-512 only";
   std::vector<double> grid;
   for (int i = 0; i < 4096; ++i) grid.push_back(-6.0 + 12.0 * i / 4096);
@@ -91,6 +92,14 @@ TEST(GeluErfIntervals, OnlyContiguousFloatTensorsTakeThem) {
   const std::vector<double> strided = as_doubles(ops::contiguous(ops::transpose(gelu(ops::transpose(x, 0, 1)), 0, 1)));
   for (size_t i = 0; i < grid.size(); ++i) differ += static_cast<float>(strided[i]) != want[i];
   EXPECT_GT(differ, 0);
+  // bfloat16, and half where PyTorch's oneDNN check passes: the float result rounded once.
+  for (const DType dtype : {DType::BFloat16, DType::Float16}) {
+    if (dtype == DType::Float16 && !__builtin_cpu_supports("avx512fp16")) continue;
+    const Tensor narrow = values(grid, {64, 64}, dtype);
+    const std::vector<double> widened = as_doubles(narrow);
+    const std::vector<float> exact = gelu_on_intervals(std::vector<float>(widened.begin(), widened.end()));
+    EXPECT_EQ(as_doubles(gelu(narrow)), as_doubles(values(std::vector<double>(exact.begin(), exact.end()), {64, 64}, dtype)));
+  }
 }
 
 }  // namespace kiln::ops::test
