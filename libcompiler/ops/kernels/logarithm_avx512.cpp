@@ -62,18 +62,14 @@ KILN_AVX512_TARGET inline __m512d logarithm_lanes(__m512d x) {
   return _mm512_add_pd(high, _mm512_fmadd_pd(r2, _mm512_fmadd_pd(r, tail, broadcast(-0.5)), low));
 }
 
-// Lanes outside (0, inf) from libm: log(+-0) = -inf, log(negative) = NaN, log(inf) = inf, NaN.
+// Lanes outside (0, inf) as libm's log has them, by vfixupimmpd's table of one token per input
+// class (the computed value stands for positive numbers, and for 1: +0).
 KILN_AVX512_TARGET inline __m512d logarithm_vector(__m512d x) {
-  const __m512d y = logarithm_lanes(x);
-  const __mmask8 ordinary = _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GT_OQ) &
-                            _mm512_cmp_pd_mask(x, broadcast(HUGE_VAL), _CMP_LT_OQ);
-  if (ordinary == 0xff) return y;
-  alignas(64) double xs[8], ys[8];
-  _mm512_store_pd(xs, x);
-  _mm512_store_pd(ys, y);
-  for (int lane = 0; lane < 8; ++lane)
-    if (!(ordinary >> lane & 1)) ys[lane] = std::log(xs[lane]);
-  return _mm512_load_pd(ys);
+  constexpr int64_t kKeep = 0x0, kQuietNaNOfInput = 0x2, kDefaultNaN = 0x3, kMinusInfinity = 0x4, kPlusInfinity = 0x5;
+  // Classes: quiet NaN, signalling NaN, zero, +1, -inf, +inf, negative, positive.
+  constexpr int64_t kTokens = kQuietNaNOfInput | kQuietNaNOfInput << 4 | kMinusInfinity << 8 | kKeep << 12 | kDefaultNaN << 16 |
+                              kPlusInfinity << 20 | kDefaultNaN << 24 | kKeep << 28;
+  return _mm512_fixupimm_pd(logarithm_lanes(x), x, _mm512_set1_epi64(kTokens), 0);
 }
 
 }  // namespace

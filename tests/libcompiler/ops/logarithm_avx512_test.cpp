@@ -62,12 +62,14 @@ TEST(LogarithmAvx512, WithinOneUlpOfLongDouble) {
   EXPECT_EQ(std::bit_cast<uint64_t>(logarithms({1.0})[0]), 0u);  // +0, exactly
 }
 
-// Zeros, negatives, infinities and NaN as libm's log; a vector with some of them computes its
-// other lanes as usual; a partial last vector as a whole one.
+// Zeros, negatives (the smallest denormal too), infinities and NaNs (signalling too) as libm's
+// log; a vector with some of them computes its other lanes as usual; a partial last vector as a
+// whole one.
 TEST(LogarithmAvx512, SpecialValuesAndPartialVectors) {
   if (!cpu_has_avx512()) GTEST_SKIP() << "AVX-512 only";
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  const std::vector<double> xs = {0.0, -0.0, -1.0, inf, -inf, nan, 2.0, 4.9e-324, 0.5, 3.0, 1e300};
+  const std::vector<double> xs = {0.0, -0.0, -1.0, inf, -inf, nan, 2.0, 4.9e-324, 0.5, 3.0, 1e300,
+                                 std::numeric_limits<double>::signaling_NaN(), -4.9e-324, 1.0};
   const std::vector<double> ys = logarithms(xs);
   EXPECT_EQ(ys[0], -inf);
   EXPECT_EQ(ys[1], -inf);
@@ -78,6 +80,9 @@ TEST(LogarithmAvx512, SpecialValuesAndPartialVectors) {
   EXPECT_EQ(ys[6], M_LN2);
   EXPECT_EQ(ys[7], std::log(4.9e-324));
   EXPECT_EQ(ys[8], -M_LN2);
+  EXPECT_TRUE(std::isnan(ys[11]));
+  EXPECT_TRUE(std::isnan(ys[12]));
+  EXPECT_EQ(std::bit_cast<uint64_t>(ys[13]), 0u);
   for (size_t n = 1; n <= xs.size(); ++n) {
     const std::vector<double> head(xs.begin(), xs.begin() + static_cast<long>(n));
     const std::vector<double> part = logarithms(head);
