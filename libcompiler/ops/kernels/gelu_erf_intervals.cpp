@@ -8,11 +8,7 @@
 
 namespace kiln::ops {
 
-// GCC 12 warns about the undefined vectors inside its own AVX-512 intrinsics.
-#if !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+KILN_AVX512_INTRINSICS_BEGIN
 
 namespace {
 
@@ -66,8 +62,6 @@ KILN_AVX512_TARGET void exact_gelu_on_intervals(const float* in, float* out, int
   }
 }
 
-#if !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+KILN_AVX512_INTRINSICS_END
 
 }  // namespace kiln::ops

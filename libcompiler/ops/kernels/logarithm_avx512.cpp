@@ -8,11 +8,7 @@
 
 namespace kiln::ops {
 
-// GCC 12 warns about the undefined vectors inside its own AVX-512 intrinsics.
-#if !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+KILN_AVX512_INTRINSICS_BEGIN
 
 namespace {
 
@@ -84,8 +80,6 @@ KILN_AVX512_TARGET void logarithms_avx512(const double* in, double* out, int64_t
   }
 }
 
-#if !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+KILN_AVX512_INTRINSICS_END
 
 }  // namespace kiln::ops

@@ -149,11 +149,7 @@ KILN_FLOAT_UNARY_KERNEL(erfinv, inverse_error_function(x))
 
 namespace {
 
-// GCC 12 warns about the undefined vectors inside its own AVX-512 intrinsics.
-#if !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+KILN_AVX512_INTRINSICS_BEGIN
 // Square roots of doubles, correctly rounded as vsqrtpd's, in the time it takes to stream them
 // (2M doubles: 1.19 ms against vsqrtpd's 1.6-1.7, whose throughput bounds it; PyTorch's MKL
 // vdSqrt 1.25, not correctly rounded in 0.8% of them): 1 / sqrt(x) from vrsqrt14pd refined by
@@ -178,9 +174,7 @@ KILN_AVX512_TARGET void square_roots_avx512(const double* in, double* out, int64
   for (; i + 8 <= n; i += 8) _mm512_storeu_pd(out + i, square_root_lanes(_mm512_loadu_pd(in + i)));
   for (; i < n; ++i) out[i] = std::sqrt(in[i]);
 }
-#if !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+KILN_AVX512_INTRINSICS_END
 
 }  // namespace
 
