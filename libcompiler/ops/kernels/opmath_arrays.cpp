@@ -26,11 +26,7 @@ KILN_VECTOR_CLONES void round_to_bfloat16_bits(const float* in, uint16_t* out, i
 // The same on 16 lanes with AVX-512's narrowing, where the CPU has it: the conversions are most of
 // a bfloat16 kernel's instructions, and on 8 lanes they take longer than the memory traffic they
 // save. (Not the CPU's own vcvtneps2bf16: it flushes subnormals to zero.)
-// GCC 12 warns about the undefined vectors inside its own AVX-512 intrinsics.
-#if !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+KILN_AVX512_INTRINSICS_BEGIN
 
 // Lanes [0, count) of a vector, for the tail of an array.
 KILN_AVX512_TARGET inline __mmask16 first_lanes(int64_t count) {
@@ -61,9 +57,7 @@ KILN_AVX512_TARGET void round_to_bfloat16_avx512(const float* in, uint16_t* out,
   for (; i + 16 <= n; i += 16) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), round_lanes(_mm512_loadu_ps(in + i)));
   if (i < n) _mm256_mask_storeu_epi16(out + i, first_lanes(n - i), round_lanes(_mm512_maskz_loadu_ps(first_lanes(n - i), in + i)));
 }
-#if !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+KILN_AVX512_INTRINSICS_END
 #endif
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "libcompiler/ops/dispatch.h"
 #include "libcompiler/ops/kernels/elementwise.h"
+#include "libcompiler/ops/kernels/gelu_erf_intervals.h"
 #include "libcompiler/ops/kernels/inverse_error_function.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/kernels/opmath_arrays.h"
@@ -148,11 +149,7 @@ KILN_FLOAT_UNARY_KERNEL(erfinv, inverse_error_function(x))
 
 namespace {
 
-// GCC 12 warns about the undefined vectors inside its own AVX-512 intrinsics.
-#if !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+KILN_AVX512_INTRINSICS_BEGIN
 // Square roots of doubles, correctly rounded as vsqrtpd's, in the time it takes to stream them
 // (2M doubles: 1.19 ms against vsqrtpd's 1.6-1.7, whose throughput bounds it; PyTorch's MKL
 // vdSqrt 1.25, not correctly rounded in 0.8% of them): 1 / sqrt(x) from vrsqrt14pd refined by
@@ -177,9 +174,7 @@ KILN_AVX512_TARGET void square_roots_avx512(const double* in, double* out, int64
   for (; i + 8 <= n; i += 8) _mm512_storeu_pd(out + i, square_root_lanes(_mm512_loadu_pd(in + i)));
   for (; i < n; ++i) out[i] = std::sqrt(in[i]);
 }
-#if !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+KILN_AVX512_INTRINSICS_END
 
 }  // namespace
 
@@ -503,6 +498,18 @@ std::vector<Tensor> kernel_gelu(const Arguments& args) {
       }
     };
   };
+  // Exact gelu of a contiguous float, bfloat16 or (where the CPU has AVX-512 FP16, as oneDNN's
+  // half check asks) half tensor of two or more elements: where PyTorch calls oneDNN's eltwise
+  // gelu_erf (gelu_out_cpu's use_mkldnn), not ATen's kernel, so its bits are oneDNN's polynomial's
+  // and not ATen's to keep: erf on intervals (half and bfloat16 widened).
+  const Tensor& self = args.tensor(0);
+  static const bool cpu_has_avx512_fp16 = __builtin_cpu_supports("avx512fp16");
+  const bool onednn_dtype = dtype == tensor::DType::Float32 || dtype == tensor::DType::BFloat16 ||
+                            (dtype == tensor::DType::Float16 && cpu_has_avx512_fp16);
+  if (!tanh_approximation && onednn_dtype && self.is_contiguous() && self.numel() > 1 && cpu_has_avx512())
+    return unary_on_arrays(args, meta_unary, scalar, [](const auto* in, auto* out, int64_t n) {
+      if constexpr (std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>) exact_gelu_on_intervals(in, out, n);
+    });
   // Float (half and bfloat16 widened): as ATen's vector loop, the elements left over with libm's
   // erf or tanh (the scalar expression), as its scalar loop. Double: gelu_value's operations in
   // its order, with glibc's vector erf or tanh on a tile at a time.

@@ -46,3 +46,13 @@ inline bool cpu_has_avx512() { return false; }
 #endif
 
 #define KILN_INLINE_INTO_CLONES inline __attribute__((always_inline))
+
+// Around code with AVX-512 intrinsics: GCC 12 warns about the undefined vectors inside its own
+// intrinsics (-Wmaybe-uninitialized), which is no fault of the code.
+#if defined(__clang__)
+#define KILN_AVX512_INTRINSICS_BEGIN
+#define KILN_AVX512_INTRINSICS_END
+#else
+#define KILN_AVX512_INTRINSICS_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#define KILN_AVX512_INTRINSICS_END _Pragma("GCC diagnostic pop")
+#endif

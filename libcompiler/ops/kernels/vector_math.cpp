@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "libcompiler/ops/kernels/logarithm_avx512.h"
 #include "libcompiler/ops/kernels/vector_clones.h"
 
 // glibc's AVX2 variants (the x86_64 vector ABI's 'd' ISA) and AVX-512 ones ('e'), named as GCC's
@@ -99,6 +100,7 @@ void apply(Function function, const float* in, float* out, int64_t n) {
 }
 
 void apply(Function function, const double* in, double* out, int64_t n) {
+  if (function == Function::log && cpu_has_avx512()) return logarithms_avx512(in, out, n);
   const Entry& entry = kEntries[static_cast<int>(function)];
   if (cpu_has_avx512()) return apply_avx512(entry.wide_vector_double, in, out, n);
   if (has_avx2()) return apply_avx2(entry.vector_double, in, out, n);
