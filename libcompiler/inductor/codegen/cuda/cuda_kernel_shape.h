@@ -3,7 +3,9 @@
 // kernel's grid: a kernel whose members are all one point per x0 gives each x0 to a thread
 // (grid-stride). A kernel with loops over r0 gives each x0 (a row) to a warp, or, for long rows or
 // few, to a whole block; a row's threads share every
-// member's loop and combine their partial reductions (rows read along r0 stay coalesced). A
+// member's loop and combine their partial reductions (rows read along r0 stay coalesced), each
+// thread holding the row's totals and, where it takes a known share of a row's quads, the rows
+// several members read in its registers (c_like_kernel's resident rows). A
 // kernel that reduces down columns (its loads step along x0, not r0) gives a few consecutive x0 to
 // a block, threadIdx.x along x0 and threadIdx.y sharing r0: a warp reads whole lines of
 // neighbouring columns; when the columns are few, their rows are split over several blocks
