@@ -254,9 +254,8 @@ constexpr int64_t kResidentQuads = 8;
 //   input: the mean's, the variance's and the normalization's loops), loaded once instead of by
 //   each loop (from L1, at best).
 std::map<int, ResidentRow> resident_rows(const LoopProgram& program, const FusedKernel& kernel, const CLikeFrame& frame,
-                                         const std::set<int>& written) {
+                                         const std::set<int>& written, const std::map<int, int64_t>& private_rows) {
   if (!frame.quads_per_thread) return {};
-  const std::map<int, int64_t> private_rows = kernel_private_rows(program, kernel);
   std::map<int, ResidentRow> rows;
   std::map<int, int> readers;
   std::set<int> refused;
@@ -460,7 +459,9 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
   std::ostringstream s;
   const bool narrow_offsets = offsets_fit_30_bits(program, kernel);
   const std::set<int> quad_buffers = frame.open_point_quads ? point_quad_buffers(program, kernel) : std::set<int>{};
-  const std::map<int, ResidentRow> resident = quad_buffers.empty() ? resident_rows(program, kernel, frame, written) : std::map<int, ResidentRow>{};
+  const std::map<int, int64_t> private_rows = kernel_private_rows(program, kernel);
+  const std::map<int, ResidentRow> resident =
+      quad_buffers.empty() ? resident_rows(program, kernel, frame, written, private_rows) : std::map<int, ResidentRow>{};
   std::unordered_map<int, std::string> row_values;
   const std::set<int> held = frame.shares_row_values ? row_value_buffers(program, kernel) : std::set<int>{};
   const KernelText text{program, kernel, frame, pointer, written, resident, row_values};
@@ -468,7 +469,7 @@ std::string render_c_like_kernel(const LoopProgram& program, const FusedKernel& 
     s << frame.open(kernel, params, narrow_offsets);
     if (frame.keep_private_rows) {
       std::vector<PrivateRow> rows;
-      for (const auto& [b, length] : kernel_private_rows(program, kernel)) {
+      for (const auto& [b, length] : private_rows) {
         if (resident.count(b)) continue;
         const ir::Dtype dtype = program.buffers[b].layout.dtype;
         rows.push_back({pointer[b], c_type(dtype), length, static_cast<int64_t>(tensor::itemsize(*ir::tensorDtype(dtype)))});

@@ -345,14 +345,15 @@ __device__ __forceinline__ void kiln_row_barrier() {
   if (blockDim.x > 32) __syncthreads();
   else __syncwarp();
 }
-// values[i * stride] for i in [first, count) combined into `total` in order, eight loads in flight
-// at a time: one at a time, a split column sum's last block waited for sixteen reads of L2 in a
+// values[i * stride] for i in [0, count) (count >= 1) combined in order, eight loads in flight at a
+// time: one at a time, a split column sum's last block waited for sixteen reads of L2 in a
 // row (half of a [4096, 512] column sum's time on an H200). The loop for the rest stays rolled,
 // as the lanes' loop below does (reads of shared memory): unrolled, with a loop for its own rest,
 // such a loop was a third of NVRTC's time for a column sum.
 template <typename T, typename Values, typename Combine>
-__device__ __forceinline__ T kiln_combine_in_order(T total, Values values, unsigned stride, unsigned first, unsigned count, Combine combine) {
-  unsigned i = first;
+__device__ __forceinline__ T kiln_combine_in_order(Values values, unsigned stride, unsigned count, Combine combine) {
+  T total = values[0];
+  unsigned i = 1;
   for (; i + 8 <= count; i += 8) {
     T batch[8];
     #pragma unroll
@@ -421,7 +422,7 @@ template <typename T, typename Combine> __device__ bool kiln_column_combine_bloc
   __syncthreads();
   if (!last) return false;
   __threadfence();
-  value = kiln_combine_in_order((T)partials[column], partials + column, width, 1, gridDim.y, combine);
+  value = kiln_combine_in_order<T>(partials + column, width, gridDim.y, combine);
   return true;
 }
 )";
