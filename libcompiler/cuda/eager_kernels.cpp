@@ -1,6 +1,7 @@
 #include "libcompiler/cuda/philox_random.h"
 #include "libcompiler/cuda/eager_kernels.h"
 
+#include "libcompiler/cuda/attention.h"
 #include "libcompiler/cuda/cublas.h"
 #include "libcompiler/cuda/indexing_ops.h"
 #include "libcompiler/cuda/multi_tensor.h"
@@ -173,6 +174,8 @@ void register_eager_kernels() {
   ops::register_kernel(OpId::bmm, cuda, &bmm_kernel);
   ops::register_kernel(OpId::addmm, cuda, &addmm_kernel);
   ops::register_kernel(OpId::_amp_foreach_non_finite_check_and_unscale_, cuda, &amp_unscale_kernel);
+  ops::register_kernel(OpId::_scaled_dot_product_efficient_attention, cuda, &efficient_attention_kernel);
+  ops::register_kernel(OpId::_scaled_dot_product_efficient_attention_backward, cuda, &efficient_attention_backward_kernel);
   ops::register_kernel(OpId::randn, cuda, &randn_kernel);
   ops::register_kernel(OpId::randint_low, cuda, &randint_kernel);
   ops::register_kernel(OpId::arange, cuda, &arange_kernel<OpId::arange>);

@@ -116,15 +116,25 @@ std::vector<KernelFunction> load_module(const std::string& image, const std::vec
   return functions;
 }
 
-KernelFunction loaded_kernel(const std::string& key, const std::function<std::string()>& make_source, const std::string& entry) {
+std::vector<KernelFunction> loaded_kernels(const std::string& key, const std::function<std::string()>& make_source,
+                                           const std::vector<std::string>& entries) {
   const int device = current_device();
   make_current(device);
   std::lock_guard lock(kernels_mutex);
-  KernelKey k{device, key, entry};
-  if (auto found = kernels().find(k); found != kernels().end()) return found->second;
-  KernelFunction function = load_module(compiled_kernel_image(make_source(), entry, current_architecture()), {entry})[0];
-  kernels().emplace(std::move(k), static_cast<CUfunction>(function));
-  return function;
+  std::vector<KernelFunction> functions;
+  for (const std::string& entry : entries) {
+    const auto found = kernels().find(KernelKey{device, key, entry});
+    if (found == kernels().end()) break;
+    functions.push_back(found->second);
+  }
+  if (functions.size() == entries.size()) return functions;
+  functions = load_module(compiled_kernel_image(make_source(), entries.at(0), current_architecture()), entries);
+  for (size_t i = 0; i < entries.size(); ++i) kernels().emplace(KernelKey{device, key, entries[i]}, static_cast<CUfunction>(functions[i]));
+  return functions;
+}
+
+KernelFunction loaded_kernel(const std::string& key, const std::function<std::string()>& make_source, const std::string& entry) {
+  return loaded_kernels(key, make_source, {entry})[0];
 }
 
 KernelFunction loaded_kernel(const std::string& source, const std::string& entry) {
@@ -146,6 +156,29 @@ void launch_blocks(KernelFunction kernel, int64_t blocks, std::vector<void*>& ar
                    unsigned grid_y) {
   if (blocks == 0) return;
   launch(kernel, static_cast<unsigned>(std::min<int64_t>(blocks, 0x7fffffff)), block_x, arguments, block_y, grid_y);
+}
+
+void launch_tiles(KernelFunction kernel, unsigned grid_x, int64_t grid_y, unsigned block, size_t shared_bytes,
+                  std::vector<void*>& arguments) {
+  if (grid_x == 0 || grid_y == 0) return;
+  if (grid_y > 65535) tensor::throw_runtime_error("kiln's CUDA tile kernels take at most 65535 blocks along y");
+  // Past 48 KB a kernel's dynamic shared memory must be asked for, once per function.
+  constexpr size_t kDefaultSharedLimit = 48 * 1024;
+  if (shared_bytes > kDefaultSharedLimit) {
+    static std::mutex mutex;
+    static std::unordered_map<CUfunction, size_t> granted;
+    std::lock_guard lock(mutex);
+    size_t& limit = granted[static_cast<CUfunction>(kernel)];
+    if (limit < shared_bytes) {
+      check(driver().cuFuncSetAttribute(static_cast<CUfunction>(kernel), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        static_cast<int>(shared_bytes)),
+            "cuFuncSetAttribute");
+      limit = shared_bytes;
+    }
+  }
+  check(driver().cuLaunchKernel(static_cast<CUfunction>(kernel), grid_x, static_cast<unsigned>(grid_y), 1, block, 1, 1,
+                                static_cast<unsigned>(shared_bytes), nullptr, arguments.data(), nullptr),
+        "cuLaunchKernel");
 }
 
 }  // namespace kiln::cuda

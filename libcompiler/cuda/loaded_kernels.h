@@ -27,6 +27,9 @@ KernelFunction loaded_kernel(const std::string& source, const std::string& entry
 // source apart from every other in the process (eager ops launch often; their sources, a few
 // kilobytes each, cost more to write and compare than the kernels take to run).
 KernelFunction loaded_kernel(const std::string& key, const std::function<std::string()>& make_source, const std::string& entry);
+// The functions `entries` of one source, compiled once.
+std::vector<KernelFunction> loaded_kernels(const std::string& key, const std::function<std::string()>& make_source,
+                                           const std::vector<std::string>& entries);
 
 // Launches `kernel` over `total` threads (blocks of `block` threads, at most enough to fill the
 // device a few times over: kernels loop over the rest); `arguments` point to each parameter's value.
@@ -37,5 +40,9 @@ void launch_rows(KernelFunction kernel, int64_t rows, std::vector<void*>& argume
 // block_y threads.
 void launch_blocks(KernelFunction kernel, int64_t blocks, std::vector<void*>& arguments, unsigned block_x, unsigned block_y,
                    unsigned grid_y = 1);
+// grid_x x grid_y blocks of `block` threads with `shared_bytes` of dynamic shared memory each
+// (tile kernels: the fused attention).
+void launch_tiles(KernelFunction kernel, unsigned grid_x, int64_t grid_y, unsigned block, size_t shared_bytes,
+                  std::vector<void*>& arguments);
 
 }  // namespace kiln::cuda

@@ -52,15 +52,10 @@ AutocastState& state_of(tensor::DeviceType device) {
 
 void update_may_cast() { detail::autocast_may_cast = (states.cpu.enabled || states.cuda.enabled) && !excluded; }
 
-// The device type autocast sees a tensor on: a tracing fake's is the one it stands for.
-tensor::DeviceType autocast_device(const Tensor& t) {
-  const tensor::DeviceType device = t.device().type;
-  return device == tensor::DeviceType::Meta ? meta_stands_for : device;
-}
 
 // PyTorch's is_eligible: a defined floating tensor of the autocast's device that is not float64.
 bool eligible(const Tensor& t, tensor::DeviceType device) {
-  return t.defined() && autocast_device(t) == device && tensor::is_floating_point(t.dtype()) && t.dtype() != DType::Float64;
+  return t.defined() && device_stood_for(t) == device && tensor::is_floating_point(t.dtype()) && t.dtype() != DType::Float64;
 }
 
 template <typename Visit>
@@ -78,8 +73,8 @@ std::optional<tensor::DeviceType> autocast_device_of(const Arguments& args) {
   bool cpu = false, cuda = false;
   for_each_tensor(args, [&](const Tensor& t) {
     if (!t.defined()) return;
-    cpu = cpu || autocast_device(t) == tensor::DeviceType::CPU;
-    cuda = cuda || autocast_device(t) == tensor::DeviceType::CUDA;
+    cpu = cpu || device_stood_for(t) == tensor::DeviceType::CPU;
+    cuda = cuda || device_stood_for(t) == tensor::DeviceType::CUDA;
   });
   if (cuda && states.cuda.enabled) return tensor::DeviceType::CUDA;
   if (cpu && states.cpu.enabled) return tensor::DeviceType::CPU;
@@ -152,6 +147,11 @@ AutocastExcluded::AutocastExcluded() : previous_(std::exchange(excluded, true)) 
 AutocastExcluded::~AutocastExcluded() {
   excluded = previous_;
   update_may_cast();
+}
+
+tensor::DeviceType device_stood_for(const Tensor& t) {
+  const tensor::DeviceType device = t.device().type;
+  return device == tensor::DeviceType::Meta ? meta_stands_for : device;
 }
 
 MetaTensorsStandFor::MetaTensorsStandFor(tensor::DeviceType device) : previous_(std::exchange(meta_stands_for, device)) {}

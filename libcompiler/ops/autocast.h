@@ -62,8 +62,12 @@ class AutocastExcluded {
 };
 
 // Tracing runs ops on meta tensors that stand for tensors of another device (a CUDA graph's fakes):
-// while one of these lives, autocast takes meta tensors for tensors of `device`, as it would cast
-// the real ones. Meta tensors stand for CPU ones otherwise.
+// while one of these lives, autocast (and every choice a composite makes by device) takes meta
+// tensors for tensors of `device`, as it would take the real ones. Meta tensors stand for CPU ones
+// otherwise.
+// The device type `t` is taken for: a meta tensor's is the one it stands for.
+tensor::DeviceType device_stood_for(const Tensor& t);
+
 class MetaTensorsStandFor {
  public:
   explicit MetaTensorsStandFor(tensor::DeviceType device);

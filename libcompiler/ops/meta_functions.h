@@ -75,6 +75,8 @@ std::vector<TensorMeta> meta_pool2d_backward(const Arguments& args);
 std::vector<TensorMeta> meta_convolution_backward(const Arguments& args);
 std::vector<TensorMeta> meta_native_layer_norm(const Arguments& args);
 std::vector<TensorMeta> meta_native_layer_norm_backward(const Arguments& args);
+std::vector<TensorMeta> meta_scaled_dot_product_efficient_attention(const Arguments& args);
+std::vector<TensorMeta> meta_scaled_dot_product_efficient_attention_backward(const Arguments& args);
 std::vector<TensorMeta> meta_nll_loss_forward(const Arguments& args);
 std::vector<TensorMeta> meta_mse_loss(const Arguments& args);
 std::vector<TensorMeta> meta_mse_loss_backward(const Arguments& args);

@@ -279,6 +279,22 @@ Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Te
   return call_single(OpId::mse_loss_backward, {grad_output, self, target, reduction});
 }
 Tensor dropout(const Tensor& input, double p, bool train) { return call_single(OpId::dropout, {input, p, train}); }
+std::vector<Tensor> scaled_dot_product_efficient_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                                           const Tensor& attn_bias, bool compute_log_sumexp, double dropout_p,
+                                                           bool is_causal, const IValue& scale) {
+  return call(OpId::_scaled_dot_product_efficient_attention,
+              {query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, scale});
+}
+std::vector<Tensor> scaled_dot_product_efficient_attention_backward(const Tensor& grad_out, const Tensor& query, const Tensor& key,
+                                                                    const Tensor& value, const Tensor& attn_bias, const Tensor& out,
+                                                                    const Tensor& logsumexp, const Tensor& philox_seed,
+                                                                    const Tensor& philox_offset, double dropout_p,
+                                                                    const std::vector<bool>& grad_input_mask, bool is_causal,
+                                                                    const IValue& scale) {
+  return call(OpId::_scaled_dot_product_efficient_attention_backward,
+              {grad_out, query, key, value, attn_bias, out, logsumexp, philox_seed, philox_offset, dropout_p, grad_input_mask,
+               is_causal, scale});
+}
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) { return call_single(OpId::cat, {tensors, dim}); }
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) { return call_single(OpId::stack, {tensors, dim}); }

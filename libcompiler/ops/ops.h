@@ -172,6 +172,18 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction = 1);
 Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target, int64_t reduction);
 Tensor dropout(const Tensor& input, double p, bool train);
+// _scaled_dot_product_efficient_attention: (output, log_sumexp, philox_seed, philox_offset); scale
+// is a float or None.
+std::vector<Tensor> scaled_dot_product_efficient_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                                           const Tensor& attn_bias, bool compute_log_sumexp, double dropout_p,
+                                                           bool is_causal, const IValue& scale);
+// Its backward: the gradients of query, key, value and attn_bias.
+std::vector<Tensor> scaled_dot_product_efficient_attention_backward(const Tensor& grad_out, const Tensor& query, const Tensor& key,
+                                                                    const Tensor& value, const Tensor& attn_bias, const Tensor& out,
+                                                                    const Tensor& logsumexp, const Tensor& philox_seed,
+                                                                    const Tensor& philox_offset, double dropout_p,
+                                                                    const std::vector<bool>& grad_input_mask, bool is_causal,
+                                                                    const IValue& scale);
 // bernoulli.p: a new tensor of self's sizes and dtype, 1 with probability p.
 Tensor bernoulli(const Tensor& self, double p);
 std::vector<Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train);

@@ -618,6 +618,15 @@ std::vector<Tensor> backward_native_layer_norm(const BackwardContext& ctx, const
   return {input_grad, weight_grad, bias_grad};
 }
 
+std::vector<Tensor> backward_scaled_dot_product_efficient_attention(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
+  if (!grads[0].defined()) return {};
+  const Arguments& a = ctx.args();
+  const std::vector<bool> mask{ctx.needs_input_grad(0), ctx.needs_input_grad(1), ctx.needs_input_grad(2), ctx.needs_input_grad(3)};
+  return scaled_dot_product_efficient_attention_backward(
+      grads[0], ctx.saved("query"), ctx.saved("key"), ctx.saved("value"), ctx.saved("attn_bias"), ctx.saved("result0"),
+      ctx.saved("result1"), ctx.saved("result2"), ctx.saved("result3"), a.float_value(5), mask, a.bool_value(6), a[7]);
+}
+
 std::vector<Tensor> backward_nll_loss(const BackwardContext& ctx, const std::vector<Tensor>& grads) {
   return {nll_loss_backward(grads[0], ctx.saved("self"), ctx.saved("target"), ctx.saved("weight"),
                             ctx.args().int_value(3), ctx.args().int_value(4), ctx.saved("result1")),

@@ -91,6 +91,7 @@ std::vector<Tensor> backward_avg_pool2d(const BackwardContext& ctx, const std::v
 std::vector<Tensor> backward_adaptive_avg_pool2d(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_convolution(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_native_layer_norm(const BackwardContext& ctx, const std::vector<Tensor>& grads);
+std::vector<Tensor> backward_scaled_dot_product_efficient_attention(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_nll_loss(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_mse_loss(const BackwardContext& ctx, const std::vector<Tensor>& grads);
 std::vector<Tensor> backward_cat(const BackwardContext& ctx, const std::vector<Tensor>& grads);

@@ -1,12 +1,15 @@
-// scaled_dot_product_attention composed of table ops as ATen's math reference
-// (_scaled_dot_product_attention_math) composes it, so autograd records the ops: both operands
-// scaled by the square root of the scale, a causal or boolean mask turned into an additive -inf
-// mask, a softmax that gives fully masked rows zeros rather than NaN, dropout, then the product
-// with the values. PyTorch's CPU kernel (flash attention) sums in another order: results agree
-// to rounding.
+// scaled_dot_product_attention. For CUDA tensors it takes, the fused kernel PyTorch picks there
+// (_scaled_dot_product_efficient_attention), which never writes the scores to memory. Otherwise it
+// is composed of table ops as ATen's math reference (_scaled_dot_product_attention_math) composes
+// it, so autograd records the ops: both operands scaled by the square root of the scale, a causal
+// or boolean mask turned into an additive -inf mask, a softmax that gives fully masked rows zeros
+// rather than NaN, dropout, then the product with the values. PyTorch's CPU kernel (flash
+// attention) sums in another order: results agree to rounding.
 #include <cmath>
 #include <limits>
 
+#include "libcompiler/ops/autocast.h"
+#include "libcompiler/ops/autograd/grad_mode.h"
 #include "libcompiler/ops/kernels/kernels.h"
 #include "libcompiler/ops/ops.h"
 #include "libcompiler/tensor/torch_error.h"
@@ -31,6 +34,21 @@ Tensor safe_softmax(const Tensor& scores) {
   return where(fully_masked, scalar_tensor(0.0, out.dtype(), out.device()), out);
 }
 
+// Whether kiln's fused CUDA attention (libcompiler/cuda/attention.h) takes the call: CUDA tensors
+// of [batch, heads, rows, head] with one head size, a multiple of 16 up to 128, in float, half
+// or bfloat16; no mask, no dropout and as many key as query heads. PyTorch's kernel takes more
+// (masks, dropout, other head sizes): those calls are composed here.
+bool fused_attention_applies(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask, double dropout_p) {
+  for (const Tensor* t : {&query, &key, &value})
+    if (device_stood_for(*t) != tensor::DeviceType::CUDA || t->dim() != 4 || t->dtype() != query.dtype()) return false;
+  const DType dtype = query.dtype();
+  const bool fused_dtype = dtype == DType::Float32 || dtype == DType::Float16 || dtype == DType::BFloat16;
+  const int64_t head = query.size(3);
+  return fused_dtype && !mask.defined() && dropout_p == 0.0 && head % 16 == 0 && head <= 128 && key.size(3) == head &&
+         value.size(3) == head && key.size(2) == value.size(2) && key.size(1) == query.size(1) && value.size(1) == query.size(1) &&
+         key.size(0) == query.size(0) && value.size(0) == query.size(0);
+}
+
 }  // namespace
 
 std::vector<Tensor> kernel_scaled_dot_product_attention(const Arguments& args) {
@@ -45,6 +63,13 @@ std::vector<Tensor> kernel_scaled_dot_product_attention(const Arguments& args) {
     tensor::throw_runtime_error("scaled_dot_product_attention: query, key and value must have at least 2 dimensions");
   if (args.bool_value(7) && query.dim() >= 3 && query.size(-3) != key.size(-3))
     tensor::throw_runtime_error("kiln's scaled_dot_product_attention does not implement enable_gqa with fewer key/value heads");
+  if (fused_attention_applies(query, key, value, mask, dropout_p)) {
+    // The log-sum-exp is what the backward needs: computed only when one will run (PyTorch's
+    // should_compute_logsumexp).
+    const bool compute_log_sumexp =
+        GradMode::is_enabled() && (query.requires_grad() || key.requires_grad() || value.requires_grad());
+    return {scaled_dot_product_efficient_attention(query, key, value, Tensor(), compute_log_sumexp, dropout_p, is_causal, args[6])[0]};
+  }
   const double softmax_scale = scale ? scale->to<double>() : 1.0 / std::sqrt(static_cast<double>(query.size(-1)));
   const double factor = std::sqrt(softmax_scale);
   Tensor scores = matmul(mul(query, Scalar(factor)), mul(ops::transpose(key, -2, -1), Scalar(factor)));

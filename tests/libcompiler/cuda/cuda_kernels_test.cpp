@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "libcompiler/cuda/attention.h"
 #include "libcompiler/cuda/indexed_move.h"
 #include "libcompiler/cuda/kernel_source.h"
 #include "libcompiler/cuda/loaded_kernels.h"
@@ -156,6 +157,17 @@ TEST_P(CudaKernels, EveryForeachRowCompiles) {
   EXPECT_NO_THROW(compile_cuda(foreach_source(ops::OpId::PerTensor, GetParam()), #Foreach ".cu", "sm_90")) \
       << foreach_source(ops::OpId::PerTensor, GetParam());
 #include "libcompiler/cuda/foreach_ops.def"
+}
+
+// The fused attention's kernels compile for the head sizes at either end and a GPT's, within the
+// registers their launch bounds leave (what they compute: attention_emulation_test.cpp, and
+// tests/device/cuda_attention.py on the GPU).
+TEST_P(CudaKernels, TheFusedAttentionCompiles) {
+  if (GetParam() == DType::Float64) GTEST_SKIP() << "the fused attention takes float, half and bfloat16";
+  for (const int64_t head : {16, 64, 128}) {
+    SCOPED_TRACE("head size " + std::to_string(head));
+    EXPECT_NO_THROW(compile_cuda(fused_attention_source(head, GetParam()), "attention.cu", "sm_90"));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaKernels, ::testing::Values(DType::Float32, DType::Float16, DType::BFloat16, DType::Float64),

@@ -1,0 +1,177 @@
+#include "libcompiler/cuda/attention.h"
+
+#include <cmath>
+
+#include "attention_kernels_source.h"
+
+#include "libcompiler/cuda/context.h"
+#include "libcompiler/cuda/kernel_source.h"
+#include "libcompiler/cuda/loaded_kernels.h"
+#include "libcompiler/ops/dispatch.h"
+#include "libcompiler/ops/meta_functions.h"
+#include "libcompiler/ops/ops.h"
+#include "libcompiler/tensor/torch_error.h"
+
+namespace kiln::cuda {
+
+namespace {
+
+using tensor::DType;
+using tensor::Tensor;
+
+constexpr int64_t kTile = 64;       // rows of queries or keys a block holds
+constexpr unsigned kThreads = 256;  // a 16 x 16 grid
+
+// The operands' geometry: each tensor is [batch, heads, rows, head] with a contiguous head; its
+// strides of the other three dimensions, in elements, in the order the kernels name them.
+enum AttentionOperand : int { Query, Key, Value, Out, GradOut, GradQuery, GradKey, GradValue, OperandCount };
+
+// The parameter block the kernels take by value: AttentionGeometry of attention_kernels.cu.
+struct AttentionGeometry {
+  long long strides[OperandCount][3] = {};
+  long long heads = 0, rows = 0, keys = 0, lse_rows = 0;
+  float scale = 0;
+  int causal = 0;
+};
+
+void put_strides(AttentionGeometry& g, AttentionOperand operand, const Tensor& t) {
+  if (!t.defined()) return;
+  for (int d = 0; d < 3; ++d) g.strides[operand][d] = t.strides()[d];
+}
+
+int64_t shared_floats(int64_t head_size, int64_t tiles, int64_t score_tiles) {
+  return tiles * kTile * (head_size + 1) + score_tiles * kTile * (kTile + 1);
+}
+
+// A [batch, heads, rows, head] operand the kernels can read: the head contiguous.
+Tensor with_contiguous_head(const Tensor& t) { return t.strides()[3] == 1 ? t : ops::contiguous(t); }
+
+void check_operands(const Tensor& query, const Tensor& key, const Tensor& value, const char* op) {
+  const std::string name(op);
+  if (query.dim() != 4 || key.dim() != 4 || value.dim() != 4)
+    tensor::throw_runtime_error(name + ": Query, Key and Value must be 4-dimensional");
+  if (query.dtype() != key.dtype() || query.dtype() != value.dtype())
+    tensor::throw_runtime_error(name + ": query, key and value must have the same dtype");
+  const int64_t head = query.size(3);
+  if (key.size(3) != head || value.size(3) != head || head % 16 != 0 || head > 128)
+    tensor::throw_runtime_error(name + ": kiln's fused attention takes query, key and value heads of one size, a multiple of 16 up to 128; got " +
+                                std::to_string(head) + ", " + std::to_string(key.size(3)) + " and " + std::to_string(value.size(3)));
+  if (key.size(2) != value.size(2)) tensor::throw_runtime_error(name + ": key and value must have the same sequence length");
+}
+
+std::string source_key(int64_t head_size, DType dtype) { return "attention|" + std::to_string(head_size) + "|" + std::string(tensor::dtype_name(dtype)); }
+
+// The source's four kernels, in this order (compiled together).
+enum AttentionEntry { Forward, Delta, BackwardKeys, BackwardQueries };
+std::vector<KernelFunction> attention_kernels(int64_t head_size, DType dtype) {
+  static const std::vector<std::string> entries{"kiln_attention_forward", "kiln_attention_delta", "kiln_attention_backward_kv",
+                                                "kiln_attention_backward_q"};
+  return loaded_kernels(source_key(head_size, dtype), [&] { return fused_attention_source(head_size, dtype); }, entries);
+}
+
+AttentionGeometry geometry(const Tensor& query, const Tensor& key, double scale, bool causal, int64_t lse_rows) {
+  AttentionGeometry g;
+  g.heads = query.size(1);
+  g.rows = query.size(2);
+  g.keys = key.size(2);
+  g.lse_rows = lse_rows;
+  g.scale = static_cast<float>(scale);
+  g.causal = causal;
+  return g;
+}
+
+double softmax_scale(const std::optional<tensor::Scalar>& scale, int64_t head_size) {
+  return scale ? scale->to<double>() : 1.0 / std::sqrt(static_cast<double>(head_size));
+}
+
+unsigned tiles(int64_t rows) { return static_cast<unsigned>((rows + kTile - 1) / kTile); }
+
+}  // namespace
+
+std::string fused_attention_source(int64_t head_size, DType dtype) {
+  return kernel_preamble() + "typedef " + std::string(storage_type(dtype)) + " T;\n#define HEAD " + std::to_string(head_size) + "\n" +
+         kAttentionKernelsSource;
+}
+
+// (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, scale) -> (output,
+// log_sumexp, philox_seed, philox_offset).
+std::vector<Tensor> efficient_attention_kernel(const ops::Arguments& args) {
+  const Tensor query = with_contiguous_head(args.tensor(0)), key = with_contiguous_head(args.tensor(1)),
+               value = with_contiguous_head(args.tensor(2));
+  check_operands(query, key, value, "_scaled_dot_product_efficient_attention");
+  if (args.optional_tensor(3).defined() || args.float_value(5) != 0.0)
+    tensor::throw_runtime_error("kiln's fused CUDA attention takes no attn_bias and no dropout");
+  std::vector<Tensor> outputs = ops::allocate_outputs(ops::meta_scaled_dot_product_efficient_attention(args));
+  const int64_t head = query.size(3);
+  AttentionGeometry g = geometry(query, key, softmax_scale(args.optional_scalar(7), head), args.bool_value(6), outputs[1].size(2));
+  put_strides(g, Query, query);
+  put_strides(g, Key, key);
+  put_strides(g, Value, value);
+  put_strides(g, Out, outputs[0]);
+  make_current(device_index(query.device()));
+  if (query.numel() == 0) return outputs;
+  void* q = query.data_ptr();
+  void* k = key.data_ptr();
+  void* v = value.data_ptr();
+  void* out = outputs[0].data_ptr();
+  void* lse = outputs[1].numel() > 0 ? outputs[1].data_ptr() : nullptr;
+  std::vector<void*> arguments{&q, &k, &v, &out, &lse, &g};
+  launch_tiles(attention_kernels(head, query.dtype())[Forward], tiles(g.rows), query.size(0) * g.heads, kThreads,
+               shared_floats(head, 3, 1) * sizeof(float), arguments);
+  return outputs;
+}
+
+// (grad_out, query, key, value, attn_bias, out, logsumexp, philox_seed, philox_offset, dropout_p,
+// grad_input_mask, is_causal, scale) -> (grad_query, grad_key, grad_value, grad_bias).
+std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& args) {
+  const Tensor grad_out = with_contiguous_head(args.tensor(0)), query = with_contiguous_head(args.tensor(1)),
+               key = with_contiguous_head(args.tensor(2)), value = with_contiguous_head(args.tensor(3)),
+               out = with_contiguous_head(args.tensor(5)), lse = ops::contiguous(args.tensor(6));
+  check_operands(query, key, value, "_scaled_dot_product_efficient_attention_backward");
+  if (args.optional_tensor(4).defined() || args.float_value(9) != 0.0)
+    tensor::throw_runtime_error("kiln's fused CUDA attention takes no attn_bias and no dropout");
+  std::vector<Tensor> outputs = ops::allocate_outputs(ops::meta_scaled_dot_product_efficient_attention_backward(args));
+  const int64_t head = query.size(3), heads = query.size(0) * query.size(1);
+  if (lse.size(2) < query.size(2))
+    tensor::throw_runtime_error("_scaled_dot_product_efficient_attention_backward: the log-sum-exp has " + std::to_string(lse.size(2)) +
+                                " rows for " + std::to_string(query.size(2)) + " queries (the forward did not compute it)");
+  AttentionGeometry g = geometry(query, key, softmax_scale(args.optional_scalar(12), head), args.bool_value(11), lse.size(2));
+  put_strides(g, Query, query);
+  put_strides(g, Key, key);
+  put_strides(g, Value, value);
+  put_strides(g, Out, out);
+  put_strides(g, GradOut, grad_out);
+  put_strides(g, GradQuery, outputs[0]);
+  put_strides(g, GradKey, outputs[1]);
+  put_strides(g, GradValue, outputs[2]);
+  make_current(device_index(query.device()));
+  if (query.numel() == 0 || key.numel() == 0) {
+    for (int i = 0; i < 3; ++i) ops::zero_(outputs[i]);
+    return outputs;
+  }
+  const Tensor delta = Tensor::empty({query.size(0), query.size(1), query.size(2)}, DType::Float32, query.device());
+  void* q = query.data_ptr();
+  void* k = key.data_ptr();
+  void* v = value.data_ptr();
+  void* go = grad_out.data_ptr();
+  void* o = out.data_ptr();
+  void* lse_data = lse.data_ptr();
+  void* delta_data = delta.data_ptr();
+  void* gq = outputs[0].data_ptr();
+  void* gk = outputs[1].data_ptr();
+  void* gv = outputs[2].data_ptr();
+  const std::vector<KernelFunction> kernels = attention_kernels(head, query.dtype());
+  constexpr int64_t kRowsPerDeltaBlock = kThreads / 32;
+  std::vector<void*> delta_arguments{&go, &o, &delta_data, &g};
+  launch_tiles(kernels[Delta], static_cast<unsigned>((g.rows + kRowsPerDeltaBlock - 1) / kRowsPerDeltaBlock),
+               heads, kThreads, 0, delta_arguments);
+  std::vector<void*> kv_arguments{&q, &k, &v, &go, &lse_data, &delta_data, &gk, &gv, &g};
+  launch_tiles(kernels[BackwardKeys], tiles(g.keys), heads, kThreads,
+               (shared_floats(head, 4, 2) + 2 * kTile) * sizeof(float), kv_arguments);
+  std::vector<void*> q_arguments{&q, &k, &v, &go, &lse_data, &delta_data, &gq, &g};
+  launch_tiles(kernels[BackwardQueries], tiles(g.rows), heads, kThreads,
+               shared_floats(head, 4, 1) * sizeof(float), q_arguments);
+  return outputs;
+}
+
+}  // namespace kiln::cuda

@@ -1,0 +1,266 @@
+// kiln's fused attention kernels (libcompiler/cuda/attention.h), compiled by NVRTC after the
+// kernel preamble (kernel_source.h), a typedef of T (the operands' storage type) and a definition of
+// HEAD (the head size). The build embeds this file in kiln_cuda as a string; the tests also compile
+// it as C++ and run it on emulated threads (tests/libcompiler/cuda/attention_emulation_test.cpp),
+// so it keeps to what both understand.
+#ifndef INFINITY  // NVRTC compiles without CUDA's headers
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+struct AttentionGeometry {
+  long long strides[8][3];
+  long long heads, rows, keys, lse_rows;
+  float scale;
+  int causal;
+};
+enum { Q, K, V, O, DO, DQ, DK, DV };
+#define TILE 64
+#define PAD (HEAD + 1)  // a tile's row in shared memory: odd, so the 16 lanes of a row group meet 16 banks
+#define COLS (HEAD / 16)  // head columns a thread owns
+
+__device__ __forceinline__ float kiln_group_max(float v) {
+  for (int lane = 8; lane > 0; lane >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, lane));
+  return v;
+}
+__device__ __forceinline__ float kiln_group_sum(float v) {
+  for (int lane = 8; lane > 0; lane >>= 1) v += __shfl_xor_sync(0xffffffffu, v, lane);
+  return v;
+}
+__device__ __forceinline__ const T* kiln_head(const T* base, const AttentionGeometry& g, int operand) {
+  const long long bh = blockIdx.y;
+  return base + (bh / g.heads) * g.strides[operand][0] + (bh % g.heads) * g.strides[operand][1];
+}
+// Rows first .. first + 63 of one head of an operand into shared memory, zeros past `count`.
+__device__ __forceinline__ void kiln_load_tile(float* tile, const T* head, long long row_stride, long long first, long long count) {
+  for (int e = threadIdx.x; e < TILE * HEAD; e += blockDim.x) {
+    const int r = e / HEAD, d = e % HEAD;
+    tile[r * PAD + d] = first + r < count ? kiln_load(head + (first + r) * row_stride + d) : 0.0f;
+  }
+}
+__device__ __forceinline__ bool kiln_attends(const AttentionGeometry& g, long long row, long long key) {
+  return row < g.rows && key < g.keys && (!g.causal || key <= row);
+}
+
+// One block per 64 query rows of one head (blockIdx.y: batch * heads + head); the rows that see
+// the most keys first (causal), so the last wave is the lightest.
+extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T* __restrict__ q, const T* __restrict__ k,
+    const T* __restrict__ v, T* __restrict__ out, float* __restrict__ lse, AttentionGeometry g) {
+  extern __shared__ float shared[];
+  float* qs = shared;
+  float* ks = qs + TILE * PAD;
+  float* vs = ks + TILE * PAD;
+  float* ps = vs + TILE * PAD;  // [TILE][TILE + 1]
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
+  const long long row0 = (long long)(gridDim.x - 1 - blockIdx.x) * TILE;
+  kiln_load_tile(qs, kiln_head(q, g, Q), g.strides[Q][2], row0, g.rows);
+  float m[4], l[4], acc[4][COLS];
+  for (int i = 0; i < 4; ++i) {
+    m[i] = -INFINITY;
+    l[i] = 0.0f;
+    for (int c = 0; c < COLS; ++c) acc[i][c] = 0.0f;
+  }
+  const long long key_end = g.causal ? min(g.keys, row0 + TILE) : g.keys;
+  for (long long key0 = 0; key0 < key_end; key0 += TILE) {
+    __syncthreads();
+    kiln_load_tile(ks, kiln_head(k, g, K), g.strides[K][2], key0, g.keys);
+    kiln_load_tile(vs, kiln_head(v, g, V), g.strides[V][2], key0, g.keys);
+    __syncthreads();
+    float s[4][4] = {};
+    for (int d = 0; d < HEAD; ++d) {
+      float a[4], b[4];
+      for (int i = 0; i < 4; ++i) a[i] = qs[(ty + 16 * i) * PAD + d];
+      for (int j = 0; j < 4; ++j) b[j] = ks[(tx + 16 * j) * PAD + d];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) s[i][j] = fmaf(a[i], b[j], s[i][j]);
+    }
+    for (int i = 0; i < 4; ++i) {
+      const long long row = row0 + ty + 16 * i;
+      float top = -INFINITY;
+      for (int j = 0; j < 4; ++j) {
+        s[i][j] = kiln_attends(g, row, key0 + tx + 16 * j) ? s[i][j] * g.scale : -INFINITY;
+        top = fmaxf(top, s[i][j]);
+      }
+      const float m_new = fmaxf(m[i], kiln_group_max(top));
+      const float rescale = m_new == -INFINITY ? 1.0f : expf(m[i] - m_new);
+      float sum = 0.0f;
+      for (int j = 0; j < 4; ++j) {
+        const float p = s[i][j] == -INFINITY ? 0.0f : expf(s[i][j] - m_new);
+        sum += p;
+        ps[(ty + 16 * i) * (TILE + 1) + tx + 16 * j] = p;
+      }
+      l[i] = l[i] * rescale + kiln_group_sum(sum);
+      m[i] = m_new;
+      for (int c = 0; c < COLS; ++c) acc[i][c] *= rescale;
+    }
+    __syncthreads();
+    for (int key = 0; key < TILE; ++key) {
+      float p[4], b[COLS];
+      for (int i = 0; i < 4; ++i) p[i] = ps[(ty + 16 * i) * (TILE + 1) + key];
+      for (int c = 0; c < COLS; ++c) b[c] = vs[key * PAD + tx + 16 * c];
+      for (int i = 0; i < 4; ++i)
+        for (int c = 0; c < COLS; ++c) acc[i][c] = fmaf(p[i], b[c], acc[i][c]);
+    }
+  }
+  T* out_head = (T*)kiln_head(out, g, O);
+  for (int i = 0; i < 4; ++i) {
+    const long long row = row0 + ty + 16 * i;
+    if (row >= g.rows) continue;
+    // A row that attends to nothing gives zeros (and an infinite log-sum-exp).
+    const float inverse = l[i] > 0.0f ? 1.0f / l[i] : 0.0f;
+    for (int c = 0; c < COLS; ++c) kiln_store(out_head + row * g.strides[O][2] + tx + 16 * c, acc[i][c] * inverse);
+    if (lse != nullptr && tx == 0) lse[blockIdx.y * g.lse_rows + row] = l[i] > 0.0f ? m[i] + logf(l[i]) : INFINITY;
+  }
+}
+
+// delta[row] = sum over the head of grad_out * out, a warp per row (blockIdx.y: the head).
+extern "C" __global__ void __launch_bounds__(256) kiln_attention_delta(const T* __restrict__ grad_out, const T* __restrict__ out,
+    float* __restrict__ delta, AttentionGeometry g) {
+  const long long row = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= g.rows) return;
+  const T* go = kiln_head(grad_out, g, DO) + row * g.strides[DO][2];
+  const T* o = kiln_head(out, g, O) + row * g.strides[O][2];
+  float sum = 0.0f;
+  for (int d = threadIdx.x % 32; d < HEAD; d += 32) sum = fmaf(kiln_load(go + d), kiln_load(o + d), sum);
+  for (int lane = 16; lane > 0; lane >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, lane);
+  if (threadIdx.x % 32 == 0) delta[blockIdx.y * g.rows + row] = sum;
+}
+
+// The probability of (row, key) from its score and the row's log-sum-exp; zero where masked.
+__device__ __forceinline__ float kiln_probability(const AttentionGeometry& g, float score, long long row, long long key, float lse) {
+  return kiln_attends(g, row, key) ? expf(score * g.scale - lse) : 0.0f;
+}
+
+// One block per 64 keys of one head: grad_key and grad_value over every query row that sees them.
+extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(const T* __restrict__ q, const T* __restrict__ k,
+    const T* __restrict__ v, const T* __restrict__ grad_out, const float* __restrict__ lse, const float* __restrict__ delta,
+    T* __restrict__ grad_k, T* __restrict__ grad_v, AttentionGeometry g) {
+  extern __shared__ float shared[];
+  float* ks = shared;
+  float* vs = ks + TILE * PAD;
+  float* qs = vs + TILE * PAD;
+  float* dos = qs + TILE * PAD;
+  float* ps = dos + TILE * PAD;       // [row][key], TILE + 1 apart
+  float* dss = ps + TILE * (TILE + 1);
+  float* lse_s = dss + TILE * (TILE + 1);
+  float* delta_s = lse_s + TILE;
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
+  const long long key0 = (long long)blockIdx.x * TILE;
+  kiln_load_tile(ks, kiln_head(k, g, K), g.strides[K][2], key0, g.keys);
+  kiln_load_tile(vs, kiln_head(v, g, V), g.strides[V][2], key0, g.keys);
+  float dk[4][COLS], dv[4][COLS];
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < COLS; ++c) dk[i][c] = dv[i][c] = 0.0f;
+  const T* q_head = kiln_head(q, g, Q);
+  const T* go_head = kiln_head(grad_out, g, DO);
+  for (long long row0 = g.causal ? key0 : 0; row0 < g.rows; row0 += TILE) {
+    __syncthreads();
+    kiln_load_tile(qs, q_head, g.strides[Q][2], row0, g.rows);
+    kiln_load_tile(dos, go_head, g.strides[DO][2], row0, g.rows);
+    if (threadIdx.x < TILE) {
+      const long long row = row0 + threadIdx.x;
+      lse_s[threadIdx.x] = row < g.rows ? lse[blockIdx.y * g.lse_rows + row] : 0.0f;
+      delta_s[threadIdx.x] = row < g.rows ? delta[blockIdx.y * g.rows + row] : 0.0f;
+    }
+    __syncthreads();
+    // Transposed scores and their gradient: keys (ty + 16 i) by rows (tx + 16 j).
+    float s[4][4] = {}, dp[4][4] = {};
+    for (int d = 0; d < HEAD; ++d) {
+      float a[4], b[4], c[4], e[4];
+      for (int i = 0; i < 4; ++i) a[i] = ks[(ty + 16 * i) * PAD + d], c[i] = vs[(ty + 16 * i) * PAD + d];
+      for (int j = 0; j < 4; ++j) b[j] = qs[(tx + 16 * j) * PAD + d], e[j] = dos[(tx + 16 * j) * PAD + d];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+          s[i][j] = fmaf(a[i], b[j], s[i][j]);
+          dp[i][j] = fmaf(c[i], e[j], dp[i][j]);
+        }
+    }
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        const int r = tx + 16 * j;
+        const float p = kiln_probability(g, s[i][j], row0 + r, key0 + ty + 16 * i, lse_s[r]);
+        ps[r * (TILE + 1) + ty + 16 * i] = p;
+        dss[r * (TILE + 1) + ty + 16 * i] = p * (dp[i][j] - delta_s[r]);
+      }
+    __syncthreads();
+    for (int r = 0; r < TILE; ++r) {
+      float p[4], ds[4], go[COLS], qv[COLS];
+      for (int i = 0; i < 4; ++i) p[i] = ps[r * (TILE + 1) + ty + 16 * i], ds[i] = dss[r * (TILE + 1) + ty + 16 * i];
+      for (int c = 0; c < COLS; ++c) go[c] = dos[r * PAD + tx + 16 * c], qv[c] = qs[r * PAD + tx + 16 * c];
+      for (int i = 0; i < 4; ++i)
+        for (int c = 0; c < COLS; ++c) {
+          dv[i][c] = fmaf(p[i], go[c], dv[i][c]);
+          dk[i][c] = fmaf(ds[i], qv[c], dk[i][c]);
+        }
+    }
+  }
+  T* dk_head = (T*)kiln_head(grad_k, g, DK);
+  T* dv_head = (T*)kiln_head(grad_v, g, DV);
+  for (int i = 0; i < 4; ++i) {
+    const long long key = key0 + ty + 16 * i;
+    if (key >= g.keys) continue;
+    for (int c = 0; c < COLS; ++c) {
+      kiln_store(dk_head + key * g.strides[DK][2] + tx + 16 * c, dk[i][c] * g.scale);
+      kiln_store(dv_head + key * g.strides[DV][2] + tx + 16 * c, dv[i][c]);
+    }
+  }
+}
+
+// One block per 64 query rows of one head: grad_query over the keys they see.
+extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_q(const T* __restrict__ q, const T* __restrict__ k,
+    const T* __restrict__ v, const T* __restrict__ grad_out, const float* __restrict__ lse, const float* __restrict__ delta,
+    T* __restrict__ grad_q, AttentionGeometry g) {
+  extern __shared__ float shared[];
+  float* qs = shared;
+  float* dos = qs + TILE * PAD;
+  float* ks = dos + TILE * PAD;
+  float* vs = ks + TILE * PAD;
+  float* dss = vs + TILE * PAD;  // [row][key], TILE + 1 apart
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
+  const long long row0 = (long long)(gridDim.x - 1 - blockIdx.x) * TILE;
+  kiln_load_tile(qs, kiln_head(q, g, Q), g.strides[Q][2], row0, g.rows);
+  kiln_load_tile(dos, kiln_head(grad_out, g, DO), g.strides[DO][2], row0, g.rows);
+  float row_lse[4], row_delta[4], dq[4][COLS];
+  for (int i = 0; i < 4; ++i) {
+    const long long row = row0 + ty + 16 * i;
+    row_lse[i] = row < g.rows ? lse[blockIdx.y * g.lse_rows + row] : 0.0f;
+    row_delta[i] = row < g.rows ? delta[blockIdx.y * g.rows + row] : 0.0f;
+    for (int c = 0; c < COLS; ++c) dq[i][c] = 0.0f;
+  }
+  const long long key_end = g.causal ? min(g.keys, row0 + TILE) : g.keys;
+  for (long long key0 = 0; key0 < key_end; key0 += TILE) {
+    __syncthreads();
+    kiln_load_tile(ks, kiln_head(k, g, K), g.strides[K][2], key0, g.keys);
+    kiln_load_tile(vs, kiln_head(v, g, V), g.strides[V][2], key0, g.keys);
+    __syncthreads();
+    // Scores and their gradient: rows (ty + 16 i) by keys (tx + 16 j).
+    float s[4][4] = {}, dp[4][4] = {};
+    for (int d = 0; d < HEAD; ++d) {
+      float a[4], b[4], c[4], e[4];
+      for (int i = 0; i < 4; ++i) a[i] = qs[(ty + 16 * i) * PAD + d], c[i] = dos[(ty + 16 * i) * PAD + d];
+      for (int j = 0; j < 4; ++j) b[j] = ks[(tx + 16 * j) * PAD + d], e[j] = vs[(tx + 16 * j) * PAD + d];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+          s[i][j] = fmaf(a[i], b[j], s[i][j]);
+          dp[i][j] = fmaf(c[i], e[j], dp[i][j]);
+        }
+    }
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        const float p = kiln_probability(g, s[i][j], row0 + ty + 16 * i, key0 + tx + 16 * j, row_lse[i]);
+        dss[(ty + 16 * i) * (TILE + 1) + tx + 16 * j] = p * (dp[i][j] - row_delta[i]);
+      }
+    __syncthreads();
+    for (int key = 0; key < TILE; ++key) {
+      float ds[4], kv[COLS];
+      for (int i = 0; i < 4; ++i) ds[i] = dss[(ty + 16 * i) * (TILE + 1) + key];
+      for (int c = 0; c < COLS; ++c) kv[c] = ks[key * PAD + tx + 16 * c];
+      for (int i = 0; i < 4; ++i)
+        for (int c = 0; c < COLS; ++c) dq[i][c] = fmaf(ds[i], kv[c], dq[i][c]);
+    }
+  }
+  T* dq_head = (T*)kiln_head(grad_q, g, DQ);
+  for (int i = 0; i < 4; ++i) {
+    const long long row = row0 + ty + 16 * i;
+    if (row >= g.rows) continue;
+    for (int c = 0; c < COLS; ++c) kiln_store(dq_head + row * g.strides[DQ][2] + tx + 16 * c, dq[i][c] * g.scale);
+  }
+}
