@@ -39,8 +39,10 @@ void put_strides(AttentionGeometry& g, AttentionOperand operand, const Tensor& t
   for (int d = 0; d < 3; ++d) g.strides[operand][d] = t.strides()[d];
 }
 
+// Floats of shared memory for `tiles` tiles of the head's rows and `score_tiles` of scores (rows
+// PAD and SPAD apart in attention_kernels.cu).
 int64_t shared_floats(int64_t head_size, int64_t tiles, int64_t score_tiles) {
-  return tiles * kTile * (head_size + 1) + score_tiles * kTile * (kTile + 1);
+  return tiles * kTile * (head_size + 4) + score_tiles * kTile * (kTile + 4);
 }
 
 // A [batch, heads, rows, head] operand the kernels can read: the head contiguous.

@@ -14,8 +14,18 @@ struct AttentionGeometry {
 };
 enum { Q, K, V, O, DO, DQ, DK, DV };
 #define TILE 64
-#define PAD (HEAD + 1)  // a tile's row in shared memory: odd, so the 16 lanes of a row group meet 16 banks
+// A tile's row in shared memory, and a score tile's: 4 floats past a multiple of 32, so rows read
+// as quads stay 16-byte aligned and the 8 lanes of a quarter warp reading 8 rows meet 8 bank groups.
+#define PAD (HEAD + 4)
+#define SPAD (TILE + 4)
 #define COLS (HEAD / 16)  // head columns a thread owns
+
+__device__ __forceinline__ float4 kiln_quad(const float* p) { return *reinterpret_cast<const float4*>(p); }
+// a . b over four neighbours, added to sum.
+__device__ __forceinline__ float kiln_dot4(float4 a, float4 b, float sum) {
+  return fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, sum))));
+}
+__device__ __forceinline__ float kiln_lane(float4 q, int k) { return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w; }
 
 __device__ __forceinline__ float kiln_group_max(float v) {
   for (int lane = 8; lane > 0; lane >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, lane));
@@ -48,7 +58,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T
   float* qs = shared;
   float* ks = qs + TILE * PAD;
   float* vs = ks + TILE * PAD;
-  float* ps = vs + TILE * PAD;  // [TILE][TILE + 1]
+  float* ps = vs + TILE * PAD;  // [row][key], SPAD apart
   const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
   const long long row0 = (long long)(gridDim.x - 1 - blockIdx.x) * TILE;
   kiln_load_tile(qs, kiln_head(q, g, Q), g.strides[Q][2], row0, g.rows);
@@ -65,12 +75,12 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T
     kiln_load_tile(vs, kiln_head(v, g, V), g.strides[V][2], key0, g.keys);
     __syncthreads();
     float s[4][4] = {};
-    for (int d = 0; d < HEAD; ++d) {
-      float a[4], b[4];
-      for (int i = 0; i < 4; ++i) a[i] = qs[(ty + 16 * i) * PAD + d];
-      for (int j = 0; j < 4; ++j) b[j] = ks[(tx + 16 * j) * PAD + d];
+    for (int d = 0; d < HEAD; d += 4) {
+      float4 a[4], b[4];
+      for (int i = 0; i < 4; ++i) a[i] = kiln_quad(qs + (ty + 16 * i) * PAD + d);
+      for (int j = 0; j < 4; ++j) b[j] = kiln_quad(ks + (tx + 16 * j) * PAD + d);
       for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) s[i][j] = fmaf(a[i], b[j], s[i][j]);
+        for (int j = 0; j < 4; ++j) s[i][j] = kiln_dot4(a[i], b[j], s[i][j]);
     }
     for (int i = 0; i < 4; ++i) {
       const long long row = row0 + ty + 16 * i;
@@ -85,19 +95,21 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T
       for (int j = 0; j < 4; ++j) {
         const float p = s[i][j] == -INFINITY ? 0.0f : expf(s[i][j] - m_new);
         sum += p;
-        ps[(ty + 16 * i) * (TILE + 1) + tx + 16 * j] = p;
+        ps[(ty + 16 * i) * SPAD + tx + 16 * j] = p;
       }
       l[i] = l[i] * rescale + kiln_group_sum(sum);
       m[i] = m_new;
       for (int c = 0; c < COLS; ++c) acc[i][c] *= rescale;
     }
     __syncthreads();
-    for (int key = 0; key < TILE; ++key) {
-      float p[4], b[COLS];
-      for (int i = 0; i < 4; ++i) p[i] = ps[(ty + 16 * i) * (TILE + 1) + key];
-      for (int c = 0; c < COLS; ++c) b[c] = vs[key * PAD + tx + 16 * c];
-      for (int i = 0; i < 4; ++i)
-        for (int c = 0; c < COLS; ++c) acc[i][c] = fmaf(p[i], b[c], acc[i][c]);
+    for (int key = 0; key < TILE; key += 4) {
+      float4 p[4];
+      for (int i = 0; i < 4; ++i) p[i] = kiln_quad(ps + (ty + 16 * i) * SPAD + key);
+      for (int k = 0; k < 4; ++k)
+        for (int c = 0; c < COLS; ++c) {
+          const float b = vs[(key + k) * PAD + tx + 16 * c];
+          for (int i = 0; i < 4; ++i) acc[i][c] = fmaf(kiln_lane(p[i], k), b, acc[i][c]);
+        }
     }
   }
   T* out_head = (T*)kiln_head(out, g, O);
@@ -138,9 +150,9 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(con
   float* vs = ks + TILE * PAD;
   float* qs = vs + TILE * PAD;
   float* dos = qs + TILE * PAD;
-  float* ps = dos + TILE * PAD;       // [row][key], TILE + 1 apart
-  float* dss = ps + TILE * (TILE + 1);
-  float* lse_s = dss + TILE * (TILE + 1);
+  float* ps = dos + TILE * PAD;  // [key][row], SPAD apart
+  float* dss = ps + TILE * SPAD;
+  float* lse_s = dss + TILE * SPAD;
   float* delta_s = lse_s + TILE;
   const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
   const long long key0 = (long long)blockIdx.x * TILE;
@@ -163,32 +175,34 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(con
     __syncthreads();
     // Transposed scores and their gradient: keys (ty + 16 i) by rows (tx + 16 j).
     float s[4][4] = {}, dp[4][4] = {};
-    for (int d = 0; d < HEAD; ++d) {
-      float a[4], b[4], c[4], e[4];
-      for (int i = 0; i < 4; ++i) a[i] = ks[(ty + 16 * i) * PAD + d], c[i] = vs[(ty + 16 * i) * PAD + d];
-      for (int j = 0; j < 4; ++j) b[j] = qs[(tx + 16 * j) * PAD + d], e[j] = dos[(tx + 16 * j) * PAD + d];
+    for (int d = 0; d < HEAD; d += 4) {
+      float4 a[4], b[4], c[4], e[4];
+      for (int i = 0; i < 4; ++i) a[i] = kiln_quad(ks + (ty + 16 * i) * PAD + d), c[i] = kiln_quad(vs + (ty + 16 * i) * PAD + d);
+      for (int j = 0; j < 4; ++j) b[j] = kiln_quad(qs + (tx + 16 * j) * PAD + d), e[j] = kiln_quad(dos + (tx + 16 * j) * PAD + d);
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
-          s[i][j] = fmaf(a[i], b[j], s[i][j]);
-          dp[i][j] = fmaf(c[i], e[j], dp[i][j]);
+          s[i][j] = kiln_dot4(a[i], b[j], s[i][j]);
+          dp[i][j] = kiln_dot4(c[i], e[j], dp[i][j]);
         }
     }
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < 4; ++j) {
         const int r = tx + 16 * j;
         const float p = kiln_probability(g, s[i][j], row0 + r, key0 + ty + 16 * i, lse_s[r]);
-        ps[r * (TILE + 1) + ty + 16 * i] = p;
-        dss[r * (TILE + 1) + ty + 16 * i] = p * (dp[i][j] - delta_s[r]);
+        ps[(ty + 16 * i) * SPAD + r] = p;
+        dss[(ty + 16 * i) * SPAD + r] = p * (dp[i][j] - delta_s[r]);
       }
     __syncthreads();
-    for (int r = 0; r < TILE; ++r) {
-      float p[4], ds[4], go[COLS], qv[COLS];
-      for (int i = 0; i < 4; ++i) p[i] = ps[r * (TILE + 1) + ty + 16 * i], ds[i] = dss[r * (TILE + 1) + ty + 16 * i];
-      for (int c = 0; c < COLS; ++c) go[c] = dos[r * PAD + tx + 16 * c], qv[c] = qs[r * PAD + tx + 16 * c];
-      for (int i = 0; i < 4; ++i)
+    for (int r = 0; r < TILE; r += 4) {
+      float4 p[4], ds[4];
+      for (int i = 0; i < 4; ++i) p[i] = kiln_quad(ps + (ty + 16 * i) * SPAD + r), ds[i] = kiln_quad(dss + (ty + 16 * i) * SPAD + r);
+      for (int k = 0; k < 4; ++k)
         for (int c = 0; c < COLS; ++c) {
-          dv[i][c] = fmaf(p[i], go[c], dv[i][c]);
-          dk[i][c] = fmaf(ds[i], qv[c], dk[i][c]);
+          const float go = dos[(r + k) * PAD + tx + 16 * c], qv = qs[(r + k) * PAD + tx + 16 * c];
+          for (int i = 0; i < 4; ++i) {
+            dv[i][c] = fmaf(kiln_lane(p[i], k), go, dv[i][c]);
+            dk[i][c] = fmaf(kiln_lane(ds[i], k), qv, dk[i][c]);
+          }
         }
     }
   }
@@ -213,7 +227,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_q(cons
   float* dos = qs + TILE * PAD;
   float* ks = dos + TILE * PAD;
   float* vs = ks + TILE * PAD;
-  float* dss = vs + TILE * PAD;  // [row][key], TILE + 1 apart
+  float* dss = vs + TILE * PAD;  // [row][key], SPAD apart
   const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
   const long long row0 = (long long)(gridDim.x - 1 - blockIdx.x) * TILE;
   kiln_load_tile(qs, kiln_head(q, g, Q), g.strides[Q][2], row0, g.rows);
@@ -233,28 +247,30 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_q(cons
     __syncthreads();
     // Scores and their gradient: rows (ty + 16 i) by keys (tx + 16 j).
     float s[4][4] = {}, dp[4][4] = {};
-    for (int d = 0; d < HEAD; ++d) {
-      float a[4], b[4], c[4], e[4];
-      for (int i = 0; i < 4; ++i) a[i] = qs[(ty + 16 * i) * PAD + d], c[i] = dos[(ty + 16 * i) * PAD + d];
-      for (int j = 0; j < 4; ++j) b[j] = ks[(tx + 16 * j) * PAD + d], e[j] = vs[(tx + 16 * j) * PAD + d];
+    for (int d = 0; d < HEAD; d += 4) {
+      float4 a[4], b[4], c[4], e[4];
+      for (int i = 0; i < 4; ++i) a[i] = kiln_quad(qs + (ty + 16 * i) * PAD + d), c[i] = kiln_quad(dos + (ty + 16 * i) * PAD + d);
+      for (int j = 0; j < 4; ++j) b[j] = kiln_quad(ks + (tx + 16 * j) * PAD + d), e[j] = kiln_quad(vs + (tx + 16 * j) * PAD + d);
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
-          s[i][j] = fmaf(a[i], b[j], s[i][j]);
-          dp[i][j] = fmaf(c[i], e[j], dp[i][j]);
+          s[i][j] = kiln_dot4(a[i], b[j], s[i][j]);
+          dp[i][j] = kiln_dot4(c[i], e[j], dp[i][j]);
         }
     }
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < 4; ++j) {
         const float p = kiln_probability(g, s[i][j], row0 + ty + 16 * i, key0 + tx + 16 * j, row_lse[i]);
-        dss[(ty + 16 * i) * (TILE + 1) + tx + 16 * j] = p * (dp[i][j] - row_delta[i]);
+        dss[(ty + 16 * i) * SPAD + tx + 16 * j] = p * (dp[i][j] - row_delta[i]);
       }
     __syncthreads();
-    for (int key = 0; key < TILE; ++key) {
-      float ds[4], kv[COLS];
-      for (int i = 0; i < 4; ++i) ds[i] = dss[(ty + 16 * i) * (TILE + 1) + key];
-      for (int c = 0; c < COLS; ++c) kv[c] = ks[key * PAD + tx + 16 * c];
-      for (int i = 0; i < 4; ++i)
-        for (int c = 0; c < COLS; ++c) dq[i][c] = fmaf(ds[i], kv[c], dq[i][c]);
+    for (int key = 0; key < TILE; key += 4) {
+      float4 ds[4];
+      for (int i = 0; i < 4; ++i) ds[i] = kiln_quad(dss + (ty + 16 * i) * SPAD + key);
+      for (int k = 0; k < 4; ++k)
+        for (int c = 0; c < COLS; ++c) {
+          const float kv = ks[(key + k) * PAD + tx + 16 * c];
+          for (int i = 0; i < 4; ++i) dq[i][c] = fmaf(kiln_lane(ds[i], k), kv, dq[i][c]);
+        }
     }
   }
   T* dq_head = (T*)kiln_head(grad_q, g, DQ);

@@ -278,7 +278,7 @@ std::vector<ops::IValue> CompiledProgram::run(const std::vector<ops::IValue>& in
       for (const ops::IValue& v : subgraphs_.at(taken ? e.conditional->true_graph : e.conditional->false_graph)->run(operands))
         results.push_back(v.to_tensor());
     } else {
-      results = ops::call(*e.op, ops::bind_arguments(e.op->schema, positional, e.kwargs));
+      results = ops::call(*e.op, ops::bind_arguments(e.op->schema, positional, e.kwargs, ops::NoneForTensor::Undefined));
     }
     for (size_t i = 0; i < e.outputs.size() && i < results.size(); ++i) {
       const int b = e.outputs[i];

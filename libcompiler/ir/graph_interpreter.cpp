@@ -221,7 +221,7 @@ IValue singleResult(const ops::OpInfo& op, std::vector<Tensor> results) {
 
 IValue callOp(const ops::OpInfo& op, const std::vector<IValue>& positional,
               const std::vector<ops::KeywordArgument>& keywords) {
-  return singleResult(op, ops::call(op, ops::bind_arguments(op.schema, positional, keywords)));
+  return singleResult(op, ops::call(op, ops::bind_arguments(op.schema, positional, keywords, ops::NoneForTensor::Undefined)));
 }
 
 IValue callByName(const std::string& name, const std::vector<IValue>& positional,

@@ -58,9 +58,12 @@ std::string python_type(const SchemaType& type) {
 // The value as the parameter's type, or nullopt when the Python parser would reject it.
 // `op_name` is looked up in kNumbersAsTensors only when a number meets a Tensor parameter: the
 // name comparisons would cost more than binding a call of tensors.
-std::optional<IValue> convert(const SchemaType& type, const IValue& value, const std::string& op_name) {
+std::optional<IValue> convert(const SchemaType& type, const IValue& value, const std::string& op_name, NoneForTensor none) {
   using Base = SchemaType::Base;
-  if (value.is_none()) return type.is_optional ? std::optional<IValue>(value) : std::nullopt;
+  if (value.is_none()) {
+    const bool undefined_tensor = none == NoneForTensor::Undefined && type.base == Base::Tensor && !type.is_list;
+    return type.is_optional || undefined_tensor ? std::optional<IValue>(value) : std::nullopt;
+  }
   if (type.is_list) {
     if (type.base == Base::Tensor) return value.is_tensor_list() ? std::optional<IValue>(value) : std::nullopt;
     if (type.base == Base::Bool) return value.is_bool_list() ? std::optional<IValue>(value) : std::nullopt;
@@ -117,7 +120,8 @@ std::string quoted(const std::string& name) {
 BindFailure failure(std::string message) { return BindFailure{std::move(message), false, {}}; }
 
 std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, const std::vector<IValue>& positional,
-                                              const std::vector<KeywordArgument>& keywords) {
+                                              const std::vector<KeywordArgument>& keywords,
+                                              NoneForTensor none = NoneForTensor::Refused) {
   const std::string& name = schema.name;
   const auto& params = schema.arguments;
   size_t max_positional = 0;
@@ -134,7 +138,7 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
   boost::container::small_vector<bool, 16> bound(params.size(), false);
   BindFailure mismatch{"", true, {}};  // positions marked only once one mismatches (binding is per call)
   for (size_t i = 0; i < positional.size(); ++i) {
-    auto converted = convert(params[i].type, positional[i], name);
+    auto converted = convert(params[i].type, positional[i], name, none);
     if (!converted) {
       if (mismatch.message.empty())
         mismatch.message = name + "(): argument '" + python_name(params[i]) + "' (position " + std::to_string(i + 1) +
@@ -152,7 +156,7 @@ std::variant<Arguments, BindFailure> try_bind(const FunctionSchema& schema, cons
     if (it == params.end()) return failure(name + "() got an unexpected keyword argument '" + kw.name + "'");
     const size_t index = static_cast<size_t>(it - params.begin());
     if (index < positional.size()) return failure(name + "() got multiple values for argument '" + kw.name + "'");
-    auto converted = convert(it->type, kw.value, name);
+    auto converted = convert(it->type, kw.value, name, none);
     if (!converted) {
       if (mismatch.message.empty())
         mismatch.message = name + "(): argument '" + python_name(*it) + "' must be " + python_type(it->type) +
@@ -201,8 +205,8 @@ std::string python_signature(const FunctionSchema& schema) {
 }
 
 Arguments bind_arguments(const FunctionSchema& schema, const std::vector<IValue>& positional,
-                         const std::vector<KeywordArgument>& keywords) {
-  auto result = try_bind(schema, positional, keywords);
+                         const std::vector<KeywordArgument>& keywords, NoneForTensor none) {
+  auto result = try_bind(schema, positional, keywords, none);
   if (auto* failure = std::get_if<BindFailure>(&result)) type_error(failure->message);
   return std::get<Arguments>(std::move(result));
 }

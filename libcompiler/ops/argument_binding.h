@@ -16,11 +16,16 @@ struct KeywordArgument {
   IValue value;
 };
 
+// How None binds to a Tensor argument that is not optional: refused, as torch.* functions refuse
+// it, or as an undefined tensor, as an op overload (torch.ops.aten.x.default, and so a graph's
+// call of one) takes it: an AOT backward passes None for efficient attention's attn_bias.
+enum class NoneForTensor { Refused, Undefined };
+
 // Binds to one schema, converting values as the Python parser does (an int for a float, a single
 // int for int[1], a number for a Tensor of ops that accept numbers as tensors). Throws
 // TorchError(TypeError) with PyTorch's message.
 Arguments bind_arguments(const FunctionSchema& schema, const std::vector<IValue>& positional,
-                         const std::vector<KeywordArgument>& keywords);
+                         const std::vector<KeywordArgument>& keywords, NoneForTensor none = NoneForTensor::Refused);
 
 // The first overload of `name` the call binds to; TypeError when none does (the single
 // overload's own error, or the list of signatures when there are several).

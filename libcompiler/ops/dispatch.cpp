@@ -194,7 +194,7 @@ std::vector<Tensor> call(const OpInfo& op, const Arguments& args) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     const uint32_t nr = node->add_output(outputs[i]);
     const bool differentiable = op.differentiable_outputs < 0 || static_cast<int>(i) < op.differentiable_outputs;
-    if (differentiable && tensor::is_floating_point(outputs[i].dtype())) set_history(outputs[i], node, nr);
+    if (differentiable && outputs[i].defined() && tensor::is_floating_point(outputs[i].dtype())) set_history(outputs[i], node, nr);
   }
   node->save_outputs(outputs);
   return outputs;

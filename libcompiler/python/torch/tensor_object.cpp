@@ -388,7 +388,7 @@ Ref call_overload(Interpreter& interp, const ops::OpInfo& op, const std::vector<
   for (const auto& a : args) positional.push_back(to_ivalue(interp, a));
   std::vector<ops::KeywordArgument> keywords;
   for (const auto& [k, v] : kwargs) keywords.push_back({k, v->kind == ObjectKind::Str && k == "device" ? ops::IValue(to_device(v)) : to_ivalue(interp, v)});
-  return wrap_results(op, ops::call(op, ops::bind_arguments(op.schema, positional, keywords)));
+  return wrap_results(op, ops::call(op, ops::bind_arguments(op.schema, positional, keywords, ops::NoneForTensor::Undefined)));
 }
 
 }  // namespace kiln::python

@@ -42,6 +42,10 @@ float __shfl_xor_sync(unsigned, float value, int lane_mask) {
   return other;
 }
 
+struct float4 {
+  float x, y, z, w;
+};
+
 template <typename T>
 T kiln_load(const T* p) {
   return *p;

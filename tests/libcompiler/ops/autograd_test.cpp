@@ -166,6 +166,21 @@ TEST(Autograd, GradAndDoubleBackward) {
             "this is the desired behavior.");
 }
 
+// PyTorch's gradient layout contract: a leaf's .grad takes the leaf's strides when the leaf fills
+// its memory densely, whatever layout the backward made (here a transpose's).
+TEST(Autograd, ALeafsGradTakesTheLeafsLayout) {
+  const Tensor x = leaf({1, 2, 3, 4, 5, 6}, {2, 3});
+  backward({sum(mul(ops::contiguous(ops::transpose(x, 0, 1)), values({1, 2, 3, 4, 5, 6}, {3, 2})))});
+  EXPECT_EQ(grad(x).strides(), (Shape{3, 1}));
+  expect_values(grad(x), {1, 3, 5, 2, 4, 6}, {2, 3});
+  Tensor columns = Tensor::empty_with_strides({2, 3}, {1, 2}, DType::Float32, tensor::kCPU);
+  zero_(columns);
+  columns.set_requires_grad(true);
+  backward({sum(columns)});  // an expanded gradient, read into the leaf's column-major layout
+  EXPECT_EQ(grad(columns).strides(), (Shape{1, 2}));
+  expect_values(grad(columns), {1, 1, 1, 1, 1, 1}, {2, 3});
+}
+
 TEST(Autograd, BroadcastGradientsAreSummedAndCast) {
   const Tensor a = leaf({1, 2, 3}, {3});
   const Tensor b = leaf({2}, {1}, DType::Float64);

@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "libcompiler/ops/argument_binding.h"
 #include "libcompiler/ops/dispatch.h"
 #include "tests/libcompiler/ops/ops_test_support.h"
 
@@ -17,6 +18,21 @@ struct BadCall {
   std::function<void()> call;
   const char* message;
 };
+
+// None for a Tensor that is not optional: torch.* functions refuse it, op overloads (and graphs'
+// calls of them) take it as an undefined tensor, as an AOT backward passes attn_bias.
+TEST(ArgumentBinding, NoneBindsToATensorOnlyForOpOverloads) {
+  const OpInfo& op = op_info(OpId::_scaled_dot_product_efficient_attention_backward);
+  std::vector<IValue> positional(12);
+  for (size_t i : {0, 1, 2, 3, 5, 6, 7, 8}) positional[i] = IValue(Tensor::empty({1}, DType::Float32));
+  positional[9] = IValue(0.0);
+  positional[10] = IValue(std::vector<bool>{true, true, true, false});
+  positional[11] = IValue(false);
+  EXPECT_EQ(test::error_of([&] { bind_arguments(op.schema, positional, {}); }),
+            "_scaled_dot_product_efficient_attention_backward(): argument 'attn_bias' (position 5) must be Tensor, not NoneType");
+  const Arguments args = bind_arguments(op.schema, positional, {}, NoneForTensor::Undefined);
+  EXPECT_FALSE(args.optional_tensor(4).defined());
+}
 
 TEST(ErrorMessages, BadCallsRaisePyTorchsText) {
   const std::vector<BadCall> rows = {

@@ -32,14 +32,21 @@ TEST(FusedAttention, CudaTensorsTakeTheEfficientAttentionWithItsLayouts) {
   EXPECT_EQ(out.sizes(), (Shape{2, 4, 8, 64}));
   EXPECT_EQ(out.strides(), (Shape{8 * 4 * 64, 64, 4 * 64, 1}));
   backward({sum(out)});
-  EXPECT_EQ(grad(q).strides(), (Shape{8 * 4 * 64, 64, 4 * 64, 1}));
   EXPECT_EQ(grad(v).sizes(), (Shape{2, 4, 8, 64}));
+  EXPECT_EQ(grad(q).strides(), (Shape{4 * 8 * 64, 8 * 64, 64, 1}));  // a contiguous leaf's (the layout contract)
   // The log-sum-exp has its rows rounded up to 32, and none when no backward will run.
   const std::vector<Tensor> with_lse = call(OpId::_scaled_dot_product_efficient_attention, {q, k, v, Tensor(), true, 0.0, true, IValue()});
   EXPECT_EQ(with_lse[1].sizes(), (Shape{2, 4, 32}));
   EXPECT_EQ(with_lse[1].dtype(), DType::Float32);
   EXPECT_EQ(with_lse[2].dim(), 0);
   EXPECT_EQ(with_lse[2].dtype(), DType::Int64);
+  // The backward's gradients are laid out as the output, its attn_bias gradient undefined.
+  const std::vector<Tensor> grads =
+      call(OpId::_scaled_dot_product_efficient_attention_backward,
+           {out, q, k, v, Tensor(), with_lse[0], with_lse[1], with_lse[2], with_lse[3], 0.0, std::vector<bool>{true, true, true, false}, true, IValue()});
+  EXPECT_EQ(grads[0].strides(), (Shape{8 * 4 * 64, 64, 4 * 64, 1}));
+  EXPECT_EQ(grads[2].strides(), (Shape{8 * 4 * 64, 64, 4 * 64, 1}));
+  EXPECT_FALSE(grads[3].defined());
 }
 
 TEST(FusedAttention, OtherCallsAreComposed) {
