@@ -20,7 +20,7 @@ using tensor::DType;
 using tensor::Tensor;
 
 constexpr int64_t kTile = 64;       // rows of queries or keys a block holds
-constexpr unsigned kThreads = 256;  // a 16 x 16 grid
+constexpr unsigned kThreads = 256;  // a 16 x 16 grid: THREADS of attention_kernels.cu
 
 // The operands' geometry: each tensor is [batch, heads, rows, head] with a contiguous head; its
 // strides of the other three dimensions, in elements, in the order the kernels name them.

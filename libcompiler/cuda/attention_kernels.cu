@@ -39,12 +39,33 @@ __device__ __forceinline__ const T* kiln_head(const T* base, const AttentionGeom
   const long long bh = blockIdx.y;
   return base + (bh / g.heads) * g.strides[operand][0] + (bh % g.heads) * g.strides[operand][1];
 }
-// Rows first .. first + 63 of one head of an operand into shared memory, zeros past `count`.
-__device__ __forceinline__ void kiln_load_tile(float* tile, const T* head, long long row_stride, long long first, long long count) {
-  for (int e = threadIdx.x; e < TILE * HEAD; e += blockDim.x) {
-    const int r = e / HEAD, d = e % HEAD;
-    tile[r * PAD + d] = first + r < count ? kiln_load(head + (first + r) * row_stride + d) : 0.0f;
+// A thread's share of a tile, on its way from global to shared memory: the loop over tiles fetches
+// the next one into registers while it computes with the current one (a fetch straight to shared
+// memory, in a loop over a run-time block size, waited for each load in turn).
+#define THREADS 256
+#define TILE_SHARE (TILE * HEAD / THREADS)
+struct KilnTileShare {
+  float values[TILE_SHARE];
+};
+// Rows first .. first + 63 of one head of an operand, zeros past `count`.
+__device__ __forceinline__ void kiln_fetch(KilnTileShare& share, const T* head, long long row_stride, long long first, long long count) {
+#pragma unroll
+  for (int k = 0; k < TILE_SHARE; ++k) {
+    const int e = threadIdx.x + k * THREADS, r = e / HEAD, d = e % HEAD;
+    share.values[k] = first + r < count ? kiln_load(head + (first + r) * row_stride + d) : 0.0f;
   }
+}
+__device__ __forceinline__ void kiln_put(float* tile, const KilnTileShare& share) {
+#pragma unroll
+  for (int k = 0; k < TILE_SHARE; ++k) {
+    const int e = threadIdx.x + k * THREADS;
+    tile[(e / HEAD) * PAD + e % HEAD] = share.values[k];
+  }
+}
+__device__ __forceinline__ void kiln_load_tile(float* tile, const T* head, long long row_stride, long long first, long long count) {
+  KilnTileShare share;
+  kiln_fetch(share, head, row_stride, first, count);
+  kiln_put(tile, share);
 }
 __device__ __forceinline__ bool kiln_attends(const AttentionGeometry& g, long long row, long long key) {
   return row < g.rows && key < g.keys && (!g.causal || key <= row);
@@ -52,7 +73,7 @@ __device__ __forceinline__ bool kiln_attends(const AttentionGeometry& g, long lo
 
 // One block per 64 query rows of one head (blockIdx.y: batch * heads + head); the rows that see
 // the most keys first (causal), so the last wave is the lightest.
-extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T* __restrict__ q, const T* __restrict__ k,
+extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_forward(const T* __restrict__ q, const T* __restrict__ k,
     const T* __restrict__ v, T* __restrict__ out, float* __restrict__ lse, AttentionGeometry g) {
   extern __shared__ float shared[];
   float* qs = shared;
@@ -69,12 +90,22 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T
     for (int c = 0; c < COLS; ++c) acc[i][c] = 0.0f;
   }
   const long long key_end = g.causal ? min(g.keys, row0 + TILE) : g.keys;
+  const T* k_head = kiln_head(k, g, K);
+  const T* v_head = kiln_head(v, g, V);
+  KilnTileShare k_next, v_next;
+  kiln_fetch(k_next, k_head, g.strides[K][2], 0, g.keys);
+  kiln_fetch(v_next, v_head, g.strides[V][2], 0, g.keys);
   for (long long key0 = 0; key0 < key_end; key0 += TILE) {
     __syncthreads();
-    kiln_load_tile(ks, kiln_head(k, g, K), g.strides[K][2], key0, g.keys);
-    kiln_load_tile(vs, kiln_head(v, g, V), g.strides[V][2], key0, g.keys);
+    kiln_put(ks, k_next);
+    kiln_put(vs, v_next);
     __syncthreads();
+    if (key0 + TILE < key_end) {
+      kiln_fetch(k_next, k_head, g.strides[K][2], key0 + TILE, g.keys);
+      kiln_fetch(v_next, v_head, g.strides[V][2], key0 + TILE, g.keys);
+    }
     float s[4][4] = {};
+#pragma unroll 2
     for (int d = 0; d < HEAD; d += 4) {
       float4 a[4], b[4];
       for (int i = 0; i < 4; ++i) a[i] = kiln_quad(qs + (ty + 16 * i) * PAD + d);
@@ -102,6 +133,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T
       for (int c = 0; c < COLS; ++c) acc[i][c] *= rescale;
     }
     __syncthreads();
+#pragma unroll 2
     for (int key = 0; key < TILE; key += 4) {
       float4 p[4];
       for (int i = 0; i < 4; ++i) p[i] = kiln_quad(ps + (ty + 16 * i) * SPAD + key);
@@ -124,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_forward(const T
 }
 
 // delta[row] = sum over the head of grad_out * out, a warp per row (blockIdx.y: the head).
-extern "C" __global__ void __launch_bounds__(256) kiln_attention_delta(const T* __restrict__ grad_out, const T* __restrict__ out,
+extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_delta(const T* __restrict__ grad_out, const T* __restrict__ out,
     float* __restrict__ delta, AttentionGeometry g) {
   const long long row = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
   if (row >= g.rows) return;
@@ -142,7 +174,7 @@ __device__ __forceinline__ float kiln_probability(const AttentionGeometry& g, fl
 }
 
 // One block per 64 keys of one head: grad_key and grad_value over every query row that sees them.
-extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(const T* __restrict__ q, const T* __restrict__ k,
+extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_backward_kv(const T* __restrict__ q, const T* __restrict__ k,
     const T* __restrict__ v, const T* __restrict__ grad_out, const float* __restrict__ lse, const float* __restrict__ delta,
     T* __restrict__ grad_k, T* __restrict__ grad_v, AttentionGeometry g) {
   extern __shared__ float shared[];
@@ -163,10 +195,18 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(con
     for (int c = 0; c < COLS; ++c) dk[i][c] = dv[i][c] = 0.0f;
   const T* q_head = kiln_head(q, g, Q);
   const T* go_head = kiln_head(grad_out, g, DO);
-  for (long long row0 = g.causal ? key0 : 0; row0 < g.rows; row0 += TILE) {
+  const long long row_begin = g.causal ? key0 : 0;
+  KilnTileShare q_next, go_next;
+  kiln_fetch(q_next, q_head, g.strides[Q][2], row_begin, g.rows);
+  kiln_fetch(go_next, go_head, g.strides[DO][2], row_begin, g.rows);
+  for (long long row0 = row_begin; row0 < g.rows; row0 += TILE) {
     __syncthreads();
-    kiln_load_tile(qs, q_head, g.strides[Q][2], row0, g.rows);
-    kiln_load_tile(dos, go_head, g.strides[DO][2], row0, g.rows);
+    kiln_put(qs, q_next);
+    kiln_put(dos, go_next);
+    if (row0 + TILE < g.rows) {
+      kiln_fetch(q_next, q_head, g.strides[Q][2], row0 + TILE, g.rows);
+      kiln_fetch(go_next, go_head, g.strides[DO][2], row0 + TILE, g.rows);
+    }
     if (threadIdx.x < TILE) {
       const long long row = row0 + threadIdx.x;
       lse_s[threadIdx.x] = row < g.rows ? lse[blockIdx.y * g.lse_rows + row] : 0.0f;
@@ -175,6 +215,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(con
     __syncthreads();
     // Transposed scores and their gradient: keys (ty + 16 i) by rows (tx + 16 j).
     float s[4][4] = {}, dp[4][4] = {};
+#pragma unroll 2
     for (int d = 0; d < HEAD; d += 4) {
       float4 a[4], b[4], c[4], e[4];
       for (int i = 0; i < 4; ++i) a[i] = kiln_quad(ks + (ty + 16 * i) * PAD + d), c[i] = kiln_quad(vs + (ty + 16 * i) * PAD + d);
@@ -193,6 +234,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(con
         dss[(ty + 16 * i) * SPAD + r] = p * (dp[i][j] - delta_s[r]);
       }
     __syncthreads();
+#pragma unroll 2
     for (int r = 0; r < TILE; r += 4) {
       float4 p[4], ds[4];
       for (int i = 0; i < 4; ++i) p[i] = kiln_quad(ps + (ty + 16 * i) * SPAD + r), ds[i] = kiln_quad(dss + (ty + 16 * i) * SPAD + r);
@@ -219,7 +261,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_kv(con
 }
 
 // One block per 64 query rows of one head: grad_query over the keys they see.
-extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_q(const T* __restrict__ q, const T* __restrict__ k,
+extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_backward_q(const T* __restrict__ q, const T* __restrict__ k,
     const T* __restrict__ v, const T* __restrict__ grad_out, const float* __restrict__ lse, const float* __restrict__ delta,
     T* __restrict__ grad_q, AttentionGeometry g) {
   extern __shared__ float shared[];
@@ -240,13 +282,23 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_q(cons
     for (int c = 0; c < COLS; ++c) dq[i][c] = 0.0f;
   }
   const long long key_end = g.causal ? min(g.keys, row0 + TILE) : g.keys;
+  const T* k_head = kiln_head(k, g, K);
+  const T* v_head = kiln_head(v, g, V);
+  KilnTileShare k_next, v_next;
+  kiln_fetch(k_next, k_head, g.strides[K][2], 0, g.keys);
+  kiln_fetch(v_next, v_head, g.strides[V][2], 0, g.keys);
   for (long long key0 = 0; key0 < key_end; key0 += TILE) {
     __syncthreads();
-    kiln_load_tile(ks, kiln_head(k, g, K), g.strides[K][2], key0, g.keys);
-    kiln_load_tile(vs, kiln_head(v, g, V), g.strides[V][2], key0, g.keys);
+    kiln_put(ks, k_next);
+    kiln_put(vs, v_next);
     __syncthreads();
+    if (key0 + TILE < key_end) {
+      kiln_fetch(k_next, k_head, g.strides[K][2], key0 + TILE, g.keys);
+      kiln_fetch(v_next, v_head, g.strides[V][2], key0 + TILE, g.keys);
+    }
     // Scores and their gradient: rows (ty + 16 i) by keys (tx + 16 j).
     float s[4][4] = {}, dp[4][4] = {};
+#pragma unroll 2
     for (int d = 0; d < HEAD; d += 4) {
       float4 a[4], b[4], c[4], e[4];
       for (int i = 0; i < 4; ++i) a[i] = kiln_quad(qs + (ty + 16 * i) * PAD + d), c[i] = kiln_quad(dos + (ty + 16 * i) * PAD + d);
@@ -263,6 +315,7 @@ extern "C" __global__ void __launch_bounds__(256) kiln_attention_backward_q(cons
         dss[(ty + 16 * i) * SPAD + tx + 16 * j] = p * (dp[i][j] - row_delta[i]);
       }
     __syncthreads();
+#pragma unroll 2
     for (int key = 0; key < TILE; key += 4) {
       float4 ds[4];
       for (int i = 0; i < 4; ++i) ds[i] = kiln_quad(dss + (ty + 16 * i) * SPAD + key);
