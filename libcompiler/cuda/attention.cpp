@@ -61,14 +61,27 @@ void check_operands(const Tensor& query, const Tensor& key, const Tensor& value,
   if (key.size(2) != value.size(2)) tensor::throw_runtime_error(name + ": key and value must have the same sequence length");
 }
 
-std::string source_key(int64_t head_size, DType dtype) { return "attention|" + std::to_string(head_size) + "|" + std::string(tensor::dtype_name(dtype)); }
+// Whether every row of these operands starts 16-byte aligned in float (the kernels then load rows
+// as quads).
+bool quad_rows(const std::vector<const Tensor*>& operands) {
+  for (const Tensor* t : operands) {
+    if (t->dtype() != DType::Float32 || reinterpret_cast<uintptr_t>(t->data_ptr()) % 16 != 0) return false;
+    for (int d = 0; d < 3; ++d)
+      if (t->strides()[d] % 4 != 0) return false;
+  }
+  return true;
+}
+
+std::string source_key(int64_t head_size, DType dtype, bool quads) {
+  return "attention|" + std::to_string(head_size) + "|" + std::string(tensor::dtype_name(dtype)) + (quads ? "|quads" : "");
+}
 
 // The source's four kernels, in this order (compiled together).
 enum AttentionEntry { Forward, Delta, BackwardKeys, BackwardQueries };
-std::vector<KernelFunction> attention_kernels(int64_t head_size, DType dtype) {
+std::vector<KernelFunction> attention_kernels(int64_t head_size, DType dtype, bool quads) {
   static const std::vector<std::string> entries{"kiln_attention_forward", "kiln_attention_delta", "kiln_attention_backward_kv",
                                                 "kiln_attention_backward_q"};
-  return loaded_kernels(source_key(head_size, dtype), [&] { return fused_attention_source(head_size, dtype); }, entries);
+  return loaded_kernels(source_key(head_size, dtype, quads), [&] { return fused_attention_source(head_size, dtype, quads); }, entries);
 }
 
 AttentionGeometry geometry(const Tensor& query, const Tensor& key, double scale, bool causal, int64_t lse_rows) {
@@ -90,9 +103,9 @@ unsigned tiles(int64_t rows) { return static_cast<unsigned>((rows + kTile - 1) /
 
 }  // namespace
 
-std::string fused_attention_source(int64_t head_size, DType dtype) {
-  return kernel_preamble() + "typedef " + std::string(storage_type(dtype)) + " T;\n#define HEAD " + std::to_string(head_size) + "\n" +
-         kAttentionKernelsSource;
+std::string fused_attention_source(int64_t head_size, DType dtype, bool quad_rows) {
+  return kernel_preamble() + "typedef " + std::string(storage_type(dtype)) + " T;\n#define HEAD " + std::to_string(head_size) +
+         "\n#define QUAD_ROWS " + (quad_rows ? "1" : "0") + "\n" + kAttentionKernelsSource;
 }
 
 // (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, scale) -> (output,
@@ -118,7 +131,8 @@ std::vector<Tensor> efficient_attention_kernel(const ops::Arguments& args) {
   void* out = outputs[0].data_ptr();
   void* lse = outputs[1].numel() > 0 ? outputs[1].data_ptr() : nullptr;
   std::vector<void*> arguments{&q, &k, &v, &out, &lse, &g};
-  launch_tiles(attention_kernels(head, query.dtype())[Forward], tiles(g.rows), query.size(0) * g.heads, kThreads,
+  const bool quads = quad_rows({&query, &key, &value});
+  launch_tiles(attention_kernels(head, query.dtype(), quads)[Forward], tiles(g.rows), query.size(0) * g.heads, kThreads,
                shared_floats(head, 3, 1) * sizeof(float), arguments);
   return outputs;
 }
@@ -162,7 +176,7 @@ std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& ar
   void* gq = outputs[0].data_ptr();
   void* gk = outputs[1].data_ptr();
   void* gv = outputs[2].data_ptr();
-  const std::vector<KernelFunction> kernels = attention_kernels(head, query.dtype());
+  const std::vector<KernelFunction> kernels = attention_kernels(head, query.dtype(), quad_rows({&query, &key, &value, &grad_out}));
   constexpr int64_t kRowsPerDeltaBlock = kThreads / 32;
   std::vector<void*> delta_arguments{&go, &o, &delta_data, &g};
   launch_tiles(kernels[Delta], static_cast<unsigned>((g.rows + kRowsPerDeltaBlock - 1) / kRowsPerDeltaBlock),

@@ -17,8 +17,9 @@
 namespace kiln::cuda {
 
 // The NVRTC source of the four kernels (kiln_attention_forward, kiln_attention_delta,
-// kiln_attention_backward_kv, kiln_attention_backward_q) for `head_size` and `dtype`.
-std::string fused_attention_source(int64_t head_size, tensor::DType dtype);
+// kiln_attention_backward_kv, kiln_attention_backward_q) for `head_size` and `dtype`, loading rows
+// as quads when every row is 16-byte aligned in float (`quad_rows`).
+std::string fused_attention_source(int64_t head_size, tensor::DType dtype, bool quad_rows);
 
 // The CUDA kernels of _scaled_dot_product_efficient_attention and its backward.
 std::vector<tensor::Tensor> efficient_attention_kernel(const ops::Arguments& args);

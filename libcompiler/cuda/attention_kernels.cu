@@ -1,6 +1,7 @@
 // kiln's fused attention kernels (libcompiler/cuda/attention.h), compiled by NVRTC after the
-// kernel preamble (kernel_source.h), a typedef of T (the operands' storage type) and a definition of
-// HEAD (the head size). The build embeds this file in kiln_cuda as a string; the tests also compile
+// kernel preamble (kernel_source.h), a typedef of T (the operands' storage type) and definitions of
+// HEAD (the head size) and QUAD_ROWS (1 where T is float and every row of every operand starts
+// 16-byte aligned). The build embeds this file in kiln_cuda as a string; the tests also compile
 // it as C++ and run it on emulated threads (tests/libcompiler/cuda/attention_emulation_test.cpp),
 // so it keeps to what both understand.
 #ifndef INFINITY  // NVRTC compiles without CUDA's headers
@@ -21,6 +22,15 @@ enum { Q, K, V, O, DO, DQ, DK, DV };
 #define COLS (HEAD / 16)  // head columns a thread owns
 
 __device__ __forceinline__ float4 kiln_quad(const float* p) { return *reinterpret_cast<const float4*>(p); }
+// Four neighbours of an operand in float: one 16-byte load where the host found every row aligned
+// (QUAD_ROWS), four loads otherwise.
+__device__ __forceinline__ float4 kiln_load_quad(const T* p) {
+#if QUAD_ROWS
+  return *reinterpret_cast<const float4*>(p);
+#else
+  return make_float4(kiln_load(p), kiln_load(p + 1), kiln_load(p + 2), kiln_load(p + 3));
+#endif
+}
 // a . b over four neighbours, added to sum.
 __device__ __forceinline__ float kiln_dot4(float4 a, float4 b, float sum) {
   return fmaf(a.w, b.w, fmaf(a.z, b.z, fmaf(a.y, b.y, fmaf(a.x, b.x, sum))));
@@ -43,23 +53,23 @@ __device__ __forceinline__ const T* kiln_head(const T* base, const AttentionGeom
 // the next one into registers while it computes with the current one (a fetch straight to shared
 // memory, in a loop over a run-time block size, waited for each load in turn).
 #define THREADS 256
-#define TILE_SHARE (TILE * HEAD / THREADS)
+#define TILE_SHARE (TILE * HEAD / THREADS / 4)  // quads
 struct KilnTileShare {
-  float values[TILE_SHARE];
+  float4 quads[TILE_SHARE];
 };
 // Rows first .. first + 63 of one head of an operand, zeros past `count`.
 __device__ __forceinline__ void kiln_fetch(KilnTileShare& share, const T* head, long long row_stride, long long first, long long count) {
 #pragma unroll
   for (int k = 0; k < TILE_SHARE; ++k) {
-    const int e = threadIdx.x + k * THREADS, r = e / HEAD, d = e % HEAD;
-    share.values[k] = first + r < count ? kiln_load(head + (first + r) * row_stride + d) : 0.0f;
+    const int e = threadIdx.x + k * THREADS, r = e / (HEAD / 4), d = 4 * (e % (HEAD / 4));
+    share.quads[k] = first + r < count ? kiln_load_quad(head + (first + r) * row_stride + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   }
 }
 __device__ __forceinline__ void kiln_put(float* tile, const KilnTileShare& share) {
 #pragma unroll
   for (int k = 0; k < TILE_SHARE; ++k) {
     const int e = threadIdx.x + k * THREADS;
-    tile[(e / HEAD) * PAD + e % HEAD] = share.values[k];
+    *reinterpret_cast<float4*>(tile + (e / (HEAD / 4)) * PAD + 4 * (e % (HEAD / 4))) = share.quads[k];
   }
 }
 __device__ __forceinline__ void kiln_load_tile(float* tile, const T* head, long long row_stride, long long first, long long count) {
@@ -73,7 +83,8 @@ __device__ __forceinline__ bool kiln_attends(const AttentionGeometry& g, long lo
 
 // One block per 64 query rows of one head (blockIdx.y: batch * heads + head); the rows that see
 // the most keys first (causal), so the last wave is the lightest.
-extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_forward(const T* __restrict__ q, const T* __restrict__ k,
+// At most 128 registers, so that two blocks share an SM (one alone waits at every barrier).
+extern "C" __global__ void __launch_bounds__(THREADS, 2) kiln_attention_forward(const T* __restrict__ q, const T* __restrict__ k,
     const T* __restrict__ v, T* __restrict__ out, float* __restrict__ lse, AttentionGeometry g) {
   extern __shared__ float shared[];
   float* qs = shared;

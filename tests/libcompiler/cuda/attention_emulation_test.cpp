@@ -22,8 +22,11 @@ struct Dim3 {
 thread_local Dim3 threadIdx;
 Dim3 blockIdx, blockDim, gridDim;
 
-// One block's dynamic shared memory: blocks run one after another.
+// One block's dynamic shared memory: blocks run one after another. C linkage: the kernels' block-scope
+// `extern __shared__ float shared[]` names it from inside their own namespaces.
+extern "C" {
 alignas(16) float shared[48 * 1024];
+}
 
 constexpr unsigned kBlockThreads = 256;
 constexpr unsigned kWarps = kBlockThreads / 32;
@@ -45,6 +48,7 @@ float __shfl_xor_sync(unsigned, float value, int lane_mask) {
 struct float4 {
   float x, y, z, w;
 };
+float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 
 template <typename T>
 T kiln_load(const T* p) {
@@ -61,9 +65,26 @@ typedef float T;
 #define __global__
 #define __device__
 #define __forceinline__ inline
-#define __launch_bounds__(threads)
+#define __launch_bounds__(...)
 #define __shared__
+// Twice: rows loaded one float at a time, and as quads (the kernels' entries renamed apart).
+namespace scalar_rows {
+#define QUAD_ROWS 0
 #include "libcompiler/cuda/attention_kernels.cu"
+#undef QUAD_ROWS
+}  // namespace scalar_rows
+namespace quad_rows {
+#define QUAD_ROWS 1
+#define kiln_attention_forward kiln_attention_forward_quads
+#define kiln_attention_delta kiln_attention_delta_quads
+#define kiln_attention_backward_kv kiln_attention_backward_kv_quads
+#define kiln_attention_backward_q kiln_attention_backward_q_quads
+#include "libcompiler/cuda/attention_kernels.cu"
+#undef kiln_attention_forward
+#undef kiln_attention_delta
+#undef kiln_attention_backward_kv
+#undef kiln_attention_backward_q
+}  // namespace quad_rows
 #undef __global__
 #undef __device__
 #undef __forceinline__
@@ -96,8 +117,6 @@ void launch(Kernel kernel, unsigned grid_x, unsigned grid_y, Args... args) {
 namespace kiln::cuda {
 namespace {
 
-using emulated::AttentionGeometry;
-
 // [batch, heads, rows, HEAD] values stored as [batch, rows, heads, HEAD] (heads inside rows, as a
 // GPT's q, k and v views are laid out, and as the kernels' outputs are).
 struct Operand {
@@ -126,7 +145,21 @@ struct Case {
 
 bool attends(const Case& c, int64_t row, int64_t key) { return !c.causal || key <= row; }
 
-void check_case(const Case& c) {
+// The four kernels of one build of attention_kernels.cu.
+template <typename Geometry, typename Forward, typename Delta, typename Keys, typename Queries>
+struct Kernels {
+  Forward forward;
+  Delta delta;
+  Keys keys;
+  Queries queries;
+};
+template <typename Geometry, typename Forward, typename Delta, typename Keys, typename Queries>
+Kernels<Geometry, Forward, Delta, Keys, Queries> kernels(Forward forward, Delta delta, Keys keys, Queries queries) {
+  return {forward, delta, keys, queries};
+}
+
+template <typename Geometry, typename... Entries>
+void check_case(const Case& c, const Kernels<Geometry, Entries...>& run) {
   std::mt19937 generator(7);
   const Operand q = random_operand(c.batch, c.heads, c.rows, generator), k = random_operand(c.batch, c.heads, c.keys, generator),
                 v = random_operand(c.batch, c.heads, c.keys, generator), grad_out = random_operand(c.batch, c.heads, c.rows, generator);
@@ -134,7 +167,7 @@ void check_case(const Case& c) {
   const int64_t lse_rows = (c.rows + 31) / 32 * 32, heads = c.batch * c.heads;
   std::vector<float> lse(static_cast<size_t>(heads * lse_rows)), delta(static_cast<size_t>(heads * c.rows));
 
-  AttentionGeometry g{};
+  Geometry g{};
   const Operand* operands[] = {&q, &k, &v, &out, &grad_out, &grad_q, &grad_k, &grad_v};
   for (int i = 0; i < 8; ++i)
     for (int d = 0; d < 3; ++d) g.strides[i][d] = operands[i]->strides()[static_cast<size_t>(d)];
@@ -146,14 +179,14 @@ void check_case(const Case& c) {
   g.causal = c.causal;
   const auto tiles = [](int64_t n) { return static_cast<unsigned>((n + 63) / 64); };
   const unsigned grid_y = static_cast<unsigned>(heads);
-  emulated::launch(emulated::kiln_attention_forward, tiles(c.rows), grid_y, q.data.data(), k.data.data(), v.data.data(),
+  emulated::launch(run.forward, tiles(c.rows), grid_y, q.data.data(), k.data.data(), v.data.data(),
                    out.data.data(), lse.data(), g);
-  emulated::launch(emulated::kiln_attention_delta, static_cast<unsigned>((c.rows + 7) / 8), grid_y, grad_out.data.data(),
+  emulated::launch(run.delta, static_cast<unsigned>((c.rows + 7) / 8), grid_y, grad_out.data.data(),
                    out.data.data(), delta.data(), g);
-  emulated::launch(emulated::kiln_attention_backward_kv, tiles(c.keys), grid_y, q.data.data(), k.data.data(), v.data.data(),
+  emulated::launch(run.keys, tiles(c.keys), grid_y, q.data.data(), k.data.data(), v.data.data(),
                    grad_out.data.data(), static_cast<const float*>(lse.data()), static_cast<const float*>(delta.data()),
                    grad_k.data.data(), grad_v.data.data(), g);
-  emulated::launch(emulated::kiln_attention_backward_q, tiles(c.rows), grid_y, q.data.data(), k.data.data(), v.data.data(),
+  emulated::launch(run.queries, tiles(c.rows), grid_y, q.data.data(), k.data.data(), v.data.data(),
                    grad_out.data.data(), static_cast<const float*>(lse.data()), static_cast<const float*>(delta.data()),
                    grad_q.data.data(), g);
 
@@ -208,14 +241,30 @@ void check_case(const Case& c) {
     }
 }
 
+namespace scalar = emulated::scalar_rows;
+namespace quads = emulated::quad_rows;
+const auto scalar_kernels = kernels<scalar::AttentionGeometry>(scalar::kiln_attention_forward, scalar::kiln_attention_delta,
+                                                               scalar::kiln_attention_backward_kv, scalar::kiln_attention_backward_q);
+const auto quad_kernels = kernels<quads::AttentionGeometry>(quads::kiln_attention_forward_quads, quads::kiln_attention_delta_quads,
+                                                            quads::kiln_attention_backward_kv_quads, quads::kiln_attention_backward_q_quads);
+
 // Causal, two heads, a last tile of 16 rows: rows see only the keys up to their own.
-TEST(FusedAttentionKernels, CausalAttentionAndItsGradientsMatchDouble) { check_case({1, 2, 80, 80, true, 1.0f / std::sqrt(32.0f)}); }
+TEST(FusedAttentionKernels, CausalAttentionAndItsGradientsMatchDouble) {
+  check_case({1, 2, 80, 80, true, 1.0f / std::sqrt(32.0f)}, scalar_kernels);
+  check_case({1, 2, 80, 80, true, 1.0f / std::sqrt(32.0f)}, quad_kernels);
+}
 
 // More keys than rows, neither a multiple of the tile, a scale of the caller's.
-TEST(FusedAttentionKernels, AttentionOverMoreKeysThanRowsMatchesDouble) { check_case({2, 1, 70, 100, false, 0.3f}); }
+TEST(FusedAttentionKernels, AttentionOverMoreKeysThanRowsMatchesDouble) {
+  check_case({2, 1, 70, 100, false, 0.3f}, scalar_kernels);
+  check_case({2, 1, 70, 100, false, 0.3f}, quad_kernels);
+}
 
 // Causal with fewer keys than rows: later rows see every key.
-TEST(FusedAttentionKernels, CausalAttentionOverFewerKeysMatchesDouble) { check_case({1, 1, 100, 40, true, 0.2f}); }
+TEST(FusedAttentionKernels, CausalAttentionOverFewerKeysMatchesDouble) {
+  check_case({1, 1, 100, 40, true, 0.2f}, scalar_kernels);
+  check_case({1, 1, 100, 40, true, 0.2f}, quad_kernels);
+}
 
 }  // namespace
 }  // namespace kiln::cuda

@@ -164,10 +164,12 @@ TEST_P(CudaKernels, EveryForeachRowCompiles) {
 // tests/device/cuda_attention.py on the GPU).
 TEST_P(CudaKernels, TheFusedAttentionCompiles) {
   if (GetParam() == DType::Float64) GTEST_SKIP() << "the fused attention takes float, half and bfloat16";
-  for (const int64_t head : {16, 64, 128}) {
-    SCOPED_TRACE("head size " + std::to_string(head));
-    EXPECT_NO_THROW(compile_cuda(fused_attention_source(head, GetParam()), "attention.cu", "sm_90"));
-  }
+  for (const int64_t head : {16, 64, 128})
+    for (const bool quad_rows : {false, true}) {
+      if (quad_rows && GetParam() != DType::Float32) continue;
+      SCOPED_TRACE("head size " + std::to_string(head) + (quad_rows ? ", rows as quads" : ""));
+      EXPECT_NO_THROW(compile_cuda(fused_attention_source(head, GetParam(), quad_rows), "attention.cu", "sm_90"));
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaKernels, ::testing::Values(DType::Float32, DType::Float16, DType::BFloat16, DType::Float64),
