@@ -76,11 +76,10 @@ std::string source_key(int64_t head_size, DType dtype, bool quads) {
   return "attention|" + std::to_string(head_size) + "|" + std::string(tensor::dtype_name(dtype)) + (quads ? "|quads" : "");
 }
 
-// The source's four kernels, in this order (compiled together).
-enum AttentionEntry { Forward, Delta, BackwardKeys, BackwardQueries };
+// The source's three kernels, in this order (compiled together).
+enum AttentionEntry { Forward, Delta, Backward };
 std::vector<KernelFunction> attention_kernels(int64_t head_size, DType dtype, bool quads) {
-  static const std::vector<std::string> entries{"kiln_attention_forward", "kiln_attention_delta", "kiln_attention_backward_kv",
-                                                "kiln_attention_backward_q"};
+  static const std::vector<std::string> entries{"kiln_attention_forward", "kiln_attention_delta", "kiln_attention_backward"};
   return loaded_kernels(source_key(head_size, dtype, quads), [&] { return fused_attention_source(head_size, dtype, quads); }, entries);
 }
 
@@ -157,7 +156,11 @@ std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& ar
   put_strides(g, Value, value);
   put_strides(g, Out, out);
   put_strides(g, GradOut, grad_out);
-  put_strides(g, GradQuery, outputs[0]);
+  // grad_query is summed over key tiles in float: in the output itself when that is float.
+  const Tensor grad_q = outputs[0].dtype() == DType::Float32
+                            ? outputs[0]
+                            : Tensor::empty_with_strides(outputs[0].sizes(), outputs[0].strides(), DType::Float32, query.device());
+  put_strides(g, GradQuery, grad_q);
   put_strides(g, GradKey, outputs[1]);
   put_strides(g, GradValue, outputs[2]);
   make_current(device_index(query.device()));
@@ -165,6 +168,7 @@ std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& ar
     for (int i = 0; i < 3; ++i) ops::zero_(outputs[i]);
     return outputs;
   }
+  ops::zero_(grad_q);
   const Tensor delta = Tensor::empty({query.size(0), query.size(1), query.size(2)}, DType::Float32, query.device());
   void* q = query.data_ptr();
   void* k = key.data_ptr();
@@ -173,20 +177,17 @@ std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& ar
   void* o = out.data_ptr();
   void* lse_data = lse.data_ptr();
   void* delta_data = delta.data_ptr();
-  void* gq = outputs[0].data_ptr();
+  void* gq = grad_q.data_ptr();
   void* gk = outputs[1].data_ptr();
   void* gv = outputs[2].data_ptr();
   const std::vector<KernelFunction> kernels = attention_kernels(head, query.dtype(), quad_rows({&query, &key, &value, &grad_out}));
   constexpr int64_t kRowsPerDeltaBlock = kThreads / 32;
   std::vector<void*> delta_arguments{&go, &o, &delta_data, &g};
-  launch_tiles(kernels[Delta], static_cast<unsigned>((g.rows + kRowsPerDeltaBlock - 1) / kRowsPerDeltaBlock),
-               heads, kThreads, 0, delta_arguments);
-  std::vector<void*> kv_arguments{&q, &k, &v, &go, &lse_data, &delta_data, &gk, &gv, &g};
-  launch_tiles(kernels[BackwardKeys], tiles(g.keys), heads, kThreads,
-               (shared_floats(head, 4, 2) + 2 * kTile) * sizeof(float), kv_arguments);
-  std::vector<void*> q_arguments{&q, &k, &v, &go, &lse_data, &delta_data, &gq, &g};
-  launch_tiles(kernels[BackwardQueries], tiles(g.rows), heads, kThreads,
-               shared_floats(head, 4, 1) * sizeof(float), q_arguments);
+  launch_tiles(kernels[Delta], static_cast<unsigned>((g.rows + kRowsPerDeltaBlock - 1) / kRowsPerDeltaBlock), heads, kThreads, 0,
+               delta_arguments);
+  std::vector<void*> arguments{&q, &k, &v, &go, &lse_data, &delta_data, &gq, &gk, &gv, &g};
+  launch_tiles(kernels[Backward], tiles(g.keys), heads, kThreads, (shared_floats(head, 4, 2) + 2 * kTile) * sizeof(float), arguments);
+  if (!grad_q.is_same(outputs[0])) ops::copy_(outputs[0], grad_q);
   return outputs;
 }
 

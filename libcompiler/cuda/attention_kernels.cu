@@ -83,8 +83,10 @@ __device__ __forceinline__ bool kiln_attends(const AttentionGeometry& g, long lo
 
 // One block per 64 query rows of one head (blockIdx.y: batch * heads + head); the rows that see
 // the most keys first (causal), so the last wave is the lightest.
-// At most 128 registers, so that two blocks share an SM (one alone waits at every barrier).
-extern "C" __global__ void __launch_bounds__(THREADS, 2) kiln_attention_forward(const T* __restrict__ q, const T* __restrict__ k,
+// At most 128 registers where two blocks' shared memory fits an SM, so that two share it (one alone
+// waits at every barrier).
+#define FORWARD_BLOCKS (HEAD <= 64 ? 2 : 1)
+extern "C" __global__ void __launch_bounds__(THREADS, FORWARD_BLOCKS) kiln_attention_forward(const T* __restrict__ q, const T* __restrict__ k,
     const T* __restrict__ v, T* __restrict__ out, float* __restrict__ lse, AttentionGeometry g) {
   extern __shared__ float shared[];
   float* qs = shared;
@@ -184,10 +186,12 @@ __device__ __forceinline__ float kiln_probability(const AttentionGeometry& g, fl
   return kiln_attends(g, row, key) ? expf(score * g.scale - lse) : 0.0f;
 }
 
-// One block per 64 keys of one head: grad_key and grad_value over every query row that sees them.
-extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_backward_kv(const T* __restrict__ q, const T* __restrict__ k,
+// One block per 64 keys of one head: grad_key and grad_value over every query row that sees them,
+// and these keys' share of grad_query, added to `grad_q` (float, zeroed first) as FlashAttention-2
+// adds it: the scores' gradient is not computed twice, and the order of the additions varies.
+extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_backward(const T* __restrict__ q, const T* __restrict__ k,
     const T* __restrict__ v, const T* __restrict__ grad_out, const float* __restrict__ lse, const float* __restrict__ delta,
-    T* __restrict__ grad_k, T* __restrict__ grad_v, AttentionGeometry g) {
+    float* __restrict__ grad_q, T* __restrict__ grad_k, T* __restrict__ grad_v, AttentionGeometry g) {
   extern __shared__ float shared[];
   float* ks = shared;
   float* vs = ks + TILE * PAD;
@@ -258,6 +262,23 @@ extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_backward_kv
           }
         }
     }
+    // grad_query of rows (ty + 16 i), columns (tx + 16 c): the scores' gradient times these keys.
+    float dq[4][COLS] = {};
+#pragma unroll 4
+    for (int key = 0; key < TILE; ++key) {
+      float ds[4];
+      for (int i = 0; i < 4; ++i) ds[i] = dss[key * SPAD + ty + 16 * i];
+      for (int c = 0; c < COLS; ++c) {
+        const float kv = ks[key * PAD + tx + 16 * c];
+        for (int i = 0; i < 4; ++i) dq[i][c] = fmaf(ds[i], kv, dq[i][c]);
+      }
+    }
+    float* dq_head = grad_q + (blockIdx.y / g.heads) * g.strides[DQ][0] + (blockIdx.y % g.heads) * g.strides[DQ][1];
+    for (int i = 0; i < 4; ++i) {
+      const long long row = row0 + ty + 16 * i;
+      if (row >= g.rows) continue;
+      for (int c = 0; c < COLS; ++c) atomicAdd(dq_head + row * g.strides[DQ][2] + tx + 16 * c, dq[i][c] * g.scale);
+    }
   }
   T* dk_head = (T*)kiln_head(grad_k, g, DK);
   T* dv_head = (T*)kiln_head(grad_v, g, DV);
@@ -268,79 +289,5 @@ extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_backward_kv
       kiln_store(dk_head + key * g.strides[DK][2] + tx + 16 * c, dk[i][c] * g.scale);
       kiln_store(dv_head + key * g.strides[DV][2] + tx + 16 * c, dv[i][c]);
     }
-  }
-}
-
-// One block per 64 query rows of one head: grad_query over the keys they see.
-extern "C" __global__ void __launch_bounds__(THREADS) kiln_attention_backward_q(const T* __restrict__ q, const T* __restrict__ k,
-    const T* __restrict__ v, const T* __restrict__ grad_out, const float* __restrict__ lse, const float* __restrict__ delta,
-    T* __restrict__ grad_q, AttentionGeometry g) {
-  extern __shared__ float shared[];
-  float* qs = shared;
-  float* dos = qs + TILE * PAD;
-  float* ks = dos + TILE * PAD;
-  float* vs = ks + TILE * PAD;
-  float* dss = vs + TILE * PAD;  // [row][key], SPAD apart
-  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
-  const long long row0 = (long long)(gridDim.x - 1 - blockIdx.x) * TILE;
-  kiln_load_tile(qs, kiln_head(q, g, Q), g.strides[Q][2], row0, g.rows);
-  kiln_load_tile(dos, kiln_head(grad_out, g, DO), g.strides[DO][2], row0, g.rows);
-  float row_lse[4], row_delta[4], dq[4][COLS];
-  for (int i = 0; i < 4; ++i) {
-    const long long row = row0 + ty + 16 * i;
-    row_lse[i] = row < g.rows ? lse[blockIdx.y * g.lse_rows + row] : 0.0f;
-    row_delta[i] = row < g.rows ? delta[blockIdx.y * g.rows + row] : 0.0f;
-    for (int c = 0; c < COLS; ++c) dq[i][c] = 0.0f;
-  }
-  const long long key_end = g.causal ? min(g.keys, row0 + TILE) : g.keys;
-  const T* k_head = kiln_head(k, g, K);
-  const T* v_head = kiln_head(v, g, V);
-  KilnTileShare k_next, v_next;
-  kiln_fetch(k_next, k_head, g.strides[K][2], 0, g.keys);
-  kiln_fetch(v_next, v_head, g.strides[V][2], 0, g.keys);
-  for (long long key0 = 0; key0 < key_end; key0 += TILE) {
-    __syncthreads();
-    kiln_put(ks, k_next);
-    kiln_put(vs, v_next);
-    __syncthreads();
-    if (key0 + TILE < key_end) {
-      kiln_fetch(k_next, k_head, g.strides[K][2], key0 + TILE, g.keys);
-      kiln_fetch(v_next, v_head, g.strides[V][2], key0 + TILE, g.keys);
-    }
-    // Scores and their gradient: rows (ty + 16 i) by keys (tx + 16 j).
-    float s[4][4] = {}, dp[4][4] = {};
-#pragma unroll 2
-    for (int d = 0; d < HEAD; d += 4) {
-      float4 a[4], b[4], c[4], e[4];
-      for (int i = 0; i < 4; ++i) a[i] = kiln_quad(qs + (ty + 16 * i) * PAD + d), c[i] = kiln_quad(dos + (ty + 16 * i) * PAD + d);
-      for (int j = 0; j < 4; ++j) b[j] = kiln_quad(ks + (tx + 16 * j) * PAD + d), e[j] = kiln_quad(vs + (tx + 16 * j) * PAD + d);
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) {
-          s[i][j] = kiln_dot4(a[i], b[j], s[i][j]);
-          dp[i][j] = kiln_dot4(c[i], e[j], dp[i][j]);
-        }
-    }
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j) {
-        const float p = kiln_probability(g, s[i][j], row0 + ty + 16 * i, key0 + tx + 16 * j, row_lse[i]);
-        dss[(ty + 16 * i) * SPAD + tx + 16 * j] = p * (dp[i][j] - row_delta[i]);
-      }
-    __syncthreads();
-#pragma unroll 2
-    for (int key = 0; key < TILE; key += 4) {
-      float4 ds[4];
-      for (int i = 0; i < 4; ++i) ds[i] = kiln_quad(dss + (ty + 16 * i) * SPAD + key);
-      for (int k = 0; k < 4; ++k)
-        for (int c = 0; c < COLS; ++c) {
-          const float kv = ks[(key + k) * PAD + tx + 16 * c];
-          for (int i = 0; i < 4; ++i) dq[i][c] = fmaf(kiln_lane(ds[i], k), kv, dq[i][c]);
-        }
-    }
-  }
-  T* dq_head = (T*)kiln_head(grad_q, g, DQ);
-  for (int i = 0; i < 4; ++i) {
-    const long long row = row0 + ty + 16 * i;
-    if (row >= g.rows) continue;
-    for (int c = 0; c < COLS; ++c) kiln_store(dq_head + row * g.strides[DQ][2] + tx + 16 * c, dq[i][c] * g.scale);
   }
 }

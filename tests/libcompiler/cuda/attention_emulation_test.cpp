@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <memory>
@@ -50,6 +51,8 @@ struct float4 {
 };
 float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 
+float atomicAdd(float* address, float value) { return std::atomic_ref<float>(*address).fetch_add(value); }
+
 template <typename T>
 T kiln_load(const T* p) {
   return *p;
@@ -77,13 +80,11 @@ namespace quad_rows {
 #define QUAD_ROWS 1
 #define kiln_attention_forward kiln_attention_forward_quads
 #define kiln_attention_delta kiln_attention_delta_quads
-#define kiln_attention_backward_kv kiln_attention_backward_kv_quads
-#define kiln_attention_backward_q kiln_attention_backward_q_quads
+#define kiln_attention_backward kiln_attention_backward_quads
 #include "libcompiler/cuda/attention_kernels.cu"
 #undef kiln_attention_forward
 #undef kiln_attention_delta
-#undef kiln_attention_backward_kv
-#undef kiln_attention_backward_q
+#undef kiln_attention_backward
 }  // namespace quad_rows
 #undef __global__
 #undef __device__
@@ -145,17 +146,16 @@ struct Case {
 
 bool attends(const Case& c, int64_t row, int64_t key) { return !c.causal || key <= row; }
 
-// The four kernels of one build of attention_kernels.cu.
-template <typename Geometry, typename Forward, typename Delta, typename Keys, typename Queries>
+// The three kernels of one build of attention_kernels.cu.
+template <typename Geometry, typename Forward, typename Delta, typename Backward>
 struct Kernels {
   Forward forward;
   Delta delta;
-  Keys keys;
-  Queries queries;
+  Backward backward;
 };
-template <typename Geometry, typename Forward, typename Delta, typename Keys, typename Queries>
-Kernels<Geometry, Forward, Delta, Keys, Queries> kernels(Forward forward, Delta delta, Keys keys, Queries queries) {
-  return {forward, delta, keys, queries};
+template <typename Geometry, typename Forward, typename Delta, typename Backward>
+Kernels<Geometry, Forward, Delta, Backward> kernels(Forward forward, Delta delta, Backward backward) {
+  return {forward, delta, backward};
 }
 
 template <typename Geometry, typename... Entries>
@@ -183,12 +183,10 @@ void check_case(const Case& c, const Kernels<Geometry, Entries...>& run) {
                    out.data.data(), lse.data(), g);
   emulated::launch(run.delta, static_cast<unsigned>((c.rows + 7) / 8), grid_y, grad_out.data.data(),
                    out.data.data(), delta.data(), g);
-  emulated::launch(run.keys, tiles(c.keys), grid_y, q.data.data(), k.data.data(), v.data.data(),
-                   grad_out.data.data(), static_cast<const float*>(lse.data()), static_cast<const float*>(delta.data()),
+  // grad_query is summed in float over the key tiles' blocks: zeros first (the operand's constructor).
+  emulated::launch(run.backward, tiles(c.keys), grid_y, q.data.data(), k.data.data(), v.data.data(), grad_out.data.data(),
+                   static_cast<const float*>(lse.data()), static_cast<const float*>(delta.data()), grad_q.data.data(),
                    grad_k.data.data(), grad_v.data.data(), g);
-  emulated::launch(run.queries, tiles(c.rows), grid_y, q.data.data(), k.data.data(), v.data.data(),
-                   grad_out.data.data(), static_cast<const float*>(lse.data()), static_cast<const float*>(delta.data()),
-                   grad_q.data.data(), g);
 
   // Attention and its gradients in double, one head at a time.
   constexpr double kTolerance = 2e-5;
@@ -243,10 +241,10 @@ void check_case(const Case& c, const Kernels<Geometry, Entries...>& run) {
 
 namespace scalar = emulated::scalar_rows;
 namespace quads = emulated::quad_rows;
-const auto scalar_kernels = kernels<scalar::AttentionGeometry>(scalar::kiln_attention_forward, scalar::kiln_attention_delta,
-                                                               scalar::kiln_attention_backward_kv, scalar::kiln_attention_backward_q);
+const auto scalar_kernels =
+    kernels<scalar::AttentionGeometry>(scalar::kiln_attention_forward, scalar::kiln_attention_delta, scalar::kiln_attention_backward);
 const auto quad_kernels = kernels<quads::AttentionGeometry>(quads::kiln_attention_forward_quads, quads::kiln_attention_delta_quads,
-                                                            quads::kiln_attention_backward_kv_quads, quads::kiln_attention_backward_q_quads);
+                                                            quads::kiln_attention_backward_quads);
 
 // Causal, two heads, a last tile of 16 rows: rows see only the keys up to their own.
 TEST(FusedAttentionKernels, CausalAttentionAndItsGradientsMatchDouble) {
