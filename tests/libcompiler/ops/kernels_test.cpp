@@ -201,6 +201,29 @@ TEST(MatrixProducts, AgainstHandComputedProducts) {
             "Expected size for first two dimensions of batch2 tensor to be: [1, 3] but got: [1, 2].");
 }
 
+// A slice of a transposed matrix (rows a whole leading dimension apart, as linear gets a slice
+// of a transposed activation) as the first operand of products large enough for oneDNN's matmul,
+// which reorders it to row-major first: exact on small integers, as the same product in float64
+// (rounded once to the dtype).
+TEST(MatrixProducts, SliceOfATransposedMatrixAsTheFirstOperand) {
+  const auto small_integers = [](int64_t count, int seed) {
+    std::vector<double> data(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) data[static_cast<size_t>(i)] = static_cast<double>((i * 7 + seed) % 5) - 2;
+    return data;
+  };
+  for (const DType dtype : {DType::Float32, DType::BFloat16}) {
+    const Tensor wide = values(small_integers(256 * 512, 1), {256, 512}, dtype);
+    const Tensor a = tensor::slice(tensor::t(wide), 0, 0, 256);  // [256, 256], strides [1, 512]
+    const Tensor weight = values(small_integers(256 * 256, 3), {256, 256}, dtype);
+    const Tensor want = mm(ops::to_dtype(a, DType::Float64), tensor::t(ops::to_dtype(weight, DType::Float64)));
+    EXPECT_EQ(as_doubles(linear(a, weight)), as_doubles(ops::to_dtype(want, dtype)));
+    const Tensor batch = stack({a, a, a, a});  // contiguous; the transposed slice per matrix follows
+    const Tensor batch_slice = tensor::slice(tensor::transpose(stack({wide, wide, wide, wide}), 1, 2), 1, 0, 256);
+    const Tensor want_batch = bmm(ops::to_dtype(batch, DType::Float64), ops::to_dtype(stack({weight, weight, weight, weight}), DType::Float64));
+    EXPECT_EQ(as_doubles(bmm(batch_slice, stack({weight, weight, weight, weight}))), as_doubles(ops::to_dtype(want_batch, dtype)));
+  }
+}
+
 TEST(Normalization, LayerNormAndLosses) {
   const Tensor x = values({1, 2, 3, 2, 4, 6}, {2, 3}, DType::Float64);
   auto [out, mu, rstd] = native_layer_norm(x, {3}, values({1, 1, 2}, {3}, DType::Float64),
