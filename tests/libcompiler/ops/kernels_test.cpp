@@ -250,6 +250,26 @@ TEST(Normalization, LayerNormAndLosses) {
             "Given normalized_shape=[2], expected input with shape [*, 2], but got input of size[2, 3]");
 }
 
+// native_layer_norm takes rows two at a time (and a last odd row alone); each row's output,
+// mean and rstd have the same bits as that row normalized by itself.
+TEST(Normalization, LayerNormRowsInPairsAsEachAlone) {
+  for (const DType dtype : {DType::Float32, DType::Float64, DType::BFloat16})
+    for (const int64_t columns : {17, 300, 1024}) {
+      const int64_t rows = 5;
+      std::vector<double> data(static_cast<size_t>(rows * columns));
+      for (size_t i = 0; i < data.size(); ++i) data[i] = std::sin(static_cast<double>(i) * 0.37) * 3 + 1;
+      const Tensor x = values(data, {rows, columns}, dtype);
+      const Tensor weight = values(std::vector<double>(static_cast<size_t>(columns), 1.5), {columns}, dtype);
+      const auto [out, mean, rstd] = native_layer_norm(x, {columns}, weight, Tensor(), 1e-5);
+      for (int64_t r = 0; r < rows; ++r) {
+        const auto [row_out, row_mean, row_rstd] = native_layer_norm(tensor::slice(x, 0, r, r + 1), {columns}, weight, Tensor(), 1e-5);
+        EXPECT_EQ(as_doubles(tensor::slice(out, 0, r, r + 1)), as_doubles(row_out)) << columns << " " << r;
+        EXPECT_EQ(as_doubles(tensor::slice(mean, 0, r, r + 1)), as_doubles(row_mean)) << columns << " " << r;
+        EXPECT_EQ(as_doubles(tensor::slice(rstd, 0, r, r + 1)), as_doubles(row_rstd)) << columns << " " << r;
+      }
+    }
+}
+
 TEST(ShapeOps, CatStackSplitIndexing) {
   const Tensor a = values({1, 2, 3, 4}, {2, 2});
   const Tensor b = values({5, 6}, {1, 2});
