@@ -269,7 +269,8 @@ KILN_AVX2_FMA_TARGET void reduced_float_layer_norm_rows_fma(float* rows, const f
 }
 
 template <typename T, int64_t kRows>
-void reduced_float_layer_norm_rows(float* rows, const float* w, const float* b, float eps, int64_t columns, T* out, float* mean, float* rstd) {
+void reduced_float_layer_norm_rows(float* rows, const float* w, const float* b, float eps, int64_t columns, T* out, float* mean,
+                                   float* rstd) {
   if (cpu_has_avx2_fma()) return reduced_float_layer_norm_rows_fma<T, kRows>(rows, w, b, eps, columns, out, mean, rstd);
   reduced_float_layer_norm_rows_in_order<T, kRows>(rows, w, b, eps, columns, out, mean, rstd);
 }
@@ -393,10 +394,11 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
           const int64_t count = std::min<int64_t>(2, end - r);
           std::array<float, 2> mean, rstd;
           widen_to_float(x + r * columns, widened.data(), count * columns);
+          T* out_rows = out + r * columns;
           if (count == 2)
-            reduced_float_layer_norm_rows<T, 2>(widened.data(), wp, bp, static_cast<float>(eps), columns, out + r * columns, mean.data(), rstd.data());
+            reduced_float_layer_norm_rows<T, 2>(widened.data(), wp, bp, static_cast<float>(eps), columns, out_rows, mean.data(), rstd.data());
           else
-            reduced_float_layer_norm_rows<T, 1>(widened.data(), wp, bp, static_cast<float>(eps), columns, out + r * columns, mean.data(), rstd.data());
+            reduced_float_layer_norm_rows<T, 1>(widened.data(), wp, bp, static_cast<float>(eps), columns, out_rows, mean.data(), rstd.data());
           for (int64_t i = 0; i < count; ++i) {
             mean_out[r + i] = static_cast<T>(mean[i]);
             rstd_out[r + i] = static_cast<T>(rstd[i]);

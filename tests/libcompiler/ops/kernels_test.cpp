@@ -219,8 +219,9 @@ TEST(MatrixProducts, SliceOfATransposedMatrixAsTheFirstOperand) {
     EXPECT_EQ(as_doubles(linear(a, weight)), as_doubles(ops::to_dtype(want, dtype)));
     const Tensor batch = stack({a, a, a, a});  // contiguous; the transposed slice per matrix follows
     const Tensor batch_slice = tensor::slice(tensor::transpose(stack({wide, wide, wide, wide}), 1, 2), 1, 0, 256);
-    const Tensor want_batch = bmm(ops::to_dtype(batch, DType::Float64), ops::to_dtype(stack({weight, weight, weight, weight}), DType::Float64));
-    EXPECT_EQ(as_doubles(bmm(batch_slice, stack({weight, weight, weight, weight}))), as_doubles(ops::to_dtype(want_batch, dtype)));
+    const Tensor weights = stack({weight, weight, weight, weight});
+    const Tensor want_batch = bmm(ops::to_dtype(batch, DType::Float64), ops::to_dtype(weights, DType::Float64));
+    EXPECT_EQ(as_doubles(bmm(batch_slice, weights)), as_doubles(ops::to_dtype(want_batch, dtype)));
   }
 }
 
