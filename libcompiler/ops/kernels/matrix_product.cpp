@@ -46,6 +46,13 @@ bool row_or_column_major(const Tensor& m) {
   return m.is_contiguous() || tensor::is_contiguous_layout(swapped.sizes(), swapped.strides());
 }
 
+// The matrix (or batch) m's sizes and dtype, laid out row-major.
+dnnl::memory::desc row_major_desc(const Tensor& m) {
+  const Shape strides = tensor::contiguous_strides(m.sizes());
+  return dnnl::memory::desc(dnnl::memory::dims(m.sizes().begin(), m.sizes().end()), onednn::data_type(m.dtype()),
+                            dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
 // A matrix (or a batch of them) as oneDNN's matmul reads it: row-major or with its last two dims
 // swapped, in place; with `strided`, also any layout whose rows or columns are runs of elements
 // (a leading dimension past the matrix's edge: a slice of a transposed matrix, as PyTorch hands
@@ -74,10 +81,7 @@ OnednnMatrix onednn_matrix(const Tensor& m, bool strided = false) {
     return {m, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
                                   dnnl::memory::dims(strides.begin(), strides.end()))};
   }
-  const Tensor data = m.is_contiguous() ? m : tensor::clone_contiguous(m);
-  const Shape strides = tensor::contiguous_strides(sizes);
-  return {data, dnnl::memory::desc(dnnl::memory::dims(sizes.begin(), sizes.end()), type,
-                                   dnnl::memory::dims(strides.begin(), strides.end()))};
+  return {m.is_contiguous() ? m : tensor::clone_contiguous(m), row_major_desc(m)};
 }
 
 // PyTorch (mkldnn_bf16_gemm, mkldnn_matmul) hands a bfloat16 product to oneDNN on a CPU with
@@ -86,14 +90,14 @@ OnednnMatrix onednn_matrix(const Tensor& m, bool strided = false) {
 // plain layouts go to oneDNN's float32 matmul too (its brgemm kernels): a batch from a million
 // multiply-adds (one call took 15-25% less than a loop of sgemm calls on 16 x 128x128x64), a
 // single matrix from 16 million (its setup, about 6 us a call, is then under 3%; 512x512 with
-// both operands transposed 1.67-1.75 -> 1.53-1.58 ms against OpenBLAS). Others go to gemm.
+// both operands transposed 1.67-1.75 -> 1.53-1.58 ms against OpenBLAS), with the first operand in
+// any layout (see onednn_gemm). Others go to gemm.
 bool onednn_computes(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   const int64_t batch = a.dim() == 3 ? a.sizes()[0] : 1;
   const int64_t m = a.sizes().end()[-2], k = a.sizes().back(), n = b.sizes().back();
   if (alpha.to<double>() == 0.0) return false;
   if (a.dtype() == DType::Float32)
-    return batch * m * k * n >= (int64_t{1} << (a.dim() == 3 ? 20 : 24)) && m > 1 && n > 1 && row_or_column_major(a) &&
-           row_or_column_major(b);
+    return batch * m * k * n >= (int64_t{1} << (a.dim() == 3 ? 20 : 24)) && m > 1 && n > 1 && row_or_column_major(b);
   return a.dtype() == DType::BFloat16 && batch * m * k * n > 16 * 16 * 16 && (a.dim() == 2 || m * k * n >= 400);
 }
 
@@ -108,12 +112,19 @@ void onednn_gemm(const Tensor& a, const Tensor& b, const Tensor& out, const Scal
     attr.set_post_ops(sum);
   }
   // Strided operands as they are where oneDNN has a kernel for their layout (copying a slice of a
-  // transposed matrix took twice as long as the product); contiguous copies where it has none.
+  // transposed matrix with tensor::clone_contiguous took twice as long as the product);
+  // contiguous copies where it has none. The first operand, when neither row- nor column-major
+  // (a slice of a transposed matrix, as linear gets it), is asked for row-major, so that
+  // onednn::execute reorders it by oneDNN's JIT reorder and the matmul runs its brgemm kernels:
+  // oneDNN 2.6 reads that layout in place only by its jit gemm. On 256x1024 @ 1024x1024, float32
+  // 3.9-4.1 -> 3.6-3.8 ms (against OpenBLAS's; a column-major copy took 3.9-4.0), bfloat16
+  // 1.16-1.22 -> 0.72-0.75 ms.
   OnednnMatrix A = onednn_matrix(a, true), B = onednn_matrix(b, true);
   const OnednnMatrix C = onednn_matrix(out);
+  const dnnl::memory::desc a_wanted = row_or_column_major(A.data) ? A.desc : row_major_desc(A.data);
   dnnl::matmul::primitive_desc pd;
   try {
-    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(A.desc, B.desc, C.desc), attr, onednn::cpu_engine());
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_wanted, B.desc, C.desc), attr, onednn::cpu_engine());
   } catch (const dnnl::error&) {
     A = onednn_matrix(a);
     B = onednn_matrix(b);

@@ -107,13 +107,43 @@ void add_lane_moments(const LaneMoments<T, kFromLanes>& from, int64_t first, Lan
   into.count = n;
 }
 
-// The mean and (biased) variance of a row in the order ATen's RowwiseMoments takes: Welford per
-// vector lane over chunks of 16 input vectors, the chunks merged by a cascade (pairwise), then a
-// scalar Welford over the elements past the last whole vector, into which each lane's moments
-// merge. An input vector holds kBlock elements: one accumulator's lanes for float and double,
-// two for half and bfloat16 (16 elements widened to two float vectors, each merged in turn).
+// ATen's vector Welford over one chunk of a row, on vector registers: a chain per accumulator
+// vector of the block (the second only for half and bfloat16), independent of each other. Named
+// registers, not an array: GCC keeps an array of vectors in memory between the steps.
+template <typename T>
+struct ChunkChains {
+  Vector32<T> mean0{}, m2_0{}, mean1{}, m2_1{};
+};
+
+// One step of the chains: the block's kBlock elements, weighted by inverse (1 / the step's count).
 template <typename T, int64_t kBlock>
-KILN_INLINE_INTO_CLONES std::pair<T, T> rowwise_moments(const T* x, int64_t columns) {
+KILN_INLINE_INTO_CLONES void welford_step(ChunkChains<T>& chains, const T* block, const Vector32<T>& inverse) {
+  constexpr int64_t lanes = vector_lanes<T>();
+  Vector32<T> v0;
+  std::memcpy(&v0, block, sizeof v0);
+  const Vector32<T> delta0 = v0 - chains.mean0;
+  accumulate_fused<T>(chains.mean0, delta0, inverse);
+  accumulate_fused<T>(chains.m2_0, delta0, v0 - chains.mean0);
+  if constexpr (kBlock == 2 * lanes) {
+    Vector32<T> v1;
+    std::memcpy(&v1, block + lanes, sizeof v1);
+    const Vector32<T> delta1 = v1 - chains.mean1;
+    accumulate_fused<T>(chains.mean1, delta1, inverse);
+    accumulate_fused<T>(chains.m2_1, delta1, v1 - chains.mean1);
+  }
+}
+
+// The mean and (biased) variance of each of kRows rows (row_stride apart) in the order ATen's
+// RowwiseMoments takes for one row: Welford per vector lane over chunks of 16 input vectors, the
+// chunks merged by a cascade (pairwise), then a scalar Welford over the elements past the last
+// whole vector, into which each lane's moments merge. An input vector holds kBlock elements: one
+// accumulator's lanes for float and double, two for half and bfloat16 (16 elements widened to
+// two float vectors, each merged in turn). Each step of a row's chains waits for the one before
+// (a subtraction, then a multiply-add); the rows' chains are independent, so stepping two rows
+// together keeps twice as many in flight, and each row's bits are the same.
+template <typename T, int64_t kBlock, int64_t kRows>
+KILN_INLINE_INTO_CLONES std::array<std::pair<T, T>, kRows> rowwise_moments(const T* x, int64_t row_stride, int64_t columns) {
+  static_assert(kRows == 1 || kRows == 2);
   constexpr int64_t kChunk = 16;
   constexpr int64_t lanes = vector_lanes<T>();
   static_assert(kBlock == lanes || kBlock == 2 * lanes);
@@ -121,112 +151,128 @@ KILN_INLINE_INTO_CLONES std::pair<T, T> rowwise_moments(const T* x, int64_t colu
   const int64_t vectors = columns / kBlock;
   const int64_t chunks = (vectors + kChunk - 1) / kChunk;
   const int64_t depth = chunks <= 2 ? 1 : static_cast<int64_t>(std::bit_width(static_cast<uint64_t>(chunks - 1)));
-  std::vector<Accumulator> cascade(static_cast<size_t>(depth));
+  std::array<std::vector<Accumulator>, kRows> cascades;
+  for (auto& cascade : cascades) cascade.resize(static_cast<size_t>(depth));
   for (int64_t i = 0; i < chunks; ++i) {
-    const T* chunk = x + i * kChunk * kBlock;
-    LaneMoments<T, kBlock> moments;
-    moments.count = std::min(kChunk, vectors - i * kChunk);
-    // ATen's vector Welford on vector registers: a chain per accumulator vector of the block (the
-    // second only for half and bfloat16), independent of each other. Named registers, not an
-    // array: GCC keeps an array of vectors in memory between the steps.
-    Vector32<T> mean0{}, m2_0{}, mean1{}, m2_1{};
-    for (int64_t j = 0; j < moments.count; ++j) {
+    const int64_t count = std::min(kChunk, vectors - i * kChunk);
+    // Named, as ChunkChains' members: GCC keeps an array of them in memory.
+    ChunkChains<T> first_row, second_row;
+    for (int64_t j = 0; j < count; ++j) {
       const Vector32<T> inverse = Vector32<T>{} + T(1) / static_cast<T>(j + 1);
-      const T* block = chunk + j * kBlock;
-      Vector32<T> v0;
-      std::memcpy(&v0, block, sizeof v0);
-      const Vector32<T> delta0 = v0 - mean0;
-      accumulate_fused<T>(mean0, delta0, inverse);
-      accumulate_fused<T>(m2_0, delta0, v0 - mean0);
+      welford_step<T, kBlock>(first_row, x + (i * kChunk + j) * kBlock, inverse);
+      if constexpr (kRows == 2) welford_step<T, kBlock>(second_row, x + row_stride + (i * kChunk + j) * kBlock, inverse);
+    }
+    const std::array<ChunkChains<T>, 2> chains = {first_row, second_row};
+    for (int64_t r = 0; r < kRows; ++r) {
+      LaneMoments<T, kBlock> moments;
+      moments.count = count;
+      std::memcpy(moments.mean.data(), &chains[r].mean0, sizeof chains[r].mean0);
+      std::memcpy(moments.m2.data(), &chains[r].m2_0, sizeof chains[r].m2_0);
       if constexpr (kBlock == 2 * lanes) {
-        Vector32<T> v1;
-        std::memcpy(&v1, block + lanes, sizeof v1);
-        const Vector32<T> delta1 = v1 - mean1;
-        accumulate_fused<T>(mean1, delta1, inverse);
-        accumulate_fused<T>(m2_1, delta1, v1 - mean1);
+        std::memcpy(moments.mean.data() + lanes, &chains[r].mean1, sizeof chains[r].mean1);
+        std::memcpy(moments.m2.data() + lanes, &chains[r].m2_1, sizeof chains[r].m2_1);
+      }
+      std::vector<Accumulator>& cascade = cascades[r];
+      for (int64_t first = 0; first < kBlock; first += lanes) add_lane_moments(moments, first, cascade[0]);
+      for (int64_t j = 1, mask = i + 1; j < depth && (mask & 1) == 0; ++j, mask >>= 1) {
+        add_lane_moments(cascade[j - 1], 0, cascade[j]);
+        cascade[j - 1] = Accumulator{};
       }
     }
-    std::memcpy(moments.mean.data(), &mean0, sizeof mean0);
-    std::memcpy(moments.m2.data(), &m2_0, sizeof m2_0);
-    if constexpr (kBlock == 2 * lanes) {
-      std::memcpy(moments.mean.data() + lanes, &mean1, sizeof mean1);
-      std::memcpy(moments.m2.data() + lanes, &m2_1, sizeof m2_1);
-    }
-    for (int64_t first = 0; first < kBlock; first += lanes) add_lane_moments(moments, first, cascade[0]);
-    for (int64_t j = 1, mask = i + 1; j < depth && (mask & 1) == 0; ++j, mask >>= 1) {
-      add_lane_moments(cascade[j - 1], 0, cascade[j]);
-      cascade[j - 1] = Accumulator{};
-    }
   }
-  for (int64_t j = 1; j < depth; ++j) add_lane_moments(cascade[j], 0, cascade[0]);
-  int64_t count = 0;
-  T mean = 0, m2 = 0;
-  for (int64_t i = vectors * kBlock; i < columns; ++i) {
-    const T delta = x[i] - mean;
-    ++count;
-    mean += delta / static_cast<T>(count);
-    // ATen's build fuses this multiply-add in its half and bfloat16 kernels, not in float's and
-    // double's (measured against PyTorch 2.11: rows of 17 to 255 elements).
-    if constexpr (kBlock == lanes) m2 = m2 + delta * (x[i] - mean);
-    else m2 = fused_multiply_add(delta, x[i] - mean, m2);
+  std::array<std::pair<T, T>, kRows> moments;
+  for (int64_t r = 0; r < kRows; ++r) {
+    std::vector<Accumulator>& cascade = cascades[r];
+    const T* row = x + r * row_stride;
+    for (int64_t j = 1; j < depth; ++j) add_lane_moments(cascade[j], 0, cascade[0]);
+    int64_t count = 0;
+    T mean = 0, m2 = 0;
+    for (int64_t i = vectors * kBlock; i < columns; ++i) {
+      const T delta = row[i] - mean;
+      ++count;
+      mean += delta / static_cast<T>(count);
+      // ATen's build fuses this multiply-add in its half and bfloat16 kernels, not in float's and
+      // double's (measured against PyTorch 2.11: rows of 17 to 255 elements).
+      if constexpr (kBlock == lanes) m2 = m2 + delta * (row[i] - mean);
+      else m2 = fused_multiply_add(delta, row[i] - mean, m2);
+    }
+    for (int64_t l = 0; l < lanes; ++l) add_moments(vectors * (kBlock / lanes), cascade[0].mean[l], cascade[0].m2[l], count, mean, m2);
+    moments[r] = {mean, m2 / static_cast<T>(columns)};
   }
-  for (int64_t l = 0; l < lanes; ++l) add_moments(vectors * (kBlock / lanes), cascade[0].mean[l], cascade[0].m2[l], count, mean, m2);
-  return {mean, m2 / static_cast<T>(columns)};
+  return moments;
 }
 
-// One row of float or double layer_norm in PyTorch's order of operations, so that the last bits
-// agree; compiled with FMA instructions too (the fused steps are ATen's own; this file is built
-// without contraction, so no other step fuses).
-template <typename T>
-KILN_INLINE_INTO_CLONES void layer_norm_row_in_order(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean_out,
-                                                     T& rstd_out) {
-  const auto [mean, variance] = rowwise_moments<T, vector_lanes<T>()>(row, columns);
-  const T rstd = T(1) / std::sqrt(variance + eps);
-  for (int64_t c = 0; c < columns; ++c) out[c] = fused_multiply_add((row[c] - mean) * rstd, w ? w[c] : T(1), b ? b[c] : T(0));
-  mean_out = mean;
-  rstd_out = rstd;
+// kRows rows (`columns` apart, in x and out) of float or double layer_norm in PyTorch's order of
+// operations, so that the last bits agree; compiled with FMA instructions too (the fused steps are
+// ATen's own; this file is built without contraction, so no other step fuses).
+template <typename T, int64_t kRows>
+KILN_INLINE_INTO_CLONES void layer_norm_rows_in_order(const T* x, const T* w, const T* b, T eps, int64_t columns, T* out, T* mean_out,
+                                                      T* rstd_out) {
+  const auto moments = rowwise_moments<T, vector_lanes<T>(), kRows>(x, columns, columns);
+  for (int64_t r = 0; r < kRows; ++r) {
+    const auto [mean, variance] = moments[r];
+    const T rstd = T(1) / std::sqrt(variance + eps);
+    const T* row = x + r * columns;
+    T* out_row = out + r * columns;
+    for (int64_t c = 0; c < columns; ++c) out_row[c] = fused_multiply_add((row[c] - mean) * rstd, w ? w[c] : T(1), b ? b[c] : T(0));
+    mean_out[r] = mean;
+    rstd_out[r] = rstd;
+  }
 }
 
-// One row of half or bfloat16 layer_norm, widened to float in `row`, normalized in ATen's order
-// for reduced floats (the moments over 16-element vectors, each output x * rstd + (-rstd * mean),
-// then times the weight plus the bias, each step fused), in place in `row`, and rounded into
-// `out` by round_from_float (16 lanes at a time on AVX-512: rounding each output in this 8-lane
-// loop took 10% longer).
-template <typename T>
-KILN_INLINE_INTO_CLONES void reduced_float_layer_norm_row_in_order(float* row, const float* w, const float* b, float eps, int64_t columns,
-                                                                   T* out, float& mean_out, float& rstd_out) {
+// kRows rows of half or bfloat16 layer_norm, widened to float in `rows` (`columns` apart),
+// normalized in ATen's order for reduced floats (the moments over 16-element vectors, each output
+// x * rstd + (-rstd * mean), then times the weight plus the bias, each step fused), in place in
+// `rows`, and rounded into `out` by round_from_float (16 lanes at a time on AVX-512: rounding
+// each output in this 8-lane loop took 10% longer).
+template <typename T, int64_t kRows>
+KILN_INLINE_INTO_CLONES void reduced_float_layer_norm_rows_in_order(float* rows, const float* w, const float* b, float eps, int64_t columns,
+                                                                    T* out, float* mean_out, float* rstd_out) {
   constexpr int64_t kReducedFloatVector = 16;
-  const auto [mean, variance] = rowwise_moments<float, kReducedFloatVector>(row, columns);
-  const float rstd = 1.0f / std::sqrt(variance + eps);
-  const float shift = -rstd * mean;
-  for (int64_t c = 0; c < columns; ++c)
-    row[c] = fused_multiply_add(fused_multiply_add(row[c], rstd, shift), w ? w[c] : 1.0f, b ? b[c] : 0.0f);
-  round_from_float(row, out, columns);
-  mean_out = mean;
-  rstd_out = rstd;
+  const auto moments = rowwise_moments<float, kReducedFloatVector, kRows>(rows, columns, columns);
+  for (int64_t r = 0; r < kRows; ++r) {
+    const auto [mean, variance] = moments[r];
+    const float rstd = 1.0f / std::sqrt(variance + eps);
+    const float shift = -rstd * mean;
+    float* row = rows + r * columns;
+    for (int64_t c = 0; c < columns; ++c)
+      row[c] = fused_multiply_add(fused_multiply_add(row[c], rstd, shift), w ? w[c] : 1.0f, b ? b[c] : 0.0f);
+    mean_out[r] = mean;
+    rstd_out[r] = rstd;
+  }
+  round_from_float(rows, out, kRows * columns);
 }
 
-template <typename T>
-KILN_AVX2_FMA_TARGET void layer_norm_row_fma(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean, T& rstd) {
-  layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+template <typename T, int64_t kRows>
+KILN_AVX2_FMA_TARGET void layer_norm_rows_fma(const T* x, const T* w, const T* b, T eps, int64_t columns, T* out, T* mean, T* rstd) {
+  layer_norm_rows_in_order<T, kRows>(x, w, b, eps, columns, out, mean, rstd);
 }
 
+// Rows of float or double layer_norm, two at a time (see rowwise_moments).
 template <typename T>
-void layer_norm_row(const T* row, const T* w, const T* b, T eps, int64_t columns, T* out, T& mean, T& rstd) {
-  if (cpu_has_avx2_fma()) return layer_norm_row_fma(row, w, b, eps, columns, out, mean, rstd);
-  layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+void layer_norm_rows(const T* x, const T* w, const T* b, T eps, int64_t rows, int64_t columns, T* out, T* mean, T* rstd) {
+  int64_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    if (cpu_has_avx2_fma()) layer_norm_rows_fma<T, 2>(x + r * columns, w, b, eps, columns, out + r * columns, mean + r, rstd + r);
+    else layer_norm_rows_in_order<T, 2>(x + r * columns, w, b, eps, columns, out + r * columns, mean + r, rstd + r);
+  }
+  if (r < rows) {
+    if (cpu_has_avx2_fma()) layer_norm_rows_fma<T, 1>(x + r * columns, w, b, eps, columns, out + r * columns, mean + r, rstd + r);
+    else layer_norm_rows_in_order<T, 1>(x + r * columns, w, b, eps, columns, out + r * columns, mean + r, rstd + r);
+  }
 }
 
-template <typename T>
-KILN_AVX2_FMA_TARGET void reduced_float_layer_norm_row_fma(float* row, const float* w, const float* b, float eps, int64_t columns, T* out,
-                                                           float& mean, float& rstd) {
-  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+template <typename T, int64_t kRows>
+KILN_AVX2_FMA_TARGET void reduced_float_layer_norm_rows_fma(float* rows, const float* w, const float* b, float eps, int64_t columns, T* out,
+                                                            float* mean, float* rstd) {
+  reduced_float_layer_norm_rows_in_order<T, kRows>(rows, w, b, eps, columns, out, mean, rstd);
 }
 
-template <typename T>
-void reduced_float_layer_norm_row(float* row, const float* w, const float* b, float eps, int64_t columns, T* out, float& mean, float& rstd) {
-  if (cpu_has_avx2_fma()) return reduced_float_layer_norm_row_fma(row, w, b, eps, columns, out, mean, rstd);
-  reduced_float_layer_norm_row_in_order(row, w, b, eps, columns, out, mean, rstd);
+template <typename T, int64_t kRows>
+void reduced_float_layer_norm_rows(float* rows, const float* w, const float* b, float eps, int64_t columns, T* out, float* mean,
+                                   float* rstd) {
+  if (cpu_has_avx2_fma()) return reduced_float_layer_norm_rows_fma<T, kRows>(rows, w, b, eps, columns, out, mean, rstd);
+  reduced_float_layer_norm_rows_in_order<T, kRows>(rows, w, b, eps, columns, out, mean, rstd);
 }
 
 // batch_norm's output planes [begin, end) (plane i is channel i % channels of a contiguous
@@ -342,17 +388,25 @@ std::vector<Tensor> kernel_native_layer_norm(const Arguments& args) {
     T* rstd_out = outputs[2].data_ptr<T>();
     tensor::parallel_for(0, rows, std::max<int64_t>(1, tensor::kGrainSize / std::max<int64_t>(columns, 1)), [&](int64_t begin, int64_t end) {
       if constexpr (tensor::kIsReducedFloat<T>) {
-        std::vector<float> row(static_cast<size_t>(columns));
-        for (int64_t r = begin; r < end; ++r) {
-          float mean, rstd;
-          widen_to_float(x + r * columns, row.data(), columns);
-          reduced_float_layer_norm_row(row.data(), wp, bp, static_cast<float>(eps), columns, out + r * columns, mean, rstd);
-          mean_out[r] = static_cast<T>(mean);
-          rstd_out[r] = static_cast<T>(rstd);
+        // Two rows at a time (see rowwise_moments), widened into `widened`.
+        std::vector<float> widened(static_cast<size_t>(2 * columns));
+        for (int64_t r = begin; r < end; r += 2) {
+          const int64_t count = std::min<int64_t>(2, end - r);
+          std::array<float, 2> mean, rstd;
+          widen_to_float(x + r * columns, widened.data(), count * columns);
+          T* out_rows = out + r * columns;
+          if (count == 2)
+            reduced_float_layer_norm_rows<T, 2>(widened.data(), wp, bp, static_cast<float>(eps), columns, out_rows, mean.data(), rstd.data());
+          else
+            reduced_float_layer_norm_rows<T, 1>(widened.data(), wp, bp, static_cast<float>(eps), columns, out_rows, mean.data(), rstd.data());
+          for (int64_t i = 0; i < count; ++i) {
+            mean_out[r + i] = static_cast<T>(mean[i]);
+            rstd_out[r + i] = static_cast<T>(rstd[i]);
+          }
         }
       } else {
-        for (int64_t r = begin; r < end; ++r)
-          layer_norm_row(x + r * columns, wp, bp, static_cast<T>(eps), columns, out + r * columns, mean_out[r], rstd_out[r]);
+        layer_norm_rows(x + begin * columns, wp, bp, static_cast<T>(eps), end - begin, columns, out + begin * columns, mean_out + begin,
+                        rstd_out + begin);
       }
     });
   });

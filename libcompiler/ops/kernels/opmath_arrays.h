@@ -20,6 +20,16 @@ void round_from_float(const float* in, tensor::Half* out, int64_t n);
 // How many elements a kernel converts at a time on its stack (a few KiB: stays in L1).
 inline constexpr int64_t kOpmathChunk = 512;
 
+// Asks the CPU to bring the n elements at `next` into its caches. Kernels that widen a chunk,
+// compute on it and round it can call this for the next chunk's input first: the widening then
+// finds it in cache instead of waiting on memory while nothing computes (bfloat16 exp, sigmoid and
+// silu on 2M elements took 3-7% less; per 1024-element row of softmax and layer_norm it made no
+// gain, so they do not).
+template <typename T>
+inline void prefetch_elements(const T* next, int64_t n) {
+  for (int64_t i = 0; i < n; i += 64 / static_cast<int64_t>(sizeof(T))) __builtin_prefetch(next + i);
+}
+
 // One bfloat16's bits widened and rounded back, as scalar code that the compiler vectorises in
 // a loop (the NaN select becomes a blend): for loops that convert in registers.
 inline __attribute__((always_inline)) float bfloat16_bits_to_float(uint16_t bits) {

@@ -102,6 +102,7 @@ std::vector<Tensor> unary_on_arrays(const Arguments& args, MetaFunction meta, co
             float xs[kOpmathChunk], ys[kOpmathChunk];
             for (int64_t i = begin; i < vector_end; i += kOpmathChunk) {
               const int64_t m = std::min(kOpmathChunk, vector_end - i);
+              prefetch_elements(in + i + m, std::min(kOpmathChunk, vector_end - i - m));
               widen_to_float(in + i, xs, m);
               arrays_on_widest_vectors(arrays, static_cast<const float*>(xs), ys, m);
               round_from_float(ys, o + i, m);

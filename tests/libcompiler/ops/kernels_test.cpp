@@ -201,6 +201,30 @@ TEST(MatrixProducts, AgainstHandComputedProducts) {
             "Expected size for first two dimensions of batch2 tensor to be: [1, 3] but got: [1, 2].");
 }
 
+// A slice of a transposed matrix (rows a whole leading dimension apart, as linear gets a slice
+// of a transposed activation) as the first operand of products large enough for oneDNN's matmul,
+// which reorders it to row-major first: exact on small integers, as the same product in float64
+// (rounded once to the dtype).
+TEST(MatrixProducts, SliceOfATransposedMatrixAsTheFirstOperand) {
+  const auto small_integers = [](int64_t count, int seed) {
+    std::vector<double> data(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) data[static_cast<size_t>(i)] = static_cast<double>((i * 7 + seed) % 5) - 2;
+    return data;
+  };
+  for (const DType dtype : {DType::Float32, DType::BFloat16}) {
+    const Tensor wide = values(small_integers(256 * 512, 1), {256, 512}, dtype);
+    const Tensor a = tensor::slice(tensor::t(wide), 0, 0, 256);  // [256, 256], strides [1, 512]
+    const Tensor weight = values(small_integers(256 * 256, 3), {256, 256}, dtype);
+    const Tensor want = mm(ops::to_dtype(a, DType::Float64), tensor::t(ops::to_dtype(weight, DType::Float64)));
+    EXPECT_EQ(as_doubles(linear(a, weight)), as_doubles(ops::to_dtype(want, dtype)));
+    const Tensor batch = stack({a, a, a, a});  // contiguous; the transposed slice per matrix follows
+    const Tensor batch_slice = tensor::slice(tensor::transpose(stack({wide, wide, wide, wide}), 1, 2), 1, 0, 256);
+    const Tensor weights = stack({weight, weight, weight, weight});
+    const Tensor want_batch = bmm(ops::to_dtype(batch, DType::Float64), ops::to_dtype(weights, DType::Float64));
+    EXPECT_EQ(as_doubles(bmm(batch_slice, weights)), as_doubles(ops::to_dtype(want_batch, dtype)));
+  }
+}
+
 TEST(Normalization, LayerNormAndLosses) {
   const Tensor x = values({1, 2, 3, 2, 4, 6}, {2, 3}, DType::Float64);
   auto [out, mu, rstd] = native_layer_norm(x, {3}, values({1, 1, 2}, {3}, DType::Float64),
@@ -225,6 +249,26 @@ TEST(Normalization, LayerNormAndLosses) {
             "Target 5 is out of bounds.");
   EXPECT_EQ(error_of([&] { native_layer_norm(x, {2}, Tensor(), Tensor(), 1e-5); }),
             "Given normalized_shape=[2], expected input with shape [*, 2], but got input of size[2, 3]");
+}
+
+// native_layer_norm takes rows two at a time (and a last odd row alone); each row's output,
+// mean and rstd have the same bits as that row normalized by itself.
+TEST(Normalization, LayerNormRowsInPairsAsEachAlone) {
+  for (const DType dtype : {DType::Float32, DType::Float64, DType::BFloat16})
+    for (const int64_t columns : {17, 300, 1024}) {
+      const int64_t rows = 5;
+      std::vector<double> data(static_cast<size_t>(rows * columns));
+      for (size_t i = 0; i < data.size(); ++i) data[i] = std::sin(static_cast<double>(i) * 0.37) * 3 + 1;
+      const Tensor x = values(data, {rows, columns}, dtype);
+      const Tensor weight = values(std::vector<double>(static_cast<size_t>(columns), 1.5), {columns}, dtype);
+      const auto [out, mean, rstd] = native_layer_norm(x, {columns}, weight, Tensor(), 1e-5);
+      for (int64_t r = 0; r < rows; ++r) {
+        const auto [row_out, row_mean, row_rstd] = native_layer_norm(tensor::slice(x, 0, r, r + 1), {columns}, weight, Tensor(), 1e-5);
+        EXPECT_EQ(as_doubles(tensor::slice(out, 0, r, r + 1)), as_doubles(row_out)) << columns << " " << r;
+        EXPECT_EQ(as_doubles(tensor::slice(mean, 0, r, r + 1)), as_doubles(row_mean)) << columns << " " << r;
+        EXPECT_EQ(as_doubles(tensor::slice(rstd, 0, r, r + 1)), as_doubles(row_rstd)) << columns << " " << r;
+      }
+    }
 }
 
 TEST(ShapeOps, CatStackSplitIndexing) {
