@@ -63,7 +63,7 @@ void check_operands(const Tensor& query, const Tensor& key, const Tensor& value,
 
 // Whether every row of these operands starts 16-byte aligned in float (the kernels then load rows
 // as quads).
-bool quad_rows(const std::vector<const Tensor*>& operands) {
+bool rows_are_quad_aligned(const std::vector<const Tensor*>& operands) {
   for (const Tensor* t : operands) {
     if (t->dtype() != DType::Float32 || reinterpret_cast<uintptr_t>(t->data_ptr()) % 16 != 0) return false;
     for (int d = 0; d < 3; ++d)
@@ -110,9 +110,9 @@ std::string fused_attention_source(int64_t head_size, DType dtype, bool quad_row
 // (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, scale) -> (output,
 // log_sumexp, philox_seed, philox_offset).
 std::vector<Tensor> efficient_attention_kernel(const ops::Arguments& args) {
+  check_operands(args.tensor(0), args.tensor(1), args.tensor(2), "_scaled_dot_product_efficient_attention");
   const Tensor query = with_contiguous_head(args.tensor(0)), key = with_contiguous_head(args.tensor(1)),
                value = with_contiguous_head(args.tensor(2));
-  check_operands(query, key, value, "_scaled_dot_product_efficient_attention");
   if (args.optional_tensor(3).defined() || args.float_value(5) != 0.0)
     tensor::throw_runtime_error("kiln's fused CUDA attention takes no attn_bias and no dropout");
   std::vector<Tensor> outputs = ops::allocate_outputs(ops::meta_scaled_dot_product_efficient_attention(args));
@@ -130,7 +130,7 @@ std::vector<Tensor> efficient_attention_kernel(const ops::Arguments& args) {
   void* out = outputs[0].data_ptr();
   void* lse = outputs[1].numel() > 0 ? outputs[1].data_ptr() : nullptr;
   std::vector<void*> arguments{&q, &k, &v, &out, &lse, &g};
-  const bool quads = quad_rows({&query, &key, &value});
+  const bool quads = rows_are_quad_aligned({&query, &key, &value});
   launch_tiles(attention_kernels(head, query.dtype(), quads)[Forward], tiles(g.rows), query.size(0) * g.heads, kThreads,
                shared_floats(head, 3, 1) * sizeof(float), arguments);
   return outputs;
@@ -139,10 +139,12 @@ std::vector<Tensor> efficient_attention_kernel(const ops::Arguments& args) {
 // (grad_out, query, key, value, attn_bias, out, logsumexp, philox_seed, philox_offset, dropout_p,
 // grad_input_mask, is_causal, scale) -> (grad_query, grad_key, grad_value, grad_bias).
 std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& args) {
+  check_operands(args.tensor(1), args.tensor(2), args.tensor(3), "_scaled_dot_product_efficient_attention_backward");
+  if (args.tensor(0).dim() != 4 || args.tensor(5).dim() != 4)
+    tensor::throw_runtime_error("_scaled_dot_product_efficient_attention_backward: grad_out and out must be 4-dimensional");
   const Tensor grad_out = with_contiguous_head(args.tensor(0)), query = with_contiguous_head(args.tensor(1)),
                key = with_contiguous_head(args.tensor(2)), value = with_contiguous_head(args.tensor(3)),
                out = with_contiguous_head(args.tensor(5)), lse = ops::contiguous(args.tensor(6));
-  check_operands(query, key, value, "_scaled_dot_product_efficient_attention_backward");
   if (args.optional_tensor(4).defined() || args.float_value(9) != 0.0)
     tensor::throw_runtime_error("kiln's fused CUDA attention takes no attn_bias and no dropout");
   std::vector<Tensor> outputs = ops::allocate_outputs(ops::meta_scaled_dot_product_efficient_attention_backward(args));
@@ -180,7 +182,7 @@ std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& ar
   void* gq = grad_q.data_ptr();
   void* gk = outputs[1].data_ptr();
   void* gv = outputs[2].data_ptr();
-  const std::vector<KernelFunction> kernels = attention_kernels(head, query.dtype(), quad_rows({&query, &key, &value, &grad_out}));
+  const std::vector<KernelFunction> kernels = attention_kernels(head, query.dtype(), rows_are_quad_aligned({&query, &key, &value, &grad_out}));
   constexpr int64_t kRowsPerDeltaBlock = kThreads / 32;
   std::vector<void*> delta_arguments{&go, &o, &delta_data, &g};
   launch_tiles(kernels[Delta], static_cast<unsigned>((g.rows + kRowsPerDeltaBlock - 1) / kRowsPerDeltaBlock), heads, kThreads, 0,
