@@ -208,6 +208,12 @@ class Propagation {
         for (const IValue& i : items) ints.push_back(i.to_int());
         return IValue(std::move(ints));
       }
+      // bool[]: an output mask.
+      if (!items.empty() && std::all_of(items.begin(), items.end(), [](const IValue& i) { return i.is_bool(); })) {
+        std::vector<bool> bools;
+        for (const IValue& i : items) bools.push_back(i.to_bool());
+        return IValue(std::move(bools));
+      }
       if (std::all_of(items.begin(), items.end(), [](const IValue& i) { return i.is_tensor(); })) {
         IValue::TensorList tensors;
         for (const IValue& i : items) tensors.push_back(i.to_tensor());
@@ -225,7 +231,7 @@ class Propagation {
     if (namesTableOp(node)) {
       const ops::OpInfo* op = tableOp(node);
       if (!op) throw Unsupported("not in the op table");
-      return {op, ops::bind_arguments(op->schema, args, kwargs)};
+      return {op, ops::bind_arguments(op->schema, args, kwargs, ops::NoneForTensor::Undefined)};
     }
     const std::string name = opNameForTarget(target);
     if (name.empty()) throw Unsupported("no op for this target (interpreter_targets.def)");

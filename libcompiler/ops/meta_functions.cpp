@@ -163,42 +163,11 @@ std::vector<TensorMeta> meta_native_layer_norm_backward(const Arguments& args) {
   return size_generic::meta_native_layer_norm_backward(args);
 }
 
-namespace {
-
-// [batch, heads, rows, head] laid out as [batch, rows, heads, head]: how PyTorch's efficient
-// attention allocates its output and gradients.
-TensorMeta heads_inside_rows(const Tensor& like, int64_t head_size, DType dtype) {
-  const int64_t batch = like.sizes()[0], heads = like.sizes()[1], rows = like.sizes()[2];
-  return TensorMeta{{batch, heads, rows, head_size}, {rows * heads * head_size, head_size, heads * head_size, 1}, dtype, like.device()};
-}
-
-}  // namespace
-
-// (output [B, H, M, Kv], log_sumexp [B, H, M rounded up to 32] in float (no rows without
-// compute_log_sumexp), philox_seed and philox_offset: 0-dim int64 host tensors).
 std::vector<TensorMeta> meta_scaled_dot_product_efficient_attention(const Arguments& args) {
-  const Tensor& query = args.tensor(0);
-  const Tensor& value = args.tensor(2);
-  if (query.dim() != 4 || args.tensor(1).dim() != 4 || value.dim() != 4)
-    tensor::throw_runtime_error("_scaled_dot_product_efficient_attention: query, key and value must be 4-dimensional");
-  const int64_t rows = query.sizes()[2];
-  const int64_t lse_rows = args.bool_value(4) ? (rows + 31) / 32 * 32 : 0;
-  const TensorMeta seed{{}, {}, DType::Int64, tensor::kCPU};
-  return {heads_inside_rows(query, value.sizes()[3], query.dtype()),
-          size_generic::contiguous<int64_t>({query.sizes()[0], query.sizes()[1], lse_rows}, DType::Float32, query.device()), seed, seed};
+  return size_generic::meta_scaled_dot_product_efficient_attention(args);
 }
-
-// The gradients of query, key and value laid out as the forward's output; no attn_bias gradient.
 std::vector<TensorMeta> meta_scaled_dot_product_efficient_attention_backward(const Arguments& args) {
-  const Tensor& query = args.tensor(1);
-  const Tensor& key = args.tensor(2);
-  const Tensor& value = args.tensor(3);
-  if (query.dim() != 4 || key.dim() != 4 || value.dim() != 4)
-    tensor::throw_runtime_error("_scaled_dot_product_efficient_attention_backward: query, key and value must be 4-dimensional");
-  TensorMeta no_bias;
-  no_bias.defined = false;
-  return {heads_inside_rows(query, query.sizes()[3], query.dtype()), heads_inside_rows(key, key.sizes()[3], key.dtype()),
-          heads_inside_rows(value, value.sizes()[3], value.dtype()), no_bias};
+  return size_generic::meta_scaled_dot_product_efficient_attention_backward(args);
 }
 
 std::vector<TensorMeta> meta_nll_loss_forward(const Arguments& args) { return size_generic::meta_nll_loss_forward(args); }

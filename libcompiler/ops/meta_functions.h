@@ -1560,6 +1560,55 @@ std::vector<MetaOf<Args>> meta_native_layer_norm_backward(const Args& args) {
   return metas;
 }
 
+// [batch, heads, rows, head] laid out as [batch, rows, heads, head]: how PyTorch's efficient
+// attention allocates its output and gradients.
+template <class Tensorlike, typename Size>
+TensorMetaT<Size> heads_inside_rows(const Tensorlike& like, const Size& head_size, DType dtype) {
+  const Size batch = like.sizes()[0], heads = like.sizes()[1], rows = like.sizes()[2];
+  return TensorMetaT<Size>{{batch, heads, rows, head_size},
+                           {rows * heads * head_size, head_size, heads * head_size, SizeTraits<Size>::constant(1)},
+                           dtype,
+                           like.device()};
+}
+
+template <class Args>
+void check_attention_operands(const Args& args, size_t query, const char* op) {
+  for (size_t i = query; i < query + 3; ++i)
+    if (args.tensor(i).dim() != 4)
+      tensor::throw_runtime_error(std::string(op) + ": query, key and value must be 4-dimensional");
+}
+
+// _scaled_dot_product_efficient_attention: output [B, H, M, Kv] (heads inside rows), log_sumexp
+// [B, H, M rounded up to 32] in float (no rows without compute_log_sumexp), philox_seed and
+// philox_offset (0-dim int64 host tensors).
+template <class Args>
+std::vector<MetaOf<Args>> meta_scaled_dot_product_efficient_attention(const Args& args) {
+  using Size = SizeOf<Args>;
+  using Traits = SizeTraits<Size>;
+  check_attention_operands(args, 0, "_scaled_dot_product_efficient_attention");
+  const auto& query = args.tensor(0);
+  const Size rows = query.sizes()[2];
+  const Size lse_rows = args.bool_value(4)
+                            ? Traits::floor_divide(rows + Traits::constant(31), Traits::constant(32)) * Traits::constant(32)
+                            : Traits::constant(0);
+  const MetaOf<Args> seed{{}, {}, DType::Int64, tensor::kCPU};
+  return {heads_inside_rows(query, args.tensor(2).sizes()[3], query.dtype()),
+          contiguous<Size>({query.sizes()[0], query.sizes()[1], lse_rows}, DType::Float32, query.device()), seed, seed};
+}
+
+// Its backward: the gradients of query, key and value laid out as the forward's output; no
+// attn_bias gradient.
+template <class Args>
+std::vector<MetaOf<Args>> meta_scaled_dot_product_efficient_attention_backward(const Args& args) {
+  check_attention_operands(args, 1, "_scaled_dot_product_efficient_attention_backward");
+  MetaOf<Args> no_bias;
+  no_bias.defined = false;
+  std::vector<MetaOf<Args>> metas;
+  for (size_t i = 1; i < 4; ++i) metas.push_back(heads_inside_rows(args.tensor(i), args.tensor(i).sizes()[3], args.tensor(i).dtype()));
+  metas.push_back(no_bias);
+  return metas;
+}
+
 // In training a product with the mask (laid out as an elementwise result); the input itself in
 // eval, for p == 0 and when it is empty.
 template <class Args>

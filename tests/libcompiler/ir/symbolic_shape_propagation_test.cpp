@@ -115,6 +115,23 @@ TEST(SymbolicShapePropagation, MatrixProductOfSymbolicSizes) {
   EXPECT_EQ(skipReason(result, *m, "mm_1"), "mat1 and mat2 shapes cannot be multiplied (s0x4 and 5xs1)");
 }
 
+// PyTorch's fused CUDA attention over a symbolic sequence length: the output and gradients laid out
+// [batch, rows, heads, head], the log-sum-exp's rows rounded up to 32.
+TEST(SymbolicShapePropagation, EfficientAttentionOfASymbolicSequence) {
+  auto m = graph(R"P(q: "f32[2, 4, s0, 64][256*s0, 64, 256, 1]cuda:0", g: "f32[2, 4, s0, 64][256*s0, 64, 256, 1]cuda:0")P",
+                 "        attention = torch.ops.aten._scaled_dot_product_efficient_attention.default(q, q, q, None, True, 0.0, True)\n"
+                 "        out = attention[0]\n"
+                 "        lse = attention[1]\n"
+                 "        seed = attention[2]\n"
+                 "        offset = attention[3]\n"
+                 "        grads = torch.ops.aten._scaled_dot_product_efficient_attention_backward.default(g, q, q, q, None, out, lse, seed, offset, 0.0, [True, True, True, False], True)\n"
+                 "        return (out, lse, grads)\n");
+  const ShapePropagation result = propagateSymbolicShapes(m->graph);
+  EXPECT_EQ(propagated(result, *m, "out"), "f32[2, 4, s0, 64][256*s0, 64, 256, 1]cuda:0");
+  EXPECT_EQ(propagated(result, *m, "lse"), "f32[2, 4, 32*((s0 + 31)//32)][128*((s0 + 31)//32), 32*((s0 + 31)//32), 1]cuda:0");
+  EXPECT_EQ(skipReason(result, *m, "grads"), "<not skipped>");
+}
+
 TEST(SymbolicShapePropagation, SumOverASymbolicDim) {
   auto m = graph(R"P(x: "i32[s0, s1][s1, 1]cpu")P",
                  "        sum_1 = torch.ops.aten.sum.dim_IntList(x, [0])\n"
