@@ -48,10 +48,11 @@ int64_t shared_floats(int64_t head_size, int64_t tiles, int64_t score_tiles) {
 // A [batch, heads, rows, head] operand the kernels can read: the head contiguous.
 Tensor with_contiguous_head(const Tensor& t) { return t.strides()[3] == 1 ? t : ops::contiguous(t); }
 
-void check_operands(const Tensor& query, const Tensor& key, const Tensor& value, const char* op) {
+// The kernels' own limits, past the op's checks (four dimensions: its meta function's).
+void check_operands(const ops::Arguments& args, size_t first, const char* op) {
+  ops::size_generic::check_attention_operands(args, first, op);
+  const Tensor &query = args.tensor(first), &key = args.tensor(first + 1), &value = args.tensor(first + 2);
   const std::string name(op);
-  if (query.dim() != 4 || key.dim() != 4 || value.dim() != 4)
-    tensor::throw_runtime_error(name + ": Query, Key and Value must be 4-dimensional");
   if (query.dtype() != key.dtype() || query.dtype() != value.dtype())
     tensor::throw_runtime_error(name + ": query, key and value must have the same dtype");
   const int64_t head = query.size(3);
@@ -110,7 +111,7 @@ std::string fused_attention_source(int64_t head_size, DType dtype, bool quad_row
 // (query, key, value, attn_bias, compute_log_sumexp, dropout_p, is_causal, scale) -> (output,
 // log_sumexp, philox_seed, philox_offset).
 std::vector<Tensor> efficient_attention_kernel(const ops::Arguments& args) {
-  check_operands(args.tensor(0), args.tensor(1), args.tensor(2), "_scaled_dot_product_efficient_attention");
+  check_operands(args, 0, "_scaled_dot_product_efficient_attention");
   const Tensor query = with_contiguous_head(args.tensor(0)), key = with_contiguous_head(args.tensor(1)),
                value = with_contiguous_head(args.tensor(2));
   if (args.optional_tensor(3).defined() || args.float_value(5) != 0.0)
@@ -139,7 +140,7 @@ std::vector<Tensor> efficient_attention_kernel(const ops::Arguments& args) {
 // (grad_out, query, key, value, attn_bias, out, logsumexp, philox_seed, philox_offset, dropout_p,
 // grad_input_mask, is_causal, scale) -> (grad_query, grad_key, grad_value, grad_bias).
 std::vector<Tensor> efficient_attention_backward_kernel(const ops::Arguments& args) {
-  check_operands(args.tensor(1), args.tensor(2), args.tensor(3), "_scaled_dot_product_efficient_attention_backward");
+  check_operands(args, 1, "_scaled_dot_product_efficient_attention_backward");
   if (args.tensor(0).dim() != 4 || args.tensor(5).dim() != 4)
     tensor::throw_runtime_error("_scaled_dot_product_efficient_attention_backward: grad_out and out must be 4-dimensional");
   const Tensor grad_out = with_contiguous_head(args.tensor(0)), query = with_contiguous_head(args.tensor(1)),
